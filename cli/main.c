@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * qosgen's command line: one row per command, git-style; only main() exits.
+ * Exit codes (docs/qosgen.1): 0 ok, 1 invalid intent or `--check` found
+ * differences, 2 usage, 3 I/O or system error.
+ */
+#include "../gen/build.h"
+#include "../gen/explain.h"
+#include "../gen/intent.h"
+#include "../gen/outdir.h"
+#include "../gen/template.h"
+#include "../gen/version.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_SYSTEM = 3 };
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+	const char *help;
+};
+
+static const struct command *find_command(const char *name);
+
+static int usage_error(const char *cmd, const char *what)
+{
+	fprintf(stderr, "qosgen %s: %s\nusage: %s\n", cmd, what, find_command(cmd)->usage);
+	return EXIT_USAGE;
+}
+
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
+static int print_help(const char *cmd)
+{
+	const struct command *c = find_command(cmd);
+	printf("usage: %s\n\n%s", c->usage, c->help);
+	return EXIT_OK;
+}
+
+/*
+ * Load and validate the intent; print every diagnostic. Returns EXIT_OK with
+ * *m filled, or the exit code to use.
+ */
+static int load(const char *path, bool strict, struct qg_model *m)
+{
+	struct qg_diags d;
+	qg_diags_init(&d, path);
+	int rc = qg_intent_load_file(path, &d, m, NULL, NULL);
+	if (rc == 0 && qg_build_check(m, &d) != 0)
+		rc = -1;
+	bool failed = rc != 0 || qg_diags_failed(&d, strict);
+	qg_diags_print(&d, stderr, strict);
+	qg_diags_free(&d);
+	if (!failed)
+		return EXIT_OK;
+	if (rc == 0)
+		qg_model_free(m);
+	return rc == -2 ? EXIT_SYSTEM : EXIT_INVALID;
+}
+
+static const struct option build_opts[] = {
+	{"output", required_argument, NULL, 'o'}, {"check", no_argument, NULL, 'c'},
+	{"templates", required_argument, NULL, 't'}, {"strict", no_argument, NULL, 's'},
+	{NULL, 0, NULL, 0},
+};
+
+static int cmd_build(int argc, char **argv)
+{
+	const char *out_dir = "out", *templates = NULL;
+	bool check = false, strict = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:", build_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out_dir = optarg;
+			break;
+		case 'c':
+			check = true;
+			break;
+		case 't':
+			templates = optarg;
+			break;
+		case 's':
+			strict = true;
+			break;
+		default:
+			return usage_error("build", "unknown option; see 'qosgen build --help'");
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error("build", "expected one INTENT file");
+	const char *intent = argv[optind];
+
+	struct qg_model m;
+	int rc = load(intent, strict, &m);
+	if (rc != EXIT_OK)
+		return rc;
+
+	struct qg_diags d;
+	qg_diags_init(&d, intent);
+	struct qg_templates t;
+	struct qg_outset out = {0};
+	rc = EXIT_INVALID;
+	if (qg_templates_load(&t, templates, &d) == 0) {
+		int b = qg_build(&m, &t, &d, &out);
+		if (b == 0)
+			rc = EXIT_OK;
+		else if (b != -1)
+			rc = EXIT_SYSTEM;
+		qg_templates_free(&t);
+	}
+	qg_diags_print(&d, stderr, strict);
+	qg_diags_free(&d);
+	if (rc == EXIT_OK) {
+		char err[512];
+		if (check) {
+			int diff = qg_outdir_check(out_dir, &out, stdout, err, sizeof(err));
+			if (diff < 0) {
+				fprintf(stderr, "qosgen build: %s\n", err);
+				rc = EXIT_SYSTEM;
+			} else if (diff > 0) {
+				fprintf(stderr,
+					"qosgen build: '%s' differs from what '%s' gives; run "
+					"'qosgen build %s -o %s' and commit the result\n",
+					out_dir, intent, intent, out_dir);
+				rc = EXIT_INVALID;
+			}
+		} else if (qg_outdir_write(out_dir, &out, err, sizeof(err)) != 0) {
+			fprintf(stderr, "qosgen build: %s\n", err);
+			rc = EXIT_SYSTEM;
+		} else {
+			printf("qosgen: wrote %zu files to %s for fabric %s\n", out.n, out_dir,
+			       m.fabric);
+		}
+	}
+	qg_outset_free(&out);
+	qg_model_free(&m);
+	return rc;
+}
+
+static const struct option check_opts[] = {
+	{"strict", no_argument, NULL, 's'},
+	{NULL, 0, NULL, 0},
+};
+
+static int cmd_check(int argc, char **argv)
+{
+	bool strict = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "", check_opts, NULL)) != -1) {
+		if (c != 's')
+			return usage_error("check", "unknown option; see 'qosgen check --help'");
+		strict = true;
+	}
+	if (optind != argc - 1)
+		return usage_error("check", "expected one INTENT file");
+	struct qg_model m;
+	int rc = load(argv[optind], strict, &m);
+	if (rc == EXIT_OK)
+		qg_model_free(&m);
+	return rc;
+}
+
+static const struct option explain_opts[] = {
+	{"json", no_argument, NULL, 'j'},
+	{NULL, 0, NULL, 0},
+};
+
+static int cmd_explain(int argc, char **argv)
+{
+	bool json = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "", explain_opts, NULL)) != -1) {
+		if (c != 'j')
+			return usage_error("explain", "unknown option; see 'qosgen explain --help'");
+		json = true;
+	}
+	if (optind != argc - 1)
+		return usage_error("explain", "expected one INTENT file");
+	struct qg_model m;
+	int rc = load(argv[optind], false, &m);
+	if (rc != EXIT_OK)
+		return rc;
+	cJSON *e = qg_explain_json(&m);
+	struct qg_buf text = {0};
+	char *s = NULL;
+	if (json)
+		s = cJSON_Print(e);
+	else
+		qg_explain_text(e, &text);
+	if (json ? !s : text.failed) {
+		fprintf(stderr, "qosgen explain: out of memory\n");
+		rc = EXIT_SYSTEM;
+	} else {
+		fputs(json ? s : text.data, stdout);
+		if (json)
+			fputc('\n', stdout);
+	}
+	free(s);
+	qg_buf_free(&text);
+	cJSON_Delete(e);
+	qg_model_free(&m);
+	return rc;
+}
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command commands[] = {
+	{"build", cmd_build, "qosgen build INTENT [-o DIR] [--check] [--templates DIR] [--strict]",
+	 "Compile INTENT into every device's settings under DIR (default: out):\n"
+	 "  onyx/<switch>.cli  host/<host>.sh  dvs/<dvs>.xml  dvs/<dvs>.govc.sh  plan.json\n"
+	 "The directory is replaced as a whole, atomically; on any error nothing is written.\n\n"
+	 "  -o, --output DIR   where to write (an existing DIR must be empty or hold a plan.json)\n"
+	 "  --check            write nothing; exit 1 with a unified diff if DIR differs\n"
+	 "  --templates DIR    use DIR/<name>.in instead of the built-in templates\n"
+	 "  --strict           treat warnings as errors\n"},
+	{"check", cmd_check, "qosgen check INTENT [--strict]",
+	 "Validate INTENT and report every problem in compiler form; write nothing.\n\n"
+	 "  --strict           treat warnings as errors\n"},
+	{"explain", cmd_explain, "qosgen explain INTENT [--json]",
+	 "Print the normalised intent: every value with its source (given, default, derived)\n"
+	 "and the reason for each default and derived value, then what each device gets.\n\n"
+	 "  --json             the same rows as JSON\n"},
+	{"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},
+	{NULL, NULL, NULL, NULL},
+};
+
+static const struct command *find_command(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static int main_help(FILE *f)
+{
+	fprintf(f, "usage: qosgen COMMAND [ARGS]\n\n"
+		   "qosgen compiles one lossless-RoCE intent into switch, host and vSphere settings.\n\n"
+		   "commands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(f, "  %s\n", c->usage);
+	fprintf(f, "\n'qosgen COMMAND --help' for one command; 'qosgen --version'.\n"
+		   "exit codes: 0 ok, 1 invalid intent or differences, 2 usage, 3 I/O or system "
+		   "error\n");
+	return EXIT_OK;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc < 2)
+		return main_help(stdout);
+	if (!find_command(argv[1])) {
+		fprintf(stderr, "qosgen help: '%s' is not a qosgen command\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	return print_help(argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		main_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("%s\n", QG_GENERATOR);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return main_help(stdout);
+	const struct command *c = find_command(argv[1]);
+	if (!c) {
+		fprintf(stderr, "qosgen: '%s' is not a qosgen command; see 'qosgen --help'\n",
+			argv[1]);
+		return EXIT_USAGE;
+	}
+	if (wants_help(argc - 1, argv + 1))
+		return print_help(c->name);
+	return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Derived values. Each one is computed here and nowhere else, so that the
+ * switch, the hosts, the ESXi driver and `qosgen explain` cannot disagree.
+ */
+#ifndef QG_DERIVE_H
+#define QG_DERIVE_H
+
+#include "model.h"
+
+/* ECN codepoint ECT(0) (RFC 3168): the low two bits of the ToS byte = 10b. */
+#define QG_ECT0 2
+
+/*
+ * RoCEv2 overhead the kernel subtracts from the netdev MTU before choosing
+ * the IB MTU (iboe_get_mtu in include/rdma/ib_addr.h): GRH 40 + UDP 8 +
+ * BTH 12 + XRC ext 4 + AtomicETH 28 + ICRC 4.
+ */
+#define QG_ROCE_MTU_OVERHEAD 96
+
+/* The DSCP that hosts put on RoCE packets: the first of lossless.dscp. */
+int qg_host_dscp(const struct qg_qos *q);
+/* ToS / traffic-class byte for RoCE: dscp << 2 | ECT(0) when ECN is on. */
+int qg_roce_tos(const struct qg_qos *q);
+/* The same byte without the ECN bits, for explain (users confuse the two). */
+int qg_roce_tos_without_ecn(const struct qg_qos *q);
+/* PFC enable vector as mlnx_qos takes it: "0,0,0,1,0,0,0,0" for priority 3. */
+void qg_pfc_vector(int priority, char out[16]);
+/* The same as an 8-bit bitmap (ESXi nmlx5_core pfctx/pfcrx): 0x08 for priority 3. */
+unsigned qg_pfc_bitmap(int priority);
+/* Largest IB MTU (256..4096) that fits a netdev MTU; 0 if none does. */
+int qg_roce_path_mtu(int netdev_mtu);
+/* Netdev MTU needed for a RoCE path MTU of 4096. */
+#define QG_MTU_FOR_ROCE_4096 (4096 + QG_ROCE_MTU_OVERHEAD)
+/* Ethernet header + 802.1Q tag + FCS: what a switch port MTU adds to the IP MTU. */
+#define QG_SWITCH_MTU_OVERHEAD 18
+/* The DSCP-to-priority map that Onyx and mlx5 apply by default: DSCP/8. */
+static inline int qg_default_dscp_priority(int dscp)
+{
+	return dscp >> 3;
+}
+
+#endif

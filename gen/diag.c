@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void qg_diags_init(struct qg_diags *d, const char *file)
+{
+	memset(d, 0, sizeof(*d));
+	d->file = file;
+}
+
+void qg_diags_free(struct qg_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->v[i].msg);
+		free(d->v[i].file);
+		for (size_t j = 0; j < d->v[i].n_notes; j++)
+			free(d->v[i].notes[j].msg);
+		free(d->v[i].notes);
+	}
+	free(d->v);
+	d->v = NULL;
+	d->n = d->cap = 0;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return NULL;
+	char *s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+static void diag_add(struct qg_diags *d, enum qg_sev sev, struct qg_pos pos, const char *fmt,
+		     va_list ap)
+{
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 16;
+		struct qg_diag *v = realloc(d->v, cap * sizeof(*v));
+		if (!v) {
+			d->oom = true;
+			return;
+		}
+		d->v = v;
+		d->cap = cap;
+	}
+	char *msg = vformat(fmt, ap);
+	if (!msg) {
+		d->oom = true;
+		return;
+	}
+	d->v[d->n] = (struct qg_diag){.pos = pos, .sev = sev, .seq = d->n, .msg = msg};
+	d->n++;
+	if (sev == QG_SEV_ERROR)
+		d->errors++;
+	else
+		d->warnings++;
+}
+
+void qg_error(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_add(d, QG_SEV_ERROR, pos, fmt, ap);
+	va_end(ap);
+}
+
+void qg_error_in(struct qg_diags *d, const char *file, struct qg_pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_add(d, QG_SEV_ERROR, pos, fmt, ap);
+	va_end(ap);
+	if (d->n > 0 && !(d->v[d->n - 1].file = strdup(file)))
+		d->oom = true;
+}
+
+void qg_warning(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_add(d, QG_SEV_WARNING, pos, fmt, ap);
+	va_end(ap);
+}
+
+void qg_note(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
+{
+	if (d->n == 0)
+		return;
+	struct qg_diag *last = &d->v[d->n - 1];
+	struct qg_note *v = realloc(last->notes, (last->n_notes + 1) * sizeof(*v));
+	if (!v) {
+		d->oom = true;
+		return;
+	}
+	last->notes = v;
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = vformat(fmt, ap);
+	va_end(ap);
+	if (!msg) {
+		d->oom = true;
+		return;
+	}
+	last->notes[last->n_notes++] = (struct qg_note){.pos = pos, .msg = msg};
+}
+
+bool qg_diags_failed(const struct qg_diags *d, bool strict)
+{
+	return d->oom || d->errors > 0 || (strict && d->warnings > 0);
+}
+
+static int diag_cmp(const void *a, const void *b)
+{
+	const struct qg_diag *x = a, *y = b;
+	/* The intent's own diagnostics first, then other inputs by name. */
+	if (!x->file != !y->file)
+		return x->file ? 1 : -1;
+	if (x->file) {
+		int c = strcmp(x->file, y->file);
+		if (c)
+			return c;
+	}
+	if (x->pos.line != y->pos.line)
+		return x->pos.line < y->pos.line ? -1 : 1;
+	if (x->pos.col != y->pos.col)
+		return x->pos.col < y->pos.col ? -1 : 1;
+	return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+static void print_prefix(FILE *out, const char *file, struct qg_pos pos)
+{
+	if (pos.line > 0)
+		fprintf(out, "%s:%d:%d: ", file, pos.line, pos.col);
+	else
+		fprintf(out, "%s: ", file);
+}
+
+void qg_diags_print(struct qg_diags *d, FILE *out, bool strict)
+{
+	if (d->n > 1)
+		qsort(d->v, d->n, sizeof(d->v[0]), diag_cmp);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct qg_diag *g = &d->v[i];
+		const char *file = g->file ? g->file : d->file;
+		print_prefix(out, file, g->pos);
+		if (g->sev == QG_SEV_ERROR)
+			fprintf(out, "error: %s\n", g->msg);
+		else if (strict)
+			fprintf(out, "error: %s [--strict]\n", g->msg);
+		else
+			fprintf(out, "warning: %s\n", g->msg);
+		for (size_t j = 0; j < g->n_notes; j++) {
+			print_prefix(out, file, g->notes[j].pos);
+			fprintf(out, "note: %s\n", g->notes[j].msg);
+		}
+	}
+	if (d->oom)
+		fprintf(out, "%s: error: out of memory while collecting diagnostics\n", d->file);
+}

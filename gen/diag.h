@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Diagnostics in compiler form: "file:line:col: error: what is wrong".
+ * Everything is collected first and printed sorted by position, so that a
+ * user fixes a file top to bottom and sees every problem in one run.
+ */
+#ifndef QG_DIAG_H
+#define QG_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* A position in the intent file, 1-based; line 0 means "not from the file". */
+struct qg_pos {
+	int line;
+	int col;
+};
+
+enum qg_sev { QG_SEV_NOTE, QG_SEV_WARNING, QG_SEV_ERROR };
+
+struct qg_note {
+	struct qg_pos pos;
+	char *msg;
+};
+
+struct qg_diag {
+	char *file; /* NULL: the diags' file; else another input (a template) */
+	struct qg_pos pos;
+	enum qg_sev sev;
+	size_t seq; /* insertion order: ties on position keep it */
+	char *msg;
+	struct qg_note *notes;
+	size_t n_notes;
+};
+
+struct qg_diags {
+	const char *file; /* as the user named it */
+	struct qg_diag *v;
+	size_t n, cap;
+	size_t errors, warnings;
+	bool oom;
+};
+
+void qg_diags_init(struct qg_diags *d, const char *file);
+void qg_diags_free(struct qg_diags *d);
+
+void qg_error(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void qg_warning(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* An error in another input than the intent, such as a template file. */
+void qg_error_in(struct qg_diags *d, const char *file, struct qg_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Attach a note to the diagnostic added last. */
+void qg_note(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* With strict, warnings count as errors. */
+bool qg_diags_failed(const struct qg_diags *d, bool strict);
+/*
+ * Print sorted by position; with strict, warnings print as errors tagged
+ * "[--strict]" (as gcc tags -Werror), so the user sees why the build stopped.
+ */
+void qg_diags_print(struct qg_diags *d, FILE *out, bool strict);
+
+#endif

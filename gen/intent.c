@@ -1,0 +1,1187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Schema walk over the YAML tree. The shape and every rule follow
+ * docs/intent.md (grown from shared/spec/intent.md); where that page says a
+ * rule exists, a test in tests/golden/errors/ pins its diagnostic.
+ *
+ * Style of the walk: each load_* function takes a node and a path for
+ * messages, reports everything wrong with it, and fills what it can, so that
+ * one run reports every problem. Cross-references (dvs.hosts, verify.pairs)
+ * are resolved after all hosts are read, whatever the key order in the file.
+ */
+#include "intent.h"
+
+#include "derive.h"
+#include "names.h"
+#include "ports.h"
+#include "yamlast.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct walk {
+	struct qg_diags *d;
+	struct qg_model *m;
+};
+
+#define PATH_LEN 96
+
+/* "switches[0]" + "name" -> "switches[0].name"; paths are short, a long one is cut. */
+static void join(char sub[PATH_LEN], const char *path, const char *key)
+{
+	size_t a = strnlen(path, PATH_LEN / 2), b = strnlen(key, PATH_LEN / 2 - 2);
+	memcpy(sub, path, a);
+	sub[a] = '.';
+	memcpy(sub + a + 1, key, b);
+	sub[a + 1 + b] = '\0';
+}
+
+static const char *kind_name(const struct qg_ynode *n)
+{
+	switch (n->kind) {
+	case QG_Y_SCALAR:
+		return "a scalar";
+	case QG_Y_SEQ:
+		return "a list";
+	default:
+		return "a mapping";
+	}
+}
+
+/* ---- mappings and keys ---- */
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 32 || lb > 32)
+		return 99;
+	size_t row[33];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+static bool key_allowed(const char *key, const char *const *allowed)
+{
+	for (size_t i = 0; allowed[i]; i++)
+		if (strcmp(key, allowed[i]) == 0)
+			return true;
+	return false;
+}
+
+static void list_allowed(char *out, size_t len, const char *const *allowed)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; allowed[i] && used < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : "", allowed[i]);
+}
+
+/*
+ * Check a mapping's keys: unknown keys and duplicate keys are errors (a typo
+ * must not silently become a default, and YAML parsers disagree on which
+ * duplicate wins).
+ */
+static void check_keys(struct walk *w, const struct qg_ynode *map, const char *path,
+		       const char *const *allowed)
+{
+	for (size_t i = 0; i < qg_ymap_len(map); i++) {
+		const struct qg_ynode *k = map->kids[2 * i];
+		if (!key_allowed(k->value, allowed)) {
+			char list[256];
+			list_allowed(list, sizeof(list), allowed);
+			const char *best = NULL;
+			size_t best_d = 3;
+			for (size_t j = 0; allowed[j]; j++) {
+				size_t dd = edit_distance(k->value, allowed[j]);
+				if (dd < best_d) {
+					best_d = dd;
+					best = allowed[j];
+				}
+			}
+			if (best)
+				qg_error(w->d, k->pos,
+					 "unknown key '%s' in %s (did you mean '%s'?); allowed: %s",
+					 k->value, path, best, list);
+			else
+				qg_error(w->d, k->pos, "unknown key '%s' in %s; allowed: %s", k->value,
+					 path, list);
+			continue;
+		}
+		for (size_t j = 0; j < i; j++) {
+			const struct qg_ynode *first = map->kids[2 * j];
+			if (strcmp(first->value, k->value) == 0) {
+				qg_error(w->d, k->pos, "duplicate key '%s' in %s", k->value, path);
+				qg_note(w->d, first->pos, "'%s' first given here", k->value);
+				break;
+			}
+		}
+	}
+}
+
+static const struct qg_ynode *get(const struct qg_ynode *map, const char *key)
+{
+	for (size_t i = 0; i < qg_ymap_len(map); i++)
+		if (strcmp(map->kids[2 * i]->value, key) == 0)
+			return map->kids[2 * i + 1];
+	return NULL;
+}
+
+static const struct qg_ynode *get_key_node(const struct qg_ynode *map, const char *key)
+{
+	for (size_t i = 0; i < qg_ymap_len(map); i++)
+		if (strcmp(map->kids[2 * i]->value, key) == 0)
+			return map->kids[2 * i];
+	return NULL;
+}
+
+static const struct qg_ynode *require(struct walk *w, const struct qg_ynode *map, const char *key,
+				      const char *path)
+{
+	const struct qg_ynode *v = get(map, key);
+	if (!v)
+		qg_error(w->d, map->pos, "missing key '%s' in %s", key, path);
+	return v;
+}
+
+static bool expect_kind(struct walk *w, const struct qg_ynode *n, enum qg_ykind kind,
+			const char *path)
+{
+	if (n->kind == kind)
+		return true;
+	qg_error(w->d, n->pos, "%s: expected %s, got %s", path,
+		 kind == QG_Y_MAP ? "a mapping" : kind == QG_Y_SEQ ? "a list" : "a scalar",
+		 kind_name(n));
+	return false;
+}
+
+/* ---- scalars ---- */
+
+/* A plain decimal integer, optionally negative; quoted numbers are strings in YAML. */
+static bool scalar_int(const struct qg_ynode *n, long *out)
+{
+	if (n->kind != QG_Y_SCALAR || !n->plain)
+		return false;
+	const char *s = n->value;
+	bool neg = *s == '-';
+	if (neg)
+		s++;
+	size_t len = strlen(s);
+	if (len == 0 || len > 9 || strspn(s, "0123456789") != len)
+		return false;
+	long v = strtol(s, NULL, 10);
+	*out = neg ? -v : v;
+	return true;
+}
+
+static bool read_int(struct walk *w, const struct qg_ynode *n, const char *path, long lo, long hi,
+		     int *out)
+{
+	long v;
+	if (!scalar_int(n, &v)) {
+		qg_error(w->d, n->pos, "%s: expected an integer %ld..%ld, got %s%s%s", path, lo, hi,
+			 n->kind == QG_Y_SCALAR ? "'" : "",
+			 n->kind == QG_Y_SCALAR ? n->value : kind_name(n),
+			 n->kind == QG_Y_SCALAR ? "'" : "");
+		return false;
+	}
+	if (v < lo || v > hi) {
+		qg_error(w->d, n->pos, "%s: %ld is out of range %ld..%ld", path, v, lo, hi);
+		return false;
+	}
+	*out = (int)v;
+	return true;
+}
+
+/*
+ * A plain decimal number with at most `decimals` digits after the point, as
+ * a fixed-point integer (x 10^decimals). Parsed by hand, not with strtod: the
+ * C library's parser follows the locale and rounds through binary floating
+ * point, and output must be byte-identical everywhere.
+ */
+static bool scalar_fixed(const struct qg_ynode *n, int decimals, int64_t *out)
+{
+	if (n->kind != QG_Y_SCALAR || !n->plain)
+		return false;
+	const char *s = n->value;
+	int64_t v = 0;
+	int digits = 0, frac = -1;
+	for (; *s; s++) {
+		if (*s == '.') {
+			if (frac >= 0 || digits == 0)
+				return false;
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || digits >= 12)
+			return false;
+		if (frac >= 0 && ++frac > decimals)
+			return false;
+		v = v * 10 + (*s - '0');
+		digits++;
+	}
+	if (digits == 0 || frac == 0)
+		return false;
+	for (int i = frac < 0 ? 0 : frac; i < decimals; i++)
+		v *= 10;
+	*out = v;
+	return true;
+}
+
+static bool read_str(struct walk *w, const struct qg_ynode *n, const char *path,
+		     bool (*ok)(const char *), const char *rule, char *out, size_t cap)
+{
+	if (!expect_kind(w, n, QG_Y_SCALAR, path))
+		return false;
+	if (strlen(n->value) >= cap || !ok(n->value)) {
+		qg_error(w->d, n->pos, "%s: '%s' is not allowed; expected %s", path, n->value,
+			 rule);
+		return false;
+	}
+	memcpy(out, n->value, strlen(n->value) + 1);
+	return true;
+}
+
+/* Returns the index of the matching name, or -1 after reporting. */
+static int read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
+		     const char *const *names)
+{
+	if (!expect_kind(w, n, QG_Y_SCALAR, path))
+		return -1;
+	for (int i = 0; names[i]; i++)
+		if (strcmp(n->value, names[i]) == 0)
+			return i;
+	char list[128];
+	list_allowed(list, sizeof(list), names);
+	qg_error(w->d, n->pos, "%s: '%s' is not one of: %s", path, n->value, list);
+	return -1;
+}
+
+/* ---- qos ---- */
+
+static void load_ets(struct walk *w, const struct qg_ynode *n, const char *path,
+		     struct qg_ets *ets)
+{
+	static const char *const modes[] = {"strict", "wrr", NULL};
+	static const char *const keys[] = {"mode", "weight", NULL};
+	ets->pos = n->pos;
+	if (n->kind == QG_Y_SCALAR) {
+		if (strcmp(n->value, "strict") == 0) {
+			ets->mode = QG_ETS_STRICT;
+			return;
+		}
+		qg_error(w->d, n->pos,
+			 "%s: '%s' is not allowed; expected strict or {mode: wrr, weight: 1..100}",
+			 path, n->value);
+		return;
+	}
+	if (!expect_kind(w, n, QG_Y_MAP, path))
+		return;
+	check_keys(w, n, path, keys);
+	char sub[PATH_LEN];
+	const struct qg_ynode *mode = require(w, n, "mode", path);
+	const struct qg_ynode *weight = get(n, "weight");
+	if (!mode)
+		return;
+	join(sub, path, "mode");
+	int m = read_enum(w, mode, sub, modes);
+	if (m < 0)
+		return;
+	join(sub, path, "weight");
+	if (m == 0) {
+		ets->mode = QG_ETS_STRICT;
+		if (weight)
+			qg_error(w->d, weight->pos,
+				 "%s: a strict class takes no weight; remove it or use mode wrr",
+				 sub);
+		return;
+	}
+	if (!weight) {
+		qg_error(w->d, n->pos, "missing key 'weight' in %s; mode wrr needs a weight 1..100",
+			 path);
+		return;
+	}
+	if (read_int(w, weight, sub, 1, 100, &ets->weight))
+		ets->mode = QG_ETS_WRR;
+}
+
+static void load_dscp_list(struct walk *w, const struct qg_ynode *n, const char *path,
+			   struct qg_class *c, bool single)
+{
+	c->dscp_pos = n->pos;
+	if (n->kind == QG_Y_SCALAR) {
+		int v;
+		if (read_int(w, n, path, 0, 63, &v))
+			c->dscp[c->n_dscp++] = v;
+		return;
+	}
+	if (single) {
+		qg_error(w->d, n->pos, "%s: expected one integer 0..63, got %s; CNPs carry one DSCP",
+			 path, kind_name(n));
+		return;
+	}
+	if (!expect_kind(w, n, QG_Y_SEQ, path))
+		return;
+	if (n->n_kids == 0) {
+		qg_error(w->d, n->pos, "%s: the list is empty; give at least one DSCP 0..63", path);
+		return;
+	}
+	const struct qg_ynode *seen[64] = {0};
+	for (size_t i = 0; i < n->n_kids; i++) {
+		int v;
+		char sub[PATH_LEN];
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (!read_int(w, n->kids[i], sub, 0, 63, &v))
+			continue;
+		if (seen[v]) {
+			qg_error(w->d, n->kids[i]->pos, "%s: DSCP %d is listed twice", path, v);
+			qg_note(w->d, seen[v]->pos, "DSCP %d first listed here", v);
+			continue;
+		}
+		seen[v] = n->kids[i];
+		c->dscp[c->n_dscp++] = v;
+	}
+}
+
+static void load_class_common(struct walk *w, const struct qg_ynode *n, const char *path,
+			      struct qg_class *c, bool single_dscp)
+{
+	char sub[PATH_LEN];
+	c->pos = n->pos;
+	const struct qg_ynode *v;
+	if ((v = require(w, n, "priority", path))) {
+		join(sub, path, "priority");
+		c->priority_pos = v->pos;
+		read_int(w, v, sub, 0, 7, &c->priority);
+	}
+	if ((v = require(w, n, "dscp", path))) {
+		join(sub, path, "dscp");
+		load_dscp_list(w, v, sub, c, single_dscp);
+	}
+	c->traffic_class = c->priority;
+	if ((v = get(n, "traffic_class"))) {
+		join(sub, path, "traffic_class");
+		c->tc_pos = v->pos;
+		c->tc_given = read_int(w, v, sub, 0, 7, &c->traffic_class);
+	}
+	if ((v = get(n, "ets"))) {
+		join(sub, path, "ets");
+		load_ets(w, v, sub, &c->ets);
+	}
+}
+
+static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
+{
+	static const char *const keys[] = {"priority", "dscp",	 "traffic_class",
+					   "pool",     "ecn",	 "ets",
+					   NULL};
+	static const char *const pool_keys[] = {"name", "memory_percent", NULL};
+	static const char *const ecn_keys[] = {"min_kb", "max_kb", NULL};
+	const char *path = "qos.lossless";
+	if (!expect_kind(w, n, QG_Y_MAP, path))
+		return;
+	check_keys(w, n, path, keys);
+	load_class_common(w, n, path, &q->lossless, false);
+
+	const struct qg_ynode *pool = require(w, n, "pool", path);
+	if (pool && expect_kind(w, pool, QG_Y_MAP, "qos.lossless.pool")) {
+		check_keys(w, pool, "qos.lossless.pool", pool_keys);
+		const struct qg_ynode *v;
+		if ((v = require(w, pool, "name", "qos.lossless.pool")))
+			read_str(w, v, "qos.lossless.pool.name", qg_pool_name_ok, QG_POOL_RULE,
+				 q->pool_name, sizeof(q->pool_name));
+		if ((v = require(w, pool, "memory_percent", "qos.lossless.pool"))) {
+			int64_t centi;
+			if (!scalar_fixed(v, 2, &centi))
+				qg_error(w->d, v->pos,
+					 "qos.lossless.pool.memory_percent: expected a number in "
+					 "(0, 100] with at most two decimals, got %s%s%s",
+					 v->kind == QG_Y_SCALAR ? "'" : "",
+					 v->kind == QG_Y_SCALAR ? v->value : kind_name(v),
+					 v->kind == QG_Y_SCALAR ? "'" : "");
+			else if (centi <= 0 || centi > 10000)
+				qg_error(w->d, v->pos,
+					 "qos.lossless.pool.memory_percent: %s is out of range (0, 100]",
+					 v->value);
+			else
+				q->pool_percent_centi = (int)centi;
+		}
+	}
+
+	const struct qg_ynode *ecn = get(n, "ecn");
+	if (ecn && expect_kind(w, ecn, QG_Y_MAP, "qos.lossless.ecn")) {
+		check_keys(w, ecn, "qos.lossless.ecn", ecn_keys);
+		const struct qg_ynode *lo = require(w, ecn, "min_kb", "qos.lossless.ecn");
+		const struct qg_ynode *hi = require(w, ecn, "max_kb", "qos.lossless.ecn");
+		bool ok = lo && read_int(w, lo, "qos.lossless.ecn.min_kb", 1, 100000, &q->ecn_min_kb);
+		ok = (hi && read_int(w, hi, "qos.lossless.ecn.max_kb", 1, 100000, &q->ecn_max_kb)) &&
+		     ok;
+		if (ok && q->ecn_min_kb > q->ecn_max_kb) {
+			qg_error(w->d, lo->pos,
+				 "qos.lossless.ecn: min_kb %d is above max_kb %d; need min_kb <= "
+				 "max_kb",
+				 q->ecn_min_kb, q->ecn_max_kb);
+			qg_note(w->d, hi->pos, "max_kb given here");
+		}
+		q->ecn = ok;
+	}
+}
+
+static void load_cnp(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
+{
+	static const char *const keys[] = {"priority", "dscp", "traffic_class", "ets", NULL};
+	if (!expect_kind(w, n, QG_Y_MAP, "qos.cnp"))
+		return;
+	check_keys(w, n, "qos.cnp", keys);
+	load_class_common(w, n, "qos.cnp", &q->cnpc, true);
+	q->cnp = true;
+}
+
+/* Rules that relate the two classes and the MTUs; run once both are read. */
+static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg_qos *q)
+{
+	struct qg_class *l = &q->lossless, *c = &q->cnpc;
+
+	if (q->switch_mtu < q->mtu + QG_SWITCH_MTU_OVERHEAD) {
+		struct qg_pos at = q->switch_mtu_given ? q->switch_mtu_pos : q->mtu_pos;
+		qg_error(w->d, at,
+			 "qos.switch_mtu %d is below mtu %d + %d; a switch port must carry the "
+			 "host MTU plus Ethernet header, VLAN tag and FCS",
+			 q->switch_mtu, q->mtu, QG_SWITCH_MTU_OVERHEAD);
+		if (!q->switch_mtu_given)
+			qg_note(w->d, at, "switch_mtu defaults to %d; set it to at least %d",
+				QG_DEFAULT_SWITCH_MTU, q->mtu + QG_SWITCH_MTU_OVERHEAD);
+	}
+	if (q->mtu < QG_MTU_FOR_ROCE_4096)
+		qg_warning(w->d, q->mtu_given ? q->mtu_pos : qn->pos,
+			   "qos.mtu %d allows a RoCE path MTU of %d only; 4096 needs an MTU of %d "
+			   "or more",
+			   q->mtu, qg_roce_path_mtu(q->mtu), QG_MTU_FOR_ROCE_4096);
+
+	if (q->cnp) {
+		if (c->priority == l->priority) {
+			qg_error(w->d, c->priority_pos,
+				 "qos.cnp.priority %d is the lossless priority; CNPs need a "
+				 "priority of their own",
+				 c->priority);
+			qg_note(w->d, l->priority_pos, "lossless priority given here");
+		} else if (c->traffic_class == l->traffic_class) {
+			qg_error(w->d, c->tc_given ? c->tc_pos : c->priority_pos,
+				 "qos.cnp.traffic_class %d is the lossless traffic class; CNPs need "
+				 "an egress queue of their own",
+				 c->traffic_class);
+		}
+		for (int i = 0; i < l->n_dscp; i++)
+			if (c->n_dscp && c->dscp[0] == l->dscp[i]) {
+				qg_error(w->d, c->dscp_pos,
+					 "qos.cnp.dscp %d is also a lossless DSCP; the classes "
+					 "share no DSCP value",
+					 c->dscp[0]);
+				qg_note(w->d, l->dscp_pos, "lossless DSCPs given here");
+			}
+	}
+
+	if (q->trust == QG_TRUST_DSCP) {
+		/*
+		 * qosgen 1 relies on the default DSCP-to-priority map of Onyx and
+		 * mlx5 (DSCP/8, see the fixture show_qos_interface_ethernet.cfg)
+		 * and emits no remap, so a DSCP outside its priority's block would
+		 * silently land in another class.
+		 */
+		for (int k = 0; k < 2; k++) {
+			const struct qg_class *cl = k == 0 ? l : c;
+			if (k == 1 && !q->cnp)
+				continue;
+			for (int i = 0; i < cl->n_dscp; i++) {
+				int d = cl->dscp[i];
+				if (qg_default_dscp_priority(d) == cl->priority)
+					continue;
+				qg_error(w->d, cl->dscp_pos,
+					 "qos.%s.dscp: DSCP %d maps to switch-priority %d (DSCP/8), "
+					 "not %d; qosgen does not remap DSCPs, so use %d..%d for "
+					 "priority %d",
+					 k == 0 ? "lossless" : "cnp", d, qg_default_dscp_priority(d),
+					 cl->priority, cl->priority * 8, cl->priority * 8 + 7,
+					 cl->priority);
+			}
+		}
+	} else if (l->n_dscp) {
+		qg_warning(w->d, l->dscp_pos,
+			   "trust is pcp: switches classify by 802.1p priority, so the DSCP values "
+			   "only set what hosts mark");
+	}
+
+	int wrr = 0;
+	struct qg_pos wrr_pos = {0};
+	for (int k = 0; k < 2; k++) {
+		const struct qg_class *cl = k == 0 ? l : c;
+		if ((k == 0 || q->cnp) && cl->ets.mode == QG_ETS_WRR) {
+			wrr += cl->ets.weight;
+			wrr_pos = cl->ets.pos;
+		}
+	}
+	if (wrr > 100)
+		qg_warning(w->d, wrr_pos,
+			   "ETS weights add up to %d%%; the WRR classes share 100%% of the "
+			   "bandwidth",
+			   wrr);
+
+	if (!q->ecn)
+		qg_warning(w->d, l->pos,
+			   "qos.lossless has no ecn: DCQCN stays off and PFC alone holds the "
+			   "fabric, which spreads congestion");
+	else if (!q->cnp)
+		qg_warning(w->d, qn->pos,
+			   "ecn is on but qos has no cnp class: CNPs share the default class and "
+			   "DCQCN reacts late");
+	if (q->cnp && !q->ecn)
+		qg_warning(w->d, c->pos,
+			   "qos.cnp is set but qos.lossless.ecn is not: nothing marks ECN, so no "
+			   "CNP is ever sent");
+}
+
+static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
+{
+	static const char *const keys[] = {"trust", "mtu", "switch_mtu", "lossless", "cnp", NULL};
+	static const char *const trusts[] = {"dscp", "pcp", NULL};
+	q->trust = QG_TRUST_DSCP;
+	q->mtu = QG_DEFAULT_MTU;
+	q->switch_mtu = QG_DEFAULT_SWITCH_MTU;
+	size_t errors_before = w->d->errors;
+	if (!expect_kind(w, n, QG_Y_MAP, "qos"))
+		return;
+	check_keys(w, n, "qos", keys);
+	const struct qg_ynode *v;
+	if ((v = get(n, "trust"))) {
+		int t = read_enum(w, v, "qos.trust", trusts);
+		if (t >= 0) {
+			q->trust = (enum qg_trust)t;
+			q->trust_given = true;
+		}
+	}
+	if ((v = get(n, "mtu"))) {
+		q->mtu_pos = v->pos;
+		q->mtu_given = read_int(w, v, "qos.mtu", 1500, 9216, &q->mtu);
+	}
+	if ((v = get(n, "switch_mtu"))) {
+		q->switch_mtu_pos = v->pos;
+		q->switch_mtu_given = read_int(w, v, "qos.switch_mtu", 1500, 9216, &q->switch_mtu);
+	}
+	if ((v = require(w, n, "lossless", "qos")))
+		load_lossless(w, v, q);
+	if ((v = get(n, "cnp")))
+		load_cnp(w, v, q);
+	/* The rules between values only make sense once every value is valid. */
+	if (w->d->errors == errors_before)
+		check_qos_rules(w, n, q);
+}
+
+/* ---- devices ---- */
+
+/* Report a second use of a name within one list. */
+static void check_unique(struct walk *w, const struct qg_ynode *seq, size_t upto,
+			 const struct qg_ynode *name_node, const char *what)
+{
+	for (size_t j = 0; j < upto; j++) {
+		const struct qg_ynode *item = seq->kids[j];
+		if (item->kind != QG_Y_MAP)
+			continue;
+		const struct qg_ynode *other = get(item, "name");
+		if (other && other->kind == QG_Y_SCALAR && strcmp(other->value, name_node->value) == 0) {
+			qg_error(w->d, name_node->pos, "%s name '%s' is used twice; names are unique "
+				 "within their list", what, name_node->value);
+			qg_note(w->d, other->pos, "first used here");
+			return;
+		}
+	}
+}
+
+static void load_ports(struct walk *w, const struct qg_ynode *n, const char *path,
+		       struct qg_switch *s)
+{
+	s->ports_pos = n->pos;
+	const struct qg_ynode *single[1] = {n};
+	const struct qg_ynode *const *items = single;
+	size_t count = 1;
+	if (n->kind == QG_Y_SEQ) {
+		items = (const struct qg_ynode *const *)n->kids;
+		count = n->n_kids;
+		if (count == 0) {
+			qg_error(w->d, n->pos, "%s: the list is empty; give at least one port", path);
+			return;
+		}
+	} else if (!expect_kind(w, n, QG_Y_SCALAR, path)) {
+		return;
+	}
+
+	/* Each port remembers which list item named it, for duplicate notes. */
+	struct owned {
+		struct qg_port p;
+		size_t item;
+	} *all = NULL;
+	size_t n_all = 0;
+	for (size_t i = 0; i < count; i++) {
+		char sub[PATH_LEN], err[200];
+		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (!expect_kind(w, items[i], QG_Y_SCALAR, sub))
+			continue;
+		struct qg_port *v;
+		size_t nv;
+		if (qg_port_parse(items[i]->value, &v, &nv, err, sizeof(err)) != 0) {
+			qg_error(w->d, items[i]->pos, "%s: %s", path, err);
+			continue;
+		}
+		struct owned *grown = realloc(all, (n_all + nv) * sizeof(*grown));
+		if (!grown) {
+			free(v);
+			w->d->oom = true;
+			break;
+		}
+		all = grown;
+		for (size_t k = 0; k < nv; k++)
+			all[n_all++] = (struct owned){.p = v[k], .item = i};
+		free(v);
+	}
+
+	/* Quadratic, but a switch has at most a few hundred ports. */
+	bool ok = true;
+	for (size_t i = 0; i < n_all && ok; i++) {
+		for (size_t j = 0; j < i; j++) {
+			const struct qg_port *a = &all[i].p, *b = &all[j].p;
+			char ta[QG_PORT_TEXT_LEN], tb[QG_PORT_TEXT_LEN];
+			qg_port_format(a, ta);
+			qg_port_format(b, tb);
+			if (qg_port_cmp(a, b) == 0) {
+				qg_error(w->d, items[all[i].item]->pos,
+					 "%s: port %s is listed twice", path, ta);
+				qg_note(w->d, items[all[j].item]->pos, "%s first listed here", ta);
+				ok = false;
+				break;
+			}
+			if (a->module == b->module && a->port == b->port &&
+			    (a->split == 0) != (b->split == 0)) {
+				qg_error(w->d, items[all[i].item]->pos,
+					 "%s: port %s and split port %s are the same physical "
+					 "port; list it whole or split, not both",
+					 path, a->split ? tb : ta, a->split ? ta : tb);
+				qg_note(w->d, items[all[j].item]->pos, "%s listed here", tb);
+				ok = false;
+				break;
+			}
+		}
+	}
+	if (!ok || n_all == 0) {
+		free(all);
+		return;
+	}
+	s->ports = calloc(n_all, sizeof(*s->ports));
+	if (!s->ports) {
+		free(all);
+		w->d->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n_all; i++)
+		s->ports[i] = all[i].p;
+	s->n_ports = n_all;
+	free(all);
+	/* Insertion sort: ports are few and mostly in order already. */
+	for (size_t i = 1; i < s->n_ports; i++) {
+		struct qg_port x = s->ports[i];
+		size_t j = i;
+		while (j > 0 && qg_port_cmp(&s->ports[j - 1], &x) > 0) {
+			s->ports[j] = s->ports[j - 1];
+			j--;
+		}
+		s->ports[j] = x;
+	}
+}
+
+static void load_ssh_target(struct walk *w, const struct qg_ynode *item, const char *path,
+			    char *address, int *port, bool *port_given, char *user)
+{
+	char sub[PATH_LEN];
+	const struct qg_ynode *v;
+	if ((v = require(w, item, "address", path))) {
+		join(sub, path, "address");
+		read_str(w, v, sub, qg_address_ok, QG_ADDRESS_RULE, address, QG_ADDR_LEN);
+	}
+	*port = QG_DEFAULT_SSH_PORT;
+	if ((v = get(item, "port"))) {
+		join(sub, path, "port");
+		*port_given = read_int(w, v, sub, 1, 65535, port);
+	}
+	if ((v = get(item, "user"))) {
+		join(sub, path, "user");
+		read_str(w, v, sub, qg_user_ok, QG_USER_RULE, user, QG_USER_LEN);
+	}
+}
+
+static void load_switches(struct walk *w, const struct qg_ynode *n)
+{
+	static const char *const keys[] = {"name", "platform", "address", "port",
+					   "user", "ports",    NULL};
+	static const char *const platforms[] = {"onyx", NULL};
+	if (!expect_kind(w, n, QG_Y_SEQ, "switches") || n->n_kids == 0)
+		return;
+	struct qg_model *m = w->m;
+	m->switches = calloc(n->n_kids, sizeof(*m->switches));
+	if (!m->switches) {
+		w->d->oom = true;
+		return;
+	}
+	m->n_switches = n->n_kids;
+	for (size_t i = 0; i < n->n_kids; i++) {
+		const struct qg_ynode *item = n->kids[i];
+		struct qg_switch *s = &m->switches[i];
+		char path[PATH_LEN], sub[PATH_LEN];
+		snprintf(path, sizeof(path), "switches[%zu]", i);
+		s->pos = item->pos;
+		if (!expect_kind(w, item, QG_Y_MAP, path))
+			continue;
+		check_keys(w, item, path, keys);
+		const struct qg_ynode *v;
+		if ((v = require(w, item, "name", path))) {
+			join(sub, path, "name");
+			if (read_str(w, v, sub, qg_name_ok, QG_NAME_RULE, s->name, sizeof(s->name)))
+				check_unique(w, n, i, v, "switch");
+		}
+		if ((v = require(w, item, "platform", path))) {
+			join(sub, path, "platform");
+			read_enum(w, v, sub, platforms);
+		}
+		load_ssh_target(w, item, path, s->address, &s->port, &s->port_given, s->user);
+		if ((v = require(w, item, "ports", path))) {
+			join(sub, path, "ports");
+			load_ports(w, v, sub, s);
+		}
+	}
+}
+
+/* Keys that only one host platform takes, for a precise message. */
+static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char *path,
+			const char *const *keys, const char *platform, const char *takes)
+{
+	for (size_t k = 0; keys[k]; k++) {
+		const struct qg_ynode *key = get_key_node(item, keys[k]);
+		if (key)
+			qg_error(w->d, key->pos, "%s: '%s' does not apply to %s hosts; they take %s",
+				 path, keys[k], platform, takes);
+	}
+}
+
+static void load_hosts(struct walk *w, const struct qg_ynode *n)
+{
+	static const char *const keys[] = {"name",	  "platform", "address",  "port",
+					   "user",	  "netdev",   "rdma_device", "qos_tool",
+					   "function",	  "uplink",   "pvrdma_vmknic", NULL};
+	static const char *const platforms[] = {"linux", "esxi", NULL};
+	static const char *const tools[] = {"mlnx_qos", "dcb", NULL};
+	static const char *const functions[] = {"pf", "vf", NULL};
+	static const char *const linux_only[] = {"netdev", "rdma_device", "qos_tool", "function",
+						 NULL};
+	static const char *const esxi_only[] = {"uplink", "pvrdma_vmknic", NULL};
+	if (!expect_kind(w, n, QG_Y_SEQ, "hosts") || n->n_kids == 0)
+		return;
+	struct qg_model *m = w->m;
+	m->hosts = calloc(n->n_kids, sizeof(*m->hosts));
+	if (!m->hosts) {
+		w->d->oom = true;
+		return;
+	}
+	m->n_hosts = n->n_kids;
+	for (size_t i = 0; i < n->n_kids; i++) {
+		const struct qg_ynode *item = n->kids[i];
+		struct qg_host *h = &m->hosts[i];
+		char path[PATH_LEN], sub[PATH_LEN];
+		snprintf(path, sizeof(path), "hosts[%zu]", i);
+		h->pos = item->pos;
+		if (!expect_kind(w, item, QG_Y_MAP, path))
+			continue;
+		check_keys(w, item, path, keys);
+		const struct qg_ynode *v;
+		if ((v = require(w, item, "name", path))) {
+			join(sub, path, "name");
+			if (read_str(w, v, sub, qg_name_ok, QG_NAME_RULE, h->name, sizeof(h->name)))
+				check_unique(w, n, i, v, "host");
+		}
+		int platform = -1;
+		if ((v = require(w, item, "platform", path))) {
+			join(sub, path, "platform");
+			platform = read_enum(w, v, sub, platforms);
+		}
+		load_ssh_target(w, item, path, h->address, &h->port, &h->port_given, h->user);
+		if (platform < 0)
+			continue;
+		h->platform = (enum qg_host_platform)platform;
+		if (h->platform == QG_HOST_LINUX) {
+			forbid_keys(w, item, path, esxi_only, "linux",
+				    "netdev, rdma_device, qos_tool, function");
+			if ((v = require(w, item, "netdev", path))) {
+				join(sub, path, "netdev");
+				read_str(w, v, sub, qg_netdev_ok, QG_NETDEV_RULE, h->netdev,
+					 sizeof(h->netdev));
+			}
+			if ((v = require(w, item, "rdma_device", path))) {
+				join(sub, path, "rdma_device");
+				read_str(w, v, sub, qg_rdma_device_ok, QG_RDMA_DEVICE_RULE,
+					 h->rdma_device, sizeof(h->rdma_device));
+			}
+			if ((v = get(item, "function"))) {
+				join(sub, path, "function");
+				int f = read_enum(w, v, sub, functions);
+				if (f >= 0) {
+					h->function = (enum qg_function)f;
+					h->function_given = true;
+				}
+			}
+			if ((v = get(item, "qos_tool"))) {
+				join(sub, path, "qos_tool");
+				int t = read_enum(w, v, sub, tools);
+				if (t >= 0) {
+					h->qos_tool = (enum qg_qos_tool)t;
+					h->qos_tool_given = true;
+				}
+				if (t >= 0 && h->function == QG_FN_VF)
+					qg_warning(w->d, v->pos,
+						   "%s: ignored for function vf; trust and PFC "
+						   "belong to the hypervisor",
+						   sub);
+			}
+		} else {
+			forbid_keys(w, item, path, linux_only, "esxi", "uplink, pvrdma_vmknic");
+			if ((v = require(w, item, "uplink", path))) {
+				join(sub, path, "uplink");
+				read_str(w, v, sub, qg_vmnic_ok, QG_VMNIC_RULE, h->uplink,
+					 sizeof(h->uplink));
+			}
+			if ((v = get(item, "pvrdma_vmknic"))) {
+				join(sub, path, "pvrdma_vmknic");
+				read_str(w, v, sub, qg_vmknic_ok, QG_VMKNIC_RULE, h->pvrdma_vmknic,
+					 sizeof(h->pvrdma_vmknic));
+			}
+		}
+	}
+}
+
+/* Find a host by name; reports and returns -1 when absent or of the wrong platform. */
+static long host_ref(struct walk *w, const struct qg_ynode *n, const char *path,
+		     enum qg_host_platform want, const char *why)
+{
+	if (!expect_kind(w, n, QG_Y_SCALAR, path))
+		return -1;
+	for (size_t i = 0; i < w->m->n_hosts; i++) {
+		const struct qg_host *h = &w->m->hosts[i];
+		if (strcmp(h->name, n->value) != 0)
+			continue;
+		if (h->platform != want) {
+			qg_error(w->d, n->pos, "%s: host '%s' is %s; %s", path, n->value,
+				 h->platform == QG_HOST_LINUX ? "linux" : "esxi", why);
+			qg_note(w->d, h->pos, "'%s' is defined here", n->value);
+			return -1;
+		}
+		return (long)i;
+	}
+	qg_error(w->d, n->pos, "%s: no host named '%s' in hosts", path, n->value);
+	return -1;
+}
+
+static void load_dvs(struct walk *w, const struct qg_ynode *n)
+{
+	static const char *const keys[] = {"name",    "vcenter",   "datacenter", "mtu",
+					   "uplinks", "portgroup", "hosts",	 NULL};
+	if (!expect_kind(w, n, QG_Y_SEQ, "dvs") || n->n_kids == 0)
+		return;
+	struct qg_model *m = w->m;
+	m->dvs = calloc(n->n_kids, sizeof(*m->dvs));
+	if (!m->dvs) {
+		w->d->oom = true;
+		return;
+	}
+	m->n_dvs = n->n_kids;
+	/* Which DVS (and which list entry) claimed each host's uplink. */
+	const struct qg_ynode **claimed = calloc(m->n_hosts + 1, sizeof(*claimed));
+	if (!claimed) {
+		w->d->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n->n_kids; i++) {
+		const struct qg_ynode *item = n->kids[i];
+		struct qg_dvs *s = &m->dvs[i];
+		char path[PATH_LEN], sub[PATH_LEN];
+		snprintf(path, sizeof(path), "dvs[%zu]", i);
+		s->pos = item->pos;
+		if (!expect_kind(w, item, QG_Y_MAP, path))
+			continue;
+		check_keys(w, item, path, keys);
+		const struct qg_ynode *v;
+		if ((v = require(w, item, "name", path))) {
+			join(sub, path, "name");
+			if (read_str(w, v, sub, qg_dvs_name_ok, QG_DVS_NAME_RULE, s->name,
+				     sizeof(s->name)))
+				check_unique(w, n, i, v, "dvs");
+		}
+		if ((v = require(w, item, "vcenter", path))) {
+			join(sub, path, "vcenter");
+			read_str(w, v, sub, qg_address_ok, QG_ADDRESS_RULE, s->vcenter,
+				 sizeof(s->vcenter));
+		}
+		if ((v = require(w, item, "datacenter", path))) {
+			join(sub, path, "datacenter");
+			read_str(w, v, sub, qg_label_ok, QG_LABEL_RULE, s->datacenter,
+				 sizeof(s->datacenter));
+		}
+		if ((v = get(item, "portgroup"))) {
+			join(sub, path, "portgroup");
+			read_str(w, v, sub, qg_label_ok, QG_LABEL_RULE, s->portgroup,
+				 sizeof(s->portgroup));
+		}
+		s->uplinks = QG_DEFAULT_DVS_UPLINKS;
+		if ((v = get(item, "uplinks"))) {
+			join(sub, path, "uplinks");
+			read_int(w, v, sub, 1, 32, &s->uplinks);
+		}
+		/* vSphere accepts a DVS maxMtu of 1500..9000. */
+		s->mtu = m->qos.mtu;
+		if ((v = get(item, "mtu"))) {
+			join(sub, path, "mtu");
+			s->mtu_given = read_int(w, v, sub, 1500, 9000, &s->mtu);
+			if (s->mtu_given && s->mtu < m->qos.mtu)
+				qg_error(w->d, v->pos,
+					 "%s: %d is below qos.mtu %d; every hop must carry the host "
+					 "MTU",
+					 sub, s->mtu, m->qos.mtu);
+		} else if (m->qos.mtu > 9000) {
+			qg_error(w->d, item->pos,
+				 "%s: takes its mtu from qos.mtu %d, above vSphere's maximum of "
+				 "9000; set mtu here or lower qos.mtu",
+				 path, m->qos.mtu);
+		}
+		if ((v = get(item, "hosts"))) {
+			join(sub, path, "hosts");
+			if (!expect_kind(w, v, QG_Y_SEQ, sub))
+				continue;
+			s->hosts = calloc(v->n_kids + 1, sizeof(*s->hosts));
+			if (!s->hosts) {
+				w->d->oom = true;
+				break;
+			}
+			for (size_t k = 0; k < v->n_kids; k++) {
+				long h = host_ref(w, v->kids[k], sub, QG_HOST_ESXI,
+						  "a DVS takes esxi hosts");
+				if (h < 0)
+					continue;
+				if (claimed[h]) {
+					qg_error(w->d, v->kids[k]->pos,
+						 "%s: host '%s' is already on a DVS; its RoCE uplink "
+						 "can join only one",
+						 sub, m->hosts[h].name);
+					qg_note(w->d, claimed[h]->pos, "'%s' first listed here",
+						m->hosts[h].name);
+					continue;
+				}
+				claimed[h] = v->kids[k];
+				s->hosts[s->n_hosts++] = (size_t)h;
+			}
+		}
+	}
+	free(claimed);
+}
+
+static void load_verify(struct walk *w, const struct qg_ynode *n)
+{
+	static const char *const keys[] = {"pairs", "message_size", "duration_s", NULL};
+	static const char *const pair_keys[] = {"client", "server", "min_gbps", NULL};
+	struct qg_verify *vf = &w->m->verify;
+	vf->message_size = QG_DEFAULT_MESSAGE_SIZE;
+	vf->duration_s = QG_DEFAULT_DURATION_S;
+	if (!n)
+		return;
+	if (!expect_kind(w, n, QG_Y_MAP, "verify"))
+		return;
+	check_keys(w, n, "verify", keys);
+	const struct qg_ynode *v;
+	/* perftest's largest message for ib_write_bw is 8 MiB (MAX_SIZE). */
+	if ((v = get(n, "message_size")))
+		vf->message_size_given =
+			read_int(w, v, "verify.message_size", 1, 8388608, &vf->message_size);
+	if ((v = get(n, "duration_s")))
+		vf->duration_given = read_int(w, v, "verify.duration_s", 1, 3600, &vf->duration_s);
+	const struct qg_ynode *pairs = require(w, n, "pairs", "verify");
+	if (!pairs || !expect_kind(w, pairs, QG_Y_SEQ, "verify.pairs"))
+		return;
+	if (pairs->n_kids == 0) {
+		qg_error(w->d, pairs->pos, "verify.pairs: the list is empty; give at least one "
+			 "{client, server, min_gbps}");
+		return;
+	}
+	vf->pairs = calloc(pairs->n_kids, sizeof(*vf->pairs));
+	if (!vf->pairs) {
+		w->d->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < pairs->n_kids; i++) {
+		const struct qg_ynode *p = pairs->kids[i];
+		char path[PATH_LEN], sub[PATH_LEN];
+		snprintf(path, sizeof(path), "verify.pairs[%zu]", i);
+		if (!expect_kind(w, p, QG_Y_MAP, path))
+			continue;
+		check_keys(w, p, path, pair_keys);
+		const struct qg_ynode *c = require(w, p, "client", path);
+		const struct qg_ynode *s = require(w, p, "server", path);
+		const struct qg_ynode *g = require(w, p, "min_gbps", path);
+		long ci = -1, si = -1;
+		static const char why[] = "verify runs verbs traffic between linux hosts";
+		if (c) {
+			join(sub, path, "client");
+			ci = host_ref(w, c, sub, QG_HOST_LINUX, why);
+		}
+		if (s) {
+			join(sub, path, "server");
+			si = host_ref(w, s, sub, QG_HOST_LINUX, why);
+		}
+		if (ci >= 0 && ci == si)
+			qg_error(w->d, s->pos, "%s: client and server are both '%s'; a pair needs "
+				 "two hosts", path, s->value);
+		int64_t gbps = 0;
+		if (g) {
+			join(sub, path, "min_gbps");
+			if (!scalar_fixed(g, 2, &gbps) || gbps <= 0 || gbps > 320000) {
+				qg_error(w->d, g->pos,
+					 "%s: expected a number in (0, 3200] with at most two "
+					 "decimals, got %s%s%s",
+					 sub, g->kind == QG_Y_SCALAR ? "'" : "",
+					 g->kind == QG_Y_SCALAR ? g->value : kind_name(g),
+					 g->kind == QG_Y_SCALAR ? "'" : "");
+				gbps = 0;
+			}
+		}
+		if (ci >= 0 && si >= 0 && ci != si && gbps > 0)
+			vf->pairs[vf->n_pairs++] = (struct qg_pair){.client = (size_t)ci,
+								    .server = (size_t)si,
+								    .min_gbps_centi = gbps,
+								    .pos = p->pos};
+	}
+}
+
+int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_model *m)
+{
+	static const char *const keys[] = {"version", "fabric", "qos",	  "switches",
+					   "hosts",   "dvs",	"verify", NULL};
+	memset(m, 0, sizeof(*m));
+	struct qg_ynode *root = qg_yaml_parse(text, len, d);
+	if (!root) {
+		if (d->errors == 0 && !d->oom)
+			qg_error(d, (struct qg_pos){0},
+				 "the intent file is empty; it needs at least version, fabric and "
+				 "qos");
+		return -1;
+	}
+	struct walk w = {.d = d, .m = m};
+	if (!expect_kind(&w, root, QG_Y_MAP, "the intent file")) {
+		qg_yaml_free(root);
+		return -1;
+	}
+	check_keys(&w, root, "the intent file", keys);
+	const struct qg_ynode *v;
+	if ((v = require(&w, root, "version", "the intent file"))) {
+		long ver;
+		if (!scalar_int(v, &ver) || ver != 1)
+			qg_error(d, v->pos, "version: '%s' is not supported; the only version is 1",
+				 v->kind == QG_Y_SCALAR ? v->value : kind_name(v));
+		else
+			m->version = 1;
+	}
+	if ((v = require(&w, root, "fabric", "the intent file")))
+		read_str(&w, v, "fabric", qg_name_ok, QG_NAME_RULE, m->fabric, sizeof(m->fabric));
+	if ((v = require(&w, root, "qos", "the intent file")))
+		load_qos(&w, v, &m->qos);
+	if ((v = get(root, "switches")))
+		load_switches(&w, v);
+	if ((v = get(root, "hosts")))
+		load_hosts(&w, v);
+	if ((v = get(root, "dvs")))
+		load_dvs(&w, v);
+	load_verify(&w, get(root, "verify"));
+	qg_yaml_free(root);
+	if (d->errors || d->oom) {
+		qg_model_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m,
+			char **text_out, size_t *len_out)
+{
+	memset(m, 0, sizeof(*m));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		qg_error(d, (struct qg_pos){0}, "cannot open: %s", strerror(errno));
+		return -2;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		qg_error(d, (struct qg_pos){0}, "not a regular file");
+		return -2;
+	}
+	if (st.st_size > (off_t)QG_YAML_MAX_BYTES) {
+		close(fd);
+		qg_error(d, (struct qg_pos){0}, "intent file is %lld bytes; the limit is %u",
+			 (long long)st.st_size, QG_YAML_MAX_BYTES);
+		return -1;
+	}
+	size_t cap = (size_t)st.st_size + 1, len = 0;
+	char *text = malloc(cap);
+	if (!text) {
+		close(fd);
+		d->oom = true;
+		return -2;
+	}
+	for (;;) {
+		ssize_t r = read(fd, text + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			qg_error(d, (struct qg_pos){0}, "cannot read: %s", strerror(errno));
+			free(text);
+			close(fd);
+			return -2;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		if (len == cap)
+			break; /* grew while we read: parse what fits, the size rule stands */
+	}
+	close(fd);
+	text[len < cap ? len : cap - 1] = '\0';
+	int rc = qg_intent_load(text, len, d, m);
+	if (text_out && rc == 0) {
+		*text_out = text;
+		*len_out = len;
+	} else {
+		free(text);
+	}
+	return rc;
+}

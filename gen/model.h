@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The normalised intent: every default filled in, every reference resolved,
+ * every value validated. Built once by intent_load(), read-only afterwards.
+ * Build, diff/push, verify and the vSphere push all read this one model.
+ *
+ * Each field that has a default carries a "given" flag so that `qosgen
+ * explain` can say which values came from the file and which from qosgen.
+ * Positions are kept where a later stage (a target's check()) may need to
+ * point back at the file.
+ */
+#ifndef QG_MODEL_H
+#define QG_MODEL_H
+
+#include "diag.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define QG_NAME_LEN 64    /* names: 1..63 characters */
+#define QG_ADDR_LEN 254   /* DNS names: at most 253 characters */
+#define QG_USER_LEN 33    /* POSIX login names: at most 32 */
+#define QG_IFNAME_LEN 16  /* IFNAMSIZ */
+#define QG_POOL_LEN 21    /* Onyx: "String up to 20 characters" */
+#define QG_LABEL_LEN 81   /* vSphere datacenter / portgroup names, as qosgen accepts them */
+
+enum qg_trust { QG_TRUST_DSCP, QG_TRUST_PCP };
+enum qg_ets_mode { QG_ETS_UNSET, QG_ETS_STRICT, QG_ETS_WRR };
+
+struct qg_ets {
+	enum qg_ets_mode mode;
+	int weight; /* 1..100 for wrr */
+	struct qg_pos pos;
+};
+
+/* A traffic class of the policy: the lossless RoCE class or the CNP class. */
+struct qg_class {
+	int priority;      /* switch-priority = PFC priority, 0..7 */
+	int traffic_class; /* switch egress TC, 0..7 */
+	bool tc_given;
+	int dscp[64]; /* in the order given; dscp[0] is what hosts mark */
+	int n_dscp;
+	struct qg_ets ets;
+	struct qg_pos pos, priority_pos, dscp_pos, tc_pos;
+};
+
+struct qg_qos {
+	enum qg_trust trust;
+	bool trust_given;
+	int mtu; /* host / VM / DVS MTU */
+	bool mtu_given;
+	int switch_mtu;
+	bool switch_mtu_given;
+	struct qg_pos mtu_pos, switch_mtu_pos;
+
+	struct qg_class lossless;
+	char pool_name[QG_POOL_LEN];
+	int pool_percent_centi; /* memory percent x100: 50.00 -> 5000 */
+	bool ecn;               /* lossless.ecn given: ECN marking on the switch, DCQCN on hosts */
+	int ecn_min_kb, ecn_max_kb;
+
+	bool cnp; /* the cnp class is given */
+	struct qg_class cnpc;
+};
+
+enum qg_switch_platform { QG_SWITCH_ONYX };
+
+/* An Onyx ethernet port: 1/N, or 1/N/M when split (split 0 = not split). */
+struct qg_port {
+	uint8_t module;
+	uint8_t port;
+	uint8_t split;
+};
+
+struct qg_switch {
+	char name[QG_NAME_LEN];
+	enum qg_switch_platform platform;
+	char address[QG_ADDR_LEN];
+	int port; /* SSH port */
+	bool port_given;
+	char user[QG_USER_LEN]; /* "" = from ~/.ssh/config, else the local user */
+	struct qg_port *ports;  /* sorted, unique */
+	size_t n_ports;
+	struct qg_pos pos, ports_pos;
+};
+
+enum qg_host_platform { QG_HOST_LINUX, QG_HOST_ESXI };
+enum qg_qos_tool { QG_TOOL_MLNX_QOS, QG_TOOL_DCB };
+enum qg_function { QG_FN_PF, QG_FN_VF };
+
+struct qg_host {
+	char name[QG_NAME_LEN];
+	enum qg_host_platform platform;
+	char address[QG_ADDR_LEN];
+	int port; /* SSH port */
+	bool port_given;
+	char user[QG_USER_LEN];
+	/* linux */
+	char netdev[QG_IFNAME_LEN];
+	char rdma_device[QG_NAME_LEN];
+	enum qg_qos_tool qos_tool;
+	bool qos_tool_given;
+	enum qg_function function;
+	bool function_given;
+	/* esxi */
+	char uplink[QG_IFNAME_LEN];
+	char pvrdma_vmknic[QG_IFNAME_LEN]; /* "" = not given */
+	struct qg_pos pos;
+};
+
+struct qg_dvs {
+	char name[QG_LABEL_LEN];
+	char vcenter[QG_ADDR_LEN];
+	char datacenter[QG_LABEL_LEN];
+	int mtu;
+	bool mtu_given;
+	int uplinks;
+	char portgroup[QG_LABEL_LEN]; /* "" = none */
+	size_t *hosts;                /* indices into model.hosts, in the order given */
+	size_t n_hosts;
+	struct qg_pos pos;
+};
+
+struct qg_pair {
+	size_t client, server;  /* indices into model.hosts */
+	int64_t min_gbps_centi; /* Gb/s x100 */
+	struct qg_pos pos;
+};
+
+struct qg_verify {
+	struct qg_pair *pairs;
+	size_t n_pairs;
+	int message_size;
+	bool message_size_given;
+	int duration_s;
+	bool duration_given;
+};
+
+struct qg_model {
+	int version;
+	char fabric[QG_NAME_LEN];
+	struct qg_qos qos;
+	struct qg_switch *switches;
+	size_t n_switches;
+	struct qg_host *hosts;
+	size_t n_hosts;
+	struct qg_dvs *dvs;
+	size_t n_dvs;
+	struct qg_verify verify;
+};
+
+void qg_model_free(struct qg_model *m);
+
+/* Defaults, in one place; docs/intent.md lists the same. */
+#define QG_DEFAULT_MTU 9000
+#define QG_DEFAULT_SWITCH_MTU 9216
+#define QG_DEFAULT_SSH_PORT 22
+#define QG_DEFAULT_MESSAGE_SIZE 65536
+#define QG_DEFAULT_DURATION_S 5
+#define QG_DEFAULT_DVS_UPLINKS 1
+
+static inline const char *qg_trust_name(enum qg_trust t)
+{
+	return t == QG_TRUST_DSCP ? "dscp" : "pcp";
+}
+
+#endif

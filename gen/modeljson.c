@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+#include "modeljson.h"
+
+#include "ports.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void qg_centi_format(int64_t centi, char out[24])
+{
+	snprintf(out, 24, "%lld.%02lld", (long long)(centi / 100), (long long)(centi % 100));
+}
+
+static cJSON *class_json(const struct qg_class *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "priority", c->priority);
+	cJSON *d = cJSON_AddArrayToObject(o, "dscp");
+	for (int i = 0; i < c->n_dscp; i++)
+		cJSON_AddItemToArray(d, cJSON_CreateNumber(c->dscp[i]));
+	cJSON_AddNumberToObject(o, "traffic_class", c->traffic_class);
+	if (c->ets.mode == QG_ETS_STRICT)
+		cJSON_AddStringToObject(o, "ets", "strict");
+	else if (c->ets.mode == QG_ETS_WRR) {
+		cJSON *e = cJSON_AddObjectToObject(o, "ets");
+		cJSON_AddStringToObject(e, "mode", "wrr");
+		cJSON_AddNumberToObject(e, "weight", c->ets.weight);
+	} else
+		cJSON_AddNullToObject(o, "ets");
+	return o;
+}
+
+static void ssh_json(cJSON *o, const char *address, int port, const char *user)
+{
+	cJSON_AddStringToObject(o, "address", address);
+	cJSON_AddNumberToObject(o, "port", port);
+	if (user[0])
+		cJSON_AddStringToObject(o, "user", user);
+	else
+		cJSON_AddNullToObject(o, "user");
+}
+
+cJSON *qg_model_json(const struct qg_model *m)
+{
+	const struct qg_qos *q = &m->qos;
+	char num[24];
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddNumberToObject(root, "version", m->version);
+	cJSON_AddStringToObject(root, "fabric", m->fabric);
+
+	cJSON *qos = cJSON_AddObjectToObject(root, "qos");
+	cJSON_AddStringToObject(qos, "trust", qg_trust_name(q->trust));
+	cJSON_AddNumberToObject(qos, "mtu", q->mtu);
+	cJSON_AddNumberToObject(qos, "switch_mtu", q->switch_mtu);
+	cJSON *ll = class_json(&q->lossless);
+	cJSON_AddItemToObject(qos, "lossless", ll);
+	cJSON *pool = cJSON_AddObjectToObject(ll, "pool");
+	cJSON_AddStringToObject(pool, "name", q->pool_name);
+	qg_centi_format(q->pool_percent_centi, num);
+	cJSON_AddRawToObject(pool, "memory_percent", num);
+	if (q->ecn) {
+		cJSON *e = cJSON_AddObjectToObject(ll, "ecn");
+		cJSON_AddNumberToObject(e, "min_kb", q->ecn_min_kb);
+		cJSON_AddNumberToObject(e, "max_kb", q->ecn_max_kb);
+	} else
+		cJSON_AddNullToObject(ll, "ecn");
+	if (q->cnp) {
+		cJSON *c = class_json(&q->cnpc);
+		/* One DSCP for CNPs: a number, as the intent writes it. */
+		cJSON_ReplaceItemInObject(c, "dscp", cJSON_CreateNumber(q->cnpc.dscp[0]));
+		cJSON_AddItemToObject(qos, "cnp", c);
+	} else
+		cJSON_AddNullToObject(qos, "cnp");
+
+	cJSON *sw = cJSON_AddArrayToObject(root, "switches");
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", s->name);
+		cJSON_AddStringToObject(o, "platform", "onyx");
+		ssh_json(o, s->address, s->port, s->user);
+		cJSON *ports = cJSON_AddArrayToObject(o, "ports");
+		struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
+		size_t n = runs ? qg_port_runs(s->ports, s->n_ports, runs) : 0;
+		for (size_t r = 0; r < n; r++) {
+			char text[2 * QG_PORT_TEXT_LEN];
+			qg_port_run_format(&runs[r], text);
+			cJSON_AddItemToArray(ports, cJSON_CreateString(text));
+		}
+		free(runs);
+		cJSON_AddItemToArray(sw, o);
+	}
+
+	cJSON *hosts = cJSON_AddArrayToObject(root, "hosts");
+	for (size_t i = 0; i < m->n_hosts; i++) {
+		const struct qg_host *h = &m->hosts[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", h->name);
+		cJSON_AddStringToObject(o, "platform", h->platform == QG_HOST_LINUX ? "linux" : "esxi");
+		ssh_json(o, h->address, h->port, h->user);
+		if (h->platform == QG_HOST_LINUX) {
+			cJSON_AddStringToObject(o, "netdev", h->netdev);
+			cJSON_AddStringToObject(o, "rdma_device", h->rdma_device);
+			cJSON_AddStringToObject(o, "function", h->function == QG_FN_PF ? "pf" : "vf");
+			if (h->function == QG_FN_PF)
+				cJSON_AddStringToObject(o, "qos_tool", h->qos_tool == QG_TOOL_MLNX_QOS
+									  ? "mlnx_qos"
+									  : "dcb");
+		} else {
+			cJSON_AddStringToObject(o, "uplink", h->uplink);
+			if (h->pvrdma_vmknic[0])
+				cJSON_AddStringToObject(o, "pvrdma_vmknic", h->pvrdma_vmknic);
+			else
+				cJSON_AddNullToObject(o, "pvrdma_vmknic");
+		}
+		cJSON_AddItemToArray(hosts, o);
+	}
+
+	cJSON *dvs = cJSON_AddArrayToObject(root, "dvs");
+	for (size_t i = 0; i < m->n_dvs; i++) {
+		const struct qg_dvs *s = &m->dvs[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", s->name);
+		cJSON_AddStringToObject(o, "vcenter", s->vcenter);
+		cJSON_AddStringToObject(o, "datacenter", s->datacenter);
+		cJSON_AddNumberToObject(o, "mtu", s->mtu);
+		cJSON_AddNumberToObject(o, "uplinks", s->uplinks);
+		if (s->portgroup[0])
+			cJSON_AddStringToObject(o, "portgroup", s->portgroup);
+		else
+			cJSON_AddNullToObject(o, "portgroup");
+		cJSON *hs = cJSON_AddArrayToObject(o, "hosts");
+		for (size_t k = 0; k < s->n_hosts; k++)
+			cJSON_AddItemToArray(hs, cJSON_CreateString(m->hosts[s->hosts[k]].name));
+		cJSON_AddItemToArray(dvs, o);
+	}
+
+	cJSON *vf = cJSON_AddObjectToObject(root, "verify");
+	cJSON *pairs = cJSON_AddArrayToObject(vf, "pairs");
+	for (size_t i = 0; i < m->verify.n_pairs; i++) {
+		const struct qg_pair *p = &m->verify.pairs[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "client", m->hosts[p->client].name);
+		cJSON_AddStringToObject(o, "server", m->hosts[p->server].name);
+		qg_centi_format(p->min_gbps_centi, num);
+		cJSON_AddRawToObject(o, "min_gbps", num);
+		cJSON_AddItemToArray(pairs, o);
+	}
+	cJSON_AddNumberToObject(vf, "message_size", m->verify.message_size);
+	cJSON_AddNumberToObject(vf, "duration_s", m->verify.duration_s);
+	return root;
+}
+
+int qg_model_hash(const struct qg_model *m, char out[QG_SHA256_HEX])
+{
+	cJSON *j = qg_model_json(m);
+	char *s = j ? cJSON_PrintUnformatted(j) : NULL;
+	cJSON_Delete(j);
+	out[0] = '\0';
+	if (!s)
+		return -1;
+	int rc = qg_sha256_hex(s, strlen(s), out);
+	free(s);
+	return rc;
+}

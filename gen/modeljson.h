@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The normalised intent as JSON: every default filled in, keys in a fixed
+ * order. Its compact form is what the intent hash covers, so two intents that
+ * differ only in comments, key order or spelled-out defaults hash alike.
+ */
+#ifndef QG_MODELJSON_H
+#define QG_MODELJSON_H
+
+#include "hash.h"
+#include "model.h"
+
+#include <cjson/cJSON.h>
+
+cJSON *qg_model_json(const struct qg_model *m);
+/* sha256 hex of the compact normalised JSON; 0 or -1. */
+int qg_model_hash(const struct qg_model *m, char out[QG_SHA256_HEX]);
+/* "50.00" from 5000: fixed-point values print with exactly two decimals. */
+void qg_centi_format(int64_t centi, char out[24]);
+
+#endif

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+#include "names.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+static bool is_lower_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+static bool is_alnum(char c)
+{
+	return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
+}
+
+/* s is 1..max characters, first alnum (lower only if lower_only), rest from alnum + extra. */
+static bool charset_ok(const char *s, size_t max, bool lower_only, const char *extra)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > max)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		bool ok = lower_only ? is_lower_alnum(c) : is_alnum(c);
+		if (!ok && (i == 0 || !strchr(extra, c)))
+			return false;
+	}
+	return true;
+}
+
+bool qg_name_ok(const char *s)
+{
+	return charset_ok(s, 63, true, "._-");
+}
+
+bool qg_dvs_name_ok(const char *s)
+{
+	return charset_ok(s, 80, false, "._-");
+}
+
+bool qg_label_ok(const char *s)
+{
+	size_t n = strlen(s);
+	return charset_ok(s, 80, false, "._- ") && s[n - 1] != ' ';
+}
+
+bool qg_user_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 32)
+		return false;
+	if (!(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z')))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!is_lower_alnum(s[i]) && !strchr("_.-", s[i]))
+			return false;
+	return true;
+}
+
+/* RFC 1123 host name: labels of 1..63 letters, digits and inner hyphens. */
+static bool dns_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 253)
+		return false;
+	size_t label = 0;
+	for (size_t i = 0; i <= n; i++) {
+		char c = s[i];
+		if (c == '.' || c == '\0') {
+			if (label == 0 || s[i - 1] == '-')
+				return false;
+			/* A trailing dot (FQDN root) ends the name. */
+			if (c == '.' && s[i + 1] == '\0')
+				return true;
+			label = 0;
+			continue;
+		}
+		if (!is_alnum(c) && !(c == '-' && label > 0))
+			return false;
+		if (++label > 63)
+			return false;
+	}
+	return true;
+}
+
+bool qg_address_ok(const char *s)
+{
+	unsigned char addr[16];
+	if (inet_pton(AF_INET, s, addr) == 1 || inet_pton(AF_INET6, s, addr) == 1)
+		return true;
+	/* A name made only of digits and dots that inet_pton refused is a bad IPv4. */
+	if (strspn(s, "0123456789.") == strlen(s))
+		return false;
+	return dns_name_ok(s);
+}
+
+bool qg_netdev_ok(const char *s)
+{
+	return charset_ok(s, 15, false, "_.-");
+}
+
+bool qg_rdma_device_ok(const char *s)
+{
+	return charset_ok(s, 63, false, "_.-");
+}
+
+static bool prefixed_number_ok(const char *s, const char *prefix)
+{
+	size_t p = strlen(prefix);
+	if (strncmp(s, prefix, p) != 0)
+		return false;
+	size_t digits = strlen(s + p);
+	return digits >= 1 && digits <= 4 && strspn(s + p, "0123456789") == digits;
+}
+
+bool qg_vmnic_ok(const char *s)
+{
+	return prefixed_number_ok(s, "vmnic");
+}
+
+bool qg_vmknic_ok(const char *s)
+{
+	return prefixed_number_ok(s, "vmk");
+}
+
+bool qg_pool_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > 20)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!is_alnum(s[i]) && s[i] != '_' && s[i] != '-')
+			return false;
+	return true;
+}

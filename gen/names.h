@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Safe character sets. Every string from the intent that reaches generated
+ * CLI or shell passes one of these first, so nothing in the intent can end a
+ * quoted word, start an option, or add a command. The sets are deliberately
+ * narrower than what the devices accept: none contains a quote, a backslash,
+ * a dollar, a backtick, a semicolon, a newline or any other shell or CLI
+ * metacharacter, and none lets a value start with '-'.
+ */
+#ifndef QG_NAMES_H
+#define QG_NAMES_H
+
+#include <stdbool.h>
+
+/* Each checker has a matching "allowed" text for diagnostics. */
+bool qg_name_ok(const char *s); /* fabric, switch and host names */
+#define QG_NAME_RULE "1..63 characters of a-z 0-9 . _ -, starting with a letter or digit"
+
+bool qg_dvs_name_ok(const char *s);
+#define QG_DVS_NAME_RULE "1..80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit"
+
+bool qg_label_ok(const char *s); /* vSphere datacenter and portgroup names */
+#define QG_LABEL_RULE                                                                              \
+	"1..80 characters of A-Z a-z 0-9 . _ - and inner spaces, starting with a letter or digit"
+
+bool qg_address_ok(const char *s);
+#define QG_ADDRESS_RULE "a DNS name (letters, digits, '-' and '.'), an IPv4 or an IPv6 address"
+
+bool qg_user_ok(const char *s);
+#define QG_USER_RULE "1..32 characters of a-z 0-9 _ . -, starting with a letter or '_'"
+
+bool qg_netdev_ok(const char *s);
+#define QG_NETDEV_RULE "1..15 characters of A-Z a-z 0-9 _ . -, starting with a letter or digit"
+
+bool qg_rdma_device_ok(const char *s);
+#define QG_RDMA_DEVICE_RULE                                                                        \
+	"1..63 characters of A-Z a-z 0-9 _ . -, starting with a letter or digit"
+
+bool qg_vmnic_ok(const char *s);
+#define QG_VMNIC_RULE "vmnicN, N a number of 1..4 digits"
+bool qg_vmknic_ok(const char *s);
+#define QG_VMKNIC_RULE "vmkN, N a number of 1..4 digits"
+
+bool qg_pool_name_ok(const char *s);
+#define QG_POOL_RULE "1..20 characters of A-Z a-z 0-9 _ -"
+
+#endif

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The target interface. A target is one folder under targets/ and one const
+ * struct qg_target; adding a target means adding its folder, one row in
+ * gen/targets.c, and its sources in the Makefile, and touches nothing else.
+ *
+ * Order of calls for `qosgen build`: every target's check() first (a target
+ * rejects what it cannot express before any file exists), then for every
+ * device the target applies to: settings() and emit().
+ */
+#ifndef QG_TARGET_H
+#define QG_TARGET_H
+
+#include "diag.h"
+#include "model.h"
+#include "outset.h"
+#include "settings.h"
+#include "template.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum qg_device_kind { QG_DEVICE_SWITCH, QG_DEVICE_HOST, QG_DEVICE_DVS };
+
+/* What every emitter gets besides the model: no clock, no environment. */
+struct qg_emit_ctx {
+	const struct qg_templates *templates;
+	const char *generator;   /* "qosgen 0.1.0" */
+	const char *intent_hash; /* sha256 hex of the normalised intent */
+	struct qg_diags *d;      /* template problems go here */
+};
+
+struct qg_target {
+	const char *name;    /* "onyx", "linux", "esxi", "dvs" */
+	const char *summary; /* one line, for `qosgen explain` and docs */
+	enum qg_device_kind kind;
+	/* Does this target handle device i of its kind? */
+	bool (*applies)(const struct qg_model *m, size_t i);
+	/* Report what this target cannot express (into the intent); NULL: it takes all. */
+	void (*check)(const struct qg_model *m, struct qg_diags *d);
+	/* The desired state of device i; 0 or -ENOMEM. */
+	int (*settings)(const struct qg_model *m, size_t i, struct qg_settings *out);
+	/* Add device i's files to out; 0, -ENOMEM, or -EINVAL after a template error. */
+	int (*emit)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		    struct qg_outset *out);
+};
+
+/* The registry, in emit order; NULL-terminated. */
+extern const struct qg_target *const qg_targets[];
+
+/* The target for device i of a kind, or NULL. */
+const struct qg_target *qg_target_for(const struct qg_model *m, enum qg_device_kind kind,
+				      size_t i);
+size_t qg_device_count(const struct qg_model *m, enum qg_device_kind kind);
+const char *qg_device_name(const struct qg_model *m, enum qg_device_kind kind, size_t i);
+
+/* Shared by the emitters: the header placeholders every template knows. */
+#define QG_TVARS_HEADER(ctx, m)                                                                    \
+	{"generator", (ctx)->generator}, {"intent_hash", (ctx)->intent_hash},                      \
+		{"fabric", (m)->fabric}
+
+/*
+ * Append s as one shell word in single quotes. The intent's character sets
+ * already keep quotes out; quoting anyway means a future, wider set cannot
+ * open a hole.
+ */
+void qg_sh_word(struct qg_buf *b, const char *s);
+
+/* Fill template `name` with vars and add the result as `path`. */
+int qg_emit_template(const struct qg_emit_ctx *ctx, const char *name, const struct qg_tvar *vars,
+		     size_t n_vars, const char *path, unsigned mode, struct qg_outset *out);
+
+#endif

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Install what qosgen needs to build and test on Debian 12, and nothing else.
+# Idempotent: packages already installed are not touched, so 'make demo' and
+# 'make test' can call it every time at the cost of one dpkg query.
+set -eu
+
+PKGS="gcc make pkg-config diffutils
+libyaml-dev libssh-dev libcjson-dev libxml2-dev libcmocka-dev libibverbs-dev libssl-dev
+clang libclang-rt-14-dev"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+[ -z "$missing" ] && exit 0
+
+echo "setup: installing:$missing"
+if [ "$(id -u)" -eq 0 ]; then
+	SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+	SUDO="sudo"
+else
+	echo "setup: need root to run: apt-get install$missing" >&2
+	exit 3
+fi
+# apt-get update first: on a fresh machine the package lists are empty.
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing

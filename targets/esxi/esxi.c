@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * After shared/notes/targets.md §3 (NVIDIA ESXi native driver manual, Module
+ * Parameters; VMware "Enabling DSCP based PFC"):
+ *  - nmlx5_core pfctx / pfcrx: the PFC priority bitmap (0x08 for priority 3),
+ *    equal on both sides;
+ *  - nmlx5_core trust_state: 2 = DSCP, 1 = PCP;
+ *  - nmlx5_rdma dscp_force (trust dscp) or pcp_force (trust pcp): what RoCE
+ *    packets carry, since RDMA bypasses the vSwitch datapath;
+ *  - with pvrdma_vmknic: Net.PVRDMAVmknic, the pvrdma firewall ruleset, and
+ *    the vmknic MTU.
+ */
+#include "esxi.h"
+
+#include "../../gen/derive.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool esxi_applies(const struct qg_model *m, size_t i)
+{
+	return m->hosts[i].platform == QG_HOST_ESXI;
+}
+
+struct walk {
+	struct qg_settings *set;
+	struct qg_buf *sh;
+};
+
+static void words(struct qg_buf *sh, const char *fn, const char *const *args, size_t n)
+{
+	qg_buf_puts(sh, fn);
+	for (size_t k = 0; k < n; k++) {
+		qg_buf_puts(sh, " ");
+		qg_sh_word(sh, args[k]);
+	}
+	qg_buf_puts(sh, "\n");
+}
+
+static void esxi_walk(const struct qg_model *m, size_t i, struct walk *w)
+{
+	const struct qg_host *h = &m->hosts[i];
+	const struct qg_qos *q = &m->qos;
+	char bitmap[8], trust[4], mark[24], mtu[8];
+	snprintf(bitmap, sizeof(bitmap), "0x%02x", qg_pfc_bitmap(q->lossless.priority));
+	snprintf(trust, sizeof(trust), "%d", q->trust == QG_TRUST_DSCP ? 2 : 1);
+	const char *mark_key = q->trust == QG_TRUST_DSCP ? "dscp_force" : "pcp_force";
+	snprintf(mark, sizeof(mark), "%d",
+		 q->trust == QG_TRUST_DSCP ? qg_host_dscp(q) : q->lossless.priority);
+
+	if (w->set) {
+		qg_settings_add(w->set, "nmlx5_core.pfctx", "%s", bitmap);
+		qg_settings_add(w->set, "nmlx5_core.pfcrx", "%s", bitmap);
+		qg_settings_add(w->set, "nmlx5_core.trust_state", "%s", trust);
+		qg_settings_add(w->set, mark_key[0] == 'd' ? "nmlx5_rdma.dscp_force"
+							   : "nmlx5_rdma.pcp_force",
+				"%s", mark);
+	}
+	if (w->sh) {
+		char pfctx[24], pfcrx[24], ts[24], force[40];
+		snprintf(pfctx, sizeof(pfctx), "pfctx=%s", bitmap);
+		snprintf(pfcrx, sizeof(pfcrx), "pfcrx=%s", bitmap);
+		snprintf(ts, sizeof(ts), "trust_state=%s", trust);
+		snprintf(force, sizeof(force), "%s=%s", mark_key, mark);
+		const char *core[] = {h->uplink};
+		words(w->sh, "qg_need_uplink", core, 1);
+		const char *a[] = {"nmlx5_core", pfctx, pfcrx, ts};
+		words(w->sh, "qg_module_opts", a, 4);
+		const char *b[] = {"nmlx5_rdma", force};
+		words(w->sh, "qg_module_opts", b, 2);
+	}
+	if (!h->pvrdma_vmknic[0])
+		return;
+	snprintf(mtu, sizeof(mtu), "%d", q->mtu);
+	char mtu_key[QG_IFNAME_LEN + 8];
+	snprintf(mtu_key, sizeof(mtu_key), "%s.mtu", h->pvrdma_vmknic);
+	if (w->set) {
+		qg_settings_add(w->set, "Net.PVRDMAVmknic", "%s", h->pvrdma_vmknic);
+		qg_settings_add(w->set, "firewall.pvrdma", "enabled");
+		qg_settings_add(w->set, mtu_key, "%s", mtu);
+	}
+	if (w->sh) {
+		const char *adv[] = {"/Net/PVRDMAVmknic", h->pvrdma_vmknic, "Net.PVRDMAVmknic"};
+		words(w->sh, "qg_advanced_string", adv, 3);
+		const char *fw[] = {"pvrdma"};
+		words(w->sh, "qg_firewall_ruleset", fw, 1);
+		const char *vm[] = {h->pvrdma_vmknic, mtu};
+		words(w->sh, "qg_vmknic_mtu", vm, 2);
+	}
+}
+
+static int esxi_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
+{
+	struct walk w = {.set = out};
+	esxi_walk(m, i, &w);
+	return out->oom ? -ENOMEM : 0;
+}
+
+static int esxi_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		     struct qg_outset *out)
+{
+	const struct qg_host *h = &m->hosts[i];
+	struct qg_buf body = {0};
+	struct walk w = {.sh = &body};
+	esxi_walk(m, i, &w);
+	if (body.failed) {
+		qg_buf_free(&body);
+		return -ENOMEM;
+	}
+	const struct qg_tvar vars[] = {
+		QG_TVARS_HEADER(ctx, m),
+		{"host", h->name},
+		{"uplink", h->uplink},
+		{"body", body.data ? body.data : ""},
+	};
+	char path[QG_NAME_LEN + 16];
+	snprintf(path, sizeof(path), "host/%s.sh", h->name);
+	int rc = qg_emit_template(ctx, "esxi.sh", vars, sizeof(vars) / sizeof(vars[0]), path,
+				  0755, out);
+	qg_buf_free(&body);
+	return rc;
+}
+
+const struct qg_target qg_target_esxi = {
+	.name = "esxi",
+	.summary = "ESXi host script (nmlx5 PFC/trust/DSCP options merged, PVRDMA vmknic)",
+	.kind = QG_DEVICE_HOST,
+	.applies = esxi_applies,
+	.settings = esxi_settings,
+	.emit = esxi_emit,
+};

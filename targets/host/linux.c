@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a host needs, after shared/notes/targets.md §2:
+ *  - MTU on the netdev (every hop must carry it);
+ *  - PF only: trust (dscp/pcp) and the PFC vector, with mlnx_qos or dcb; a VF
+ *    or PVRDMA adapter cannot set them, the hypervisor owns them;
+ *  - the RoCE ToS byte (DSCP << 2 | ECT(0)) as rdma_cm's default_roce_tos
+ *    (configfs, port 1) and MLNX_OFED's tc/1/traffic_class where it exists;
+ *  - DCQCN: ECN reaction (roce_rp) and notification (roce_np) enabled for the
+ *    lossless priority, and the DSCP / 802.1p priority of CNPs (MLNX_OFED
+ *    sysfs /sys/class/net/<if>/ecn/...).
+ *
+ * The settings list and the script come from one walk, so the report keys
+ * of the script are exactly the keys of plan.json.
+ */
+#include "linux.h"
+
+#include "../../gen/derive.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The RDMA port whose defaults we set; mlx5 and rxe have one port per device. */
+#define LINUX_RDMA_PORT "1"
+
+static bool linux_applies(const struct qg_model *m, size_t i)
+{
+	return m->hosts[i].platform == QG_HOST_LINUX;
+}
+
+struct walk {
+	struct qg_settings *set; /* may be NULL */
+	struct qg_buf *sh;       /* may be NULL */
+};
+
+/* One setting: its key and value, and the script line that applies it. */
+static void step(struct walk *w, const char *key, const char *value, const char *fn, ...)
+{
+	if (w->set && key)
+		qg_settings_add(w->set, key, "%s", value);
+	if (!w->sh)
+		return;
+	qg_buf_puts(w->sh, fn);
+	va_list ap;
+	va_start(ap, fn);
+	for (const char *arg; (arg = va_arg(ap, const char *));) {
+		qg_buf_puts(w->sh, " ");
+		qg_sh_word(w->sh, arg);
+	}
+	va_end(ap);
+	qg_buf_puts(w->sh, "\n");
+}
+
+static void linux_walk(const struct qg_model *m, size_t i, struct walk *w)
+{
+	const struct qg_host *h = &m->hosts[i];
+	const struct qg_qos *q = &m->qos;
+	char v[160], path[200], key[64];
+
+	step(w, NULL, NULL, "qg_need_netdev", h->netdev, NULL);
+	snprintf(v, sizeof(v), "%d", q->mtu);
+	step(w, "mtu", v, "qg_mtu", h->netdev, v, NULL);
+
+	if (h->function == QG_FN_PF) {
+		const char *trust = qg_trust_name(q->trust);
+		char pfc[16];
+		qg_pfc_vector(q->lossless.priority, pfc);
+		if (h->qos_tool == QG_TOOL_MLNX_QOS) {
+			step(w, "trust", trust, "qg_mlnx_qos_trust", h->netdev, trust, NULL);
+			step(w, "pfc", pfc, "qg_mlnx_qos_pfc", h->netdev, pfc, NULL);
+		} else {
+			step(w, "trust", trust, "qg_dcb_trust", h->netdev, trust, NULL);
+			if (q->trust == QG_TRUST_DSCP) {
+				/* The app table carries every DSCP of both classes. */
+				size_t used = 0;
+				v[0] = '\0';
+				for (int k = 0; k < q->lossless.n_dscp; k++)
+					used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%d:%d",
+								 k ? " " : "", q->lossless.dscp[k],
+								 q->lossless.priority);
+				if (q->cnp)
+					snprintf(v + used, sizeof(v) - used, " %d:%d",
+						 q->cnpc.dscp[0], q->cnpc.priority);
+				step(w, "dscp_prio", v, "qg_dcb_app", h->netdev, v, NULL);
+			}
+			/* dcb prints "prio-pfc 0:off 1:off 2:off 3:on ..."; compare to that. */
+			char shown[96], prio[4];
+			size_t used = (size_t)snprintf(shown, sizeof(shown), "prio-pfc");
+			for (int p = 0; p < 8; p++)
+				used += (size_t)snprintf(shown + used, sizeof(shown) - used, " %d:%s",
+							 p, p == q->lossless.priority ? "on" : "off");
+			snprintf(prio, sizeof(prio), "%d", q->lossless.priority);
+			step(w, "pfc", pfc, "qg_dcb_pfc", h->netdev, shown, pfc, prio, NULL);
+		}
+	}
+
+	snprintf(v, sizeof(v), "%d", qg_roce_tos(q));
+	step(w, "roce_tos", v, "qg_roce_tos", h->rdma_device, LINUX_RDMA_PORT, v, NULL);
+	step(w, "tclass", v, "qg_tclass", h->rdma_device, v, NULL);
+
+	if (q->ecn) {
+		static const char *const sides[] = {"roce_np", "roce_rp"};
+		for (int s = 0; s < 2; s++) {
+			snprintf(key, sizeof(key), "ecn.%s.enable.%d", sides[s],
+				 q->lossless.priority);
+			snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/%s/enable/%d",
+				 h->netdev, sides[s], q->lossless.priority);
+			step(w, key, "1", "qg_file", key, path, "1", NULL);
+		}
+		if (q->cnp) {
+			snprintf(v, sizeof(v), "%d", q->cnpc.dscp[0]);
+			snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/roce_np/cnp_dscp",
+				 h->netdev);
+			step(w, "ecn.roce_np.cnp_dscp", v, "qg_file", "ecn.roce_np.cnp_dscp", path,
+			     v, NULL);
+			snprintf(v, sizeof(v), "%d", q->cnpc.priority);
+			snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/roce_np/cnp_802p_prio",
+				 h->netdev);
+			step(w, "ecn.roce_np.cnp_802p_prio", v, "qg_file",
+			     "ecn.roce_np.cnp_802p_prio", path, v, NULL);
+		}
+	}
+}
+
+static int linux_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
+{
+	struct walk w = {.set = out};
+	linux_walk(m, i, &w);
+	return out->oom ? -ENOMEM : 0;
+}
+
+static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		      struct qg_outset *out)
+{
+	const struct qg_host *h = &m->hosts[i];
+	struct qg_buf body = {0};
+	struct walk w = {.sh = &body};
+	linux_walk(m, i, &w);
+	if (body.failed) {
+		qg_buf_free(&body);
+		return -ENOMEM;
+	}
+	char flavour[160];
+	if (h->function == QG_FN_VF)
+		snprintf(flavour, sizeof(flavour),
+			 "VF / PVRDMA adapter %s (%s): trust and PFC belong to the hypervisor.",
+			 h->netdev, h->rdma_device);
+	else
+		snprintf(flavour, sizeof(flavour), "PF %s (%s), QoS through %s.", h->netdev,
+			 h->rdma_device, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
+	const struct qg_tvar vars[] = {
+		QG_TVARS_HEADER(ctx, m),
+		{"host", h->name},
+		{"flavour", flavour},
+		{"body", body.data ? body.data : ""},
+	};
+	char path[QG_NAME_LEN + 16];
+	snprintf(path, sizeof(path), "host/%s.sh", h->name);
+	int rc = qg_emit_template(ctx, "linux.sh", vars, sizeof(vars) / sizeof(vars[0]), path,
+				  0755, out);
+	qg_buf_free(&body);
+	return rc;
+}
+
+const struct qg_target qg_target_linux = {
+	.name = "linux",
+	.summary = "Linux host script (MTU, trust, PFC, RoCE ToS, DCQCN) via mlnx_qos or dcb",
+	.kind = QG_DEVICE_HOST,
+	.applies = linux_applies,
+	.settings = linux_settings,
+	.emit = linux_emit,
+};
