@@ -25,6 +25,11 @@ void qg_diags_free(struct qg_diags *d)
 	d->n = d->cap = 0;
 }
 
+/*
+ * Format a message, escaping control characters: messages quote the user's
+ * values, and a newline or an escape sequence in a value must not forge a
+ * second diagnostic line or drive the terminal.
+ */
 static char *vformat(const char *fmt, va_list ap)
 {
 	va_list cp;
@@ -33,9 +38,28 @@ static char *vformat(const char *fmt, va_list ap)
 	va_end(cp);
 	if (n < 0)
 		return NULL;
-	char *s = malloc((size_t)n + 1);
-	if (s)
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	char *raw = malloc((size_t)n + 1);
+	if (!raw)
+		return NULL;
+	vsnprintf(raw, (size_t)n + 1, fmt, ap);
+	char *s = malloc((size_t)n * 4 + 1);
+	if (!s) {
+		free(raw);
+		return NULL;
+	}
+	size_t k = 0;
+	for (const unsigned char *p = (const unsigned char *)raw; *p; p++) {
+		if (*p == '\n')
+			k += (size_t)sprintf(s + k, "\\n");
+		else if (*p == '\t')
+			k += (size_t)sprintf(s + k, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			k += (size_t)sprintf(s + k, "\\x%02x", *p);
+		else
+			s[k++] = (char)*p;
+	}
+	s[k] = '\0';
+	free(raw);
 	return s;
 }
 

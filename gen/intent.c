@@ -616,6 +616,23 @@ static void check_unique(struct walk *w, const struct qg_ynode *seq, size_t upto
 	}
 }
 
+struct owned {
+	struct qg_port p;
+	size_t item; /* which list item named it, for the notes */
+};
+
+static int owned_cmp(const void *x, const void *y)
+{
+	const struct owned *a = x, *b = y;
+	int c = qg_port_cmp(&a->p, &b->p);
+	if (c)
+		return c;
+	return a->item < b->item ? -1 : (a->item > b->item);
+}
+
+/* Ports listed per switch at most: 8 modules x 128 ports x 8 splits would be 8192. */
+#define QG_MAX_PORTS 4096
+
 static void load_ports(struct walk *w, const struct qg_ynode *n, const char *path,
 		       struct qg_switch *s)
 {
@@ -634,11 +651,7 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 		return;
 	}
 
-	/* Each port remembers which list item named it, for duplicate notes. */
-	struct owned {
-		struct qg_port p;
-		size_t item;
-	} *all = NULL;
+	struct owned *all = NULL;
 	size_t n_all = 0;
 	for (size_t i = 0; i < count; i++) {
 		char sub[PATH_LEN], err[200];
@@ -650,6 +663,12 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 		if (qg_port_parse(items[i]->value, &v, &nv, err, sizeof(err)) != 0) {
 			qg_error(w->d, items[i]->pos, "%s: %s", path, err);
 			continue;
+		}
+		if (n_all + nv > QG_MAX_PORTS) {
+			qg_error(w->d, items[i]->pos, "%s: more than %d ports listed", path,
+				 QG_MAX_PORTS);
+			free(v);
+			break;
 		}
 		struct owned *grown = realloc(all, (n_all + nv) * sizeof(*grown));
 		if (!grown) {
@@ -663,31 +682,31 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 		free(v);
 	}
 
-	/* Quadratic, but a switch has at most a few hundred ports. */
+	/*
+	 * Sorted by port, equal ports and a whole port with its own splits end
+	 * up next to each other: one pass finds every conflict.
+	 */
+	qsort(all, n_all, sizeof(*all), owned_cmp);
 	bool ok = true;
-	for (size_t i = 0; i < n_all && ok; i++) {
-		for (size_t j = 0; j < i; j++) {
-			const struct qg_port *a = &all[i].p, *b = &all[j].p;
-			char ta[QG_PORT_TEXT_LEN], tb[QG_PORT_TEXT_LEN];
-			qg_port_format(a, ta);
-			qg_port_format(b, tb);
-			if (qg_port_cmp(a, b) == 0) {
-				qg_error(w->d, items[all[i].item]->pos,
-					 "%s: port %s is listed twice", path, ta);
-				qg_note(w->d, items[all[j].item]->pos, "%s first listed here", ta);
-				ok = false;
-				break;
-			}
-			if (a->module == b->module && a->port == b->port &&
-			    (a->split == 0) != (b->split == 0)) {
-				qg_error(w->d, items[all[i].item]->pos,
-					 "%s: port %s and split port %s are the same physical "
-					 "port; list it whole or split, not both",
-					 path, a->split ? tb : ta, a->split ? ta : tb);
-				qg_note(w->d, items[all[j].item]->pos, "%s listed here", tb);
-				ok = false;
-				break;
-			}
+	for (size_t i = 1; i < n_all; i++) {
+		const struct owned *a = &all[i - 1], *b = &all[i];
+		char ta[QG_PORT_TEXT_LEN], tb[QG_PORT_TEXT_LEN];
+		qg_port_format(&a->p, ta);
+		qg_port_format(&b->p, tb);
+		if (qg_port_cmp(&a->p, &b->p) == 0) {
+			/* Report a port once, however often it is repeated. */
+			if (i >= 2 && qg_port_cmp(&all[i - 2].p, &b->p) == 0)
+				continue;
+			qg_error(w->d, items[b->item]->pos, "%s: port %s is listed twice", path, tb);
+			qg_note(w->d, items[a->item]->pos, "%s first listed here", ta);
+			ok = false;
+		} else if (a->p.module == b->p.module && a->p.port == b->p.port && a->p.split == 0) {
+			qg_error(w->d, items[b->item]->pos,
+				 "%s: port %s and split port %s are the same physical port; list it "
+				 "whole or split, not both",
+				 path, ta, tb);
+			qg_note(w->d, items[a->item]->pos, "%s listed here", ta);
+			ok = false;
 		}
 	}
 	if (!ok || n_all == 0) {
@@ -700,20 +719,11 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 		w->d->oom = true;
 		return;
 	}
+	/* all[] is sorted, so s->ports is too. */
 	for (size_t i = 0; i < n_all; i++)
 		s->ports[i] = all[i].p;
 	s->n_ports = n_all;
 	free(all);
-	/* Insertion sort: ports are few and mostly in order already. */
-	for (size_t i = 1; i < s->n_ports; i++) {
-		struct qg_port x = s->ports[i];
-		size_t j = i;
-		while (j > 0 && qg_port_cmp(&s->ports[j - 1], &x) > 0) {
-			s->ports[j] = s->ports[j - 1];
-			j--;
-		}
-		s->ports[j] = x;
-	}
 }
 
 static void load_ssh_target(struct walk *w, const struct qg_ynode *item, const char *path,

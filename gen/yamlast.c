@@ -72,12 +72,18 @@ struct qg_ynode *qg_yaml_parse(const char *text, size_t len, struct qg_diags *d)
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&parser, &ev)) {
 			struct qg_pos pos = mark_pos(parser.problem_mark);
-			if (parser.context)
+			if (parser.context) {
 				qg_error(d, pos, "yaml: %s %s", parser.problem ? parser.problem : "error",
 					 parser.context);
-			else
+				/* libyaml's context reads "while parsing a flow mapping". */
+				const char *what = parser.context;
+				if (!strncmp(what, "while parsing ", 14))
+					what += 14;
+				qg_note(d, mark_pos(parser.context_mark), "%s starts here", what);
+			} else {
 				qg_error(d, pos, "yaml: %s",
 					 parser.problem ? parser.problem : "cannot parse");
+			}
 			ok = false;
 			break;
 		}

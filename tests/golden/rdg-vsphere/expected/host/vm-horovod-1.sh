@@ -1,0 +1,211 @@
+#!/bin/sh
+# qosgen 0.1.0: RoCE QoS for Linux host vm-horovod-1, fabric rdg-vsphere
+# intent sha256:523683a0e097fdf2982253898db9d8bc7cad4bb7e63eae5a47a69b1b2a0bdd6c
+# Generated: edit the intent, not this file. VF / PVRDMA adapter enp1f0 (mlx5_0): trust and PFC belong to the hypervisor.
+#
+# Idempotent: it reads each setting first and changes only what differs.
+# One line per setting:
+#   [ok] already right   [changed] set now   [failed] could not be set
+#   [missing] the tool or knob is not on this host   [n/a] absent and not needed here
+# Exit status: 0 all set; 1 a setting failed; 2 none failed but one is missing.
+set -u
+# mlnx_qos, ip and dcb live in sbin, which a non-login SSH session may lack.
+PATH=${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin
+export PATH
+qg_failed=0
+qg_missing=0
+
+qg_report() {
+	printf '[%s] %s: %s\n' "$1" "$2" "$3"
+	case $1 in
+	failed) qg_failed=1 ;;
+	missing) qg_missing=1 ;;
+	esac
+}
+
+qg_have() {
+	command -v "$1" >/dev/null 2>&1
+}
+
+# Everything below acts on this netdev; without it nothing can be set.
+qg_need_netdev() {
+	if [ ! -d "/sys/class/net/$1" ]; then
+		qg_report failed netdev "no network device $1 on this host"
+		exit 1
+	fi
+}
+
+# qg_file KEY PATH VALUE: a sysfs or configfs file holding one value.
+qg_file() {
+	if [ ! -e "$2" ]; then
+		qg_report missing "$1" "no $2"
+		return
+	fi
+	if ! qg_cur=$(cat "$2" 2>/dev/null); then
+		qg_report failed "$1" "cannot read $2"
+	elif [ "$qg_cur" = "$3" ]; then
+		qg_report ok "$1" "$3"
+	elif ! { printf '%s\n' "$3" >"$2"; } 2>/dev/null; then
+		qg_report failed "$1" "cannot write $3 to $2 (now $qg_cur)"
+	elif [ "$(cat "$2" 2>/dev/null)" != "$3" ]; then
+		qg_report failed "$1" "wrote $3 to $2 but it reads $(cat "$2" 2>/dev/null)"
+	else
+		qg_report changed "$1" "$qg_cur -> $3"
+	fi
+}
+
+qg_mtu() {
+	qg_cur=$(cat "/sys/class/net/$1/mtu" 2>/dev/null)
+	if [ "$qg_cur" = "$2" ]; then
+		qg_report ok mtu "$2"
+	elif ! qg_have ip; then
+		qg_report missing mtu "ip (iproute2) is not installed"
+	elif ip link set dev "$1" mtu "$2" 2>/dev/null; then
+		qg_report changed mtu "$qg_cur -> $2"
+	else
+		qg_report failed mtu "ip link set dev $1 mtu $2 failed (now $qg_cur)"
+	fi
+}
+
+# mlnx_qos (MLNX_OFED / mlnx-tools): trust state and PFC vector.
+qg_mlnx_qos_trust() {
+	if ! qg_have mlnx_qos; then
+		qg_report missing trust "mlnx_qos is not installed (MLNX_OFED or mlnx-tools)"
+		return
+	fi
+	qg_cur=$(mlnx_qos -i "$1" 2>/dev/null | sed -n 's/^Priority trust state: *//p')
+	if [ "$qg_cur" = "$2" ]; then
+		qg_report ok trust "$2"
+	elif mlnx_qos -i "$1" --trust "$2" >/dev/null 2>&1; then
+		qg_report changed trust "${qg_cur:-unknown} -> $2"
+	else
+		qg_report failed trust "mlnx_qos -i $1 --trust $2 failed"
+	fi
+}
+
+qg_mlnx_qos_pfc() {
+	if ! qg_have mlnx_qos; then
+		qg_report missing pfc "mlnx_qos is not installed (MLNX_OFED or mlnx-tools)"
+		return
+	fi
+	qg_cur=$(mlnx_qos -i "$1" 2>/dev/null |
+		awk '$1 == "enabled" { v = $2; for (i = 3; i <= NF; i++) v = v "," $i; print v; exit }')
+	if [ "$qg_cur" = "$2" ]; then
+		qg_report ok pfc "$2"
+	elif mlnx_qos -i "$1" --pfc "$2" >/dev/null 2>&1; then
+		qg_report changed pfc "${qg_cur:-unknown} -> $2"
+	else
+		qg_report failed pfc "mlnx_qos -i $1 --pfc $2 failed"
+	fi
+}
+
+# iproute2 dcb (upstream kernels): trust order, DSCP app table, PFC.
+qg_dcb_trust() {
+	if ! qg_have dcb; then
+		qg_report missing trust "dcb (iproute2) is not installed"
+		return
+	fi
+	if ! qg_out=$(dcb apptrust show dev "$1" 2>/dev/null); then
+		qg_report missing trust "dcb apptrust is not supported here (kernel or iproute2 too old)"
+		return
+	fi
+	qg_cur=$(printf '%s\n' "$qg_out" | sed -n 's/^order: *//p')
+	if [ "$qg_cur" = "$2" ]; then
+		qg_report ok trust "$2"
+	elif dcb apptrust set dev "$1" order $2 2>/dev/null; then
+		qg_report changed trust "${qg_cur:-unknown} -> $2"
+	else
+		qg_report failed trust "dcb apptrust set dev $1 order $2 failed"
+	fi
+}
+
+qg_dcb_app() {
+	if ! qg_have dcb; then
+		qg_report missing dscp_prio "dcb (iproute2) is not installed"
+		return
+	fi
+	qg_cur=$(dcb -N app show dev "$1" dscp-prio 2>/dev/null)
+	qg_need=""
+	for qg_e in $2; do
+		case " $qg_cur " in
+		*" $qg_e "*) ;;
+		*) qg_need="$qg_need $qg_e" ;;
+		esac
+	done
+	if [ -z "$qg_need" ]; then
+		qg_report ok dscp_prio "$2"
+	elif dcb app replace dev "$1" dscp-prio $qg_need 2>/dev/null; then
+		qg_report changed dscp_prio "set$qg_need"
+	else
+		qg_report failed dscp_prio "dcb app replace dev $1 dscp-prio$qg_need failed"
+	fi
+}
+
+qg_dcb_pfc() {
+	if ! qg_have dcb; then
+		qg_report missing pfc "dcb (iproute2) is not installed"
+		return
+	fi
+	qg_cur=$(dcb pfc show dev "$1" prio-pfc 2>/dev/null)
+	if [ "$qg_cur" = "$2" ]; then
+		qg_report ok pfc "$3"
+	elif dcb pfc set dev "$1" prio-pfc all:off "$4:on" 2>/dev/null; then
+		qg_report changed pfc "${qg_cur:-unknown} -> $3"
+	else
+		qg_report failed pfc "dcb pfc set dev $1 prio-pfc all:off $4:on failed"
+	fi
+}
+
+# RoCE ToS of rdma_cm connections: the configfs knob default_roce_tos
+# (upstream since 4.11, and MLNX_OFED alike). The directory is kept after use:
+# removing it, as cma_roce_tos does, is what loses the setting.
+qg_roce_tos() {
+	qg_cfs=/sys/kernel/config
+	if [ ! -d "$qg_cfs/rdma_cm" ]; then
+		modprobe rdma_cm 2>/dev/null
+		grep -qs " $qg_cfs configfs " /proc/mounts || mount -t configfs none "$qg_cfs" 2>/dev/null
+	fi
+	if [ ! -d "$qg_cfs/rdma_cm" ]; then
+		qg_report missing roce_tos "no $qg_cfs/rdma_cm (configfs or the rdma_cm module is missing)"
+		return
+	fi
+	if [ ! -d "$qg_cfs/rdma_cm/$1" ] && ! mkdir "$qg_cfs/rdma_cm/$1" 2>/dev/null; then
+		qg_report failed roce_tos "no RDMA device $1 (mkdir $qg_cfs/rdma_cm/$1 failed)"
+		return
+	fi
+	qg_file roce_tos "$qg_cfs/rdma_cm/$1/ports/$2/default_roce_tos" "$3"
+}
+
+# MLNX_OFED's per-device traffic class for verbs QPs; it reads "Global tclass=N".
+qg_tclass() {
+	qg_f=/sys/class/infiniband/$1/tc/1/traffic_class
+	if [ ! -e "$qg_f" ]; then
+		qg_report n/a tclass "no $qg_f (MLNX_OFED only; roce_tos covers rdma_cm)"
+		return
+	fi
+	qg_cur=$(sed -n 's/.*tclass=\([0-9]*\).*/\1/p' "$qg_f" 2>/dev/null)
+	if [ "$qg_cur" = "$2" ]; then
+		qg_report ok tclass "$2"
+	elif { printf '%s\n' "$2" >"$qg_f"; } 2>/dev/null; then
+		qg_report changed tclass "${qg_cur:-unset} -> $2"
+	else
+		qg_report failed tclass "cannot write $2 to $qg_f"
+	fi
+}
+
+qg_need_netdev 'enp1f0'
+qg_mtu 'enp1f0' '9000'
+qg_roce_tos 'mlx5_0' '1' '106'
+qg_tclass 'mlx5_0' '106'
+qg_file 'ecn.roce_np.enable.3' '/sys/class/net/enp1f0/ecn/roce_np/enable/3' '1'
+qg_file 'ecn.roce_rp.enable.3' '/sys/class/net/enp1f0/ecn/roce_rp/enable/3' '1'
+qg_file 'ecn.roce_np.cnp_dscp' '/sys/class/net/enp1f0/ecn/roce_np/cnp_dscp' '48'
+qg_file 'ecn.roce_np.cnp_802p_prio' '/sys/class/net/enp1f0/ecn/roce_np/cnp_802p_prio' '6'
+
+if [ "$qg_failed" -ne 0 ]; then
+	exit 1
+fi
+if [ "$qg_missing" -ne 0 ]; then
+	exit 2
+fi
+exit 0

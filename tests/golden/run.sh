@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Golden tests. Usage: run.sh QOSGEN
+#  tests/golden/<case>/intent.yaml + expected/: the build must give exactly
+#    expected/ (diff -r), twice byte-identically, and `build --check` must agree.
+#  tests/golden/errors/<case>/intent.yaml + expected.stderr + expected.exit
+#    (+ optional args): the exact diagnostics and exit code, run from the case
+#    directory; and no output directory may appear.
+# On a mismatch the actual output is written beside the expected one as
+# *.actual (ignored by git), as aerleon does, for `diff` or review.
+set -u
+Q=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+
+for case in "$here"/*/; do
+	name=$(basename "$case")
+	[ "$name" = errors ] && continue
+	[ -f "$case/intent.yaml" ] || continue
+	rm -rf "$tmp/a" "$tmp/b" "$case/expected.actual"
+	if ! "$Q" build "$case/intent.yaml" -o "$tmp/a" >/dev/null 2>"$tmp/err"; then
+		bad "$name" "build failed: $(cat "$tmp/err")"
+		continue
+	fi
+	if ! diff -r "$case/expected" "$tmp/a" >"$tmp/diff" 2>&1; then
+		cp -r "$tmp/a" "$case/expected.actual"
+		bad "$name" "output differs from expected/ (see $name/expected.actual)"
+		sed 's/^/  /' "$tmp/diff" | head -40
+		continue
+	fi
+	"$Q" build "$case/intent.yaml" -o "$tmp/b" >/dev/null 2>&1
+	if ! diff -r "$tmp/a" "$tmp/b" >/dev/null; then
+		bad "$name" "two builds differ"
+		continue
+	fi
+	if ! "$Q" build "$case/intent.yaml" --check -o "$case/expected" >"$tmp/check" 2>&1; then
+		bad "$name" "build --check disagrees with diff -r"
+		sed 's/^/  /' "$tmp/check" | head -20
+		continue
+	fi
+	ok
+done
+
+for case in "$here"/errors/*/; do
+	name=errors/$(basename "$case")
+	args=""
+	[ -f "$case/args" ] && args=$(cat "$case/args")
+	rm -f "$case/actual.stderr"
+	# shellcheck disable=SC2086
+	(cd "$case" && "$Q" build intent.yaml -o "$tmp/out" $args >/dev/null 2>"$tmp/stderr")
+	rc=$?
+	want=$(cat "$case/expected.exit")
+	if [ "$rc" != "$want" ]; then
+		cp "$tmp/stderr" "$case/actual.stderr"
+		bad "$name" "exit $rc, expected $want"
+		sed 's/^/  /' "$tmp/stderr" | head -10
+		continue
+	fi
+	if ! cmp -s "$case/expected.stderr" "$tmp/stderr"; then
+		cp "$tmp/stderr" "$case/actual.stderr"
+		bad "$name" "stderr differs"
+		diff -u "$case/expected.stderr" "$tmp/stderr" | sed 's/^/  /' | head -20
+		continue
+	fi
+	if [ "$want" -ne 0 ] && [ -e "$tmp/out" ]; then
+		bad "$name" "a failed build left $tmp/out behind"
+		rm -rf "$tmp/out"
+		continue
+	fi
+	rm -rf "$tmp/out"
+	ok
+done
+echo "$pass golden cases passed, $fail failed"
+[ "$fail" -eq 0 ]

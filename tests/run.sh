@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Runs every test suite against the build in $1 (default: build), then the
+# same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
+# Prints one line per suite and, last, "N passed, N failed".
+# QG_ONLY=unit|golden|scripts|fuzz runs one kind (against $1 only).
+set -u
+BUILD=${1:-build}
+ONLY=${QG_ONLY:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 3
+passed=0
+failed=0
+failures=""
+
+record() { # NAME STATUS(0=pass) DETAIL
+	if [ "$2" -eq 0 ]; then
+		passed=$((passed + 1))
+		printf 'PASS %s%s\n' "$1" "${3:+ ($3)}"
+	else
+		failed=$((failed + 1))
+		failures="$failures $1"
+		printf 'FAIL %s%s\n' "$1" "${3:+ ($3)}"
+	fi
+}
+
+# cmocka binaries: each prints its own per-test lines; we count tests.
+run_unit() { # BUILD LABEL
+	for t in "$1"/tests/test_*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		out=$("$t" 2>&1)
+		rc=$?
+		ok=$(printf '%s\n' "$out" | sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p')
+		printf '%s\n' "$out" | grep -E '^\[  (FAILED|  ERROR)' | sed 's/^/    /'
+		record "$2unit/$name" "$rc" "${ok:-0} tests"
+	done
+}
+
+run_golden() { # QOSGEN LABEL
+	out=$(sh tests/golden/run.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|  )' | head -60
+	summary=$(printf '%s\n' "$out" | tail -n 1)
+	record "$2golden" "$rc" "$summary"
+}
+
+run_scripts() { # QOSGEN LABEL
+	out=$(sh tests/scripts/run.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|  )' | head -60
+	record "$2scripts" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+}
+
+run_fuzz() {
+	f=$BUILD/fuzz/fuzz_intent
+	if [ ! -x "$f" ]; then
+		record fuzz 1 "$f not built: run 'make fuzz-build' (needs clang)"
+		return
+	fi
+	corpus=$(mktemp -d)
+	out=$("$f" -max_total_time="${QG_FUZZ_SECONDS:-30}" -max_len=8192 \
+		-dict=tests/fuzz/intent.dict "$corpus" tests/fuzz/corpus 2>&1)
+	rc=$?
+	rm -rf "$corpus"
+	execs=$(printf '%s\n' "$out" | sed -n 's/^Done \([0-9]*\) runs.*/\1/p' | tail -n 1)
+	[ "$rc" -eq 0 ] || printf '%s\n' "$out" | tail -n 40 | sed 's/^/    /'
+	record fuzz "$rc" "${execs:-0} executions, ${QG_FUZZ_SECONDS:-30} s"
+}
+
+case $ONLY in
+unit) run_unit "$BUILD" "" ;;
+golden) run_golden "$BUILD/qosgen" "" ;;
+scripts) run_scripts "$BUILD/qosgen" "" ;;
+fuzz) run_fuzz ;;
+*)
+	run_unit "$BUILD" ""
+	run_golden "$BUILD/qosgen" ""
+	run_scripts "$BUILD/qosgen" ""
+	if [ -x "$BUILD/asan/qosgen" ]; then
+		run_unit "$BUILD/asan" "asan/"
+		run_golden "$BUILD/asan/qosgen" "asan/"
+	else
+		record asan 1 "$BUILD/asan not built: 'make test' builds it"
+	fi
+	run_fuzz
+	;;
+esac
+
+[ -n "$failures" ] && echo "failed:$failures"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
