@@ -97,6 +97,7 @@ golden-update: all
 
 # libFuzzer needs clang; the fuzz target compiles the library sources itself.
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all \
 	$(shell $(PKG_CONFIG) --cflags $(PKG_QOSGEN) 2>/dev/null)
 fuzz-build: $(BUILD)/fuzz/fuzz_intent
 

@@ -57,9 +57,8 @@ static int load(const char *path, bool strict, struct qg_model *m)
 	struct qg_diags d;
 	qg_diags_init(&d, path);
 	int rc = qg_intent_load_file(path, &d, m, NULL, NULL);
-	if (rc == 0 && qg_build_check(m, &d) != 0)
-		rc = -1;
-	bool failed = rc != 0 || qg_diags_failed(&d, strict);
+	/* A valid intent may still ask for what a target cannot express. */
+	bool failed = rc != 0 || qg_build_check(m, &d) != 0 || qg_diags_failed(&d, strict);
 	qg_diags_print(&d, stderr, strict);
 	qg_diags_free(&d);
 	if (!failed)

@@ -686,7 +686,8 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 	 * Sorted by port, equal ports and a whole port with its own splits end
 	 * up next to each other: one pass finds every conflict.
 	 */
-	qsort(all, n_all, sizeof(*all), owned_cmp);
+	if (n_all > 1)
+		qsort(all, n_all, sizeof(*all), owned_cmp);
 	bool ok = true;
 	for (size_t i = 1; i < n_all; i++) {
 		const struct owned *a = &all[i - 1], *b = &all[i];

@@ -126,11 +126,5 @@ bool qg_vmknic_ok(const char *s)
 
 bool qg_pool_name_ok(const char *s)
 {
-	size_t n = strlen(s);
-	if (n == 0 || n > 20)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!is_alnum(s[i]) && s[i] != '_' && s[i] != '-')
-			return false;
-	return true;
+	return charset_ok(s, 20, false, "_-");
 }

@@ -42,6 +42,6 @@ bool qg_vmknic_ok(const char *s);
 #define QG_VMKNIC_RULE "vmkN, N a number of 1..4 digits"
 
 bool qg_pool_name_ok(const char *s);
-#define QG_POOL_RULE "1..20 characters of A-Z a-z 0-9 _ -"
+#define QG_POOL_RULE "1..20 characters of A-Z a-z 0-9 _ -, starting with a letter or digit"
 
 #endif

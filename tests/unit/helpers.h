@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the unit tests: load intents from text or from examples/. */
+#ifndef QG_TEST_HELPERS_H
+#define QG_TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../gen/build.h"
+#include "../../gen/intent.h"
+#include "../../gen/template.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A valid intent that the tests vary: the reference policy, no devices. */
+#define BASE_QOS                                                                                   \
+	"version: 1\n"                                                                             \
+	"fabric: t\n"                                                                              \
+	"qos:\n"                                                                                   \
+	"  lossless:\n"                                                                            \
+	"    priority: 3\n"                                                                        \
+	"    dscp: [26]\n"                                                                         \
+	"    pool: {name: roce, memory_percent: 50}\n"                                             \
+	"    ecn: {min_kb: 150, max_kb: 1500}\n"                                                   \
+	"  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+
+/* Load text; returns the load result; diagnostics stay in *d for inspection. */
+static inline int load_text(const char *text, struct qg_diags *d, struct qg_model *m)
+{
+	qg_diags_init(d, "t.yaml");
+	return qg_intent_load(text, strlen(text), d, m);
+}
+
+/* Load text that must be valid, with no diagnostics at all. */
+static inline void load_ok(const char *text, struct qg_model *m)
+{
+	struct qg_diags d;
+	int rc = load_text(text, &d, m);
+	if (rc != 0 || d.n != 0)
+		qg_diags_print(&d, stderr, false);
+	assert_int_equal(rc, 0);
+	qg_diags_free(&d);
+}
+
+/* True if some diagnostic's message contains needle. */
+static inline bool diag_has(const struct qg_diags *d, const char *needle)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strstr(d->v[i].msg, needle))
+			return true;
+	return false;
+}
+
+/* Load text that must fail with a diagnostic containing needle. */
+static inline void load_fails_with(const char *text, const char *needle)
+{
+	struct qg_diags d;
+	struct qg_model m;
+	int rc = load_text(text, &d, &m);
+	if (!diag_has(&d, needle)) {
+		fprintf(stderr, "expected a diagnostic containing '%s', got:\n", needle);
+		qg_diags_print(&d, stderr, false);
+	}
+	assert_int_equal(rc, -1);
+	assert_true(diag_has(&d, needle));
+	qg_diags_free(&d);
+}
+
+static inline void load_example(const char *name, struct qg_model *m)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/examples/%s", QG_SOURCE_DIR, name);
+	struct qg_diags d;
+	qg_diags_init(&d, path);
+	int rc = qg_intent_load_file(path, &d, m, NULL, NULL);
+	if (rc != 0)
+		qg_diags_print(&d, stderr, false);
+	assert_int_equal(rc, 0);
+	qg_diags_free(&d);
+}
+
+/* Build a model with the built-in templates; the set must succeed. */
+static inline void build_ok(const struct qg_model *m, struct qg_outset *out)
+{
+	struct qg_templates t;
+	struct qg_diags d;
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_templates_load(&t, NULL, &d), 0);
+	memset(out, 0, sizeof(*out));
+	int rc = qg_build(m, &t, &d, out);
+	if (rc != 0)
+		qg_diags_print(&d, stderr, false);
+	assert_int_equal(rc, 0);
+	qg_templates_free(&t);
+	qg_diags_free(&d);
+}
+
+static inline const char *file_text(const struct qg_outset *o, const char *path)
+{
+	const struct qg_outfile *f = qg_outset_find(o, path);
+	if (!f)
+		fprintf(stderr, "no file %s in the build\n", path);
+	assert_non_null(f);
+	return f->data;
+}
+
+#endif

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+#include "helpers.h"
+
+#include "../../gen/hash.h"
+#include "../../gen/modeljson.h"
+
+#include <cjson/cJSON.h>
+
+static void test_byte_identical(void **state)
+{
+	(void)state;
+	struct qg_model m1, m2;
+	struct qg_outset a, b;
+	load_example("bitfusion-pvrdma.yaml", &m1);
+	load_example("bitfusion-pvrdma.yaml", &m2);
+	build_ok(&m1, &a);
+	build_ok(&m2, &b);
+	assert_int_equal(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++) {
+		assert_string_equal(a.v[i].path, b.v[i].path);
+		assert_int_equal(a.v[i].len, b.v[i].len);
+		assert_memory_equal(a.v[i].data, b.v[i].data, a.v[i].len);
+	}
+	/* Sorted by path, whatever the emit order. */
+	for (size_t i = 1; i < a.n; i++)
+		assert_true(strcmp(a.v[i - 1].path, a.v[i].path) < 0);
+	qg_outset_free(&a);
+	qg_outset_free(&b);
+	qg_model_free(&m1);
+	qg_model_free(&m2);
+}
+
+static void test_hash_covers_meaning_not_spelling(void **state)
+{
+	(void)state;
+	char h1[QG_SHA256_HEX], h2[QG_SHA256_HEX], h3[QG_SHA256_HEX];
+	struct qg_model m;
+	load_ok(BASE_QOS, &m);
+	qg_model_hash(&m, h1);
+	qg_model_free(&m);
+	/* Comments, key order and spelled-out defaults do not change the intent. */
+	load_ok("# a comment\nfabric: t\nversion: 1\nqos:\n  mtu: 9000\n  trust: dscp\n"
+		"  cnp: {ets: strict, dscp: 48, priority: 6, traffic_class: 6}\n"
+		"  lossless:\n    dscp: [26]\n    priority: 3\n"
+		"    pool: {memory_percent: 50.00, name: roce}\n    ecn: {max_kb: 1500, min_kb: 150}\n",
+		&m);
+	qg_model_hash(&m, h2);
+	qg_model_free(&m);
+	assert_string_equal(h1, h2);
+	load_ok("version: 1\nfabric: t\nqos:\n  mtu: 8000\n  lossless:\n    priority: 3\n"
+		"    dscp: [26]\n    pool: {name: roce, memory_percent: 50}\n"
+		"    ecn: {min_kb: 150, max_kb: 1500}\n  cnp: {priority: 6, dscp: 48, ets: strict}\n",
+		&m);
+	qg_model_hash(&m, h3);
+	qg_model_free(&m);
+	assert_string_not_equal(h1, h3);
+}
+
+static void test_plan_lists_every_file_with_its_hash(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_example("k8s-pvrdma.yaml", &m);
+	build_ok(&m, &o);
+	cJSON *plan = cJSON_Parse(file_text(&o, "plan.json"));
+	assert_non_null(plan);
+	const cJSON *devices = cJSON_GetObjectItem(plan, "devices");
+	/* 1 switch + 8 hosts + 1 dvs */
+	assert_int_equal(cJSON_GetArraySize(devices), 10);
+	size_t files = 0;
+	const cJSON *dev;
+	cJSON_ArrayForEach(dev, devices)
+	{
+		const cJSON *f;
+		cJSON_ArrayForEach(f, cJSON_GetObjectItem(dev, "files"))
+		{
+			const char *path = cJSON_GetStringValue(cJSON_GetObjectItem(f, "path"));
+			const struct qg_outfile *of = qg_outset_find(&o, path);
+			assert_non_null(of);
+			char hex[QG_SHA256_HEX];
+			qg_sha256_hex(of->data, of->len, hex);
+			assert_string_equal(hex, cJSON_GetStringValue(cJSON_GetObjectItem(f, "sha256")));
+			files++;
+		}
+	}
+	assert_int_equal(files + 1, o.n); /* every file but plan.json itself */
+	const cJSON *derived = cJSON_GetObjectItem(plan, "derived");
+	assert_int_equal(cJSON_GetObjectItem(derived, "roce_tos")->valueint, 106);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(derived, "esxi_pfc_bitmap")),
+			    "0x08");
+	cJSON_Delete(plan);
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+static void test_template_error_fails_build(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: "
+			 "[1/1]}\n",
+		&m);
+	char dir[] = "/tmp/qg-tmpl-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof(path), "%s/onyx.cli.in", dir);
+	FILE *f = fopen(path, "w");
+	fputs("{{unknown}}\n", f);
+	fclose(f);
+	struct qg_diags d;
+	qg_diags_init(&d, "t.yaml");
+	struct qg_templates t;
+	assert_int_equal(qg_templates_load(&t, dir, &d), 0);
+	struct qg_outset o = {0};
+	assert_int_equal(qg_build(&m, &t, &d, &o), -1);
+	assert_true(diag_has(&d, "unknown placeholder"));
+	qg_outset_free(&o);
+	qg_templates_free(&t);
+	qg_diags_free(&d);
+	unlink(path);
+	rmdir(dir);
+	qg_model_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_byte_identical),
+		cmocka_unit_test(test_hash_covers_meaning_not_spelling),
+		cmocka_unit_test(test_plan_lists_every_file_with_its_hash),
+		cmocka_unit_test(test_template_error_fails_build),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+#include "helpers.h"
+
+static char *print(struct qg_diags *d, bool strict)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	qg_diags_print(d, f, strict);
+	fclose(f);
+	return buf;
+}
+
+static void test_sorted_compiler_form(void **state)
+{
+	(void)state;
+	struct qg_diags d;
+	qg_diags_init(&d, "x.yaml");
+	qg_error(&d, (struct qg_pos){5, 3}, "second");
+	qg_warning(&d, (struct qg_pos){2, 9}, "first");
+	qg_note(&d, (struct qg_pos){1, 1}, "context");
+	qg_error_in(&d, "t.in", (struct qg_pos){1, 1}, "template");
+	qg_error(&d, (struct qg_pos){0, 0}, "whole file");
+	char *out = print(&d, false);
+	assert_string_equal(out, "x.yaml: error: whole file\n"
+				 "x.yaml:2:9: warning: first\n"
+				 "x.yaml:1:1: note: context\n"
+				 "x.yaml:5:3: error: second\n"
+				 "t.in:1:1: error: template\n");
+	free(out);
+	out = print(&d, true);
+	assert_non_null(strstr(out, "x.yaml:2:9: error: first [--strict]\n"));
+	free(out);
+	assert_int_equal(d.errors, 3);
+	assert_int_equal(d.warnings, 1);
+	qg_diags_free(&d);
+}
+
+static void test_control_characters_escaped(void **state)
+{
+	(void)state;
+	struct qg_diags d;
+	qg_diags_init(&d, "x.yaml");
+	qg_error(&d, (struct qg_pos){1, 1}, "'%s'", "a\nb\x1b[31m");
+	char *out = print(&d, false);
+	assert_string_equal(out, "x.yaml:1:1: error: 'a\\nb\\x1b[31m'\n");
+	free(out);
+	qg_diags_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sorted_compiler_form),
+		cmocka_unit_test(test_control_characters_escaped),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

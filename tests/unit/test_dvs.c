@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+#include "helpers.h"
+
+#include "../../targets/dvs/dvs.h"
+
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+
+/* Evaluate an XPath with the request's namespaces bound to our own prefixes. */
+static xmlXPathObjectPtr xp(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	xmlXPathRegisterNs(ctx, BAD_CAST "s", BAD_CAST DVS_NS_SOAP);
+	xmlXPathRegisterNs(ctx, BAD_CAST "v", BAD_CAST DVS_NS_VIM);
+	xmlXPathRegisterNs(ctx, BAD_CAST "i", BAD_CAST DVS_NS_XSI);
+	xmlXPathObjectPtr r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
+	xmlXPathFreeContext(ctx);
+	return r;
+}
+
+static char *xp_string(xmlDocPtr doc, const char *expr)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), "string(%s)", expr);
+	xmlXPathObjectPtr r = xp(doc, buf);
+	char *s = strdup((const char *)r->stringval);
+	xmlXPathFreeObject(r);
+	return s;
+}
+
+static void test_reconfigure_request(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_example("bitfusion-pvrdma.yaml", &m);
+	size_t len = 0;
+	char *xml = dvs_reconfigure_xml(&m, 0, " test ", &len);
+	assert_non_null(xml);
+	assert_int_equal(len, strlen(xml));
+	/* Parsed namespace-aware: prefixes are the server's business, URIs are not. */
+	xmlDocPtr doc = xmlReadMemory(xml, (int)len, "dvs.xml", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	char *s = xp_string(doc, "/s:Envelope/s:Body/v:ReconfigureDvs_Task/v:spec/@i:type");
+	assert_string_equal(s, "VMwareDVSConfigSpec");
+	free(s);
+	s = xp_string(doc, "//v:spec/v:maxMtu");
+	assert_string_equal(s, "9000");
+	free(s);
+	s = xp_string(doc, "//v:spec/v:configVersion");
+	assert_string_equal(s, "");
+	free(s);
+	s = xp_string(doc, "//v:uplinkPortPolicy/@i:type");
+	assert_string_equal(s, "DVSNameArrayUplinkPortPolicy");
+	free(s);
+	xmlXPathObjectPtr r = xp(doc, "//v:uplinkPortPolicy/v:uplinkPortName");
+	assert_int_equal(r->nodesetval->nodeNr, 4);
+	xmlXPathFreeObject(r);
+	/* Schema order: configVersion, uplinkPortPolicy, then maxMtu. */
+	s = xp_string(doc, "name(//v:spec/*[1])");
+	assert_string_equal(s, "configVersion");
+	free(s);
+	s = xp_string(doc, "name(//v:spec/*[last()])");
+	assert_string_equal(s, "maxMtu");
+	free(s);
+	xmlFreeDoc(doc);
+	free(xml);
+	qg_model_free(&m);
+}
+
+static void test_govc_script(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_example("k8s-pvrdma.yaml", &m);
+	build_ok(&m, &o);
+	const char *s = file_text(&o, "dvs/rdma-dvs.govc.sh");
+	assert_non_null(strstr(s, ": \"${GOVC_URL:=https://sc2vc03.example.net/sdk}\"\n"));
+	assert_non_null(strstr(s, "GOVC_DATACENTER='SC2-DC'\n"));
+	assert_non_null(strstr(s, "govc dvs.create -mtu 9000 -num-uplinks 1 \"$dvs\"\n"));
+	assert_non_null(strstr(s, "govc dvs.add -dvs \"$dvs\" -pnic 'vmnic2' \"$host\"\n"));
+	assert_null(strstr(s, "PASSWORD="));
+	assert_non_null(qg_outset_find(&o, "dvs/rdma-dvs.xml"));
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reconfigure_request),
+		cmocka_unit_test(test_govc_script),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

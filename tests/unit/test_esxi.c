@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#include "helpers.h"
+
+static void test_options_and_pvrdma(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_ok(BASE_QOS "hosts:\n  - {name: e, platform: esxi, address: e.example.net, uplink: "
+			 "vmnic4, pvrdma_vmknic: vmk3}\n",
+		&m);
+	build_ok(&m, &o);
+	const char *s = file_text(&o, "host/e.sh");
+	assert_non_null(strstr(s, "\nqg_need_uplink 'vmnic4'\n"
+				  "qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2'\n"
+				  "qg_module_opts 'nmlx5_rdma' 'dscp_force=26'\n"
+				  "qg_advanced_string '/Net/PVRDMAVmknic' 'vmk3' 'Net.PVRDMAVmknic'\n"
+				  "qg_firewall_ruleset 'pvrdma'\n"
+				  "qg_vmknic_mtu 'vmk3' '9000'\n"));
+	/* The merge, not a plain set: the script reads the live option string. */
+	assert_non_null(strstr(s, "esxcfg-module -g"));
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+static void test_pcp_trust_and_priority_5(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_ok("version: 1\nfabric: t\nqos:\n  trust: pcp\n  lossless: {priority: 5, dscp: [40], "
+		"pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
+		"  cnp: {priority: 6, dscp: 48}\n"
+		"hosts:\n  - {name: e, platform: esxi, address: e.example.net, uplink: vmnic1}\n",
+		&m);
+	build_ok(&m, &o);
+	const char *s = file_text(&o, "host/e.sh");
+	assert_non_null(strstr(s, "'pfctx=0x20' 'pfcrx=0x20' 'trust_state=1'\n"));
+	assert_non_null(strstr(s, "qg_module_opts 'nmlx5_rdma' 'pcp_force=5'\n"));
+	assert_null(strstr(s, "\nqg_advanced_string '"));
+	assert_null(strstr(s, "\nqg_vmknic_mtu '"));
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_options_and_pvrdma),
+		cmocka_unit_test(test_pcp_trust_and_priority_5),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#include "helpers.h"
+
+#include "../../gen/explain.h"
+
+static const cJSON *find_row(const cJSON *e, const char *key)
+{
+	const cJSON *r;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(e, "rows"))
+	{
+		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "key")), key))
+			return r;
+	}
+	fprintf(stderr, "no row %s\n", key);
+	return NULL;
+}
+
+static void test_derived_with_reasons(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_example("rdg-vsphere.yaml", &m);
+	cJSON *e = qg_explain_json(&m);
+	const cJSON *tos = find_row(e, "derived.roce_tos");
+	assert_non_null(tos);
+	assert_int_equal(cJSON_GetObjectItem(tos, "value")->valueint, 106);
+	const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(tos, "reason"));
+	assert_non_null(strstr(why, "DSCP 26 << 2 | ECT(0) 2 = 106"));
+	assert_non_null(strstr(why, "104"));
+	const cJSON *mtu = find_row(e, "qos.switch_mtu");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(mtu, "source")), "default");
+	const cJSON *pmtu = find_row(e, "derived.roce_path_mtu");
+	assert_int_equal(cJSON_GetObjectItem(pmtu, "value")->valueint, 4096);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(
+				    find_row(e, "derived.pfc_vector"), "value")),
+			    "0,0,0,1,0,0,0,0");
+	assert_non_null(find_row(e, "device.clx-mld-41.nmlx5_core.pfctx"));
+	struct qg_buf text = {0};
+	qg_explain_text(e, &text);
+	assert_non_null(strstr(text.data, "derived.roce_tos"));
+	assert_non_null(strstr(text.data, "0x6a"));
+	qg_buf_free(&text);
+	cJSON_Delete(e);
+	qg_model_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_derived_with_reasons),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

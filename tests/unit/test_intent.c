@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One test per rule of docs/intent.md: each loads an intent that breaks the
+ * rule and expects its diagnostic, so removing the rule fails the test. The
+ * exact texts and positions are pinned in tests/golden/errors/.
+ */
+#include "helpers.h"
+
+#define HOSTS                                                                                      \
+	"hosts:\n"                                                                                 \
+	"  - {name: a, platform: linux, address: 192.0.2.1, netdev: eth0, rdma_device: mlx5_0}\n" \
+	"  - {name: b, platform: linux, address: 192.0.2.2, netdev: eth0, rdma_device: mlx5_0}\n" \
+	"  - {name: esx, platform: esxi, address: esx.example.net, uplink: vmnic4}\n"
+
+static void test_defaults_filled(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: "
+			 "[1/1]}\n" HOSTS
+			 "dvs:\n  - {name: D, vcenter: vc.example.net, datacenter: DC, hosts: [esx]}\n",
+		&m);
+	assert_int_equal(m.qos.trust, QG_TRUST_DSCP);
+	assert_false(m.qos.trust_given);
+	assert_int_equal(m.qos.mtu, 9000);
+	assert_int_equal(m.qos.switch_mtu, 9216);
+	assert_int_equal(m.qos.lossless.traffic_class, 3);
+	assert_int_equal(m.qos.cnpc.traffic_class, 6);
+	assert_int_equal(m.qos.pool_percent_centi, 5000);
+	assert_int_equal(m.switches[0].port, 22);
+	assert_string_equal(m.switches[0].user, "");
+	assert_int_equal(m.hosts[0].function, QG_FN_PF);
+	assert_int_equal(m.hosts[0].qos_tool, QG_TOOL_MLNX_QOS);
+	assert_int_equal(m.dvs[0].mtu, 9000);
+	assert_false(m.dvs[0].mtu_given);
+	assert_int_equal(m.dvs[0].uplinks, 1);
+	assert_int_equal(m.verify.message_size, 65536);
+	assert_int_equal(m.verify.duration_s, 5);
+	qg_model_free(&m);
+}
+
+static void test_examples_load(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_example("rdg-vsphere.yaml", &m);
+	assert_int_equal(m.n_switches, 1);
+	assert_int_equal(m.switches[0].n_ports, 32);
+	assert_int_equal(m.n_hosts, 10);
+	assert_int_equal(m.verify.n_pairs, 1);
+	assert_int_equal(m.verify.pairs[0].min_gbps_centi, 9000);
+	qg_model_free(&m);
+	load_example("k8s-pvrdma.yaml", &m);
+	assert_int_equal(m.switches[0].n_ports, 6);
+	assert_int_equal(m.dvs[0].n_hosts, 4);
+	qg_model_free(&m);
+	load_example("bitfusion-pvrdma.yaml", &m);
+	assert_int_equal(m.hosts[4].qos_tool, QG_TOOL_DCB);
+	assert_int_equal(m.hosts[2].function, QG_FN_VF);
+	qg_model_free(&m);
+}
+
+static void test_key_order_free(void **state)
+{
+	(void)state;
+	/* verify and dvs before hosts: references resolve whatever the order. */
+	struct qg_model m;
+	load_ok("verify:\n  pairs: [{client: a, server: b, min_gbps: 1.5}]\n"
+		"dvs:\n  - {name: D, vcenter: vc.example.net, datacenter: DC, hosts: [esx]}\n" HOSTS
+		BASE_QOS,
+		&m);
+	assert_int_equal(m.verify.pairs[0].min_gbps_centi, 150);
+	assert_int_equal(m.dvs[0].hosts[0], 2);
+	qg_model_free(&m);
+}
+
+static void test_unknown_and_duplicate_keys(void **state)
+{
+	(void)state;
+	load_fails_with(BASE_QOS "fabrik: x\n", "unknown key 'fabrik'");
+	load_fails_with(BASE_QOS "fabrik: x\n", "did you mean 'fabric'");
+	load_fails_with(BASE_QOS "fabric: u\n", "duplicate key 'fabric'");
+}
+
+static void test_types_and_ranges(void **state)
+{
+	(void)state;
+	load_fails_with("version: 1\nfabric: t\nqos:\n  mtu: \"9000\"\n", "expected an integer");
+	load_fails_with("version: 1\nfabric: t\nqos:\n  mtu: 100\n", "out of range 1500..9216");
+	load_fails_with("version: \"1\"\nfabric: t\n", "only version is 1");
+	load_fails_with("version: 1\nfabric: T\n", "'T' is not allowed");
+	load_fails_with("version: 1\nfabric: t\nqos: {trust: L3}\n", "is not one of: dscp, pcp");
+	load_fails_with("version: 1\nfabric: t\n", "missing key 'qos'");
+	load_fails_with("- 1\n", "expected a mapping");
+}
+
+static void test_memory_percent(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: "
+		"{name: r, memory_percent: 7.5}, ecn: {min_kb: 1, max_kb: 2}}\n"
+		"  cnp: {priority: 6, dscp: 48}\n",
+		&m);
+	assert_int_equal(m.qos.pool_percent_centi, 750);
+	qg_model_free(&m);
+	load_fails_with("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: "
+			"{name: r, memory_percent: 0}}\n",
+			"out of range (0, 100]");
+	load_fails_with("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: "
+			"{name: r, memory_percent: 1e2}}\n",
+			"at most two decimals");
+}
+
+static void test_names_unique(void **state)
+{
+	(void)state;
+	load_fails_with(BASE_QOS HOSTS "  - {name: b, platform: esxi, address: x, uplink: vmnic1}\n",
+			"host name 'b' is used twice");
+	load_fails_with(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: x, ports: [1/1]}\n"
+				 "  - {name: s, platform: onyx, address: y, ports: [1/1]}\n",
+			"switch name 's' is used twice");
+}
+
+static void test_class_rules(void **state)
+{
+	(void)state;
+	const char *same_prio = "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
+				"pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
+				"  cnp: {priority: 3, dscp: 27}\n";
+	load_fails_with(same_prio, "is the lossless priority");
+	const char *shared = "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26, 27], "
+			     "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
+			     "  cnp: {priority: 6, dscp: 27}\n";
+	load_fails_with(shared, "share no DSCP value");
+	const char *same_tc = "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
+			      "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
+			      "  cnp: {priority: 6, traffic_class: 3, dscp: 48}\n";
+	load_fails_with(same_tc, "an egress queue of their own");
+	load_fails_with("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26, 26], "
+			"pool: {name: r, memory_percent: 50}}\n",
+			"DSCP 26 is listed twice");
+	load_fails_with("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [10], "
+			"pool: {name: r, memory_percent: 50}}\n",
+			"maps to switch-priority 1");
+	load_fails_with("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
+			"pool: {name: r, memory_percent: 50}}\n  cnp: {priority: 6, dscp: [48]}\n",
+			"CNPs carry one DSCP");
+}
+
+static void test_ecn_and_mtu_rules(void **state)
+{
+	(void)state;
+	load_fails_with("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
+			"pool: {name: r, memory_percent: 50}, ecn: {min_kb: 9, max_kb: 8}}\n",
+			"need min_kb <= max_kb");
+	load_fails_with("version: 1\nfabric: t\nqos:\n  mtu: 9216\n  lossless: {priority: 3, dscp: "
+			"[26], pool: {name: r, memory_percent: 50}}\n",
+			"below mtu 9216 + 18");
+	load_fails_with(BASE_QOS HOSTS "dvs:\n  - {name: D, vcenter: v, datacenter: DC, mtu: 1500}\n",
+			"below qos.mtu 9000");
+	load_fails_with("version: 1\nfabric: t\nqos:\n  mtu: 9100\n  lossless: {priority: 3, dscp: "
+			"[26], pool: {name: r, memory_percent: 50}}\n"
+			"dvs:\n  - {name: D, vcenter: v, datacenter: DC}\n",
+			"above vSphere's maximum");
+}
+
+static void test_references(void **state)
+{
+	(void)state;
+	load_fails_with(BASE_QOS HOSTS "verify:\n  pairs: [{client: a, server: zz, min_gbps: 1}]\n",
+			"no host named 'zz'");
+	load_fails_with(BASE_QOS HOSTS "verify:\n  pairs: [{client: a, server: esx, min_gbps: 1}]\n",
+			"verify runs verbs traffic between linux hosts");
+	load_fails_with(BASE_QOS HOSTS "verify:\n  pairs: [{client: a, server: a, min_gbps: 1}]\n",
+			"a pair needs two hosts");
+	load_fails_with(BASE_QOS HOSTS "dvs:\n  - {name: D, vcenter: v, datacenter: DC, hosts: [a]}\n",
+			"a DVS takes esxi hosts");
+	load_fails_with(BASE_QOS HOSTS "dvs:\n  - {name: D, vcenter: v, datacenter: DC, hosts: [esx]}\n"
+				       "  - {name: E, vcenter: v, datacenter: DC, hosts: [esx]}\n",
+			"can join only one");
+}
+
+static void test_platform_keys(void **state)
+{
+	(void)state;
+	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: linux, address: x, netdev: e, "
+				 "rdma_device: m, uplink: vmnic1}\n",
+			"'uplink' does not apply to linux hosts");
+	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: esxi, address: x, uplink: vmnic1, "
+				 "netdev: e}\n",
+			"'netdev' does not apply to esxi hosts");
+	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: linux, address: x}\n",
+			"missing key 'netdev'");
+}
+
+static void test_injection_refused(void **state)
+{
+	(void)state;
+	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: linux, address: x, netdev: "
+				 "\"e;reboot\", rdma_device: m}\n",
+			"'e;reboot' is not allowed");
+	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: linux, address: \"-oProxyCommand=x\", "
+				 "netdev: e, rdma_device: m}\n",
+			"is not allowed");
+	load_fails_with(BASE_QOS "dvs:\n  - {name: D, vcenter: v, datacenter: \"D'C\"}\n",
+			"is not allowed");
+}
+
+static void test_warnings(void **state)
+{
+	(void)state;
+	struct qg_diags d;
+	struct qg_model m;
+	assert_int_equal(load_text("version: 1\nfabric: t\nqos:\n  trust: pcp\n  mtu: 4000\n  "
+				   "lossless: {priority: 3, dscp: [26], pool: {name: r, "
+				   "memory_percent: 50}, ets: {mode: wrr, weight: 80}}\n"
+				   "  cnp: {priority: 6, dscp: 48, ets: {mode: wrr, weight: 30}}\n",
+				   &d, &m),
+			 0);
+	assert_int_equal(d.errors, 0);
+	assert_true(diag_has(&d, "RoCE path MTU of 2048"));
+	assert_true(diag_has(&d, "trust is pcp"));
+	assert_true(diag_has(&d, "add up to 110%"));
+	assert_true(diag_has(&d, "has no ecn"));
+	assert_true(diag_has(&d, "no CNP is ever sent"));
+	assert_true(qg_diags_failed(&d, true));
+	assert_false(qg_diags_failed(&d, false));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
+static void test_all_problems_in_one_run(void **state)
+{
+	(void)state;
+	struct qg_diags d;
+	struct qg_model m;
+	assert_int_equal(load_text("version: 1\nfabric: T\nqos:\n  mtu: 1\n  lossless: {priority: 9, "
+				   "dscp: [26], pool: {name: r, memory_percent: 50}}\nhosts: "
+				   "[{name: A, platform: bsd, address: x}]\n",
+				   &d, &m),
+			 -1);
+	assert_true(d.errors >= 5);
+	qg_diags_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults_filled),
+		cmocka_unit_test(test_examples_load),
+		cmocka_unit_test(test_key_order_free),
+		cmocka_unit_test(test_unknown_and_duplicate_keys),
+		cmocka_unit_test(test_types_and_ranges),
+		cmocka_unit_test(test_memory_percent),
+		cmocka_unit_test(test_names_unique),
+		cmocka_unit_test(test_class_rules),
+		cmocka_unit_test(test_ecn_and_mtu_rules),
+		cmocka_unit_test(test_references),
+		cmocka_unit_test(test_platform_keys),
+		cmocka_unit_test(test_injection_refused),
+		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_all_problems_in_one_run),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+#include "helpers.h"
+
+#include "../../targets/onyx/onyx.h"
+
+/*
+ * The six QoS lines of the reference switch configuration, verbatim from the
+ * RDG (shared/seeds/000_d0a5270bf41eb4a2.txt), in their order.
+ */
+static const char *const seed_lines[] = {
+	"traffic pool roce type lossless",
+	"traffic pool roce memory percent 50.00",
+	"traffic pool roce map switch-priority 3",
+	"interface ethernet 1/1-1/32 qos trust L3",
+	"interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-absolute 150 "
+	"maximum-absolute 1500",
+	"interface ethernet 1/1-1/32 traffic-class 6 dcb ets strict",
+};
+
+/* The configuration lines of a .cli file: no comments, no blank lines. */
+static size_t config_lines(const char *text, char lines[][160], size_t max)
+{
+	size_t n = 0;
+	for (const char *p = text; *p && n < max;) {
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len > 0 && p[0] != '#') {
+			snprintf(lines[n], 160, "%.*s", (int)len, p);
+			n++;
+		}
+		p += len + (end ? 1 : 0);
+	}
+	return n;
+}
+
+static void test_rdg_reference_lines(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_example("rdg-vsphere.yaml", &m);
+	build_ok(&m, &o);
+	char lines[16][160];
+	size_t n = config_lines(file_text(&o, "onyx/swx-mld-1-2.cli"), lines, 16);
+	/* Exactly the six lines in order, plus the MTU line on the same ports. */
+	assert_int_equal(n, 7);
+	assert_string_equal(lines[0], "interface ethernet 1/1-1/32 mtu 9216 force");
+	for (size_t i = 0; i < 6; i++)
+		assert_string_equal(lines[i + 1], seed_lines[i]);
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+static void test_ranges_and_variants(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok("version: 1\nfabric: t\nqos:\n  trust: pcp\n  switch_mtu: 9100\n"
+		"  lossless: {priority: 5, dscp: [40], pool: {name: rdma_1, memory_percent: 33.3}, "
+		"ets: {mode: wrr, weight: 60}}\n"
+		"  cnp: {priority: 2, dscp: 16}\n"
+		"switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: [1/31-1/32, "
+		"1/1-1/4, 1/7/2, 1/7/1]}\n",
+		&m);
+	struct qg_buf b = {0};
+	onyx_commands(&m, 0, &b);
+	assert_string_equal(b.data,
+			    "0\tinterface ethernet 1/1-1/4 mtu 9100 force\n"
+			    "0\tinterface ethernet 1/7/1-1/7/2 mtu 9100 force\n"
+			    "0\tinterface ethernet 1/31-1/32 mtu 9100 force\n"
+			    "1\ttraffic pool rdma_1 type lossless\n"
+			    "1\ttraffic pool rdma_1 memory percent 33.30\n"
+			    "1\ttraffic pool rdma_1 map switch-priority 5\n"
+			    "2\tinterface ethernet 1/1-1/4 qos trust L2\n"
+			    "2\tinterface ethernet 1/7/1-1/7/2 qos trust L2\n"
+			    "2\tinterface ethernet 1/31-1/32 qos trust L2\n"
+			    "3\tinterface ethernet 1/1-1/4 traffic-class 5 dcb ets wrr 60\n"
+			    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 5 dcb ets wrr 60\n"
+			    "3\tinterface ethernet 1/31-1/32 traffic-class 5 dcb ets wrr 60\n");
+	qg_buf_free(&b);
+	qg_model_free(&m);
+}
+
+static void test_traffic_class_remap_rejected(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, traffic_class: 4, dscp: [26], "
+		"pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
+		"  cnp: {priority: 6, dscp: 48}\n"
+		"switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: [1/1]}\n",
+		&m);
+	struct qg_diags d;
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_true(diag_has(&d, "cannot remap"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rdg_reference_lines),
+		cmocka_unit_test(test_ranges_and_variants),
+		cmocka_unit_test(test_traffic_class_remap_rejected),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
