@@ -203,9 +203,11 @@ void qg_explain_text(const cJSON *explain, struct qg_buf *out)
 		else
 			snprintf(value, sizeof(value), "-");
 		const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "reason"));
-		qg_buf_printf(out, "%-44s %-20s %-8s %s\n",
-			      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key")), value,
-			      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "source")),
-			      reason ? reason : "");
+		const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key"));
+		const char *source = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "source"));
+		if (reason && *reason)
+			qg_buf_printf(out, "%-44s %-20s %-8s %s\n", key, value, source, reason);
+		else
+			qg_buf_printf(out, "%-44s %-20s %s\n", key, value, source);
 	}
 }

@@ -184,6 +184,9 @@ static int onyx_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 		line = end + 1;
 	}
 	qg_buf_free(&cmds);
+	/* The template ends the file with its own newline after {{body}}. */
+	if (body.len > 0 && body.data[body.len - 1] == '\n')
+		body.data[--body.len] = '\0';
 	if (body.failed) {
 		qg_buf_free(&body);
 		return -ENOMEM;
