@@ -33,6 +33,18 @@ static int usage_error(const char *cmd, const char *what)
 	return EXIT_USAGE;
 }
 
+/* getopt's own messages name the subcommand as the program; print ours instead. */
+static int bad_option(const char *cmd, int c, char **argv)
+{
+	char what[160];
+	const char *arg = argv[optind - 1];
+	if (c == ':')
+		snprintf(what, sizeof(what), "option '%s' needs a value", arg);
+	else
+		snprintf(what, sizeof(what), "unknown option '%s'", arg);
+	return usage_error(cmd, what);
+}
+
 static bool wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -79,7 +91,7 @@ static int cmd_build(int argc, char **argv)
 	const char *out_dir = "out", *templates = NULL;
 	bool check = false, strict = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:", build_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:", build_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out_dir = optarg;
@@ -94,7 +106,7 @@ static int cmd_build(int argc, char **argv)
 			strict = true;
 			break;
 		default:
-			return usage_error("build", "unknown option; see 'qosgen build --help'");
+			return bad_option("build", c, argv);
 		}
 	}
 	if (optind != argc - 1)
@@ -157,9 +169,9 @@ static int cmd_check(int argc, char **argv)
 {
 	bool strict = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "", check_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", check_opts, NULL)) != -1) {
 		if (c != 's')
-			return usage_error("check", "unknown option; see 'qosgen check --help'");
+			return bad_option("check", c, argv);
 		strict = true;
 	}
 	if (optind != argc - 1)
@@ -180,9 +192,9 @@ static int cmd_explain(int argc, char **argv)
 {
 	bool json = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "", explain_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", explain_opts, NULL)) != -1) {
 		if (c != 'j')
-			return usage_error("explain", "unknown option; see 'qosgen explain --help'");
+			return bad_option("explain", c, argv);
 		json = true;
 	}
 	if (optind != argc - 1)
@@ -269,6 +281,7 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	opterr = 0;
 	if (argc < 2) {
 		main_help(stderr);
 		return EXIT_USAGE;

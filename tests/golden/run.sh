@@ -5,7 +5,7 @@
 #    expected/ (diff -r), twice byte-identically, and `build --check` must agree.
 #  tests/golden/errors/<case>/intent.yaml + expected.stderr + expected.exit
 #    (+ optional args): the exact diagnostics and exit code, run from the case
-#    directory; and no output directory may appear.
+#    directory; and a failing build leaves an earlier output directory as it was.
 # On a mismatch the actual output is written beside the expected one as
 # *.actual (ignored by git), as aerleon does, for `diff` or review.
 set -u
@@ -51,10 +51,15 @@ for case in "$here"/errors/*/; do
 	args=""
 	[ -f "$case/args" ] && args=$(cat "$case/args")
 	rm -f "$case/actual.stderr"
+	want=$(cat "$case/expected.exit")
+	# An earlier output that a failing build must leave exactly as it was.
+	rm -rf "$tmp/out"
+	if [ "$want" -ne 0 ]; then
+		mkdir -p "$tmp/out" && echo earlier >"$tmp/out/plan.json"
+	fi
 	# shellcheck disable=SC2086
 	(cd "$case" && "$Q" build intent.yaml -o "$tmp/out" $args >/dev/null 2>"$tmp/stderr")
 	rc=$?
-	want=$(cat "$case/expected.exit")
 	if [ "$rc" != "$want" ]; then
 		cp "$tmp/stderr" "$case/actual.stderr"
 		bad "$name" "exit $rc, expected $want"
@@ -67,8 +72,9 @@ for case in "$here"/errors/*/; do
 		diff -u "$case/expected.stderr" "$tmp/stderr" | sed 's/^/  /' | head -20
 		continue
 	fi
-	if [ "$want" -ne 0 ] && [ -e "$tmp/out" ]; then
-		bad "$name" "a failed build left $tmp/out behind"
+	if [ "$want" -ne 0 ] && { [ "$(cat "$tmp/out/plan.json")" != earlier ] ||
+		[ "$(find "$tmp/out" | wc -l)" -ne 2 ]; }; then
+		bad "$name" "a failed build changed the earlier output directory"
 		rm -rf "$tmp/out"
 		continue
 	fi
