@@ -68,8 +68,11 @@ char *qg_buf_steal(struct qg_buf *b, size_t *len)
 		qg_buf_free(b);
 		return NULL;
 	}
-	if (!b->data && !buf_reserve(b, 0))
-		return NULL;
+	if (!b->data) {
+		if (!buf_reserve(b, 0))
+			return NULL;
+		b->data[0] = '\0';
+	}
 	char *p = b->data;
 	if (len)
 		*len = b->len;
