@@ -81,9 +81,11 @@ static int load(const char *path, bool strict, struct qg_model *m)
 }
 
 static const struct option build_opts[] = {
-	{"output", required_argument, NULL, 'o'}, {"check", no_argument, NULL, 'c'},
-	{"templates", required_argument, NULL, 't'}, {"strict", no_argument, NULL, 's'},
-	{NULL, 0, NULL, 0},
+    {"output", required_argument, NULL, 'o'},
+    {"check", no_argument, NULL, 'c'},
+    {"templates", required_argument, NULL, 't'},
+    {"strict", no_argument, NULL, 's'},
+    {NULL, 0, NULL, 0},
 };
 
 static int cmd_build(int argc, char **argv)
@@ -161,8 +163,8 @@ static int cmd_build(int argc, char **argv)
 }
 
 static const struct option check_opts[] = {
-	{"strict", no_argument, NULL, 's'},
-	{NULL, 0, NULL, 0},
+    {"strict", no_argument, NULL, 's'},
+    {NULL, 0, NULL, 0},
 };
 
 static int cmd_check(int argc, char **argv)
@@ -184,8 +186,8 @@ static int cmd_check(int argc, char **argv)
 }
 
 static const struct option explain_opts[] = {
-	{"json", no_argument, NULL, 'j'},
-	{NULL, 0, NULL, 0},
+    {"json", no_argument, NULL, 'j'},
+    {NULL, 0, NULL, 0},
 };
 
 static int cmd_explain(int argc, char **argv)
@@ -228,23 +230,23 @@ static int cmd_explain(int argc, char **argv)
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
-	{"build", cmd_build, "qosgen build INTENT [-o DIR] [--check] [--templates DIR] [--strict]",
-	 "Compile INTENT into every device's settings under DIR (default: out):\n"
-	 "  onyx/<switch>.cli  host/<host>.sh  dvs/<dvs>.xml  dvs/<dvs>.govc.sh  plan.json\n"
-	 "The directory is replaced as a whole, atomically; on any error nothing is written.\n\n"
-	 "  -o, --output DIR   where to write (an existing DIR must be empty or hold a plan.json)\n"
-	 "  --check            write nothing; exit 1 with a unified diff if DIR differs\n"
-	 "  --templates DIR    use DIR/<name>.in instead of the built-in templates\n"
-	 "  --strict           treat warnings as errors\n"},
-	{"check", cmd_check, "qosgen check INTENT [--strict]",
-	 "Validate INTENT and report every problem in compiler form; write nothing.\n\n"
-	 "  --strict           treat warnings as errors\n"},
-	{"explain", cmd_explain, "qosgen explain INTENT [--json]",
-	 "Print the normalised intent: every value with its source (given, default, derived)\n"
-	 "and the reason for each default and derived value, then what each device gets.\n\n"
-	 "  --json             the same rows as JSON\n"},
-	{"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},
-	{NULL, NULL, NULL, NULL},
+    {"build", cmd_build, "qosgen build INTENT [-o DIR] [--check] [--templates DIR] [--strict]",
+     "Compile INTENT into every device's settings under DIR (default: out):\n"
+     "  onyx/<switch>.cli  host/<host>.sh  dvs/<dvs>.xml  dvs/<dvs>.govc.sh  plan.json\n"
+     "The directory is replaced as a whole, atomically; on any error nothing is written.\n\n"
+     "  -o, --output DIR   where to write (an existing DIR must be empty or hold a plan.json)\n"
+     "  --check            write nothing; exit 1 with a unified diff if DIR differs\n"
+     "  --templates DIR    use DIR/<name>.in instead of the built-in templates\n"
+     "  --strict           treat warnings as errors\n"},
+    {"check", cmd_check, "qosgen check INTENT [--strict]",
+     "Validate INTENT and report every problem in compiler form; write nothing.\n\n"
+     "  --strict           treat warnings as errors\n"},
+    {"explain", cmd_explain, "qosgen explain INTENT [--json]",
+     "Print the normalised intent: every value with its source (given, default, derived)\n"
+     "and the reason for each default and derived value, then what each device gets.\n\n"
+     "  --json             the same rows as JSON\n"},
+    {"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},
+    {NULL, NULL, NULL, NULL},
 };
 
 static const struct command *find_command(const char *name)
@@ -257,9 +259,11 @@ static const struct command *find_command(const char *name)
 
 static int main_help(FILE *f)
 {
-	fprintf(f, "usage: qosgen COMMAND [ARGS]\n\n"
-		   "qosgen compiles one lossless-RoCE intent into switch, host and vSphere settings.\n\n"
-		   "commands:\n");
+	fprintf(
+	    f,
+	    "usage: qosgen COMMAND [ARGS]\n\n"
+	    "qosgen compiles one lossless-RoCE intent into switch, host and vSphere settings.\n\n"
+	    "commands:\n");
 	for (const struct command *c = commands; c->name; c++)
 		fprintf(f, "  %s\n", c->usage);
 	fprintf(f, "\n'qosgen COMMAND --help' for one command; 'qosgen --version'.\n"

@@ -64,7 +64,7 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 		return -1;
 
 	struct qg_emit_ctx ctx = {
-		.templates = t, .generator = QG_GENERATOR, .intent_hash = hash, .d = d};
+	    .templates = t, .generator = QG_GENERATOR, .intent_hash = hash, .d = d};
 	cJSON *plan = cJSON_CreateObject();
 	if (!plan)
 		return -ENOMEM;

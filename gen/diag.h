@@ -46,15 +46,15 @@ void qg_diags_init(struct qg_diags *d, const char *file);
 void qg_diags_free(struct qg_diags *d);
 
 void qg_error(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void qg_warning(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* An error in another input than the intent, such as a template file. */
 void qg_error_in(struct qg_diags *d, const char *file, struct qg_pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 /* Attach a note to the diagnostic added last. */
 void qg_note(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* With strict, warnings count as errors. */
 bool qg_diags_failed(const struct qg_diags *d, bool strict);

@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void row(cJSON *rows, const char *key, cJSON *value, const char *source,
-		const char *reason)
+static void row(cJSON *rows, const char *key, cJSON *value, const char *source, const char *reason)
 {
 	cJSON *r = cJSON_CreateObject();
 	cJSON_AddStringToObject(r, "key", key);
@@ -42,7 +41,8 @@ static void explain_class(cJSON *rows, const char *name, const struct qg_class *
 	size_t used = 0;
 	v[0] = '\0';
 	for (int i = 0; i < c->n_dscp; i++)
-		used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%d", i ? "," : "", c->dscp[i]);
+		used +=
+		    (size_t)snprintf(v + used, sizeof(v) - used, "%s%d", i ? "," : "", c->dscp[i]);
 	row_str(rows, key, v, "given", NULL);
 	snprintf(key, sizeof(key), "qos.%s.traffic_class", name);
 	row_int(rows, key, c->traffic_class, c->tc_given,
@@ -70,10 +70,12 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	row_int(rows, "version", m->version, true, NULL);
 	row_str(rows, "fabric", m->fabric, "given", NULL);
 	row_str(rows, "qos.trust", qg_trust_name(q->trust), q->trust_given ? "given" : "default",
-		q->trust == QG_TRUST_DSCP ? "Onyx 'qos trust L3'; hosts trust dscp; ESXi trust_state=2"
-					  : "Onyx 'qos trust L2'; hosts trust pcp; ESXi trust_state=1");
+		q->trust == QG_TRUST_DSCP
+		    ? "Onyx 'qos trust L3'; hosts trust dscp; ESXi trust_state=2"
+		    : "Onyx 'qos trust L2'; hosts trust pcp; ESXi trust_state=1");
 	row_int(rows, "qos.mtu", q->mtu, q->mtu_given, "hosts, VMs, vmknics and the DVS");
-	snprintf(reason, sizeof(reason), "switch ports; at least mtu + %d (Ethernet header, VLAN tag, FCS)",
+	snprintf(reason, sizeof(reason),
+		 "switch ports; at least mtu + %d (Ethernet header, VLAN tag, FCS)",
 		 QG_SWITCH_MTU_OVERHEAD);
 	row_int(rows, "qos.switch_mtu", q->switch_mtu, q->switch_mtu_given, reason);
 	explain_class(rows, "lossless", &q->lossless);
@@ -97,9 +99,10 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	row(rows, "derived.host_dscp", cJSON_CreateNumber(dscp), "derived",
 	    "the first of qos.lossless.dscp: what hosts put on RoCE packets");
 	if (q->ecn)
-		snprintf(reason, sizeof(reason),
-			 "DSCP %d << 2 | ECT(0) 2 = %d (0x%02x); without ECN it would be %d (0x%02x)",
-			 dscp, tos, tos, tos0, tos0);
+		snprintf(
+		    reason, sizeof(reason),
+		    "DSCP %d << 2 | ECT(0) 2 = %d (0x%02x); without ECN it would be %d (0x%02x)",
+		    dscp, tos, tos, tos0, tos0);
 	else
 		snprintf(reason, sizeof(reason),
 			 "DSCP %d << 2 = %d (0x%02x), no ECN bits since ecn is off; with ECN it "
@@ -127,7 +130,8 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		row_int(rows, key, s->port, s->port_given, "SSH port");
 		snprintf(key, sizeof(key), "switches.%s.user", s->name);
 		row_str(rows, key, s->user[0] ? s->user : NULL, s->user[0] ? "given" : "default",
-			s->user[0] ? NULL : "from ~/.ssh/config, else the local user, at push time");
+			s->user[0] ? NULL
+				   : "from ~/.ssh/config, else the local user, at push time");
 		snprintf(key, sizeof(key), "switches.%s.ports", s->name);
 		snprintf(reason, sizeof(reason), "%zu ports", s->n_ports);
 		row(rows, key, cJSON_CreateNumber((double)s->n_ports), "derived", reason);
@@ -138,13 +142,15 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		row_int(rows, key, h->port, h->port_given, "SSH port");
 		snprintf(key, sizeof(key), "hosts.%s.user", h->name);
 		row_str(rows, key, h->user[0] ? h->user : NULL, h->user[0] ? "given" : "default",
-			h->user[0] ? NULL : "from ~/.ssh/config, else the local user, at push time");
+			h->user[0] ? NULL
+				   : "from ~/.ssh/config, else the local user, at push time");
 		if (h->platform != QG_HOST_LINUX)
 			continue;
 		snprintf(key, sizeof(key), "hosts.%s.function", h->name);
 		row_str(rows, key, h->function == QG_FN_PF ? "pf" : "vf",
 			h->function_given ? "given" : "default",
-			h->function == QG_FN_PF ? "sets trust and PFC" : "trust and PFC belong to the hypervisor");
+			h->function == QG_FN_PF ? "sets trust and PFC"
+						: "trust and PFC belong to the hypervisor");
 		if (h->function == QG_FN_PF) {
 			snprintf(key, sizeof(key), "hosts.%s.qos_tool", h->name);
 			row_str(rows, key, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
@@ -186,10 +192,10 @@ cJSON *qg_explain_json(const struct qg_model *m)
 void qg_explain_text(const cJSON *explain, struct qg_buf *out)
 {
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(explain, "rows");
-	qg_buf_printf(out, "fabric %s, intent sha256:%s\n\n",
-		      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(explain, "fabric")),
-		      cJSON_GetStringValue(
-			      cJSON_GetObjectItemCaseSensitive(explain, "intent_sha256")));
+	qg_buf_printf(
+	    out, "fabric %s, intent sha256:%s\n\n",
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(explain, "fabric")),
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(explain, "intent_sha256")));
 	qg_buf_printf(out, "%-44s %-20s %-8s %s\n", "KEY", "VALUE", "SOURCE", "WHY");
 	const cJSON *r;
 	cJSON_ArrayForEach(r, rows)
@@ -202,9 +208,11 @@ void qg_explain_text(const cJSON *explain, struct qg_buf *out)
 			snprintf(value, sizeof(value), "%.0f", v->valuedouble);
 		else
 			snprintf(value, sizeof(value), "-");
-		const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "reason"));
+		const char *reason =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "reason"));
 		const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key"));
-		const char *source = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "source"));
+		const char *source =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "source"));
 		if (reason && *reason)
 			qg_buf_printf(out, "%-44s %-20s %-8s %s\n", key, value, source, reason);
 		else

@@ -124,8 +124,8 @@ static void check_keys(struct walk *w, const struct qg_ynode *map, const char *p
 					 "unknown key '%s' in %s (did you mean '%s'?); allowed: %s",
 					 k->value, path, best, list);
 			else
-				qg_error(w->d, k->pos, "unknown key '%s' in %s; allowed: %s", k->value,
-					 path, list);
+				qg_error(w->d, k->pos, "unknown key '%s' in %s; allowed: %s",
+					 k->value, path, list);
 			continue;
 		}
 		for (size_t j = 0; j < i; j++) {
@@ -170,7 +170,9 @@ static bool expect_kind(struct walk *w, const struct qg_ynode *n, enum qg_ykind 
 	if (n->kind == kind)
 		return true;
 	qg_error(w->d, n->pos, "%s: expected %s, got %s", path,
-		 kind == QG_Y_MAP ? "a mapping" : kind == QG_Y_SEQ ? "a list" : "a scalar",
+		 kind == QG_Y_MAP   ? "a mapping"
+		 : kind == QG_Y_SEQ ? "a list"
+				    : "a scalar",
 		 kind_name(n));
 	return false;
 }
@@ -279,8 +281,7 @@ static int read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 
 /* ---- qos ---- */
 
-static void load_ets(struct walk *w, const struct qg_ynode *n, const char *path,
-		     struct qg_ets *ets)
+static void load_ets(struct walk *w, const struct qg_ynode *n, const char *path, struct qg_ets *ets)
 {
 	static const char *const modes[] = {"strict", "wrr", NULL};
 	static const char *const keys[] = {"mode", "weight", NULL};
@@ -336,8 +337,9 @@ static void load_dscp_list(struct walk *w, const struct qg_ynode *n, const char 
 		return;
 	}
 	if (single) {
-		qg_error(w->d, n->pos, "%s: expected one integer 0..63, got %s; CNPs carry one DSCP",
-			 path, kind_name(n));
+		qg_error(w->d, n->pos,
+			 "%s: expected one integer 0..63, got %s; CNPs carry one DSCP", path,
+			 kind_name(n));
 		return;
 	}
 	if (!expect_kind(w, n, QG_Y_SEQ, path))
@@ -392,9 +394,8 @@ static void load_class_common(struct walk *w, const struct qg_ynode *n, const ch
 
 static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 {
-	static const char *const keys[] = {"priority", "dscp",	 "traffic_class",
-					   "pool",     "ecn",	 "ets",
-					   NULL};
+	static const char *const keys[] = {"priority", "dscp", "traffic_class", "pool", "ecn",
+					   "ets",      NULL};
 	static const char *const pool_keys[] = {"name", "memory_percent", NULL};
 	static const char *const ecn_keys[] = {"min_kb", "max_kb", NULL};
 	const char *path = "qos.lossless";
@@ -420,9 +421,10 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 					 v->kind == QG_Y_SCALAR ? v->value : kind_name(v),
 					 v->kind == QG_Y_SCALAR ? "'" : "");
 			else if (centi <= 0 || centi > 10000)
-				qg_error(w->d, v->pos,
-					 "qos.lossless.pool.memory_percent: %s is out of range (0, 100]",
-					 v->value);
+				qg_error(
+				    w->d, v->pos,
+				    "qos.lossless.pool.memory_percent: %s is out of range (0, 100]",
+				    v->value);
 			else
 				q->pool_percent_centi = (int)centi;
 		}
@@ -433,9 +435,11 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 		check_keys(w, ecn, "qos.lossless.ecn", ecn_keys);
 		const struct qg_ynode *lo = require(w, ecn, "min_kb", "qos.lossless.ecn");
 		const struct qg_ynode *hi = require(w, ecn, "max_kb", "qos.lossless.ecn");
-		bool ok = lo && read_int(w, lo, "qos.lossless.ecn.min_kb", 1, 100000, &q->ecn_min_kb);
-		ok = (hi && read_int(w, hi, "qos.lossless.ecn.max_kb", 1, 100000, &q->ecn_max_kb)) &&
-		     ok;
+		bool ok =
+		    lo && read_int(w, lo, "qos.lossless.ecn.min_kb", 1, 100000, &q->ecn_min_kb);
+		ok =
+		    (hi && read_int(w, hi, "qos.lossless.ecn.max_kb", 1, 100000, &q->ecn_max_kb)) &&
+		    ok;
 		if (ok && q->ecn_min_kb > q->ecn_max_kb) {
 			qg_error(w->d, lo->pos,
 				 "qos.lossless.ecn: min_kb %d is above max_kb %d; need min_kb <= "
@@ -486,10 +490,11 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 				 c->priority);
 			qg_note(w->d, l->priority_pos, "lossless priority given here");
 		} else if (c->traffic_class == l->traffic_class) {
-			qg_error(w->d, c->tc_given ? c->tc_pos : c->priority_pos,
-				 "qos.cnp.traffic_class %d is the lossless traffic class; CNPs need "
-				 "an egress queue of their own",
-				 c->traffic_class);
+			qg_error(
+			    w->d, c->tc_given ? c->tc_pos : c->priority_pos,
+			    "qos.cnp.traffic_class %d is the lossless traffic class; CNPs need "
+			    "an egress queue of their own",
+			    c->traffic_class);
 		}
 		for (int i = 0; i < l->n_dscp; i++)
 			if (c->n_dscp && c->dscp[0] == l->dscp[i]) {
@@ -516,13 +521,14 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 				int d = cl->dscp[i];
 				if (qg_default_dscp_priority(d) == cl->priority)
 					continue;
-				qg_error(w->d, cl->dscp_pos,
-					 "qos.%s.dscp: DSCP %d maps to switch-priority %d (DSCP/8), "
-					 "not %d; qosgen does not remap DSCPs, so use %d..%d for "
-					 "priority %d",
-					 k == 0 ? "lossless" : "cnp", d, qg_default_dscp_priority(d),
-					 cl->priority, cl->priority * 8, cl->priority * 8 + 7,
-					 cl->priority);
+				qg_error(
+				    w->d, cl->dscp_pos,
+				    "qos.%s.dscp: DSCP %d maps to switch-priority %d (DSCP/8), "
+				    "not %d; qosgen does not remap DSCPs, so use %d..%d for "
+				    "priority %d",
+				    k == 0 ? "lossless" : "cnp", d, qg_default_dscp_priority(d),
+				    cl->priority, cl->priority * 8, cl->priority * 8 + 7,
+				    cl->priority);
 			}
 		}
 	} else if (l->n_dscp) {
@@ -607,9 +613,12 @@ static void check_unique(struct walk *w, const struct qg_ynode *seq, size_t upto
 		if (item->kind != QG_Y_MAP)
 			continue;
 		const struct qg_ynode *other = get(item, "name");
-		if (other && other->kind == QG_Y_SCALAR && strcmp(other->value, name_node->value) == 0) {
-			qg_error(w->d, name_node->pos, "%s name '%s' is used twice; names are unique "
-				 "within their list", what, name_node->value);
+		if (other && other->kind == QG_Y_SCALAR &&
+		    strcmp(other->value, name_node->value) == 0) {
+			qg_error(w->d, name_node->pos,
+				 "%s: name '%s' is used twice; names are unique "
+				 "within their list",
+				 what, name_node->value);
 			qg_note(w->d, other->pos, "first used here");
 			return;
 		}
@@ -644,7 +653,8 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 		items = (const struct qg_ynode *const *)n->kids;
 		count = n->n_kids;
 		if (count == 0) {
-			qg_error(w->d, n->pos, "%s: the list is empty; give at least one port", path);
+			qg_error(w->d, n->pos, "%s: the list is empty; give at least one port",
+				 path);
 			return;
 		}
 	} else if (!expect_kind(w, n, QG_Y_SCALAR, path)) {
@@ -698,14 +708,17 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 			/* Report a port once, however often it is repeated. */
 			if (i >= 2 && qg_port_cmp(&all[i - 2].p, &b->p) == 0)
 				continue;
-			qg_error(w->d, items[b->item]->pos, "%s: port %s is listed twice", path, tb);
+			qg_error(w->d, items[b->item]->pos, "%s: port %s is listed twice", path,
+				 tb);
 			qg_note(w->d, items[a->item]->pos, "%s first listed here", ta);
 			ok = false;
-		} else if (a->p.module == b->p.module && a->p.port == b->p.port && a->p.split == 0) {
-			qg_error(w->d, items[b->item]->pos,
-				 "%s: port %s and split port %s are the same physical port; list it "
-				 "whole or split, not both",
-				 path, ta, tb);
+		} else if (a->p.module == b->p.module && a->p.port == b->p.port &&
+			   a->p.split == 0) {
+			qg_error(
+			    w->d, items[b->item]->pos,
+			    "%s: port %s and split port %s are the same physical port; list it "
+			    "whole or split, not both",
+			    path, ta, tb);
 			qg_note(w->d, items[a->item]->pos, "%s listed here", ta);
 			ok = false;
 		}
@@ -747,35 +760,62 @@ static void load_ssh_target(struct walk *w, const struct qg_ynode *item, const c
 	}
 }
 
+/* One element per list item, zeroed; NULL when the list is absent, empty or not a list. */
+static void *alloc_list(struct walk *w, const struct qg_ynode *n, const char *what, size_t size,
+			size_t *count)
+{
+	if (!expect_kind(w, n, QG_Y_SEQ, what) || n->n_kids == 0)
+		return NULL;
+	void *v = calloc(n->n_kids, size);
+	if (!v) {
+		w->d->oom = true;
+		return NULL;
+	}
+	*count = n->n_kids;
+	return v;
+}
+
+/*
+ * The start of every device entry: its path ("hosts[2]"), the mapping and
+ * key checks, and its required name, unique within the list. Returns the
+ * entry, or NULL when it is not a mapping.
+ */
+static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *list, size_t i,
+					 const char *what, const char *const *keys,
+					 char path[PATH_LEN], bool (*name_ok)(const char *),
+					 const char *rule, char *name, size_t name_cap)
+{
+	const struct qg_ynode *item = list->kids[i];
+	snprintf(path, PATH_LEN, "%s[%zu]", what, i);
+	if (!expect_kind(w, item, QG_Y_MAP, path))
+		return NULL;
+	check_keys(w, item, path, keys);
+	const struct qg_ynode *v = require(w, item, "name", path);
+	char sub[PATH_LEN];
+	join(sub, path, "name");
+	if (v && read_str(w, v, sub, name_ok, rule, name, name_cap))
+		check_unique(w, list, i, v, what);
+	return item;
+}
+
 static void load_switches(struct walk *w, const struct qg_ynode *n)
 {
 	static const char *const keys[] = {"name", "platform", "address", "port",
 					   "user", "ports",    NULL};
 	static const char *const platforms[] = {"onyx", NULL};
-	if (!expect_kind(w, n, QG_Y_SEQ, "switches") || n->n_kids == 0)
-		return;
 	struct qg_model *m = w->m;
-	m->switches = calloc(n->n_kids, sizeof(*m->switches));
-	if (!m->switches) {
-		w->d->oom = true;
+	if (!(m->switches = alloc_list(w, n, "switches", sizeof(*m->switches), &m->n_switches)))
 		return;
-	}
-	m->n_switches = n->n_kids;
 	for (size_t i = 0; i < n->n_kids; i++) {
-		const struct qg_ynode *item = n->kids[i];
 		struct qg_switch *s = &m->switches[i];
 		char path[PATH_LEN], sub[PATH_LEN];
-		snprintf(path, sizeof(path), "switches[%zu]", i);
-		s->pos = item->pos;
-		if (!expect_kind(w, item, QG_Y_MAP, path))
+		s->pos = n->kids[i]->pos;
+		const struct qg_ynode *item =
+		    list_entry(w, n, i, "switches", keys, path, qg_name_ok, QG_NAME_RULE, s->name,
+			       sizeof(s->name));
+		if (!item)
 			continue;
-		check_keys(w, item, path, keys);
 		const struct qg_ynode *v;
-		if ((v = require(w, item, "name", path))) {
-			join(sub, path, "name");
-			if (read_str(w, v, sub, qg_name_ok, QG_NAME_RULE, s->name, sizeof(s->name)))
-				check_unique(w, n, i, v, "switch");
-		}
 		if ((v = require(w, item, "platform", path))) {
 			join(sub, path, "platform");
 			read_enum(w, v, sub, platforms);
@@ -795,46 +835,35 @@ static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char 
 	for (size_t k = 0; keys[k]; k++) {
 		const struct qg_ynode *key = get_key_node(item, keys[k]);
 		if (key)
-			qg_error(w->d, key->pos, "%s: '%s' does not apply to %s hosts; they take %s",
-				 path, keys[k], platform, takes);
+			qg_error(w->d, key->pos,
+				 "%s: '%s' does not apply to %s hosts; they take %s", path, keys[k],
+				 platform, takes);
 	}
 }
 
 static void load_hosts(struct walk *w, const struct qg_ynode *n)
 {
-	static const char *const keys[] = {"name",	  "platform", "address",  "port",
-					   "user",	  "netdev",   "rdma_device", "qos_tool",
-					   "function",	  "uplink",   "pvrdma_vmknic", NULL};
+	static const char *const keys[] = {"name",     "platform", "address",	    "port",
+					   "user",     "netdev",   "rdma_device",   "qos_tool",
+					   "function", "uplink",   "pvrdma_vmknic", NULL};
 	static const char *const platforms[] = {"linux", "esxi", NULL};
 	static const char *const tools[] = {"mlnx_qos", "dcb", NULL};
 	static const char *const functions[] = {"pf", "vf", NULL};
 	static const char *const linux_only[] = {"netdev", "rdma_device", "qos_tool", "function",
 						 NULL};
 	static const char *const esxi_only[] = {"uplink", "pvrdma_vmknic", NULL};
-	if (!expect_kind(w, n, QG_Y_SEQ, "hosts") || n->n_kids == 0)
-		return;
 	struct qg_model *m = w->m;
-	m->hosts = calloc(n->n_kids, sizeof(*m->hosts));
-	if (!m->hosts) {
-		w->d->oom = true;
+	if (!(m->hosts = alloc_list(w, n, "hosts", sizeof(*m->hosts), &m->n_hosts)))
 		return;
-	}
-	m->n_hosts = n->n_kids;
 	for (size_t i = 0; i < n->n_kids; i++) {
-		const struct qg_ynode *item = n->kids[i];
 		struct qg_host *h = &m->hosts[i];
 		char path[PATH_LEN], sub[PATH_LEN];
-		snprintf(path, sizeof(path), "hosts[%zu]", i);
-		h->pos = item->pos;
-		if (!expect_kind(w, item, QG_Y_MAP, path))
+		h->pos = n->kids[i]->pos;
+		const struct qg_ynode *item = list_entry(w, n, i, "hosts", keys, path, qg_name_ok,
+							 QG_NAME_RULE, h->name, sizeof(h->name));
+		if (!item)
 			continue;
-		check_keys(w, item, path, keys);
 		const struct qg_ynode *v;
-		if ((v = require(w, item, "name", path))) {
-			join(sub, path, "name");
-			if (read_str(w, v, sub, qg_name_ok, QG_NAME_RULE, h->name, sizeof(h->name)))
-				check_unique(w, n, i, v, "host");
-		}
 		int platform = -1;
 		if ((v = require(w, item, "platform", path))) {
 			join(sub, path, "platform");
@@ -920,15 +949,9 @@ static void load_dvs(struct walk *w, const struct qg_ynode *n)
 {
 	static const char *const keys[] = {"name",    "vcenter",   "datacenter", "mtu",
 					   "uplinks", "portgroup", "hosts",	 NULL};
-	if (!expect_kind(w, n, QG_Y_SEQ, "dvs") || n->n_kids == 0)
-		return;
 	struct qg_model *m = w->m;
-	m->dvs = calloc(n->n_kids, sizeof(*m->dvs));
-	if (!m->dvs) {
-		w->d->oom = true;
+	if (!(m->dvs = alloc_list(w, n, "dvs", sizeof(*m->dvs), &m->n_dvs)))
 		return;
-	}
-	m->n_dvs = n->n_kids;
 	/* Which DVS (and which list entry) claimed each host's uplink. */
 	const struct qg_ynode **claimed = calloc(m->n_hosts + 1, sizeof(*claimed));
 	if (!claimed) {
@@ -936,21 +959,15 @@ static void load_dvs(struct walk *w, const struct qg_ynode *n)
 		return;
 	}
 	for (size_t i = 0; i < n->n_kids; i++) {
-		const struct qg_ynode *item = n->kids[i];
 		struct qg_dvs *s = &m->dvs[i];
 		char path[PATH_LEN], sub[PATH_LEN];
-		snprintf(path, sizeof(path), "dvs[%zu]", i);
-		s->pos = item->pos;
-		if (!expect_kind(w, item, QG_Y_MAP, path))
+		s->pos = n->kids[i]->pos;
+		const struct qg_ynode *item =
+		    list_entry(w, n, i, "dvs", keys, path, qg_dvs_name_ok, QG_DVS_NAME_RULE,
+			       s->name, sizeof(s->name));
+		if (!item)
 			continue;
-		check_keys(w, item, path, keys);
 		const struct qg_ynode *v;
-		if ((v = require(w, item, "name", path))) {
-			join(sub, path, "name");
-			if (read_str(w, v, sub, qg_dvs_name_ok, QG_DVS_NAME_RULE, s->name,
-				     sizeof(s->name)))
-				check_unique(w, n, i, v, "dvs");
-		}
 		if ((v = require(w, item, "vcenter", path))) {
 			join(sub, path, "vcenter");
 			read_str(w, v, sub, qg_address_ok, QG_ADDRESS_RULE, s->vcenter,
@@ -977,10 +994,11 @@ static void load_dvs(struct walk *w, const struct qg_ynode *n)
 			join(sub, path, "mtu");
 			s->mtu_given = read_int(w, v, sub, 1500, 9000, &s->mtu);
 			if (s->mtu_given && s->mtu < m->qos.mtu)
-				qg_error(w->d, v->pos,
-					 "%s: %d is below qos.mtu %d; every hop must carry the host "
-					 "MTU",
-					 sub, s->mtu, m->qos.mtu);
+				qg_error(
+				    w->d, v->pos,
+				    "%s: %d is below qos.mtu %d; every hop must carry the host "
+				    "MTU",
+				    sub, s->mtu, m->qos.mtu);
 		} else if (m->qos.mtu > 9000) {
 			qg_error(w->d, item->pos,
 				 "%s: takes its mtu from qos.mtu %d, above vSphere's maximum of "
@@ -1002,10 +1020,11 @@ static void load_dvs(struct walk *w, const struct qg_ynode *n)
 				if (h < 0)
 					continue;
 				if (claimed[h]) {
-					qg_error(w->d, v->kids[k]->pos,
-						 "%s: host '%s' is already on a DVS; its RoCE uplink "
-						 "can join only one",
-						 sub, m->hosts[h].name);
+					qg_error(
+					    w->d, v->kids[k]->pos,
+					    "%s: host '%s' is already on a DVS; its RoCE uplink "
+					    "can join only one",
+					    sub, m->hosts[h].name);
 					qg_note(w->d, claimed[h]->pos, "'%s' first listed here",
 						m->hosts[h].name);
 					continue;
@@ -1034,14 +1053,15 @@ static void load_verify(struct walk *w, const struct qg_ynode *n)
 	/* perftest's largest message for ib_write_bw is 8 MiB (MAX_SIZE). */
 	if ((v = get(n, "message_size")))
 		vf->message_size_given =
-			read_int(w, v, "verify.message_size", 1, 8388608, &vf->message_size);
+		    read_int(w, v, "verify.message_size", 1, 8388608, &vf->message_size);
 	if ((v = get(n, "duration_s")))
 		vf->duration_given = read_int(w, v, "verify.duration_s", 1, 3600, &vf->duration_s);
 	const struct qg_ynode *pairs = require(w, n, "pairs", "verify");
 	if (!pairs || !expect_kind(w, pairs, QG_Y_SEQ, "verify.pairs"))
 		return;
 	if (pairs->n_kids == 0) {
-		qg_error(w->d, pairs->pos, "verify.pairs: the list is empty; give at least one "
+		qg_error(w->d, pairs->pos,
+			 "verify.pairs: the list is empty; give at least one "
 			 "{client, server, min_gbps}");
 		return;
 	}
@@ -1071,8 +1091,10 @@ static void load_verify(struct walk *w, const struct qg_ynode *n)
 			si = host_ref(w, s, sub, QG_HOST_LINUX, why);
 		}
 		if (ci >= 0 && ci == si)
-			qg_error(w->d, s->pos, "%s: client and server are both '%s'; a pair needs "
-				 "two hosts", path, s->value);
+			qg_error(w->d, s->pos,
+				 "%s: client and server are both '%s'; a pair needs "
+				 "two hosts",
+				 path, s->value);
 		int64_t gbps = 0;
 		if (g) {
 			join(sub, path, "min_gbps");
@@ -1141,8 +1163,8 @@ int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_m
 	return 0;
 }
 
-int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m,
-			char **text_out, size_t *len_out)
+int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m, char **text_out,
+			size_t *len_out)
 {
 	memset(m, 0, sizeof(*m));
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

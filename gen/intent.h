@@ -20,7 +20,7 @@
 int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_model *m);
 
 /* Read a file (bounded) and load it; -1 with a diagnostic when it cannot be read. */
-int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m,
-			char **text_out, size_t *len_out);
+int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m, char **text_out,
+			size_t *len_out);
 
 #endif

@@ -18,12 +18,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define QG_NAME_LEN 64    /* names: 1..63 characters */
-#define QG_ADDR_LEN 254   /* DNS names: at most 253 characters */
-#define QG_USER_LEN 33    /* POSIX login names: at most 32 */
-#define QG_IFNAME_LEN 16  /* IFNAMSIZ */
-#define QG_POOL_LEN 21    /* Onyx: "String up to 20 characters" */
-#define QG_LABEL_LEN 81   /* vSphere datacenter / portgroup names, as qosgen accepts them */
+#define QG_NAME_LEN 64	 /* names: 1..63 characters */
+#define QG_ADDR_LEN 254	 /* DNS names: at most 253 characters */
+#define QG_USER_LEN 33	 /* POSIX login names: at most 32 */
+#define QG_IFNAME_LEN 16 /* IFNAMSIZ */
+#define QG_POOL_LEN 21	 /* Onyx: "String up to 20 characters" */
+#define QG_LABEL_LEN 81	 /* vSphere datacenter / portgroup names, as qosgen accepts them */
 
 enum qg_trust { QG_TRUST_DSCP, QG_TRUST_PCP };
 enum qg_ets_mode { QG_ETS_UNSET, QG_ETS_STRICT, QG_ETS_WRR };
@@ -36,7 +36,7 @@ struct qg_ets {
 
 /* A traffic class of the policy: the lossless RoCE class or the CNP class. */
 struct qg_class {
-	int priority;      /* switch-priority = PFC priority, 0..7 */
+	int priority;	   /* switch-priority = PFC priority, 0..7 */
 	int traffic_class; /* switch egress TC, 0..7 */
 	bool tc_given;
 	int dscp[64]; /* in the order given; dscp[0] is what hosts mark */
@@ -57,7 +57,7 @@ struct qg_qos {
 	struct qg_class lossless;
 	char pool_name[QG_POOL_LEN];
 	int pool_percent_centi; /* memory percent x100: 50.00 -> 5000 */
-	bool ecn;               /* lossless.ecn given: ECN marking on the switch, DCQCN on hosts */
+	bool ecn;		/* lossless.ecn given: ECN marking on the switch, DCQCN on hosts */
 	int ecn_min_kb, ecn_max_kb;
 
 	bool cnp; /* the cnp class is given */
@@ -80,7 +80,7 @@ struct qg_switch {
 	int port; /* SSH port */
 	bool port_given;
 	char user[QG_USER_LEN]; /* "" = from ~/.ssh/config, else the local user */
-	struct qg_port *ports;  /* sorted, unique */
+	struct qg_port *ports;	/* sorted, unique */
 	size_t n_ports;
 	struct qg_pos pos, ports_pos;
 };
@@ -117,13 +117,13 @@ struct qg_dvs {
 	bool mtu_given;
 	int uplinks;
 	char portgroup[QG_LABEL_LEN]; /* "" = none */
-	size_t *hosts;                /* indices into model.hosts, in the order given */
+	size_t *hosts;		      /* indices into model.hosts, in the order given */
 	size_t n_hosts;
 	struct qg_pos pos;
 };
 
 struct qg_pair {
-	size_t client, server;  /* indices into model.hosts */
+	size_t client, server;	/* indices into model.hosts */
 	int64_t min_gbps_centi; /* Gb/s x100 */
 	struct qg_pos pos;
 };

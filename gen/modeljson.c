@@ -97,16 +97,18 @@ cJSON *qg_model_json(const struct qg_model *m)
 		const struct qg_host *h = &m->hosts[i];
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", h->name);
-		cJSON_AddStringToObject(o, "platform", h->platform == QG_HOST_LINUX ? "linux" : "esxi");
+		cJSON_AddStringToObject(o, "platform",
+					h->platform == QG_HOST_LINUX ? "linux" : "esxi");
 		ssh_json(o, h->address, h->port, h->user);
 		if (h->platform == QG_HOST_LINUX) {
 			cJSON_AddStringToObject(o, "netdev", h->netdev);
 			cJSON_AddStringToObject(o, "rdma_device", h->rdma_device);
-			cJSON_AddStringToObject(o, "function", h->function == QG_FN_PF ? "pf" : "vf");
+			cJSON_AddStringToObject(o, "function",
+						h->function == QG_FN_PF ? "pf" : "vf");
 			if (h->function == QG_FN_PF)
-				cJSON_AddStringToObject(o, "qos_tool", h->qos_tool == QG_TOOL_MLNX_QOS
-									  ? "mlnx_qos"
-									  : "dcb");
+				cJSON_AddStringToObject(o, "qos_tool",
+							h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos"
+											: "dcb");
 		} else {
 			cJSON_AddStringToObject(o, "uplink", h->uplink);
 			if (h->pvrdma_vmknic[0])

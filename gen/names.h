@@ -33,8 +33,7 @@ bool qg_netdev_ok(const char *s);
 #define QG_NETDEV_RULE "1..15 characters of A-Z a-z 0-9 _ . -, starting with a letter or digit"
 
 bool qg_rdma_device_ok(const char *s);
-#define QG_RDMA_DEVICE_RULE                                                                        \
-	"1..63 characters of A-Z a-z 0-9 _ . -, starting with a letter or digit"
+#define QG_RDMA_DEVICE_RULE "1..63 characters of A-Z a-z 0-9 _ . -, starting with a letter or digit"
 
 bool qg_vmnic_ok(const char *s);
 #define QG_VMNIC_RULE "vmnicN, N a number of 1..4 digits"

@@ -207,7 +207,7 @@ static int show_diff(FILE *out, const char *old_path, const char *new_path, cons
 	char la[4200], lb[4200];
 	snprintf(la, sizeof(la), "a/%s", rel);
 	snprintf(lb, sizeof(lb), "b/%s", rel);
-	char *argv[] = {"diff", "-u", "--label", la, "--label", lb, (char *)old_path,
+	char *argv[] = {"diff",		  "-u", "--label", la, "--label", lb, (char *)old_path,
 			(char *)new_path, NULL};
 	fflush(out);
 	posix_spawn_file_actions_t fa;
@@ -247,8 +247,7 @@ static int note_extra(const char *path, const struct stat *st, int flag, struct 
 	return 0;
 }
 
-int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char *err,
-		    size_t errlen)
+int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char *err, size_t errlen)
 {
 	int differs = 0;
 	char tmp[4096];
@@ -279,7 +278,8 @@ int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char 
 		snprintf(fresh, sizeof(fresh), "%s/new", tmp);
 		int fd = open(fresh, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (fd < 0 || write_all(fd, f->data, f->len) != 0) {
-			rc = fail(err, errlen, "cannot write a temporary file: %s", strerror(errno));
+			rc =
+			    fail(err, errlen, "cannot write a temporary file: %s", strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			break;

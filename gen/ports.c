@@ -36,7 +36,8 @@ static int port_parse_one(const char *s, size_t len, struct qg_port *p)
 	return parts;
 }
 
-static int bad(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static int bad(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -76,16 +77,16 @@ int qg_port_parse(const char *s, struct qg_port **out, size_t *n, char *err, siz
 				   "have the same shape",
 				   s);
 		if (a.module != b.module)
-			return bad(err, errlen, "range '%s' spans two modules; a range stays in one",
-				   s);
+			return bad(err, errlen,
+				   "range '%s' spans two modules; a range stays in one", s);
 		if (a.split && a.port != b.port)
 			return bad(err, errlen,
 				   "range '%s' spans two split ports; a split range stays in one "
 				   "port (1/3/1-1/3/4)",
 				   s);
 		if (qg_port_cmp(&a, &b) > 0)
-			return bad(err, errlen, "range '%s' runs backwards; write the lower port first",
-				   s);
+			return bad(err, errlen,
+				   "range '%s' runs backwards; write the lower port first", s);
 	}
 	if (a.module == 0 || a.port == 0 || (pa == 3 && (a.split == 0 || b.split == 0)))
 		return bad(err, errlen, LIMITS, s);

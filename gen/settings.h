@@ -24,7 +24,7 @@ struct qg_settings {
 };
 
 void qg_settings_add(struct qg_settings *s, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 const char *qg_settings_get(const struct qg_settings *s, const char *key);
 void qg_settings_free(struct qg_settings *s);
 

@@ -25,9 +25,9 @@ enum qg_device_kind { QG_DEVICE_SWITCH, QG_DEVICE_HOST, QG_DEVICE_DVS };
 /* What every emitter gets besides the model: no clock, no environment. */
 struct qg_emit_ctx {
 	const struct qg_templates *templates;
-	const char *generator;   /* "qosgen 0.1.0" */
+	const char *generator;	 /* "qosgen 0.1.0" */
 	const char *intent_hash; /* sha256 hex of the normalised intent */
-	struct qg_diags *d;      /* template problems go here */
+	struct qg_diags *d;	 /* template problems go here */
 };
 
 struct qg_target {
@@ -49,15 +49,16 @@ struct qg_target {
 extern const struct qg_target *const qg_targets[];
 
 /* The target for device i of a kind, or NULL. */
-const struct qg_target *qg_target_for(const struct qg_model *m, enum qg_device_kind kind,
-				      size_t i);
+const struct qg_target *qg_target_for(const struct qg_model *m, enum qg_device_kind kind, size_t i);
 size_t qg_device_count(const struct qg_model *m, enum qg_device_kind kind);
 const char *qg_device_name(const struct qg_model *m, enum qg_device_kind kind, size_t i);
 
 /* Shared by the emitters: the header placeholders every template knows. */
 #define QG_TVARS_HEADER(ctx, m)                                                                    \
 	{"generator", (ctx)->generator}, {"intent_hash", (ctx)->intent_hash},                      \
-		{"fabric", (m)->fabric}
+	{                                                                                          \
+		"fabric", (m)->fabric                                                              \
+	}
 
 /*
  * Append s as one shell word in single quotes. The intent's character sets

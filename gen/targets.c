@@ -11,11 +11,7 @@
 
 /* One row per target, in emit order. */
 const struct qg_target *const qg_targets[] = {
-	&qg_target_onyx,
-	&qg_target_linux,
-	&qg_target_esxi,
-	&qg_target_dvs,
-	NULL,
+    &qg_target_onyx, &qg_target_linux, &qg_target_esxi, &qg_target_dvs, NULL,
 };
 
 size_t qg_device_count(const struct qg_model *m, enum qg_device_kind kind)
@@ -42,8 +38,7 @@ const char *qg_device_name(const struct qg_model *m, enum qg_device_kind kind, s
 	}
 }
 
-const struct qg_target *qg_target_for(const struct qg_model *m, enum qg_device_kind kind,
-				      size_t i)
+const struct qg_target *qg_target_for(const struct qg_model *m, enum qg_device_kind kind, size_t i)
 {
 	for (size_t t = 0; qg_targets[t]; t++)
 		if (qg_targets[t]->kind == kind && qg_targets[t]->applies(m, i))

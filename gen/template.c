@@ -35,8 +35,9 @@ int qg_template_fill_text(const char *text, const char *origin, const struct qg_
 		while (name_char(name[len]))
 			len++;
 		if (len == 0 || name[len] != '}' || name[len + 1] != '}') {
-			qg_error_in(d, origin, pos,
-				 "malformed placeholder; expected {{name}} with a-z 0-9 _ in the name");
+			qg_error_in(
+			    d, origin, pos,
+			    "malformed placeholder; expected {{name}} with a-z 0-9 _ in the name");
 			qg_buf_append(out, p, 2);
 			p += 2;
 			col += 2;
@@ -53,11 +54,13 @@ int qg_template_fill_text(const char *text, const char *origin, const struct qg_
 			for (size_t i = 0; i < n_vars && used < sizeof(known); i++)
 				used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s",
 							 i ? ", " : "", vars[i].name);
-			qg_error_in(d, origin, pos, "unknown placeholder '{{%.*s}}'; this template knows: %s",
-				 (int)len, name, known);
+			qg_error_in(d, origin, pos,
+				    "unknown placeholder '{{%.*s}}'; this template knows: %s",
+				    (int)len, name, known);
 		} else if (!var->value) {
-			qg_error_in(d, origin, pos, "placeholder '{{%.*s}}' has no value for this file", (int)len,
-				 name);
+			qg_error_in(d, origin, pos,
+				    "placeholder '{{%.*s}}' has no value for this file", (int)len,
+				    name);
 		} else {
 			qg_buf_puts(out, var->value);
 		}

@@ -73,8 +73,8 @@ struct qg_ynode *qg_yaml_parse(const char *text, size_t len, struct qg_diags *d)
 		if (!yaml_parser_parse(&parser, &ev)) {
 			struct qg_pos pos = mark_pos(parser.problem_mark);
 			if (parser.context) {
-				qg_error(d, pos, "yaml: %s %s", parser.problem ? parser.problem : "error",
-					 parser.context);
+				qg_error(d, pos, "yaml: %s %s",
+					 parser.problem ? parser.problem : "error", parser.context);
 				/* libyaml's context reads "while parsing a flow mapping". */
 				const char *what = parser.context;
 				if (!strncmp(what, "while parsing ", 14))
@@ -95,15 +95,17 @@ struct qg_ynode *qg_yaml_parse(const char *text, size_t len, struct qg_diags *d)
 			break;
 		case YAML_DOCUMENT_START_EVENT:
 			if (++documents > 1) {
-				qg_error(d, pos,
-					 "a second YAML document; an intent file holds exactly one");
+				qg_error(
+				    d, pos,
+				    "a second YAML document; an intent file holds exactly one");
 				ok = false;
 			}
 			break;
 		case YAML_ALIAS_EVENT:
-			qg_error(d, pos,
-				 "alias '*%s' is not allowed in an intent file; write the value out",
-				 (const char *)ev.data.alias.anchor);
+			qg_error(
+			    d, pos,
+			    "alias '*%s' is not allowed in an intent file; write the value out",
+			    (const char *)ev.data.alias.anchor);
 			ok = false;
 			break;
 		case YAML_SCALAR_EVENT: {
@@ -129,11 +131,13 @@ struct qg_ynode *qg_yaml_parse(const char *text, size_t len, struct qg_diags *d)
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
 			if (depth == QG_YAML_MAX_DEPTH) {
-				qg_error(d, pos, "nesting deeper than %d levels", QG_YAML_MAX_DEPTH);
+				qg_error(d, pos, "nesting deeper than %d levels",
+					 QG_YAML_MAX_DEPTH);
 				ok = false;
 				break;
 			}
-			n = node_new(ev.type == YAML_SEQUENCE_START_EVENT ? QG_Y_SEQ : QG_Y_MAP, pos);
+			n = node_new(ev.type == YAML_SEQUENCE_START_EVENT ? QG_Y_SEQ : QG_Y_MAP,
+				     pos);
 			if (!n) {
 				d->oom = true;
 				ok = false;

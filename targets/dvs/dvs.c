@@ -139,7 +139,8 @@ static void govc_body(const struct qg_model *m, size_t i, struct qg_buf *b)
 		qg_buf_puts(b, h->name);
 		qg_buf_puts(b, ": no host ");
 		qg_buf_puts(b, h->address);
-		qg_buf_puts(b, " in the inventory\" >&2\n\texit 1\nfi\ngovc dvs.add -dvs \"$dvs\" -pnic ");
+		qg_buf_puts(
+		    b, " in the inventory\" >&2\n\texit 1\nfi\ngovc dvs.add -dvs \"$dvs\" -pnic ");
 		qg_sh_word(b, h->uplink);
 		qg_buf_puts(b, " \"$host\"\necho \"[ok] host.");
 		qg_buf_puts(b, h->name);
@@ -179,12 +180,8 @@ static int dvs_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx
 	rc = -ENOMEM;
 	if (!body.failed && !url.failed && !dc.failed && !name.failed) {
 		const struct qg_tvar vars[] = {
-			QG_TVARS_HEADER(ctx, m),
-			{"dvs", s->name},
-			{"dvs_word", name.data},
-			{"datacenter", dc.data},
-			{"vcenter_url", url.data},
-			{"body", body.data},
+		    QG_TVARS_HEADER(ctx, m), {"dvs", s->name},		{"dvs_word", name.data},
+		    {"datacenter", dc.data}, {"vcenter_url", url.data}, {"body", body.data},
 		};
 		snprintf(path, sizeof(path), "dvs/%s.govc.sh", s->name);
 		rc = qg_emit_template(ctx, "govc.sh", vars, sizeof(vars) / sizeof(vars[0]), path,
@@ -198,10 +195,10 @@ static int dvs_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx
 }
 
 const struct qg_target qg_target_dvs = {
-	.name = "dvs",
-	.summary = "vSphere Distributed Switch (ReconfigureDvs_Task body and govc script)",
-	.kind = QG_DEVICE_DVS,
-	.applies = dvs_applies,
-	.settings = dvs_settings,
-	.emit = dvs_emit,
+    .name = "dvs",
+    .summary = "vSphere Distributed Switch (ReconfigureDvs_Task body and govc script)",
+    .kind = QG_DEVICE_DVS,
+    .applies = dvs_applies,
+    .settings = dvs_settings,
+    .emit = dvs_emit,
 };

@@ -54,9 +54,9 @@ static void esxi_walk(const struct qg_model *m, size_t i, struct walk *w)
 		qg_settings_add(w->set, "nmlx5_core.pfctx", "%s", bitmap);
 		qg_settings_add(w->set, "nmlx5_core.pfcrx", "%s", bitmap);
 		qg_settings_add(w->set, "nmlx5_core.trust_state", "%s", trust);
-		qg_settings_add(w->set, mark_key[0] == 'd' ? "nmlx5_rdma.dscp_force"
-							   : "nmlx5_rdma.pcp_force",
-				"%s", mark);
+		qg_settings_add(
+		    w->set, mark_key[0] == 'd' ? "nmlx5_rdma.dscp_force" : "nmlx5_rdma.pcp_force",
+		    "%s", mark);
 	}
 	if (w->sh) {
 		char pfctx[24], pfcrx[24], ts[24], force[40];
@@ -110,24 +110,24 @@ static int esxi_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 		return -ENOMEM;
 	}
 	const struct qg_tvar vars[] = {
-		QG_TVARS_HEADER(ctx, m),
-		{"host", h->name},
-		{"uplink", h->uplink},
-		{"body", body.data ? body.data : ""},
+	    QG_TVARS_HEADER(ctx, m),
+	    {"host", h->name},
+	    {"uplink", h->uplink},
+	    {"body", body.data ? body.data : ""},
 	};
 	char path[QG_NAME_LEN + 16];
 	snprintf(path, sizeof(path), "host/%s.sh", h->name);
-	int rc = qg_emit_template(ctx, "esxi.sh", vars, sizeof(vars) / sizeof(vars[0]), path,
-				  0755, out);
+	int rc =
+	    qg_emit_template(ctx, "esxi.sh", vars, sizeof(vars) / sizeof(vars[0]), path, 0755, out);
 	qg_buf_free(&body);
 	return rc;
 }
 
 const struct qg_target qg_target_esxi = {
-	.name = "esxi",
-	.summary = "ESXi host script (nmlx5 PFC/trust/DSCP options merged, PVRDMA vmknic)",
-	.kind = QG_DEVICE_HOST,
-	.applies = esxi_applies,
-	.settings = esxi_settings,
-	.emit = esxi_emit,
+    .name = "esxi",
+    .summary = "ESXi host script (nmlx5 PFC/trust/DSCP options merged, PVRDMA vmknic)",
+    .kind = QG_DEVICE_HOST,
+    .applies = esxi_applies,
+    .settings = esxi_settings,
+    .emit = esxi_emit,
 };

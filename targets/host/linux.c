@@ -32,7 +32,7 @@ static bool linux_applies(const struct qg_model *m, size_t i)
 
 struct walk {
 	struct qg_settings *set; /* may be NULL */
-	struct qg_buf *sh;       /* may be NULL */
+	struct qg_buf *sh;	 /* may be NULL */
 };
 
 /* One setting: its key and value, and the script line that applies it. */
@@ -77,9 +77,9 @@ static void linux_walk(const struct qg_model *m, size_t i, struct walk *w)
 				size_t used = 0;
 				v[0] = '\0';
 				for (int k = 0; k < q->lossless.n_dscp; k++)
-					used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%d:%d",
-								 k ? " " : "", q->lossless.dscp[k],
-								 q->lossless.priority);
+					used += (size_t)snprintf(
+					    v + used, sizeof(v) - used, "%s%d:%d", k ? " " : "",
+					    q->lossless.dscp[k], q->lossless.priority);
 				if (q->cnp)
 					snprintf(v + used, sizeof(v) - used, " %d:%d",
 						 q->cnpc.dscp[0], q->cnpc.priority);
@@ -89,8 +89,9 @@ static void linux_walk(const struct qg_model *m, size_t i, struct walk *w)
 			char shown[96], prio[4];
 			size_t used = (size_t)snprintf(shown, sizeof(shown), "prio-pfc");
 			for (int p = 0; p < 8; p++)
-				used += (size_t)snprintf(shown + used, sizeof(shown) - used, " %d:%s",
-							 p, p == q->lossless.priority ? "on" : "off");
+				used +=
+				    (size_t)snprintf(shown + used, sizeof(shown) - used, " %d:%s",
+						     p, p == q->lossless.priority ? "on" : "off");
 			snprintf(prio, sizeof(prio), "%d", q->lossless.priority);
 			step(w, "pfc", pfc, "qg_dcb_pfc", h->netdev, shown, pfc, prio, NULL);
 		}
@@ -151,24 +152,24 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 		snprintf(flavour, sizeof(flavour), "PF %s (%s), QoS through %s.", h->netdev,
 			 h->rdma_device, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
 	const struct qg_tvar vars[] = {
-		QG_TVARS_HEADER(ctx, m),
-		{"host", h->name},
-		{"flavour", flavour},
-		{"body", body.data ? body.data : ""},
+	    QG_TVARS_HEADER(ctx, m),
+	    {"host", h->name},
+	    {"flavour", flavour},
+	    {"body", body.data ? body.data : ""},
 	};
 	char path[QG_NAME_LEN + 16];
 	snprintf(path, sizeof(path), "host/%s.sh", h->name);
-	int rc = qg_emit_template(ctx, "linux.sh", vars, sizeof(vars) / sizeof(vars[0]), path,
-				  0755, out);
+	int rc = qg_emit_template(ctx, "linux.sh", vars, sizeof(vars) / sizeof(vars[0]), path, 0755,
+				  out);
 	qg_buf_free(&body);
 	return rc;
 }
 
 const struct qg_target qg_target_linux = {
-	.name = "linux",
-	.summary = "Linux host script (MTU, trust, PFC, RoCE ToS, DCQCN) via mlnx_qos or dcb",
-	.kind = QG_DEVICE_HOST,
-	.applies = linux_applies,
-	.settings = linux_settings,
-	.emit = linux_emit,
+    .name = "linux",
+    .summary = "Linux host script (MTU, trust, PFC, RoCE ToS, DCQCN) via mlnx_qos or dcb",
+    .kind = QG_DEVICE_HOST,
+    .applies = linux_applies,
+    .settings = linux_settings,
+    .emit = linux_emit,
 };

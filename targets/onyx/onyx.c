@@ -20,10 +20,10 @@
 #include <string.h>
 
 const char *const onyx_section_title[ONYX_SEC_COUNT] = {
-	"Interface Ethernet configuration",
-	"Interface Ethernet buffer configuration",
-	"QoS switch configuration",
-	"DCBX ETS configuration",
+    "Interface Ethernet configuration",
+    "Interface Ethernet buffer configuration",
+    "QoS switch configuration",
+    "DCBX ETS configuration",
 };
 
 static bool onyx_applies(const struct qg_model *m, size_t i)
@@ -192,24 +192,24 @@ static int onyx_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 		return -ENOMEM;
 	}
 	const struct qg_tvar vars[] = {
-		QG_TVARS_HEADER(ctx, m),
-		{"switch", m->switches[i].name},
-		{"body", body.data ? body.data : ""},
+	    QG_TVARS_HEADER(ctx, m),
+	    {"switch", m->switches[i].name},
+	    {"body", body.data ? body.data : ""},
 	};
 	char path[QG_NAME_LEN + 16];
 	snprintf(path, sizeof(path), "onyx/%s.cli", m->switches[i].name);
-	int rc = qg_emit_template(ctx, "onyx.cli", vars, sizeof(vars) / sizeof(vars[0]), path,
-				  0644, out);
+	int rc = qg_emit_template(ctx, "onyx.cli", vars, sizeof(vars) / sizeof(vars[0]), path, 0644,
+				  out);
 	qg_buf_free(&body);
 	return rc;
 }
 
 const struct qg_target qg_target_onyx = {
-	.name = "onyx",
-	.summary = "NVIDIA Onyx switch CLI (trust, lossless pool, ECN, ETS, MTU)",
-	.kind = QG_DEVICE_SWITCH,
-	.applies = onyx_applies,
-	.check = onyx_check,
-	.settings = onyx_settings,
-	.emit = onyx_emit,
+    .name = "onyx",
+    .summary = "NVIDIA Onyx switch CLI (trust, lossless pool, ECN, ETS, MTU)",
+    .kind = QG_DEVICE_SWITCH,
+    .applies = onyx_applies,
+    .check = onyx_check,
+    .settings = onyx_settings,
+    .emit = onyx_emit,
 };

@@ -16,8 +16,8 @@ extern const struct qg_target qg_target_onyx;
 enum onyx_section {
 	ONYX_SEC_INTERFACE, /* "Interface Ethernet configuration" */
 	ONYX_SEC_BUFFER,    /* "Interface Ethernet buffer configuration" */
-	ONYX_SEC_QOS,       /* "QoS switch configuration" */
-	ONYX_SEC_ETS,       /* "DCBX ETS configuration" */
+	ONYX_SEC_QOS,	    /* "QoS switch configuration" */
+	ONYX_SEC_ETS,	    /* "DCBX ETS configuration" */
 	ONYX_SEC_COUNT,
 };
 extern const char *const onyx_section_title[ONYX_SEC_COUNT];

@@ -59,16 +59,17 @@ static void test_sha256_known_vector(void **state)
 	(void)state;
 	char hex[QG_SHA256_HEX];
 	assert_int_equal(qg_sha256_hex("abc", 3, hex), 0);
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_string_equal(hex,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_buf_grows_and_steals),
-		cmocka_unit_test(test_outset_unique_sorted),
-		cmocka_unit_test(test_settings_ordered),
-		cmocka_unit_test(test_sha256_known_vector),
+	    cmocka_unit_test(test_buf_grows_and_steals),
+	    cmocka_unit_test(test_outset_unique_sorted),
+	    cmocka_unit_test(test_settings_ordered),
+	    cmocka_unit_test(test_sha256_known_vector),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

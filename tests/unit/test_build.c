@@ -39,18 +39,20 @@ static void test_hash_covers_meaning_not_spelling(void **state)
 	qg_model_hash(&m, h1);
 	qg_model_free(&m);
 	/* Comments, key order and spelled-out defaults do not change the intent. */
-	load_ok("# a comment\nfabric: t\nversion: 1\nqos:\n  mtu: 9000\n  trust: dscp\n"
-		"  cnp: {ets: strict, dscp: 48, priority: 6, traffic_class: 6}\n"
-		"  lossless:\n    dscp: [26]\n    priority: 3\n"
-		"    pool: {memory_percent: 50.00, name: roce}\n    ecn: {max_kb: 1500, min_kb: 150}\n",
-		&m);
+	load_ok(
+	    "# a comment\nfabric: t\nversion: 1\nqos:\n  mtu: 9000\n  trust: dscp\n"
+	    "  cnp: {ets: strict, dscp: 48, priority: 6, traffic_class: 6}\n"
+	    "  lossless:\n    dscp: [26]\n    priority: 3\n"
+	    "    pool: {memory_percent: 50.00, name: roce}\n    ecn: {max_kb: 1500, min_kb: 150}\n",
+	    &m);
 	qg_model_hash(&m, h2);
 	qg_model_free(&m);
 	assert_string_equal(h1, h2);
-	load_ok("version: 1\nfabric: t\nqos:\n  mtu: 8000\n  lossless:\n    priority: 3\n"
-		"    dscp: [26]\n    pool: {name: roce, memory_percent: 50}\n"
-		"    ecn: {min_kb: 150, max_kb: 1500}\n  cnp: {priority: 6, dscp: 48, ets: strict}\n",
-		&m);
+	load_ok(
+	    "version: 1\nfabric: t\nqos:\n  mtu: 8000\n  lossless:\n    priority: 3\n"
+	    "    dscp: [26]\n    pool: {name: roce, memory_percent: 50}\n"
+	    "    ecn: {min_kb: 150, max_kb: 1500}\n  cnp: {priority: 6, dscp: 48, ets: strict}\n",
+	    &m);
 	qg_model_hash(&m, h3);
 	qg_model_free(&m);
 	assert_string_not_equal(h1, h3);
@@ -80,7 +82,8 @@ static void test_plan_lists_every_file_with_its_hash(void **state)
 			assert_non_null(of);
 			char hex[QG_SHA256_HEX];
 			qg_sha256_hex(of->data, of->len, hex);
-			assert_string_equal(hex, cJSON_GetStringValue(cJSON_GetObjectItem(f, "sha256")));
+			assert_string_equal(hex,
+					    cJSON_GetStringValue(cJSON_GetObjectItem(f, "sha256")));
 			files++;
 		}
 	}
@@ -126,10 +129,10 @@ static void test_template_error_fails_build(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_byte_identical),
-		cmocka_unit_test(test_hash_covers_meaning_not_spelling),
-		cmocka_unit_test(test_plan_lists_every_file_with_its_hash),
-		cmocka_unit_test(test_template_error_fails_build),
+	    cmocka_unit_test(test_byte_identical),
+	    cmocka_unit_test(test_hash_covers_meaning_not_spelling),
+	    cmocka_unit_test(test_plan_lists_every_file_with_its_hash),
+	    cmocka_unit_test(test_template_error_fails_build),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

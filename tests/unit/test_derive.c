@@ -49,9 +49,9 @@ static void test_path_mtu(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tos_106_with_ecn_104_without),
-		cmocka_unit_test(test_pfc_vector_and_bitmap),
-		cmocka_unit_test(test_path_mtu),
+	    cmocka_unit_test(test_tos_106_with_ecn_104_without),
+	    cmocka_unit_test(test_pfc_vector_and_bitmap),
+	    cmocka_unit_test(test_path_mtu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,8 +51,8 @@ static void test_control_characters_escaped(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sorted_compiler_form),
-		cmocka_unit_test(test_control_characters_escaped),
+	    cmocka_unit_test(test_sorted_compiler_form),
+	    cmocka_unit_test(test_control_characters_escaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

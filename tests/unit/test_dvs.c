@@ -89,8 +89,8 @@ static void test_govc_script(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_reconfigure_request),
-		cmocka_unit_test(test_govc_script),
+	    cmocka_unit_test(test_reconfigure_request),
+	    cmocka_unit_test(test_govc_script),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

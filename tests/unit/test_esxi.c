@@ -11,12 +11,13 @@ static void test_options_and_pvrdma(void **state)
 		&m);
 	build_ok(&m, &o);
 	const char *s = file_text(&o, "host/e.sh");
-	assert_non_null(strstr(s, "\nqg_need_uplink 'vmnic4'\n"
-				  "qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2'\n"
-				  "qg_module_opts 'nmlx5_rdma' 'dscp_force=26'\n"
-				  "qg_advanced_string '/Net/PVRDMAVmknic' 'vmk3' 'Net.PVRDMAVmknic'\n"
-				  "qg_firewall_ruleset 'pvrdma'\n"
-				  "qg_vmknic_mtu 'vmk3' '9000'\n"));
+	assert_non_null(
+	    strstr(s, "\nqg_need_uplink 'vmnic4'\n"
+		      "qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2'\n"
+		      "qg_module_opts 'nmlx5_rdma' 'dscp_force=26'\n"
+		      "qg_advanced_string '/Net/PVRDMAVmknic' 'vmk3' 'Net.PVRDMAVmknic'\n"
+		      "qg_firewall_ruleset 'pvrdma'\n"
+		      "qg_vmknic_mtu 'vmk3' '9000'\n"));
 	/* The merge, not a plain set: the script reads the live option string. */
 	assert_non_null(strstr(s, "esxcfg-module -g"));
 	qg_outset_free(&o);
@@ -46,8 +47,8 @@ static void test_pcp_trust_and_priority_5(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_options_and_pvrdma),
-		cmocka_unit_test(test_pcp_trust_and_priority_5),
+	    cmocka_unit_test(test_options_and_pvrdma),
+	    cmocka_unit_test(test_pcp_trust_and_priority_5),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

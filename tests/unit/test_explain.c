@@ -31,9 +31,9 @@ static void test_derived_with_reasons(void **state)
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(mtu, "source")), "default");
 	const cJSON *pmtu = find_row(e, "derived.roce_path_mtu");
 	assert_int_equal(cJSON_GetObjectItem(pmtu, "value")->valueint, 4096);
-	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(
-				    find_row(e, "derived.pfc_vector"), "value")),
-			    "0,0,0,1,0,0,0,0");
+	assert_string_equal(
+	    cJSON_GetStringValue(cJSON_GetObjectItem(find_row(e, "derived.pfc_vector"), "value")),
+	    "0,0,0,1,0,0,0,0");
 	assert_non_null(find_row(e, "device.clx-mld-41.nmlx5_core.pfctx"));
 	struct qg_buf text = {0};
 	qg_explain_text(e, &text);
@@ -47,7 +47,7 @@ static void test_derived_with_reasons(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_derived_with_reasons),
+	    cmocka_unit_test(test_derived_with_reasons),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,17 +8,18 @@
 
 #define HOSTS                                                                                      \
 	"hosts:\n"                                                                                 \
-	"  - {name: a, platform: linux, address: 192.0.2.1, netdev: eth0, rdma_device: mlx5_0}\n" \
-	"  - {name: b, platform: linux, address: 192.0.2.2, netdev: eth0, rdma_device: mlx5_0}\n" \
+	"  - {name: a, platform: linux, address: 192.0.2.1, netdev: eth0, rdma_device: mlx5_0}\n"  \
+	"  - {name: b, platform: linux, address: 192.0.2.2, netdev: eth0, rdma_device: mlx5_0}\n"  \
 	"  - {name: esx, platform: esxi, address: esx.example.net, uplink: vmnic4}\n"
 
 static void test_defaults_filled(void **state)
 {
 	(void)state;
 	struct qg_model m;
-	load_ok(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: "
-			 "[1/1]}\n" HOSTS
-			 "dvs:\n  - {name: D, vcenter: vc.example.net, datacenter: DC, hosts: [esx]}\n",
+	load_ok(BASE_QOS
+		"switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: "
+		"[1/1]}\n" HOSTS
+		"dvs:\n  - {name: D, vcenter: vc.example.net, datacenter: DC, hosts: [esx]}\n",
 		&m);
 	assert_int_equal(m.qos.trust, QG_TRUST_DSCP);
 	assert_false(m.qos.trust_given);
@@ -67,7 +68,7 @@ static void test_key_order_free(void **state)
 	struct qg_model m;
 	load_ok("verify:\n  pairs: [{client: a, server: b, min_gbps: 1.5}]\n"
 		"dvs:\n  - {name: D, vcenter: vc.example.net, datacenter: DC, hosts: [esx]}\n" HOSTS
-		BASE_QOS,
+		    BASE_QOS,
 		&m);
 	assert_int_equal(m.verify.pairs[0].min_gbps_centi, 150);
 	assert_int_equal(m.dvs[0].hosts[0], 2);
@@ -115,23 +116,27 @@ static void test_memory_percent(void **state)
 static void test_names_unique(void **state)
 {
 	(void)state;
-	load_fails_with(BASE_QOS HOSTS "  - {name: b, platform: esxi, address: x, uplink: vmnic1}\n",
-			"host name 'b' is used twice");
-	load_fails_with(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: x, ports: [1/1]}\n"
-				 "  - {name: s, platform: onyx, address: y, ports: [1/1]}\n",
-			"switch name 's' is used twice");
+	load_fails_with(BASE_QOS HOSTS
+			"  - {name: b, platform: esxi, address: x, uplink: vmnic1}\n",
+			"hosts: name 'b' is used twice");
+	load_fails_with(BASE_QOS
+			"switches:\n  - {name: s, platform: onyx, address: x, ports: [1/1]}\n"
+			"  - {name: s, platform: onyx, address: y, ports: [1/1]}\n",
+			"switches: name 's' is used twice");
 }
 
 static void test_class_rules(void **state)
 {
 	(void)state;
-	const char *same_prio = "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
-				"pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
-				"  cnp: {priority: 3, dscp: 27}\n";
+	const char *same_prio =
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
+	    "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
+	    "  cnp: {priority: 3, dscp: 27}\n";
 	load_fails_with(same_prio, "is the lossless priority");
-	const char *shared = "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26, 27], "
-			     "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
-			     "  cnp: {priority: 6, dscp: 27}\n";
+	const char *shared =
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26, 27], "
+	    "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
+	    "  cnp: {priority: 6, dscp: 27}\n";
 	load_fails_with(shared, "share no DSCP value");
 	const char *same_tc = "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
 			      "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
@@ -157,7 +162,8 @@ static void test_ecn_and_mtu_rules(void **state)
 	load_fails_with("version: 1\nfabric: t\nqos:\n  mtu: 9216\n  lossless: {priority: 3, dscp: "
 			"[26], pool: {name: r, memory_percent: 50}}\n",
 			"below mtu 9216 + 18");
-	load_fails_with(BASE_QOS HOSTS "dvs:\n  - {name: D, vcenter: v, datacenter: DC, mtu: 1500}\n",
+	load_fails_with(BASE_QOS HOSTS
+			"dvs:\n  - {name: D, vcenter: v, datacenter: DC, mtu: 1500}\n",
 			"below qos.mtu 9000");
 	load_fails_with("version: 1\nfabric: t\nqos:\n  mtu: 9100\n  lossless: {priority: 3, dscp: "
 			"[26], pool: {name: r, memory_percent: 50}}\n"
@@ -170,14 +176,17 @@ static void test_references(void **state)
 	(void)state;
 	load_fails_with(BASE_QOS HOSTS "verify:\n  pairs: [{client: a, server: zz, min_gbps: 1}]\n",
 			"no host named 'zz'");
-	load_fails_with(BASE_QOS HOSTS "verify:\n  pairs: [{client: a, server: esx, min_gbps: 1}]\n",
+	load_fails_with(BASE_QOS HOSTS
+			"verify:\n  pairs: [{client: a, server: esx, min_gbps: 1}]\n",
 			"verify runs verbs traffic between linux hosts");
 	load_fails_with(BASE_QOS HOSTS "verify:\n  pairs: [{client: a, server: a, min_gbps: 1}]\n",
 			"a pair needs two hosts");
-	load_fails_with(BASE_QOS HOSTS "dvs:\n  - {name: D, vcenter: v, datacenter: DC, hosts: [a]}\n",
+	load_fails_with(BASE_QOS HOSTS
+			"dvs:\n  - {name: D, vcenter: v, datacenter: DC, hosts: [a]}\n",
 			"a DVS takes esxi hosts");
-	load_fails_with(BASE_QOS HOSTS "dvs:\n  - {name: D, vcenter: v, datacenter: DC, hosts: [esx]}\n"
-				       "  - {name: E, vcenter: v, datacenter: DC, hosts: [esx]}\n",
+	load_fails_with(BASE_QOS HOSTS
+			"dvs:\n  - {name: D, vcenter: v, datacenter: DC, hosts: [esx]}\n"
+			"  - {name: E, vcenter: v, datacenter: DC, hosts: [esx]}\n",
 			"can join only one");
 }
 
@@ -187,8 +196,9 @@ static void test_platform_keys(void **state)
 	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: linux, address: x, netdev: e, "
 				 "rdma_device: m, uplink: vmnic1}\n",
 			"'uplink' does not apply to linux hosts");
-	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: esxi, address: x, uplink: vmnic1, "
-				 "netdev: e}\n",
+	load_fails_with(BASE_QOS
+			"hosts:\n  - {name: a, platform: esxi, address: x, uplink: vmnic1, "
+			"netdev: e}\n",
 			"'netdev' does not apply to esxi hosts");
 	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: linux, address: x}\n",
 			"missing key 'netdev'");
@@ -200,8 +210,9 @@ static void test_injection_refused(void **state)
 	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: linux, address: x, netdev: "
 				 "\"e;reboot\", rdma_device: m}\n",
 			"'e;reboot' is not allowed");
-	load_fails_with(BASE_QOS "hosts:\n  - {name: a, platform: linux, address: \"-oProxyCommand=x\", "
-				 "netdev: e, rdma_device: m}\n",
+	load_fails_with(BASE_QOS
+			"hosts:\n  - {name: a, platform: linux, address: \"-oProxyCommand=x\", "
+			"netdev: e, rdma_device: m}\n",
 			"is not allowed");
 	load_fails_with(BASE_QOS "dvs:\n  - {name: D, vcenter: v, datacenter: \"D'C\"}\n",
 			"is not allowed");
@@ -235,11 +246,12 @@ static void test_all_problems_in_one_run(void **state)
 	(void)state;
 	struct qg_diags d;
 	struct qg_model m;
-	assert_int_equal(load_text("version: 1\nfabric: T\nqos:\n  mtu: 1\n  lossless: {priority: 9, "
-				   "dscp: [26], pool: {name: r, memory_percent: 50}}\nhosts: "
-				   "[{name: A, platform: bsd, address: x}]\n",
-				   &d, &m),
-			 -1);
+	assert_int_equal(
+	    load_text("version: 1\nfabric: T\nqos:\n  mtu: 1\n  lossless: {priority: 9, "
+		      "dscp: [26], pool: {name: r, memory_percent: 50}}\nhosts: "
+		      "[{name: A, platform: bsd, address: x}]\n",
+		      &d, &m),
+	    -1);
 	assert_true(d.errors >= 5);
 	qg_diags_free(&d);
 }
@@ -247,20 +259,20 @@ static void test_all_problems_in_one_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults_filled),
-		cmocka_unit_test(test_examples_load),
-		cmocka_unit_test(test_key_order_free),
-		cmocka_unit_test(test_unknown_and_duplicate_keys),
-		cmocka_unit_test(test_types_and_ranges),
-		cmocka_unit_test(test_memory_percent),
-		cmocka_unit_test(test_names_unique),
-		cmocka_unit_test(test_class_rules),
-		cmocka_unit_test(test_ecn_and_mtu_rules),
-		cmocka_unit_test(test_references),
-		cmocka_unit_test(test_platform_keys),
-		cmocka_unit_test(test_injection_refused),
-		cmocka_unit_test(test_warnings),
-		cmocka_unit_test(test_all_problems_in_one_run),
+	    cmocka_unit_test(test_defaults_filled),
+	    cmocka_unit_test(test_examples_load),
+	    cmocka_unit_test(test_key_order_free),
+	    cmocka_unit_test(test_unknown_and_duplicate_keys),
+	    cmocka_unit_test(test_types_and_ranges),
+	    cmocka_unit_test(test_memory_percent),
+	    cmocka_unit_test(test_names_unique),
+	    cmocka_unit_test(test_class_rules),
+	    cmocka_unit_test(test_ecn_and_mtu_rules),
+	    cmocka_unit_test(test_references),
+	    cmocka_unit_test(test_platform_keys),
+	    cmocka_unit_test(test_injection_refused),
+	    cmocka_unit_test(test_warnings),
+	    cmocka_unit_test(test_all_problems_in_one_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

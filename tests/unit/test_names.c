@@ -5,8 +5,8 @@
 
 /* Strings that would inject into a shell word, a CLI line or an ssh argv. */
 static const char *const hostile[] = {
-	"a;b", "a b", "a'b", "a\"b", "a`b", "a$b", "$(x)", "a|b", "a&b", "a\nb", "a\\b",
-	"a>b", "a<b", "-x", "a*b", "a?b", "a{b", "a#b", "",
+    "a;b",  "a b", "a'b", "a\"b", "a`b", "a$b", "$(x)", "a|b", "a&b", "a\nb",
+    "a\\b", "a>b", "a<b", "-x",	  "a*b", "a?b", "a{b",	"a#b", "",
 };
 
 static void test_hostile_strings_refused(void **state)
@@ -57,8 +57,8 @@ static void test_ordinary_names_accepted(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hostile_strings_refused),
-		cmocka_unit_test(test_ordinary_names_accepted),
+	    cmocka_unit_test(test_hostile_strings_refused),
+	    cmocka_unit_test(test_ordinary_names_accepted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

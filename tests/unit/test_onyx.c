@@ -8,13 +8,13 @@
  * RDG (shared/seeds/000_d0a5270bf41eb4a2.txt), in their order.
  */
 static const char *const seed_lines[] = {
-	"traffic pool roce type lossless",
-	"traffic pool roce memory percent 50.00",
-	"traffic pool roce map switch-priority 3",
-	"interface ethernet 1/1-1/32 qos trust L3",
-	"interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-absolute 150 "
-	"maximum-absolute 1500",
-	"interface ethernet 1/1-1/32 traffic-class 6 dcb ets strict",
+    "traffic pool roce type lossless",
+    "traffic pool roce memory percent 50.00",
+    "traffic pool roce map switch-priority 3",
+    "interface ethernet 1/1-1/32 qos trust L3",
+    "interface ethernet 1/1-1/32 traffic-class 3 congestion-control ecn minimum-absolute 150 "
+    "maximum-absolute 1500",
+    "interface ethernet 1/1-1/32 traffic-class 6 dcb ets strict",
 };
 
 /* The configuration lines of a .cli file: no comments, no blank lines. */
@@ -55,13 +55,14 @@ static void test_ranges_and_variants(void **state)
 {
 	(void)state;
 	struct qg_model m;
-	load_ok("version: 1\nfabric: t\nqos:\n  trust: pcp\n  switch_mtu: 9100\n"
-		"  lossless: {priority: 5, dscp: [40], pool: {name: rdma_1, memory_percent: 33.3}, "
-		"ets: {mode: wrr, weight: 60}}\n"
-		"  cnp: {priority: 2, dscp: 16}\n"
-		"switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: [1/31-1/32, "
-		"1/1-1/4, 1/7/2, 1/7/1]}\n",
-		&m);
+	load_ok(
+	    "version: 1\nfabric: t\nqos:\n  trust: pcp\n  switch_mtu: 9100\n"
+	    "  lossless: {priority: 5, dscp: [40], pool: {name: rdma_1, memory_percent: 33.3}, "
+	    "ets: {mode: wrr, weight: 60}}\n"
+	    "  cnp: {priority: 2, dscp: 16}\n"
+	    "switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: [1/31-1/32, "
+	    "1/1-1/4, 1/7/2, 1/7/1]}\n",
+	    &m);
 	struct qg_buf b = {0};
 	onyx_commands(&m, 0, &b);
 	assert_string_equal(b.data,
@@ -85,11 +86,12 @@ static void test_traffic_class_remap_rejected(void **state)
 {
 	(void)state;
 	struct qg_model m;
-	load_ok("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, traffic_class: 4, dscp: [26], "
-		"pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
-		"  cnp: {priority: 6, dscp: 48}\n"
-		"switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: [1/1]}\n",
-		&m);
+	load_ok(
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, traffic_class: 4, dscp: [26], "
+	    "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
+	    "  cnp: {priority: 6, dscp: 48}\n"
+	    "switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: [1/1]}\n",
+	    &m);
 	struct qg_diags d;
 	qg_diags_init(&d, "t.yaml");
 	assert_int_equal(qg_build_check(&m, &d), -1);
@@ -101,9 +103,9 @@ static void test_traffic_class_remap_rejected(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rdg_reference_lines),
-		cmocka_unit_test(test_ranges_and_variants),
-		cmocka_unit_test(test_traffic_class_remap_rejected),
+	    cmocka_unit_test(test_rdg_reference_lines),
+	    cmocka_unit_test(test_ranges_and_variants),
+	    cmocka_unit_test(test_traffic_class_remap_rejected),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -149,9 +149,9 @@ static void test_check_reports_differences(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_write_then_replace, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_refuses_foreign_directory, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check_reports_differences, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_write_then_replace, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_refuses_foreign_directory, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_check_reports_differences, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,8 +61,8 @@ static void test_runs_like_onyx(void **state)
 {
 	(void)state;
 	/* 1/1-1/4, 1/31, 1/32, 1/33/1, 1/33/2: three runs, split ports on their own. */
-	struct qg_port p[] = {{1, 1, 0}, {1, 2, 0}, {1, 3, 0}, {1, 4, 0},
-			      {1, 31, 0}, {1, 32, 0}, {1, 33, 1}, {1, 33, 2}, {1, 40, 0}};
+	struct qg_port p[] = {{1, 1, 0},  {1, 2, 0},  {1, 3, 0},  {1, 4, 0}, {1, 31, 0},
+			      {1, 32, 0}, {1, 33, 1}, {1, 33, 2}, {1, 40, 0}};
 	struct qg_port_run runs[9];
 	size_t n = qg_port_runs(p, 9, runs);
 	assert_int_equal(n, 4);
@@ -80,9 +80,9 @@ static void test_runs_like_onyx(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_single_and_range),
-		cmocka_unit_test(test_bad_forms),
-		cmocka_unit_test(test_runs_like_onyx),
+	    cmocka_unit_test(test_single_and_range),
+	    cmocka_unit_test(test_bad_forms),
+	    cmocka_unit_test(test_runs_like_onyx),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,9 +58,9 @@ static void test_sh_word_quotes_everything(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_registry_complete),
-		cmocka_unit_test(test_routing_by_platform),
-		cmocka_unit_test(test_sh_word_quotes_everything),
+	    cmocka_unit_test(test_registry_complete),
+	    cmocka_unit_test(test_routing_by_platform),
+	    cmocka_unit_test(test_sh_word_quotes_everything),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

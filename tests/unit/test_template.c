@@ -22,8 +22,8 @@ static void test_unknown_unfilled_malformed(void **state)
 	struct qg_buf b = {0};
 	const struct qg_tvar vars[] = {{"a", "1"}, {"empty", NULL}};
 	assert_int_equal(
-		qg_template_fill_text("{{a}}\n {{nope}} {{empty}}\n{{ a }}", "t.in", vars, 2, &b, &d),
-		-1);
+	    qg_template_fill_text("{{a}}\n {{nope}} {{empty}}\n{{ a }}", "t.in", vars, 2, &b, &d),
+	    -1);
 	assert_int_equal(d.errors, 3);
 	assert_true(diag_has(&d, "unknown placeholder '{{nope}}'"));
 	assert_true(diag_has(&d, "has no value"));
@@ -68,9 +68,9 @@ static void test_builtin_and_override(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fill),
-		cmocka_unit_test(test_unknown_unfilled_malformed),
-		cmocka_unit_test(test_builtin_and_override),
+	    cmocka_unit_test(test_fill),
+	    cmocka_unit_test(test_unknown_unfilled_malformed),
+	    cmocka_unit_test(test_builtin_and_override),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

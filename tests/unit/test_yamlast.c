@@ -103,14 +103,14 @@ static void test_empty_document(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_positions),
-		cmocka_unit_test(test_alias_refused),
-		cmocka_unit_test(test_two_documents_refused),
-		cmocka_unit_test(test_depth_bounded),
-		cmocka_unit_test(test_complex_key_refused),
-		cmocka_unit_test(test_nul_refused),
-		cmocka_unit_test(test_syntax_error_position),
-		cmocka_unit_test(test_empty_document),
+	    cmocka_unit_test(test_positions),
+	    cmocka_unit_test(test_alias_refused),
+	    cmocka_unit_test(test_two_documents_refused),
+	    cmocka_unit_test(test_depth_bounded),
+	    cmocka_unit_test(test_complex_key_refused),
+	    cmocka_unit_test(test_nul_refused),
+	    cmocka_unit_test(test_syntax_error_position),
+	    cmocka_unit_test(test_empty_document),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
