@@ -99,17 +99,21 @@ golden-update: all
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all \
 	$(shell $(PKG_CONFIG) --cflags $(PKG_QOSGEN) 2>/dev/null)
-fuzz-build: $(BUILD)/fuzz/fuzz_intent
+# One target per untrusted input: the intent, and a switch's read-back.
+FUZZ_TARGETS := fuzz_intent fuzz_running_config
+fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 
-$(BUILD)/fuzz/fuzz_intent: tests/fuzz/fuzz_intent.c $(LIB_SRCS) $(BUILD)/gen/templates_builtin.c
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(BUILD)/gen/templates_builtin.c
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -Igen $^ $(QG_LIBS) -o $@
 
 FUZZ_SECONDS ?= 300
 fuzz: fuzz-build
-	@mkdir -p $(BUILD)/fuzz/corpus
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus-running-config
 	$(BUILD)/fuzz/fuzz_intent -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		-dict=tests/fuzz/intent.dict $(BUILD)/fuzz/corpus tests/fuzz/corpus
+	$(BUILD)/fuzz/fuzz_running_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+		$(BUILD)/fuzz/corpus-running-config tests/fuzz/corpus-running-config
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -8,9 +8,12 @@
 #include "../gen/explain.h"
 #include "../gen/intent.h"
 #include "../gen/outdir.h"
+#include "../gen/readfile.h"
+#include "../gen/target.h"
 #include "../gen/template.h"
 #include "../gen/version.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +230,81 @@ static int cmd_explain(int argc, char **argv)
 	return rc;
 }
 
+static const struct option diff_opts[] = {
+	{"switch", required_argument, NULL, 's'},
+	{"running-config", required_argument, NULL, 'r'},
+	{"exit-code", no_argument, NULL, 'x'},
+	{NULL, 0, NULL, 0},
+};
+
+/* Largest read-back accepted; a switch's running-config is tens of KiB. */
+#define READBACK_MAX (16u << 20)
+
+static int cmd_diff(int argc, char **argv)
+{
+	const char *sw = NULL, *file = NULL;
+	bool exit_code = false;
+	int c;
+	while ((c = getopt_long(argc, argv, ":", diff_opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			sw = optarg;
+			break;
+		case 'r':
+			file = optarg;
+			break;
+		case 'x':
+			exit_code = true;
+			break;
+		default:
+			return bad_option("diff", c, argv);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error("diff", "expected one INTENT file");
+	if (!sw)
+		return usage_error("diff", "name the device: --switch NAME");
+	if (!file)
+		return usage_error("diff", "reading the switch over SSH comes with 'qosgen push'; "
+					   "for now give a saved read-back: --running-config FILE");
+	struct qg_model m;
+	int rc = load(argv[optind], false, &m);
+	if (rc != EXIT_OK)
+		return rc;
+	size_t i = 0;
+	while (i < m.n_switches && strcmp(m.switches[i].name, sw))
+		i++;
+	if (i == m.n_switches) {
+		fprintf(stderr, "qosgen diff: no switch named '%s' in %s\n", sw, argv[optind]);
+		qg_model_free(&m);
+		return EXIT_USAGE;
+	}
+	const struct qg_target *t = qg_target_for(&m, QG_DEVICE_SWITCH, i);
+	size_t len;
+	int err;
+	char *text = qg_read_file(file, READBACK_MAX, &len, &err);
+	if (!text) {
+		fprintf(stderr, "qosgen diff: cannot read '%s': %s\n", file, strerror(err));
+		qg_model_free(&m);
+		return EXIT_SYSTEM;
+	}
+	struct qg_diags d;
+	qg_diags_init(&d, file);
+	struct qg_buf out = {0};
+	rc = t->diff(&m, i, text, &out, &d) == 0 ? EXIT_OK : EXIT_SYSTEM;
+	qg_diags_print(&d, stderr, false);
+	if (rc == EXIT_OK && out.len) {
+		fputs(out.data, stdout);
+		if (exit_code)
+			rc = EXIT_INVALID;
+	}
+	qg_buf_free(&out);
+	qg_diags_free(&d);
+	free(text);
+	qg_model_free(&m);
+	return rc;
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
@@ -245,6 +323,11 @@ static const struct command commands[] = {
      "Print the normalised intent: every value with its source (given, default, derived)\n"
      "and the reason for each default and derived value, then what each device gets.\n\n"
      "  --json             the same rows as JSON\n"},
+    {"diff", cmd_diff, "qosgen diff INTENT --switch NAME --running-config FILE [--exit-code]",
+     "Print the fewest commands that bring the switch to the intent, ranges compressed as\n"
+     "Onyx prints them; nothing when it is in sync. FILE is the switch's saved\n"
+     "'show running-config'; reading it over SSH comes with 'qosgen push'.\n\n"
+     "  --exit-code        exit 1 when there are differences (as git diff --exit-code)\n"},
     {"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},
     {NULL, NULL, NULL, NULL},
 };

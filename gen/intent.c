@@ -12,18 +12,17 @@
 #include "intent.h"
 
 #include "derive.h"
+#include "fixed.h"
 #include "names.h"
 #include "ports.h"
+#include "readfile.h"
 #include "yamlast.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 struct walk {
 	struct qg_diags *d;
@@ -215,39 +214,10 @@ static bool read_int(struct walk *w, const struct qg_ynode *n, const char *path,
 	return true;
 }
 
-/*
- * A plain decimal number with at most `decimals` digits after the point, as
- * a fixed-point integer (x 10^decimals). Parsed by hand, not with strtod: the
- * C library's parser follows the locale and rounds through binary floating
- * point, and output must be byte-identical everywhere.
- */
+/* A plain decimal number as fixed point (gen/fixed.c); quoted numbers are strings. */
 static bool scalar_fixed(const struct qg_ynode *n, int decimals, int64_t *out)
 {
-	if (n->kind != QG_Y_SCALAR || !n->plain)
-		return false;
-	const char *s = n->value;
-	int64_t v = 0;
-	int digits = 0, frac = -1;
-	for (; *s; s++) {
-		if (*s == '.') {
-			if (frac >= 0 || digits == 0)
-				return false;
-			frac = 0;
-			continue;
-		}
-		if (*s < '0' || *s > '9' || digits >= 12)
-			return false;
-		if (frac >= 0 && ++frac > decimals)
-			return false;
-		v = v * 10 + (*s - '0');
-		digits++;
-	}
-	if (digits == 0 || frac == 0)
-		return false;
-	for (int i = frac < 0 ? 0 : frac; i < decimals; i++)
-		v *= 10;
-	*out = v;
-	return true;
+	return n->kind == QG_Y_SCALAR && n->plain && qg_fixed_parse(n->value, decimals, out);
 }
 
 static bool read_str(struct walk *w, const struct qg_ynode *n, const char *path,
@@ -1163,52 +1133,23 @@ int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_m
 	return 0;
 }
 
-int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m, char **text_out,
-			size_t *len_out)
+int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m,
+			char **text_out, size_t *len_out)
 {
 	memset(m, 0, sizeof(*m));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		qg_error(d, (struct qg_pos){0}, "cannot open: %s", strerror(errno));
-		return -2;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		qg_error(d, (struct qg_pos){0}, "not a regular file");
-		return -2;
-	}
-	if (st.st_size > (off_t)QG_YAML_MAX_BYTES) {
-		close(fd);
-		qg_error(d, (struct qg_pos){0}, "intent file is %lld bytes; the limit is %u",
-			 (long long)st.st_size, QG_YAML_MAX_BYTES);
-		return -1;
-	}
-	size_t cap = (size_t)st.st_size + 1, len = 0;
-	char *text = malloc(cap);
+	size_t len = 0;
+	int err = 0;
+	char *text = qg_read_file(path, QG_YAML_MAX_BYTES, &len, &err);
 	if (!text) {
-		close(fd);
-		d->oom = true;
+		if (err == EFBIG) {
+			qg_error(d, (struct qg_pos){0}, "intent file is larger than %u bytes",
+				 QG_YAML_MAX_BYTES);
+			return -1;
+		}
+		qg_error(d, (struct qg_pos){0}, "cannot read: %s",
+			 err == EINVAL ? "not a regular file" : strerror(err));
 		return -2;
 	}
-	for (;;) {
-		ssize_t r = read(fd, text + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			qg_error(d, (struct qg_pos){0}, "cannot read: %s", strerror(errno));
-			free(text);
-			close(fd);
-			return -2;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-		if (len == cap)
-			break; /* grew while we read: parse what fits, the size rule stands */
-	}
-	close(fd);
-	text[len < cap ? len : cap - 1] = '\0';
 	int rc = qg_intent_load(text, len, d, m);
 	if (text_out && rc == 0) {
 		*text_out = text;

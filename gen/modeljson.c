@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 #include "modeljson.h"
 
+#include "fixed.h"
 #include "ports.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void qg_centi_format(int64_t centi, char out[24])
-{
-	snprintf(out, 24, "%lld.%02lld", (long long)(centi / 100), (long long)(centi % 100));
-}
 
 static cJSON *class_json(const struct qg_class *c)
 {

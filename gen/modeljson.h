@@ -7,6 +7,7 @@
 #ifndef QG_MODELJSON_H
 #define QG_MODELJSON_H
 
+#include "fixed.h"
 #include "hash.h"
 #include "model.h"
 
@@ -15,7 +16,5 @@
 cJSON *qg_model_json(const struct qg_model *m);
 /* sha256 hex of the compact normalised JSON; 0 or -1. */
 int qg_model_hash(const struct qg_model *m, char out[QG_SHA256_HEX]);
-/* "50.00" from 5000: fixed-point values print with exactly two decimals. */
-void qg_centi_format(int64_t centi, char out[24]);
 
 #endif

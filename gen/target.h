@@ -43,6 +43,14 @@ struct qg_target {
 	/* Add device i's files to out; 0, -ENOMEM, or -EINVAL after a template error. */
 	int (*emit)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		    struct qg_outset *out);
+	/*
+	 * Read-back: given what the device printed (for onyx, `show
+	 * running-config`), append the fewest commands that bring it to the
+	 * model, one per line; nothing when in sync. Problems reading the text go
+	 * to d as warnings. 0 or -ENOMEM. NULL: not supported yet.
+	 */
+	int (*diff)(const struct qg_model *m, size_t i, const char *readback, struct qg_buf *out,
+		    struct qg_diags *d);
 };
 
 /* The registry, in emit order; NULL-terminated. */

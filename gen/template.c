@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "template.h"
 
+#include "readfile.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,30 +72,6 @@ int qg_template_fill_text(const char *text, const char *origin, const struct qg_
 	return d->errors == errors ? 0 : -1;
 }
 
-static char *read_small_file(const char *path, int *err)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*err = errno;
-		return NULL;
-	}
-	struct qg_buf b = {0};
-	char chunk[4096];
-	size_t r;
-	while ((r = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len < (1u << 20))
-		qg_buf_append(&b, chunk, r);
-	*err = ferror(f) ? EIO : (b.len >= (1u << 20) ? EFBIG : 0);
-	fclose(f);
-	if (*err) {
-		qg_buf_free(&b);
-		return NULL;
-	}
-	char *s = qg_buf_steal(&b, NULL);
-	if (!s)
-		*err = ENOMEM;
-	return s;
-}
-
 int qg_templates_load(struct qg_templates *t, const char *dir, struct qg_diags *d)
 {
 	memset(t, 0, sizeof(*t));
@@ -106,7 +84,8 @@ int qg_templates_load(struct qg_templates *t, const char *dir, struct qg_diags *
 			char path[4096];
 			int err = 0;
 			snprintf(path, sizeof(path), "%s/%s.in", dir, name);
-			text = read_small_file(path, &err);
+			size_t len;
+			text = qg_read_file(path, 1u << 20, &len, &err);
 			if (text) {
 				snprintf(origin, sizeof(origin), "%s", path);
 			} else if (err != ENOENT) {

@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|scripts|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|golden|scripts|cli|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -52,34 +52,53 @@ run_scripts() { # QOSGEN LABEL
 	record "$2scripts" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
-run_fuzz() {
-	f=$BUILD/fuzz/fuzz_intent
-	if [ ! -x "$f" ]; then
-		record fuzz 1 "$f not built: run 'make fuzz-build' (needs clang)"
-		return
-	fi
-	corpus=$(mktemp -d)
-	out=$("$f" -max_total_time="${QG_FUZZ_SECONDS:-30}" -max_len=8192 \
-		-dict=tests/fuzz/intent.dict "$corpus" tests/fuzz/corpus 2>&1)
+run_cli() { # QOSGEN LABEL
+	out=$(sh tests/cli/run.sh "$1" 2>&1)
 	rc=$?
-	rm -rf "$corpus"
-	execs=$(printf '%s\n' "$out" | sed -n 's/^Done \([0-9]*\) runs.*/\1/p' | tail -n 1)
-	[ "$rc" -eq 0 ] || printf '%s\n' "$out" | tail -n 40 | sed 's/^/    /'
-	record fuzz "$rc" "${execs:-0} executions, ${QG_FUZZ_SECONDS:-30} s"
+	printf '%s\n' "$out" | grep -E '^(FAIL|  )' | head -60
+	record "$2cli" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+}
+
+run_fuzz() {
+	secs=${QG_FUZZ_SECONDS:-20}
+	for target in fuzz_intent fuzz_running_config; do
+		f=$BUILD/fuzz/$target
+		if [ ! -x "$f" ]; then
+			record "fuzz/$target" 1 "$f not built: run 'make fuzz-build' (needs clang)"
+			continue
+		fi
+		seeds=tests/fuzz/corpus
+		dict=-dict=tests/fuzz/intent.dict
+		if [ "$target" = fuzz_running_config ]; then
+			seeds=tests/fuzz/corpus-running-config
+			dict=
+		fi
+		corpus=$(mktemp -d)
+		# shellcheck disable=SC2086
+		out=$("$f" -max_total_time="$secs" -max_len=8192 $dict "$corpus" "$seeds" 2>&1)
+		rc=$?
+		rm -rf "$corpus"
+		execs=$(printf '%s\n' "$out" | sed -n 's/^Done \([0-9]*\) runs.*/\1/p' | tail -n 1)
+		[ "$rc" -eq 0 ] || printf '%s\n' "$out" | tail -n 40 | sed 's/^/    /'
+		record "fuzz/$target" "$rc" "${execs:-0} executions, $secs s"
+	done
 }
 
 case $ONLY in
 unit) run_unit "$BUILD" "" ;;
 golden) run_golden "$BUILD/qosgen" "" ;;
 scripts) run_scripts "$BUILD/qosgen" "" ;;
+cli) run_cli "$BUILD/qosgen" "" ;;
 fuzz) run_fuzz ;;
 *)
 	run_unit "$BUILD" ""
 	run_golden "$BUILD/qosgen" ""
 	run_scripts "$BUILD/qosgen" ""
+	run_cli "$BUILD/qosgen" ""
 	if [ -x "$BUILD/asan/qosgen" ]; then
 		run_unit "$BUILD/asan" "asan/"
 		run_golden "$BUILD/asan/qosgen" "asan/"
+		run_cli "$BUILD/asan/qosgen" "asan/"
 	else
 		record asan 1 "$BUILD/asan not built: 'make test' builds it"
 	fi

@@ -14,6 +14,7 @@
 #include "onyx.h"
 
 #include "../../gen/ports.h"
+#include "onyx_config.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -204,6 +205,31 @@ static int onyx_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	return rc;
 }
 
+static int onyx_diff(const struct qg_model *m, size_t i, const char *readback,
+		     struct qg_buf *out, struct qg_diags *d)
+{
+	struct onyx_config want, have;
+	if (onyx_config_from_model(m, i, &want) != 0)
+		return -ENOMEM;
+	if (onyx_config_parse(readback, &have, d) != 0) {
+		onyx_config_free(&want);
+		return -ENOMEM;
+	}
+	struct qg_buf cmds = {0};
+	onyx_config_diff(&want, &have, &cmds);
+	/* Drop the section numbers: the output is for pasting or sending. */
+	for (char *line = cmds.data; line && *line;) {
+		char *end = strchr(line, '\n');
+		qg_buf_append(out, line + 2, (size_t)(end - line - 1));
+		line = end + 1;
+	}
+	int rc = cmds.failed || out->failed ? -ENOMEM : 0;
+	qg_buf_free(&cmds);
+	onyx_config_free(&want);
+	onyx_config_free(&have);
+	return rc;
+}
+
 const struct qg_target qg_target_onyx = {
     .name = "onyx",
     .summary = "NVIDIA Onyx switch CLI (trust, lossless pool, ECN, ETS, MTU)",
@@ -212,4 +238,5 @@ const struct qg_target qg_target_onyx = {
     .check = onyx_check,
     .settings = onyx_settings,
     .emit = onyx_emit,
+    .diff = onyx_diff,
 };
