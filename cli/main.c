@@ -231,10 +231,10 @@ static int cmd_explain(int argc, char **argv)
 }
 
 static const struct option diff_opts[] = {
-	{"switch", required_argument, NULL, 's'},
-	{"running-config", required_argument, NULL, 'r'},
-	{"exit-code", no_argument, NULL, 'x'},
-	{NULL, 0, NULL, 0},
+    {"switch", required_argument, NULL, 's'},
+    {"running-config", required_argument, NULL, 'r'},
+    {"exit-code", no_argument, NULL, 'x'},
+    {NULL, 0, NULL, 0},
 };
 
 /* Largest read-back accepted; a switch's running-config is tens of KiB. */

@@ -31,7 +31,7 @@ void onyx_config_free(struct onyx_config *c)
 static size_t port_slot(const struct qg_port *p)
 {
 	return ((size_t)(p->module - 1) * (QG_PORT_NUMBER_MAX + 1) + p->port) *
-		       (QG_PORT_SPLIT_MAX + 1) +
+		   (QG_PORT_SPLIT_MAX + 1) +
 	       p->split;
 }
 
@@ -413,8 +413,8 @@ static void pool_diff(const struct onyx_config *want, const struct onyx_config *
 		const struct onyx_pool_cfg *w = &want->pools[i];
 		const struct onyx_pool_cfg *h = pool_find(have, w->name);
 		if (w->type[0] && (!h || strcmp(h->type, w->type)))
-			qg_buf_printf(out, "%d\ttraffic pool %s type %s\n", ONYX_SEC_BUFFER, w->name,
-				      w->type);
+			qg_buf_printf(out, "%d\ttraffic pool %s type %s\n", ONYX_SEC_BUFFER,
+				      w->name, w->type);
 		if (w->percent_centi >= 0 && (!h || h->percent_centi != w->percent_centi)) {
 			char pct[24];
 			qg_centi_format(w->percent_centi, pct);
@@ -423,8 +423,8 @@ static void pool_diff(const struct onyx_config *want, const struct onyx_config *
 		}
 		uint8_t missing = (uint8_t)(w->priority_mask & ~(h ? h->priority_mask : 0));
 		if (missing) {
-			qg_buf_printf(out, "%d\ttraffic pool %s map switch-priority", ONYX_SEC_BUFFER,
-				      w->name);
+			qg_buf_printf(out, "%d\ttraffic pool %s map switch-priority",
+				      ONYX_SEC_BUFFER, w->name);
 			for (int p = 0; p < 8; p++)
 				if (missing & (1u << p))
 					qg_buf_printf(out, " %d", p);
@@ -471,10 +471,11 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 			if (wt->cc == ONYX_CC_NONE || !tc_cc_differs(wt, ht))
 				continue;
 			static const char *const modes[] = {"", "ecn", "red", "both"};
-			snprintf(what, sizeof(what),
-				 "traffic-class %d congestion-control %s minimum-%s %d maximum-%s %d",
-				 tc, modes[wt->cc], wt->relative ? "relative" : "absolute",
-				 wt->cc_min, wt->relative ? "relative" : "absolute", wt->cc_max);
+			snprintf(
+			    what, sizeof(what),
+			    "traffic-class %d congestion-control %s minimum-%s %d maximum-%s %d",
+			    tc, modes[wt->cc], wt->relative ? "relative" : "absolute", wt->cc_min,
+			    wt->relative ? "relative" : "absolute", wt->cc_max);
 			group_add(&g, what, &w->id);
 		}
 	}

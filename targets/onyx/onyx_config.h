@@ -39,9 +39,9 @@ struct onyx_port_cfg {
 
 struct onyx_pool_cfg {
 	char name[QG_POOL_LEN];
-	char type[12];          /* lossless, lossy, lossy-mc; "" when not printed */
-	int percent_centi;      /* -1 when not printed */
-	uint8_t priority_mask;  /* bit p: switch-priority p maps to this pool */
+	char type[12];	       /* lossless, lossy, lossy-mc; "" when not printed */
+	int percent_centi;     /* -1 when not printed */
+	uint8_t priority_mask; /* bit p: switch-priority p maps to this pool */
 };
 
 struct onyx_config {

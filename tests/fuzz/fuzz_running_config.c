@@ -14,10 +14,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char intent[] =
-	"version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: roce, "
-	"memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}, ets: {mode: wrr, weight: 50}}\n"
-	"  cnp: {priority: 6, dscp: 48, ets: strict}\n"
-	"switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1-1/32, 1/33/1-1/33/4]}\n";
+    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: roce, "
+    "memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}, ets: {mode: wrr, weight: 50}}\n"
+    "  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+    "switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1-1/32, 1/33/1-1/33/4]}\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

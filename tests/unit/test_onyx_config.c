@@ -196,12 +196,12 @@ static void test_split_ports(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seed_running_config),
-		cmocka_unit_test(test_fixture_ranges_and_indentation),
-		cmocka_unit_test(test_diff_minimal_and_compressed),
-		cmocka_unit_test(test_diff_pool_and_ets_details),
-		cmocka_unit_test(test_unreadable_managed_lines_warned),
-		cmocka_unit_test(test_split_ports),
+	    cmocka_unit_test(test_seed_running_config),
+	    cmocka_unit_test(test_fixture_ranges_and_indentation),
+	    cmocka_unit_test(test_diff_minimal_and_compressed),
+	    cmocka_unit_test(test_diff_pool_and_ets_details),
+	    cmocka_unit_test(test_unreadable_managed_lines_warned),
+	    cmocka_unit_test(test_split_ports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
