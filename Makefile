@@ -10,10 +10,9 @@ BUILD ?= build
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 
-# Libraries by pkg-config name. qosgen links what it uses today; the others
-# are checked by `make deps` because push (libssh) and verify (libibverbs)
-# build on them.
-PKG_QOSGEN := yaml-0.1 libcjson libxml-2.0 libcrypto
+# Libraries by pkg-config name. qosgen links what it uses today; libibverbs
+# is checked by `make deps` because verify builds on it.
+PKG_QOSGEN := yaml-0.1 libcjson libxml-2.0 libcrypto libssh
 PKG_TEST := cmocka
 PKG_ALL := $(PKG_QOSGEN) $(PKG_TEST) libssh libibverbs
 
@@ -34,10 +33,12 @@ QG_LDFLAGS += -fsanitize=address,undefined
 endif
 
 TEMPLATES := $(sort $(wildcard templates/*.in))
-LIB_SRCS := $(sort $(wildcard gen/*.c) $(wildcard targets/*/*.c))
+LIB_SRCS := $(sort $(wildcard gen/*.c) $(wildcard targets/*/*.c) $(wildcard transport/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/templates_builtin.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+E2E_SRCS := $(sort $(wildcard tests/e2e/*.c))
+E2E_BINS := $(E2E_SRCS:tests/e2e/%.c=$(BUILD)/tests/e2e_%)
 
 .PHONY: all setup deps demo test unit golden golden-update asan fuzz fuzz-build install clean
 
@@ -71,6 +72,11 @@ $(BUILD)/libqosgen.a: $(LIB_OBJS)
 $(BUILD)/qosgen: $(BUILD)/cli/main.o $(BUILD)/libqosgen.a
 	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -o $@
 
+$(BUILD)/tests/e2e_%: tests/e2e/%.c $(BUILD)/libqosgen.a
+	@mkdir -p $(dir $@)
+	$(CC) $(QG_CFLAGS) $(CFLAGS) $< $(BUILD)/libqosgen.a \
+		$(QG_LDFLAGS) $(LDFLAGS) $(QG_LIBS) $(TEST_LIBS) -o $@
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libqosgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(QG_CFLAGS) $(CFLAGS) -DQG_SOURCE_DIR='"$(CURDIR)"' $< $(BUILD)/libqosgen.a \
@@ -80,9 +86,9 @@ demo: setup all
 	@sh scripts/demo.sh $(BUILD)/qosgen
 
 # Every test: unit and golden, then both again under ASan+UBSan, then a short fuzz run.
-test: setup all $(UNIT_BINS)
+test: setup all $(UNIT_BINS) $(E2E_BINS)
 	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/asan $(BUILD)/asan/qosgen \
-		$(UNIT_BINS:$(BUILD)/%=$(BUILD)/asan/%)
+		$(UNIT_BINS:$(BUILD)/%=$(BUILD)/asan/%) $(E2E_BINS:$(BUILD)/%=$(BUILD)/asan/%)
 	@$(MAKE) --no-print-directory fuzz-build
 	@sh tests/run.sh $(BUILD)
 

@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|scripts|cli|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|golden|scripts|cli|e2e|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -59,6 +59,15 @@ run_cli() { # QOSGEN LABEL
 	record "$2cli" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
+# Real sshd on 127.0.0.1: the harness starts it and stops it by PID.
+run_e2e() { # BUILD LABEL
+	out=$(sh tests/e2e/run.sh "$1" 2>&1)
+	rc=$?
+	ok=$(printf '%s\n' "$out" | sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+	printf '%s\n' "$out" | grep -E '^(FAIL|\[  (FAILED|  ERROR))' | sed 's/^/    /'
+	record "$2e2e/ssh" "$rc" "${ok:-0} tests against a real sshd"
+}
+
 run_fuzz() {
 	secs=${QG_FUZZ_SECONDS:-20}
 	for target in fuzz_intent fuzz_running_config; do
@@ -89,16 +98,19 @@ unit) run_unit "$BUILD" "" ;;
 golden) run_golden "$BUILD/qosgen" "" ;;
 scripts) run_scripts "$BUILD/qosgen" "" ;;
 cli) run_cli "$BUILD/qosgen" "" ;;
+e2e) run_e2e "$BUILD" "" ;;
 fuzz) run_fuzz ;;
 *)
 	run_unit "$BUILD" ""
 	run_golden "$BUILD/qosgen" ""
 	run_scripts "$BUILD/qosgen" ""
 	run_cli "$BUILD/qosgen" ""
+	run_e2e "$BUILD" ""
 	if [ -x "$BUILD/asan/qosgen" ]; then
 		run_unit "$BUILD/asan" "asan/"
 		run_golden "$BUILD/asan/qosgen" "asan/"
 		run_cli "$BUILD/asan/qosgen" "asan/"
+		run_e2e "$BUILD/asan" "asan/"
 	else
 		record asan 1 "$BUILD/asan not built: 'make test' builds it"
 	fi

@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A throwaway OpenSSH sshd for the tests: 127.0.0.1 only, a free port, keys
+# generated in DIR, logins as the current user with DIR's client key. Nothing
+# outside DIR is touched, except that sshd started as root needs its
+# privilege-separation directory /run/sshd (tmpfs; what the Debian package's
+# unit creates too).
+#   sshd.sh start DIR [FORCE_COMMAND]  -> writes DIR/port, DIR/sshd.pid
+#   sshd.sh stop DIR                   -> kills that PID
+set -eu
+cmd=$1
+dir=$2
+case $cmd in
+start)
+	SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+	[ -x "$SSHD" ] || { echo "sshd.sh: no sshd; install openssh-server (make setup)" >&2; exit 3; }
+	mkdir -p "$dir"
+	ssh-keygen -q -t ed25519 -N '' -C qosgen-test-host -f "$dir/host_key"
+	ssh-keygen -q -t ed25519 -N '' -C qosgen-test-client -f "$dir/client_key"
+	cp "$dir/client_key.pub" "$dir/authorized_keys"
+	[ "$(id -u)" -ne 0 ] || mkdir -p /run/sshd
+	# A free port: ask the kernel through a bound-then-closed listener is racy
+	# in sh, so try candidates against the list of listening sockets instead.
+	port=""
+	for try in $(seq 1 50); do
+		p=$((20000 + ($$ * 7 + try * 131) % 30000))
+		if ! ss -Hltn "sport = :$p" | grep -q .; then
+			port=$p
+			break
+		fi
+	done
+	[ -n "$port" ] || { echo "sshd.sh: no free port" >&2; exit 3; }
+	{
+		echo "Port $port"
+		echo "ListenAddress 127.0.0.1"
+		echo "HostKey $dir/host_key"
+		echo "PidFile $dir/sshd.pid"
+		echo "AuthorizedKeysFile $dir/authorized_keys"
+		echo "StrictModes no"
+		echo "PasswordAuthentication no"
+		echo "KbdInteractiveAuthentication no"
+		echo "UsePAM no"
+		echo "PermitRootLogin prohibit-password"
+		echo "LogLevel ERROR"
+		[ -n "${3:-}" ] && echo "ForceCommand $3"
+	} >"$dir/sshd_config"
+	"$SSHD" -D -e -f "$dir/sshd_config" 2>"$dir/sshd.log" &
+	echo $! >"$dir/sshd.pid.harness"
+	echo "$port" >"$dir/port"
+	for i in $(seq 1 50); do
+		ss -Hltn "sport = :$port" | grep -q . && exit 0
+		sleep 0.1
+	done
+	echo "sshd.sh: sshd did not start: $(cat "$dir/sshd.log")" >&2
+	exit 3
+	;;
+stop)
+	[ -f "$dir/sshd.pid.harness" ] && kill "$(cat "$dir/sshd.pid.harness")" 2>/dev/null || true
+	;;
+esac

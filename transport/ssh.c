@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libssh 0.10 client. Order of option processing follows OpenSSH: the
+ * target's host first, then ~/.ssh/config (Host blocks match on it: HostName,
+ * User, Port, IdentityFile), then what the intent states explicitly.
+ */
+#include "ssh.h"
+
+#include <libssh/libssh.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct qg_ssh {
+	ssh_session session;
+	char peer[300];
+	int command_timeout_s;
+	int keepalive_s;
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* "SHA256:base64", as ssh-keygen -l prints it. */
+static void key_fingerprint(ssh_key key, char *out, size_t len)
+{
+	unsigned char *hash = NULL;
+	size_t hlen = 0;
+	snprintf(out, len, "unknown");
+	if (key && ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hlen) == 0) {
+		char *fp = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen);
+		if (fp)
+			snprintf(out, len, "%s", fp);
+		ssh_string_free_char(fp);
+		ssh_clean_pubkey_hash(&hash);
+	}
+}
+
+/*
+ * The fingerprint known_hosts holds for this host. libssh returns the entry
+ * only when it matches, so for a changed key read the file ourselves: the
+ * message must show both keys.
+ */
+static void known_fingerprint(ssh_session ss, const char *file, char *out, size_t len)
+{
+	char *host = NULL, *expanded = NULL, name[300];
+	unsigned int port = 22;
+	ssh_options_get(ss, SSH_OPTIONS_HOST, &host);
+	ssh_options_get_port(ss, &port);
+	/* OpenSSH's known_hosts names a non-22 port as [host]:port. */
+	if (port == 22)
+		snprintf(name, sizeof(name), "%s", host ? host : "");
+	else
+		snprintf(name, sizeof(name), "[%s]:%u", host ? host : "", port);
+	ssh_string_free_char(host);
+	if (!file) {
+		ssh_options_get(ss, SSH_OPTIONS_KNOWNHOSTS, &expanded);
+		file = expanded;
+	}
+	FILE *f = file ? fopen(file, "r") : NULL;
+	char line[8192];
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		struct ssh_knownhosts_entry *e = NULL;
+		if (ssh_known_hosts_parse_line(name, line, &e) == SSH_OK && e) {
+			key_fingerprint(e->publickey, out, len);
+			ssh_knownhosts_entry_free(e);
+			break;
+		}
+		ssh_knownhosts_entry_free(e);
+	}
+	if (f)
+		fclose(f);
+	ssh_string_free_char(expanded);
+}
+
+static int check_host_key(struct qg_ssh *s, const struct qg_ssh_opts *o, char *err, size_t errlen)
+{
+	ssh_key server = NULL;
+	char got[128], expected[128] = "unknown";
+	if (ssh_get_server_publickey(s->session, &server) != SSH_OK)
+		return fail(err, errlen, "%s: the server sent no host key", s->peer);
+	key_fingerprint(server, got, sizeof(got));
+	ssh_key_free(server);
+
+	enum ssh_known_hosts_e state = ssh_session_is_known_server(s->session);
+	switch (state) {
+	case SSH_KNOWN_HOSTS_OK:
+		return 0;
+	case SSH_KNOWN_HOSTS_CHANGED:
+	case SSH_KNOWN_HOSTS_OTHER:
+		known_fingerprint(s->session, o->known_hosts, expected, sizeof(expected));
+		return fail(err, errlen,
+			    "%s: host key mismatch (expected %s, got %s); refusing to connect. If "
+			    "the device was really re-keyed, remove the old key (ssh-keygen -R) "
+			    "from %s and verify the new one",
+			    s->peer, expected, got,
+			    o->known_hosts ? o->known_hosts : "~/.ssh/known_hosts");
+	case SSH_KNOWN_HOSTS_NOT_FOUND:
+	case SSH_KNOWN_HOSTS_UNKNOWN:
+		if (!o->accept_new)
+			return fail(
+			    err, errlen,
+			    "%s: unknown host key %s; refusing to connect. Verify it and add "
+			    "it to %s, or pass --accept-new to record it on first use",
+			    s->peer, got, o->known_hosts ? o->known_hosts : "~/.ssh/known_hosts");
+		if (ssh_session_update_known_hosts(s->session) != SSH_OK)
+			return fail(err, errlen, "%s: cannot record the host key %s: %s", s->peer,
+				    got, ssh_get_error(s->session));
+		return 0;
+	default:
+		return fail(err, errlen, "%s: cannot check the host key: %s", s->peer,
+			    ssh_get_error(s->session));
+	}
+}
+
+static int authenticate(struct qg_ssh *s, const struct qg_ssh_opts *o, char *err, size_t errlen)
+{
+	ssh_session ss = s->session;
+	int rc = ssh_userauth_none(ss, NULL);
+	if (rc == SSH_AUTH_SUCCESS)
+		return 0;
+	if (rc == SSH_AUTH_ERROR)
+		return fail(err, errlen, "%s: authentication failed: %s", s->peer,
+			    ssh_get_error(ss));
+	int methods = ssh_userauth_list(ss, NULL);
+	char tried[64] = "";
+	if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
+		if (o->identity) {
+			ssh_key key = NULL;
+			if (ssh_pki_import_privkey_file(o->identity, NULL, NULL, NULL, &key) !=
+			    SSH_OK)
+				return fail(err, errlen, "%s: cannot read the key file %s", s->peer,
+					    o->identity);
+			rc = ssh_userauth_publickey(ss, NULL, key);
+			ssh_key_free(key);
+		} else {
+			/* ssh-agent first, then the default key files, as ssh does. */
+			rc = ssh_userauth_publickey_auto(ss, NULL, NULL);
+		}
+		if (rc == SSH_AUTH_SUCCESS)
+			return 0;
+		strcat(tried, "publickey");
+	}
+	const char *var = o->password_env ? o->password_env : "QOSGEN_SSH_PASSWORD";
+	const char *password = getenv(var);
+	if (password && *password && (methods & SSH_AUTH_METHOD_PASSWORD)) {
+		rc = ssh_userauth_password(ss, NULL, password);
+		if (rc == SSH_AUTH_SUCCESS)
+			return 0;
+		strcat(tried, tried[0] ? ", password" : "password");
+	}
+	char *user = NULL;
+	ssh_options_get(ss, SSH_OPTIONS_USER, &user);
+	fail(err, errlen,
+	     "%s: authentication failed for user '%s' (tried: %s); give a key with ssh-agent, "
+	     "IdentityFile in ~/.ssh/config or --identity, or a password in $%s",
+	     s->peer, user ? user : "?", tried[0] ? tried : "none the server allows", var);
+	ssh_string_free_char(user);
+	return -1;
+}
+
+int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, struct qg_ssh **out,
+		   char *err, size_t errlen)
+{
+	*out = NULL;
+	struct qg_ssh *s = calloc(1, sizeof(*s));
+	if (!s || !(s->session = ssh_new())) {
+		free(s);
+		return fail(err, errlen, "%s: out of memory", t->host);
+	}
+	ssh_session ss = s->session;
+	s->command_timeout_s = o->command_timeout_s > 0 ? o->command_timeout_s : 120;
+	s->keepalive_s = o->keepalive_s > 0 ? o->keepalive_s : 15;
+	int verbosity = SSH_LOG_NOLOG;
+	bool no = false;
+	long timeout = o->connect_timeout_s > 0 ? o->connect_timeout_s : 10;
+	ssh_options_set(ss, SSH_OPTIONS_LOG_VERBOSITY, &verbosity);
+	/* We read the config ourselves, so that explicit values can override it. */
+	ssh_options_set(ss, SSH_OPTIONS_PROCESS_CONFIG, &no);
+	ssh_options_set(ss, SSH_OPTIONS_HOST, t->host);
+	if (!o->config)
+		ssh_options_parse_config(ss, NULL);
+	else if (*o->config && ssh_options_parse_config(ss, o->config) != 0)
+		snprintf(s->peer, sizeof(s->peer), "%s", t->host); /* unreadable: defaults */
+	if (t->port > 0) {
+		unsigned int port = (unsigned int)t->port;
+		ssh_options_set(ss, SSH_OPTIONS_PORT, &port);
+	}
+	if (t->user && *t->user)
+		ssh_options_set(ss, SSH_OPTIONS_USER, t->user);
+	if (o->known_hosts)
+		ssh_options_set(ss, SSH_OPTIONS_KNOWNHOSTS, o->known_hosts);
+	ssh_options_set(ss, SSH_OPTIONS_TIMEOUT, &timeout);
+
+	char *host = NULL;
+	unsigned int port = 22;
+	ssh_options_get(ss, SSH_OPTIONS_HOST, &host);
+	ssh_options_get_port(ss, &port);
+	snprintf(s->peer, sizeof(s->peer), "%s%s%s:%u", host && strchr(host, ':') ? "[" : "",
+		 host ? host : t->host, host && strchr(host, ':') ? "]" : "", port);
+	ssh_string_free_char(host);
+
+	if (ssh_connect(ss) != SSH_OK) {
+		fail(err, errlen, "%s: cannot connect: %s", s->peer, ssh_get_error(ss));
+		qg_ssh_close(s);
+		return -1;
+	}
+	if (check_host_key(s, o, err, errlen) != 0 || authenticate(s, o, err, errlen) != 0) {
+		qg_ssh_close(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+const char *qg_ssh_peer(const struct qg_ssh *s)
+{
+	return s->peer;
+}
+
+static int write_all(ssh_channel ch, const char *data, size_t len)
+{
+	while (len > 0) {
+		uint32_t chunk = len > 32768 ? 32768 : (uint32_t)len;
+		int w = ssh_channel_write(ch, data, chunk);
+		if (w <= 0)
+			return -1;
+		data += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t input_len,
+	       struct qg_buf *out, struct qg_buf *errout, int *status, char *err, size_t errlen)
+{
+	*status = -1;
+	ssh_channel ch = ssh_channel_new(s->session);
+	if (!ch || ssh_channel_open_session(ch) != SSH_OK ||
+	    ssh_channel_request_exec(ch, cmd) != SSH_OK) {
+		fail(err, errlen, "%s: cannot start a command: %s", s->peer,
+		     ssh_get_error(s->session));
+		if (ch)
+			ssh_channel_free(ch);
+		return -1;
+	}
+	int rc = 0;
+	if ((input && write_all(ch, input, input_len) != 0) || ssh_channel_send_eof(ch) != SSH_OK)
+		rc = fail(err, errlen, "%s: the connection dropped while sending: %s", s->peer,
+			  ssh_get_error(s->session));
+
+	double start = now_s(), last_keepalive = start;
+	char buf[16384];
+	while (rc == 0) {
+		bool got = false;
+		for (int is_err = 0; is_err < 2; is_err++) {
+			int n = ssh_channel_read_timeout(ch, buf, sizeof(buf), is_err,
+							 is_err ? 0 : 200);
+			if (n == SSH_ERROR) {
+				rc = fail(err, errlen, "%s: the connection dropped: %s", s->peer,
+					  ssh_get_error(s->session));
+				break;
+			}
+			if (n > 0) {
+				got = true;
+				struct qg_buf *b = is_err ? errout : out;
+				if (b)
+					qg_buf_append(b, buf, (size_t)n);
+			}
+		}
+		if (rc || (!got && ssh_channel_is_eof(ch)))
+			break;
+		double t = now_s();
+		if (t - start > s->command_timeout_s) {
+			rc = fail(err, errlen, "%s: '%s' did not finish within %d s", s->peer, cmd,
+				  s->command_timeout_s);
+			break;
+		}
+		if (t - last_keepalive > s->keepalive_s) {
+			ssh_send_ignore(s->session, "keepalive");
+			last_keepalive = t;
+		}
+	}
+	if (rc == 0) {
+		*status = ssh_channel_get_exit_status(ch);
+		if (*status < 0)
+			*status = 255;
+	}
+	ssh_channel_close(ch);
+	ssh_channel_free(ch);
+	return rc;
+}
+
+void qg_ssh_close(struct qg_ssh *s)
+{
+	if (!s)
+		return;
+	if (s->session) {
+		if (ssh_is_connected(s->session))
+			ssh_disconnect(s->session);
+		ssh_free(s->session);
+	}
+	free(s);
+}

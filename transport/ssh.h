@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SSH to switches and hosts, on libssh. The one place qosgen talks to the
+ * network; everything above it sees connect, run a command (with stdin),
+ * and close.
+ *
+ * Host keys are checked against known_hosts as OpenSSH does with
+ * StrictHostKeyChecking=yes, or =accept-new when asked: an unknown key is
+ * refused (or recorded, with accept_new), a changed key is always refused
+ * and both fingerprints are printed. Passwords come only from an
+ * environment variable, never from argv, files or logs.
+ */
+#ifndef QG_SSH_H
+#define QG_SSH_H
+
+#include "../gen/buf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct qg_ssh_target {
+	const char *host; /* name or address; ~/.ssh/config may map it (HostName) */
+	int port;	  /* 0: from ~/.ssh/config, else 22 */
+	const char *user; /* NULL or "": from ~/.ssh/config, else the local user */
+};
+
+struct qg_ssh_opts {
+	const char *known_hosts;  /* NULL: ~/.ssh/known_hosts */
+	bool accept_new;	  /* record an unknown key instead of refusing it */
+	const char *config;	  /* NULL: ~/.ssh/config when present; "" to read none */
+	const char *identity;	  /* a private key file; NULL: ssh-agent and default keys */
+	const char *password_env; /* NULL: QOSGEN_SSH_PASSWORD */
+	int connect_timeout_s;	  /* 0: 10 */
+	int command_timeout_s;	  /* 0: 120 */
+	int keepalive_s;	  /* 0: 15; an SSH_MSG_IGNORE while waiting, to keep NATs open */
+};
+
+struct qg_ssh;
+
+/*
+ * Connect, check the host key, authenticate. Returns 0, or -1 with a message
+ * naming host:port and what failed in err (no secret is ever put there).
+ */
+int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, struct qg_ssh **out,
+		   char *err, size_t errlen);
+
+/*
+ * Run cmd, feed it input (may be NULL), collect stdout and stderr (either
+ * buffer may be NULL to discard) and the exit status. Returns 0, or -1 with
+ * err (timeout, dropped connection). A killed command gives status 255.
+ */
+int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t input_len,
+	       struct qg_buf *out, struct qg_buf *errout, int *status, char *err, size_t errlen);
+
+/* "host:port" as connected, for messages. */
+const char *qg_ssh_peer(const struct qg_ssh *s);
+
+void qg_ssh_close(struct qg_ssh *s);
+
+#endif
