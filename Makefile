@@ -72,6 +72,11 @@ $(BUILD)/libqosgen.a: $(LIB_OBJS)
 $(BUILD)/qosgen: $(BUILD)/cli/main.o $(BUILD)/libqosgen.a
 	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -o $@
 
+# The Onyx CLI simulator, a test tool (tests/sim/); it shares no code with qosgen.
+$(BUILD)/tests/onyx-sim: tests/sim/onyx_sim.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARNINGS) $(CFLAGS) $(QG_LDFLAGS) $< -o $@
+
 $(BUILD)/tests/e2e_%: tests/e2e/%.c $(BUILD)/libqosgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(QG_CFLAGS) $(CFLAGS) $< $(BUILD)/libqosgen.a \
@@ -86,7 +91,7 @@ demo: setup all
 	@sh scripts/demo.sh $(BUILD)/qosgen
 
 # Every test: unit and golden, then both again under ASan+UBSan, then a short fuzz run.
-test: setup all $(UNIT_BINS) $(E2E_BINS)
+test: setup all $(UNIT_BINS) $(E2E_BINS) $(BUILD)/tests/onyx-sim
 	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/asan $(BUILD)/asan/qosgen \
 		$(UNIT_BINS:$(BUILD)/%=$(BUILD)/asan/%) $(E2E_BINS:$(BUILD)/%=$(BUILD)/asan/%)
 	@$(MAKE) --no-print-directory fuzz-build

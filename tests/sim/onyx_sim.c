@@ -1,0 +1,999 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * onyx-sim: an Onyx (MLNX-OS) CLI simulator, a test tool. A real OpenSSH sshd
+ * runs it as ForceCommand; clients (qosgen, Ansible's mellanox.onyx) drive it
+ * over a PTY exactly as they drive a switch.
+ *
+ * Faithful to what shared/notes/onyx-cli-protocol.md records of the real CLI:
+ *  - prompts "HOST [standalone: master] > ", "... # ", "... (config) # ",
+ *    "... (config interface ethernet 1/1) # ", written after all output;
+ *  - modes user / enable / config / interface, `enable`, `disable`,
+ *    `configure terminal`, `exit`;
+ *  - errors are lines starting with "% ": `% Unrecognized command "foo".` and
+ *    `Type "?" for help.` (the Samara CLI that MLNX-OS is built on);
+ *  - `show running-config` in the shape of the RDG's reference configuration
+ *    (shared/seeds/000), ranges compressed; `| json-print` shows pretty-printed
+ *    with 4-space indent in the shapes of shared/fixtures/onyx.
+ * Wording of errors for bad arguments is not in any source we hold; those
+ * messages are marked "inferred" below and keep the "% " shape clients rely on.
+ *
+ * Its model and printer are its own (not qosgen's), so a qosgen bug cannot
+ * hide behind a shared one.
+ *
+ * Usage: onyx-sim --state DIR [--ports N]
+ *   DIR/state     the switch's running state (created on first use)
+ *   DIR/faults    optional: "cut_after K", "reject TEXT", "latency_ms N"
+ *   DIR/trace     every line received, appended
+ *   DIR/saved/    configuration files written with `configuration write to`
+ * With SSH_ORIGINAL_COMMAND set (ssh host CMD), runs that one command in
+ * enable mode and exits.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_PORTS 64
+#define SPLITS 4
+#define MAX_POOLS 8
+
+enum cc { CC_NONE, CC_ECN, CC_RED, CC_BOTH };
+enum ets { ETS_DEFAULT, ETS_STRICT, ETS_WRR };
+
+struct tc {
+	enum cc cc;
+	bool relative;
+	int min, max;
+	enum ets ets;
+	int weight;
+};
+
+struct port {
+	int mtu; /* 1500 default */
+	char trust[8];
+	struct tc tc[8];
+	bool pfc_on;
+};
+
+struct pool {
+	char name[24];
+	char type[12];
+	int percent_centi;
+	unsigned prio_mask;
+};
+
+struct sw {
+	char hostname[64];
+	int n_ports;
+	struct port port[MAX_PORTS + 1][SPLITS + 1]; /* [port][split], split 0 = whole */
+	struct pool pool[MAX_POOLS];
+	int n_pools;
+	bool pfc_global;
+};
+
+enum mode { M_USER, M_ENABLE, M_CONFIG, M_IF };
+
+static struct sw sw;
+static enum mode mode = M_USER;
+static char if_range[64];
+static char dir[4096];
+static int cut_after = -1, latency_ms;
+static char reject[256];
+static int changes; /* configuration commands applied in this session */
+
+/* ---- output ---- */
+
+static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void out(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void prompt(void)
+{
+	switch (mode) {
+	case M_USER:
+		out("%s [standalone: master] > ", sw.hostname);
+		break;
+	case M_ENABLE:
+		out("%s [standalone: master] # ", sw.hostname);
+		break;
+	case M_CONFIG:
+		out("%s [standalone: master] (config) # ", sw.hostname);
+		break;
+	case M_IF:
+		out("%s [standalone: master] (config interface ethernet %s) # ", sw.hostname,
+		    if_range);
+		break;
+	}
+	fflush(stdout);
+}
+
+/* The Samara CLI's error for a word it does not know (sourced). */
+static void unrecognized(const char *word)
+{
+	out("%% Unrecognized command \"%s\".\nType \"?\" for help.\n", word);
+}
+
+/* Inferred wording: the shape "% ..." is what clients rely on. */
+static void incomplete(void)
+{
+	out("%% Incomplete command.\nType \"?\" for help.\n");
+}
+
+static void bad_value(const char *value, const char *what)
+{
+	out("%% Invalid value \"%s\": %s\n", value, what);
+}
+
+/* ---- state file ---- */
+
+static void port_default(struct port *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mtu = 1500;
+	strcpy(p->trust, "L2");
+}
+
+static void state_default(int n_ports)
+{
+	memset(&sw, 0, sizeof(sw));
+	strcpy(sw.hostname, "switch");
+	sw.n_ports = n_ports;
+	for (int p = 0; p <= MAX_PORTS; p++)
+		for (int s = 0; s <= SPLITS; s++)
+			port_default(&sw.port[p][s]);
+}
+
+static void state_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+static void state_save(void)
+{
+	char path[4200], tmp[4300];
+	state_path(path, sizeof(path), "state");
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "hostname %s\nports %d\npfc %d\n", sw.hostname, sw.n_ports, sw.pfc_global);
+	for (int i = 0; i < sw.n_pools; i++)
+		fprintf(f, "pool %s %s %d %u\n", sw.pool[i].name, sw.pool[i].type[0] ? sw.pool[i].type : "-",
+			sw.pool[i].percent_centi, sw.pool[i].prio_mask);
+	for (int p = 1; p <= sw.n_ports; p++)
+		for (int s = 0; s <= SPLITS; s++) {
+			struct port *x = &sw.port[p][s];
+			fprintf(f, "port %d %d %d %s %d", p, s, x->mtu, x->trust, x->pfc_on);
+			for (int t = 0; t < 8; t++)
+				fprintf(f, " %d,%d,%d,%d,%d,%d", x->tc[t].cc, x->tc[t].relative,
+					x->tc[t].min, x->tc[t].max, x->tc[t].ets, x->tc[t].weight);
+			fprintf(f, "\n");
+		}
+	/* Written whole, then renamed: a cut session never leaves half a file. */
+	fflush(f);
+	fsync(fileno(f));
+	fclose(f);
+	rename(tmp, path);
+}
+
+static void state_load(int n_ports)
+{
+	char path[4200], line[1024];
+	state_default(n_ports);
+	state_path(path, sizeof(path), "state");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int p, s, mtu, pfc, n;
+		char trust[8], name[24], type[12];
+		if (sscanf(line, "hostname %63s", sw.hostname) == 1)
+			continue;
+		if (sscanf(line, "ports %d", &sw.n_ports) == 1)
+			continue;
+		if (sscanf(line, "pfc %d", &pfc) == 1) {
+			sw.pfc_global = pfc;
+			continue;
+		}
+		unsigned mask;
+		int pct;
+		if (sscanf(line, "pool %23s %11s %d %u", name, type, &pct, &mask) == 4 &&
+		    sw.n_pools < MAX_POOLS) {
+			struct pool *x = &sw.pool[sw.n_pools++];
+			snprintf(x->name, sizeof(x->name), "%s", name);
+			snprintf(x->type, sizeof(x->type), "%s", strcmp(type, "-") ? type : "");
+			x->percent_centi = pct;
+			x->prio_mask = mask;
+			continue;
+		}
+		if (sscanf(line, "port %d %d %d %7s %d%n", &p, &s, &mtu, trust, &pfc, &n) == 5 &&
+		    p >= 1 && p <= MAX_PORTS && s >= 0 && s <= SPLITS) {
+			struct port *x = &sw.port[p][s];
+			x->mtu = mtu;
+			snprintf(x->trust, sizeof(x->trust), "%s", trust);
+			x->pfc_on = pfc;
+			char *c = line + n;
+			for (int t = 0; t < 8; t++) {
+				int cc, rel, mn, mx, ets, w, used;
+				if (sscanf(c, " %d,%d,%d,%d,%d,%d%n", &cc, &rel, &mn, &mx, &ets, &w,
+					   &used) != 6)
+					break;
+				x->tc[t] = (struct tc){(enum cc)cc, rel, mn, mx, (enum ets)ets, w};
+				c += used;
+			}
+		}
+	}
+	fclose(f);
+}
+
+static void faults_load(void)
+{
+	char path[4200], line[512];
+	state_path(path, sizeof(path), "faults");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "cut_after %d", &cut_after) == 1)
+			continue;
+		if (sscanf(line, "latency_ms %d", &latency_ms) == 1)
+			continue;
+		if (!strncmp(line, "reject ", 7))
+			snprintf(reject, sizeof(reject), "%s", line + 7);
+	}
+	fclose(f);
+}
+
+static void trace(const char *line)
+{
+	char path[4200];
+	state_path(path, sizeof(path), "trace");
+	FILE *f = fopen(path, "a");
+	if (f) {
+		fprintf(f, "%s\n", line);
+		fclose(f);
+	}
+}
+
+/* ---- ports and ranges ---- */
+
+struct pid {
+	int port, split; /* split 0 = whole port */
+};
+
+/* "1/5", "1/1-1/32", "1/3/1-1/3/4" into ids; false with a message printed. */
+static int parse_range(const char *text, struct pid *ids, int max)
+{
+	int a1, a2, a3 = 0, b1, b2, b3 = 0, n = 0, used = 0;
+	int fa = sscanf(text, "%d/%d%n/%d%n", &a1, &a2, &used, &a3, &used);
+	const char *rest = text + used;
+	int fb = 0;
+	if (fa < 2) {
+		unrecognized(text);
+		return -1;
+	}
+	if (*rest == '-') {
+		fb = sscanf(rest + 1, "%d/%d/%d", &b1, &b2, &b3);
+		if (fb < 2 || fb != fa) {
+			unrecognized(text);
+			return -1;
+		}
+	} else if (*rest) {
+		unrecognized(text);
+		return -1;
+	} else {
+		b1 = a1, b2 = a2, b3 = a3;
+	}
+	if (a1 != 1 || b1 != 1 || a2 < 1 || b2 > sw.n_ports || a2 > b2 ||
+	    (fa == 3 && (a2 != b2 || a3 < 1 || b3 > SPLITS || a3 > b3))) {
+		/* inferred wording */
+		out("%% Interface ethernet %s does not exist\n", text);
+		return -1;
+	}
+	for (int p = a2; p <= b2; p++)
+		for (int s = (fa == 3 ? a3 : 0); s <= (fa == 3 ? b3 : 0) && n < max; s++)
+			ids[n++] = (struct pid){p, s};
+	return n;
+}
+
+/* ---- show running-config: one line per run of ports with the same setting ---- */
+
+typedef bool (*port_line_fn)(const struct port *p, int tc, char *buf, size_t len);
+
+static void print_runs(port_line_fn fn, int tc)
+{
+	char prev[160] = "", cur[160];
+	int start_p = 0, start_s = 0, last_p = 0, last_s = 0;
+	bool open = false;
+	for (int s_kind = 0; s_kind < 2; s_kind++)
+		for (int p = 1; p <= sw.n_ports; p++)
+			for (int s = s_kind ? 1 : 0; s <= (s_kind ? SPLITS : 0); s++) {
+				bool has = fn(&sw.port[p][s], tc, cur, sizeof(cur));
+				bool follows = open && has && !strcmp(cur, prev) &&
+					       ((s == 0 && last_s == 0 && p == last_p + 1) ||
+						(s > 0 && p == last_p && s == last_s + 1));
+				if (open && !follows) {
+					if (start_s)
+						out("interface ethernet 1/%d/%d", start_p, start_s);
+					else
+						out("interface ethernet 1/%d", start_p);
+					if (last_p != start_p || last_s != start_s) {
+						if (last_s)
+							out("-1/%d/%d", last_p, last_s);
+						else
+							out("-1/%d", last_p);
+					}
+					out(" %s\n", prev);
+					open = false;
+				}
+				if (has && !open) {
+					open = true;
+					start_p = p, start_s = s;
+					snprintf(prev, sizeof(prev), "%s", cur);
+				}
+				if (has)
+					last_p = p, last_s = s;
+			}
+	if (open) {
+		if (start_s)
+			out("interface ethernet 1/%d/%d", start_p, start_s);
+		else
+			out("interface ethernet 1/%d", start_p);
+		if (last_p != start_p || last_s != start_s) {
+			if (last_s)
+				out("-1/%d/%d", last_p, last_s);
+			else
+				out("-1/%d", last_p);
+		}
+		out(" %s\n", prev);
+	}
+}
+
+static bool line_mtu(const struct port *p, int tc, char *b, size_t n)
+{
+	(void)tc;
+	snprintf(b, n, "mtu %d force", p->mtu);
+	return p->mtu != 1500;
+}
+
+static bool line_trust(const struct port *p, int tc, char *b, size_t n)
+{
+	(void)tc;
+	snprintf(b, n, "qos trust %s", p->trust);
+	return strcmp(p->trust, "L2") != 0;
+}
+
+static bool line_cc(const struct port *p, int tc, char *b, size_t n)
+{
+	static const char *const m[] = {"", "ecn", "red", "both"};
+	const struct tc *t = &p->tc[tc];
+	const char *k = t->relative ? "relative" : "absolute";
+	snprintf(b, n, "traffic-class %d congestion-control %s minimum-%s %d maximum-%s %d", tc,
+		 m[t->cc], k, t->min, k, t->max);
+	return t->cc != CC_NONE;
+}
+
+static bool line_ets(const struct port *p, int tc, char *b, size_t n)
+{
+	const struct tc *t = &p->tc[tc];
+	if (t->ets == ETS_STRICT)
+		snprintf(b, n, "traffic-class %d dcb ets strict", tc);
+	else
+		snprintf(b, n, "traffic-class %d dcb ets wrr %d", tc, t->weight);
+	return t->ets != ETS_DEFAULT;
+}
+
+static bool line_pfc(const struct port *p, int tc, char *b, size_t n)
+{
+	(void)tc;
+	snprintf(b, n, "dcb priority-flow-control mode on force");
+	return p->pfc_on;
+}
+
+static void show_running_config(void)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	char when[64];
+	strftime(when, sizeof(when), "%Y/%m/%d %H:%M:%S", &tm);
+	out("## Running database \"initial\"\n## Generated at %s +0000\n## Hostname: %s\n",
+	    when, sw.hostname);
+	out("## Running-config temporary prefix mode setting\nno cli default prefix-modes enable\n\n");
+	out("## Interface Ethernet configuration\n");
+	print_runs(line_mtu, 0);
+	out("\n## Interface Ethernet buffer configuration\n");
+	for (int i = 0; i < sw.n_pools; i++) {
+		struct pool *x = &sw.pool[i];
+		if (x->type[0])
+			out("traffic pool %s type %s\n", x->name, x->type);
+		if (x->percent_centi >= 0)
+			out("traffic pool %s memory percent %d.%02d\n", x->name,
+			    x->percent_centi / 100, x->percent_centi % 100);
+		if (x->prio_mask) {
+			out("traffic pool %s map switch-priority", x->name);
+			for (int p = 0; p < 8; p++)
+				if (x->prio_mask & (1u << p))
+					out(" %d", p);
+			out("\n");
+		}
+	}
+	out("\n## LLDP configuration\n## QoS switch configuration\n");
+	print_runs(line_trust, 0);
+	for (int tc = 0; tc < 8; tc++)
+		print_runs(line_cc, tc);
+	out("\n## DCBX ETS configuration\n");
+	for (int tc = 0; tc < 8; tc++)
+		print_runs(line_ets, tc);
+	if (sw.pfc_global) {
+		out("\n## DCBX PFC configuration\ndcb priority-flow-control enable force\n");
+		print_runs(line_pfc, 0);
+	}
+	out("\n## Other IP configuration\nhostname %s\n", sw.hostname);
+	out("\n## Persistent prefix mode setting\ncli default prefix-modes enable\n");
+}
+
+/* ---- json-print shows, in the shapes of shared/fixtures/onyx ---- */
+
+static void show_version(bool json)
+{
+	if (json) {
+		out("{\n    \"Product name\": \"Onyx\",\n    \"Product release\": \"3.10.4606\",\n"
+		    "    \"Version summary\": \"X86_64 3.10.4606 2023-08-08 07:41:09 x86_64\",\n"
+		    "    \"Product model\": \"x86onie\",\n    \"Target arch\": \"x86_64\"\n}\n");
+		return;
+	}
+	out("Product name:      Onyx\nProduct release:   3.10.4606\n"
+	    "Version summary:   X86_64 3.10.4606 2023-08-08 07:41:09 x86_64\n"
+	    "Product model:     x86onie\n");
+}
+
+static void show_pool(const char *name)
+{
+	for (int i = 0; i < sw.n_pools; i++) {
+		struct pool *x = &sw.pool[i];
+		if (strcmp(x->name, name))
+			continue;
+		char prios[32] = "";
+		for (int p = 0; p < 8; p++)
+			if (x->prio_mask & (1u << p))
+				snprintf(prios + strlen(prios), sizeof(prios) - strlen(prios), "%s%d",
+					 prios[0] ? " " : "", p);
+		out("{\n    \"%s\": [\n        {\n            \"Type\": \"%s\",\n"
+		    "            \"Switch Priorities\": \"%s\",\n            \"Max Usage\": \"0\",\n"
+		    "            \"Usage\": \"0\",\n            \"Memory actual\": \"5.9M\",\n"
+		    "            \"Memory [%%]\": \"%d.%02d\"\n        }\n    ],\n"
+		    "    \"Exception list\": {\n        \"message\": \"N/A\"\n    }\n}\n",
+		    x->name, x->type[0] ? x->type : "lossy", prios,
+		    x->percent_centi < 0 ? 0 : x->percent_centi / 100,
+		    x->percent_centi < 0 ? 0 : x->percent_centi % 100);
+		return;
+	}
+	out("%% Traffic pool %s does not exist\n", name); /* inferred wording */
+}
+
+static void show_qos_interface(const char *ifname, const struct port *p)
+{
+	out("[\n    {\n        \"Eth%s\": [\n            {\n"
+	    "                \"PCP,DEI rewrite\": \"disabled\",\n"
+	    "                \"Default switch-priority\": \"0\",\n"
+	    "                \"Default DEI\": \"0\",\n                \"Default PCP\": \"0\",\n"
+	    "                \"Trust mode\": \"%s\",\n"
+	    "                \"DSCP rewrite\": \"disabled\"\n            }\n        ]\n    }\n]\n",
+	    ifname, p->trust);
+}
+
+static void show_congestion(const char *ifname, const struct port *p)
+{
+	out("[\n    {\n        \"Interface ethernet\": \"%s\",\n        \"ECN marked packets\": \"0\"\n    }",
+	    ifname);
+	for (int tc = 0; tc < 8; tc++) {
+		const struct tc *t = &p->tc[tc];
+		if (t->cc == CC_NONE) {
+			out(",\n    {\n        \"header\": \"TC-%d\",\n        \"Mode\": \"none\"\n    }", tc);
+			continue;
+		}
+		static const char *const m[] = {"none", "ECN", "RED", "both"};
+		const char *unit = t->relative ? "%" : " KB";
+		out(",\n    {\n        \"Threshold mode\": \"%s\",\n        \"RED dropped packets\": \"0\",\n"
+		    "        \"header\": \"TC-%d\",\n        \"Mode\": \"%s\",\n"
+		    "        \"Maximum threshold\": \"%d%s\",\n        \"Minimum threshold\": \"%d%s\"\n    }",
+		    t->relative ? "relative" : "absolute", tc, m[t->cc], t->max, unit, t->min, unit);
+	}
+	out("\n]\n");
+}
+
+static void show_ets(const char *ifname, const struct port *p)
+{
+	out("[\n    {\n        \"Eth%s\": [\n            {\n"
+	    "                \"Multicast unaware mapping\": \"disabled\",\n"
+	    "                \"Interface Bandwidth Shape [Mbps]\": \"N/A\"\n            },\n"
+	    "            {\n                \"ETS per TC\": [\n                    {\n",
+	    ifname);
+	for (int tc = 0; tc < 8; tc++) {
+		const struct tc *t = &p->tc[tc];
+		bool strict = t->ets == ETS_STRICT;
+		int w = t->ets == ETS_WRR ? t->weight : (strict ? 0 : 12);
+		out("                        \"%d\": [\n                            {\n"
+		    "                                \"S.Mode\": \"%s\",\n"
+		    "                                \"BW Sh.(Mbps)\": \"N/A\",\n"
+		    "                                \"W(%%)\": \"%d\",\n"
+		    "                                \"BW Gr.(Mbps)\": \"0\",\n"
+		    "                                \"W\": \"%d\"\n                            }\n"
+		    "                        ]%s\n",
+		    tc, strict ? "Strict" : "WRR", strict ? 0 : w, w, tc < 7 ? "," : "");
+	}
+	out("                    }\n                ]\n            }\n        ]\n    }\n]\n");
+}
+
+static void show_pfc_json(void)
+{
+	out("[\n    {\n        \"PFC\": \"%s\"\n    },\n    {\n        \"Priority Enabled List\": \"\"\n    },\n    {\n",
+	    sw.pfc_global ? "enabled" : "disabled");
+	for (int p = 1; p <= sw.n_ports; p++)
+		out("        \"Eth1/%d\": [\n            {\n                \"PFC admin\": \"%s\",\n"
+		    "                \"PFC oper\": \"%s\"\n            }\n        ]%s\n",
+		    p, sw.port[p][0].pfc_on ? "on" : "Auto",
+		    sw.port[p][0].pfc_on ? "Enabled" : "Disabled", p < sw.n_ports ? "," : "");
+	out("    }\n]\n");
+}
+
+static void do_show(char **w, int n, bool json, const char *include)
+{
+	struct pid ids[1];
+	if (n >= 2 && !strcmp(w[1], "running-config") && n == 2) {
+		show_running_config();
+	} else if (n == 2 && !strcmp(w[1], "version")) {
+		show_version(json);
+	} else if (n == 2 && !strcmp(w[1], "hosts")) {
+		if (!include || strstr("Hostname", include))
+			out("Hostname: %s\n", sw.hostname);
+	} else if (n == 4 && !strcmp(w[1], "traffic") && !strcmp(w[2], "pool")) {
+		show_pool(w[3]);
+	} else if (n == 5 && !strcmp(w[1], "qos") && !strcmp(w[2], "interface") &&
+		   !strcmp(w[3], "ethernet")) {
+		if (parse_range(w[4], ids, 1) == 1)
+			show_qos_interface(w[4], &sw.port[ids[0].port][ids[0].split]);
+	} else if (n == 5 && !strcmp(w[1], "interfaces") && !strcmp(w[2], "ethernet") &&
+		   !strcmp(w[4], "congestion-control")) {
+		if (parse_range(w[3], ids, 1) == 1)
+			show_congestion(w[3], &sw.port[ids[0].port][ids[0].split]);
+	} else if (n == 6 && !strcmp(w[1], "dcb") && !strcmp(w[2], "ets") &&
+		   !strcmp(w[3], "interface") && !strcmp(w[4], "ethernet")) {
+		if (parse_range(w[5], ids, 1) == 1)
+			show_ets(w[5], &sw.port[ids[0].port][ids[0].split]);
+	} else if (n == 3 && !strcmp(w[1], "dcb") && !strcmp(w[2], "priority-flow-control")) {
+		show_pfc_json();
+	} else {
+		unrecognized(n > 1 ? w[n - 1] : "show");
+	}
+}
+
+/* ---- configuration ---- */
+
+static bool int_arg(const char *s, int lo, int hi, int *v, const char *what)
+{
+	char *end;
+	long x = strtol(s, &end, 10);
+	if (*s == '\0' || *end || x < lo || x > hi) {
+		char range[64];
+		snprintf(range, sizeof(range), "%s must be %d-%d", what, lo, hi);
+		bad_value(s, range);
+		return false;
+	}
+	*v = (int)x;
+	return true;
+}
+
+/* Interface subcommand (w = after "interface ethernet RANGE"). Returns true if applied. */
+static bool do_interface(struct pid *ids, int nid, char **w, int n)
+{
+	bool no = n > 0 && !strcmp(w[0], "no");
+	if (no) {
+		w++;
+		n--;
+	}
+	if (n == 0) {
+		incomplete();
+		return false;
+	}
+	if (!strcmp(w[0], "mtu")) {
+		int mtu;
+		if (n < 2 && !no) {
+			incomplete();
+			return false;
+		}
+		if (!no && (!int_arg(w[1], 1500, 9216, &mtu, "mtu") || (n == 3 && strcmp(w[2], "force")) || n > 3)) {
+			if (n == 3 && strcmp(w[2], "force"))
+				unrecognized(w[2]);
+			return false;
+		}
+		for (int i = 0; i < nid; i++)
+			sw.port[ids[i].port][ids[i].split].mtu = no ? 1500 : mtu;
+		return true;
+	}
+	if (!strcmp(w[0], "qos")) {
+		if (n < 2 || strcmp(w[1], "trust")) {
+			n < 2 ? incomplete() : unrecognized(w[1]);
+			return false;
+		}
+		if (!no && n != 3) {
+			incomplete();
+			return false;
+		}
+		if (!no && strcmp(w[2], "L2") && strcmp(w[2], "L3") && strcmp(w[2], "both") &&
+		    strcmp(w[2], "port")) {
+			unrecognized(w[2]);
+			return false;
+		}
+		for (int i = 0; i < nid; i++)
+			strcpy(sw.port[ids[i].port][ids[i].split].trust, no ? "L2" : w[2]);
+		return true;
+	}
+	if (!strcmp(w[0], "traffic-class")) {
+		int tc;
+		if (n < 3) {
+			incomplete();
+			return false;
+		}
+		if (!int_arg(w[1], 0, 7, &tc, "traffic class"))
+			return false;
+		if (!strcmp(w[2], "congestion-control")) {
+			if (no) {
+				for (int i = 0; i < nid; i++)
+					sw.port[ids[i].port][ids[i].split].tc[tc].cc = CC_NONE;
+				return true;
+			}
+			if (n != 8) {
+				incomplete();
+				return false;
+			}
+			enum cc cc = !strcmp(w[3], "ecn") ? CC_ECN
+				     : !strcmp(w[3], "red") ? CC_RED
+				     : !strcmp(w[3], "both") ? CC_BOTH
+							     : CC_NONE;
+			if (cc == CC_NONE) {
+				unrecognized(w[3]);
+				return false;
+			}
+			bool rel = !strcmp(w[4], "minimum-relative");
+			if ((!rel && strcmp(w[4], "minimum-absolute")) ||
+			    strcmp(w[6], rel ? "maximum-relative" : "maximum-absolute")) {
+				unrecognized(strcmp(w[4], rel ? "minimum-relative" : "minimum-absolute") ? w[4] : w[6]);
+				return false;
+			}
+			int mn, mx;
+			if (!int_arg(w[5], 0, rel ? 100 : 100000, &mn, "threshold") ||
+			    !int_arg(w[7], 0, rel ? 100 : 100000, &mx, "threshold"))
+				return false;
+			if (mn > mx) {
+				/* inferred wording */
+				out("%% Minimum threshold must not be greater than maximum threshold\n");
+				return false;
+			}
+			for (int i = 0; i < nid; i++)
+				sw.port[ids[i].port][ids[i].split].tc[tc] =
+					(struct tc){cc, rel, mn, mx,
+						    sw.port[ids[i].port][ids[i].split].tc[tc].ets,
+						    sw.port[ids[i].port][ids[i].split].tc[tc].weight};
+			return true;
+		}
+		if (!strcmp(w[2], "dcb") && n >= 4 && !strcmp(w[3], "ets")) {
+			enum ets e = ETS_DEFAULT;
+			int weight = 0;
+			if (!no) {
+				if (n < 5) {
+					incomplete();
+					return false;
+				}
+				if (!strcmp(w[4], "strict") && n == 5) {
+					e = ETS_STRICT;
+				} else if (!strcmp(w[4], "wrr") && n == 6) {
+					if (!int_arg(w[5], 1, 100, &weight, "weight"))
+						return false;
+					e = ETS_WRR;
+				} else {
+					unrecognized(w[4]);
+					return false;
+				}
+			}
+			for (int i = 0; i < nid; i++) {
+				sw.port[ids[i].port][ids[i].split].tc[tc].ets = e;
+				sw.port[ids[i].port][ids[i].split].tc[tc].weight = weight;
+			}
+			return true;
+		}
+		unrecognized(w[2]);
+		return false;
+	}
+	if (!strcmp(w[0], "dcb") && n >= 2 && !strcmp(w[1], "priority-flow-control")) {
+		for (int i = 0; i < nid; i++)
+			sw.port[ids[i].port][ids[i].split].pfc_on = !no;
+		return true;
+	}
+	unrecognized(w[0]);
+	return false;
+}
+
+static struct pool *pool_get(const char *name)
+{
+	for (int i = 0; i < sw.n_pools; i++)
+		if (!strcmp(sw.pool[i].name, name))
+			return &sw.pool[i];
+	if (sw.n_pools == MAX_POOLS)
+		return NULL;
+	struct pool *p = &sw.pool[sw.n_pools++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->percent_centi = -1;
+	return p;
+}
+
+static bool do_pool(char **w, int n, bool no)
+{
+	if (n < 3) {
+		incomplete();
+		return false;
+	}
+	if (strlen(w[2]) > 20) {
+		bad_value(w[2], "a pool name is a string up to 20 characters");
+		return false;
+	}
+	if (no && n == 3) {
+		for (int i = 0; i < sw.n_pools; i++)
+			if (!strcmp(sw.pool[i].name, w[2])) {
+				sw.pool[i] = sw.pool[--sw.n_pools];
+				return true;
+			}
+		out("%% Traffic pool %s does not exist\n", w[2]);
+		return false;
+	}
+	if (n < 5) {
+		incomplete();
+		return false;
+	}
+	if (!strcmp(w[3], "type")) {
+		if (strcmp(w[4], "lossless") && strcmp(w[4], "lossy") && strcmp(w[4], "lossy-mc")) {
+			unrecognized(w[4]);
+			return false;
+		}
+		struct pool *p = pool_get(w[2]);
+		snprintf(p->type, sizeof(p->type), "%s", no ? "lossy" : w[4]);
+		return true;
+	}
+	if (!strcmp(w[3], "memory") && n == 6 && !strcmp(w[4], "percent")) {
+		/* Accepts 50, 50.0, 50.00 (Ansible sends Python's float repr). */
+		double v;
+		char *end;
+		v = strtod(w[5], &end);
+		if (*end || v <= 0 || v > 100) {
+			bad_value(w[5], "memory percent must be 0-100");
+			return false;
+		}
+		pool_get(w[2])->percent_centi = (int)(v * 100 + 0.5);
+		return true;
+	}
+	if (!strcmp(w[3], "map") && n >= 6 && !strcmp(w[4], "switch-priority")) {
+		unsigned mask = 0;
+		for (int k = 5; k < n; k++) {
+			int prio;
+			if (!int_arg(w[k], 0, 7, &prio, "switch-priority"))
+				return false;
+			mask |= 1u << prio;
+		}
+		struct pool *p = pool_get(w[2]);
+		p->prio_mask = no ? p->prio_mask & ~mask : p->prio_mask | mask;
+		return true;
+	}
+	unrecognized(w[3]);
+	return false;
+}
+
+static bool do_config_write(char **w, int n)
+{
+	if (n == 2)
+		return true; /* the active file: nothing to model */
+	if (n >= 4 && !strcmp(w[2], "to") && (n == 4 || (n == 5 && !strcmp(w[4], "no-switch")))) {
+		char path[4400], saved[4200];
+		state_path(saved, sizeof(saved), "saved");
+		mkdir(saved, 0755);
+		snprintf(path, sizeof(path), "%s/%s", saved, w[3]);
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			out("%% Failed to write configuration file %s\n", w[3]);
+			return false;
+		}
+		FILE *keep = stdout;
+		stdout = f;
+		show_running_config();
+		stdout = keep;
+		fclose(f);
+		return true;
+	}
+	unrecognized(w[n - 1]);
+	return false;
+}
+
+/* One line. Returns false at logout. */
+static bool handle(char *line)
+{
+	line[strcspn(line, "\r\n")] = '\0';
+	trace(line);
+	if (latency_ms)
+		usleep((useconds_t)latency_ms * 1000);
+
+	/* Output filters: "| json-print", "| include WORD". */
+	bool json = false;
+	char *include = NULL, *bar = strchr(line, '|');
+	if (bar) {
+		*bar = '\0';
+		char *f = bar + 1;
+		while (*f == ' ')
+			f++;
+		if (!strcmp(f, "json-print"))
+			json = true;
+		else if (!strncmp(f, "include ", 8))
+			include = f + 8;
+	}
+	char *w[32];
+	int n = 0;
+	for (char *t = strtok(line, " \t"); t && n < 32; t = strtok(NULL, " \t"))
+		w[n++] = t;
+	if (n == 0)
+		return true;
+
+	if (!strcmp(w[0], "exit") || !strcmp(w[0], "quit")) {
+		if (mode == M_IF)
+			mode = M_CONFIG;
+		else if (mode == M_CONFIG)
+			mode = M_ENABLE;
+		else
+			return false;
+		return true;
+	}
+	if (!strcmp(w[0], "show")) {
+		do_show(w, n, json, include);
+		return true;
+	}
+	if ((n == 4 && !strcmp(w[0], "no") && !strcmp(w[1], "cli") && !strcmp(w[2], "session") &&
+	     !strcmp(w[3], "paging")) ||
+	    (n == 5 && !strcmp(w[0], "no") && !strcmp(w[1], "cli") && !strcmp(w[4], "enable")) ||
+	    (n == 3 && !strcmp(w[0], "terminal") && !strcmp(w[1], "length")))
+		return true;
+	if (!strcmp(w[0], "enable")) {
+		if (mode == M_USER)
+			mode = M_ENABLE;
+		return true;
+	}
+	if (mode == M_USER) {
+		unrecognized(w[0]);
+		return true;
+	}
+	if (!strcmp(w[0], "disable")) {
+		mode = M_USER;
+		return true;
+	}
+	if (n == 2 && !strcmp(w[0], "configure") && !strcmp(w[1], "terminal")) {
+		if (mode == M_ENABLE)
+			mode = M_CONFIG;
+		return true;
+	}
+	if (n >= 2 && !strcmp(w[0], "configuration") && !strcmp(w[1], "write")) {
+		do_config_write(w, n);
+		return true;
+	}
+	if (mode == M_ENABLE) {
+		unrecognized(w[0]);
+		return true;
+	}
+
+	/* Configuration commands, counted for fault injection. */
+	char joined[1024] = "";
+	for (int i = 0; i < n; i++)
+		snprintf(joined + strlen(joined), sizeof(joined) - strlen(joined), "%s%s",
+			 i ? " " : "", w[i]);
+	if (reject[0] && strstr(joined, reject)) {
+		/* inferred wording */
+		out("%% Failed to apply configuration: %s\n", joined);
+		return true;
+	}
+	bool applied = false;
+	bool no = !strcmp(w[0], "no");
+	char **v = no ? w + 1 : w;
+	int m = no ? n - 1 : n;
+	struct pid ids[MAX_PORTS * (SPLITS + 1)];
+	if (mode == M_IF) {
+		int nid = parse_range(if_range, ids, (int)(sizeof(ids) / sizeof(ids[0])));
+		applied = nid > 0 && do_interface(ids, nid, w, n);
+	} else if (m >= 2 && !strcmp(v[0], "interface") && !strcmp(v[1], "ethernet")) {
+		if (m < 3) {
+			incomplete();
+			return true;
+		}
+		int nid = parse_range(v[2], ids, (int)(sizeof(ids) / sizeof(ids[0])));
+		if (nid <= 0)
+			return true;
+		if (m == 3 && !no) {
+			snprintf(if_range, sizeof(if_range), "%s", v[2]);
+			mode = M_IF;
+			return true;
+		}
+		if (no) {
+			/* "no" after the interface: "interface ethernet X no ..." */
+			unrecognized(w[0]);
+			return true;
+		}
+		applied = do_interface(ids, nid, v + 3, m - 3);
+	} else if (m >= 2 && !strcmp(v[0], "traffic") && !strcmp(v[1], "pool")) {
+		applied = do_pool(v, m, no);
+	} else if (m == 4 && !strcmp(v[0], "dcb") && !strcmp(v[1], "priority-flow-control") &&
+		   !strcmp(v[2], "enable") && !strcmp(v[3], "force")) {
+		sw.pfc_global = !no;
+		applied = true;
+	} else if (m == 2 && !strcmp(v[0], "hostname")) {
+		snprintf(sw.hostname, sizeof(sw.hostname), "%s", v[1]);
+		applied = true;
+	} else {
+		unrecognized(v[0]);
+	}
+	if (applied) {
+		state_save();
+		if (cut_after >= 0 && ++changes >= cut_after) {
+			/* The command took effect; the connection drops before the reply. */
+			fflush(stdout);
+			_exit(1);
+		}
+	}
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	int n_ports = 32;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--state") && i + 1 < argc)
+			snprintf(dir, sizeof(dir), "%s", argv[++i]);
+		else if (!strcmp(argv[i], "--ports") && i + 1 < argc)
+			n_ports = atoi(argv[++i]);
+	}
+	if (!dir[0] || n_ports < 1 || n_ports > MAX_PORTS) {
+		fprintf(stderr, "usage: onyx-sim --state DIR [--ports 1..%d]\n", MAX_PORTS);
+		return 2;
+	}
+	mkdir(dir, 0755);
+	state_load(n_ports);
+	faults_load();
+	/* Output is line-buffered by hand: prompts go out with an explicit flush. */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+
+	char line[4096];
+	const char *oneshot = getenv("SSH_ORIGINAL_COMMAND");
+	if (oneshot && *oneshot) {
+		mode = M_ENABLE;
+		snprintf(line, sizeof(line), "%s", oneshot);
+		handle(line);
+		fflush(stdout);
+		return 0;
+	}
+	prompt();
+	while (fgets(line, sizeof(line), stdin)) {
+		if (!handle(line))
+			break;
+		prompt();
+	}
+	fflush(stdout);
+	return 0;
+}
