@@ -93,7 +93,8 @@ demo: setup all
 # Every test: unit and golden, then both again under ASan+UBSan, then a short fuzz run.
 test: setup all $(UNIT_BINS) $(E2E_BINS) $(BUILD)/tests/onyx-sim
 	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/asan $(BUILD)/asan/qosgen \
-		$(UNIT_BINS:$(BUILD)/%=$(BUILD)/asan/%) $(E2E_BINS:$(BUILD)/%=$(BUILD)/asan/%)
+		$(UNIT_BINS:$(BUILD)/%=$(BUILD)/asan/%) $(E2E_BINS:$(BUILD)/%=$(BUILD)/asan/%) \
+		$(BUILD)/asan/tests/onyx-sim
 	@$(MAKE) --no-print-directory fuzz-build
 	@sh tests/run.sh $(BUILD)
 
