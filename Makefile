@@ -69,8 +69,8 @@ $(BUILD)/libqosgen.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/qosgen: $(BUILD)/cli/main.o $(BUILD)/libqosgen.a
-	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -o $@
+$(BUILD)/qosgen: $(BUILD)/cli/main.o $(BUILD)/cli/push.o $(BUILD)/libqosgen.a
+	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
 
 # The Onyx CLI simulator, a test tool (tests/sim/); it shares no code with qosgen.
 $(BUILD)/tests/onyx-sim: tests/sim/onyx_sim.c

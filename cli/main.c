@@ -12,6 +12,7 @@
 #include "../gen/target.h"
 #include "../gen/template.h"
 #include "../gen/version.h"
+#include "push.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -305,6 +306,78 @@ static int cmd_diff(int argc, char **argv)
 	return rc;
 }
 
+static const struct option push_opts[] = {
+    {"switch", required_argument, NULL, 's'},
+    {"all", no_argument, NULL, 'a'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"dry-run", no_argument, NULL, 'n'},
+    {"json", no_argument, NULL, 'J'},
+    {"known-hosts", required_argument, NULL, 'k'},
+    {"accept-new", no_argument, NULL, 'A'},
+    {"identity", required_argument, NULL, 'i'},
+    {"ssh-config", required_argument, NULL, 'F'},
+    {"timeout", required_argument, NULL, 't'},
+    {NULL, 0, NULL, 0},
+};
+
+static int cmd_push(int argc, char **argv)
+{
+	struct push_opts po = {.jobs = 4};
+	bool all = false;
+	int c;
+	while ((c = getopt_long(argc, argv, ":j:", push_opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			po.device = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'j':
+			po.jobs = atoi(optarg);
+			if (po.jobs < 1 || po.jobs > 256)
+				return usage_error("push", "-j takes a number 1..256");
+			break;
+		case 'n':
+			po.dry_run = true;
+			break;
+		case 'J':
+			po.json = true;
+			break;
+		case 'k':
+			po.ssh.known_hosts = optarg;
+			break;
+		case 'A':
+			po.ssh.accept_new = true;
+			break;
+		case 'i':
+			po.ssh.identity = optarg;
+			break;
+		case 'F':
+			po.ssh.config = optarg;
+			break;
+		case 't':
+			po.ssh.command_timeout_s = atoi(optarg);
+			if (po.ssh.command_timeout_s < 1)
+				return usage_error("push", "--timeout takes seconds, at least 1");
+			break;
+		default:
+			return bad_option("push", c, argv);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error("push", "expected one INTENT file");
+	if (!po.device == !all)
+		return usage_error("push", "name the devices: --switch NAME or --all");
+	struct qg_model m;
+	int rc = load(argv[optind], false, &m);
+	if (rc != EXIT_OK)
+		return rc;
+	rc = push_run(&m, &po);
+	qg_model_free(&m);
+	return rc;
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
@@ -328,6 +401,26 @@ static const struct command commands[] = {
      "Onyx prints them; nothing when it is in sync. FILE is the switch's saved\n"
      "'show running-config'; reading it over SSH comes with 'qosgen push'.\n\n"
      "  --exit-code        exit 1 when there are differences (as git diff --exit-code)\n"},
+    {"push", cmd_push,
+     "qosgen push INTENT (--switch NAME | --all) [-j N] [--dry-run] [--json] [--known-hosts FILE]\n"
+     "       [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S]",
+     "Bring the devices to the intent over SSH, sending only what differs: a second push of an\n"
+     "unchanged intent sends nothing. Before changing a switch it saves a named copy of its\n"
+     "configuration on the switch; if a line is refused or the session drops, it rolls back\n"
+     "what it applied (reconnecting if needed) and says in which state the switch is left.\n"
+     "Switches only for now; hosts and DVS come next.\n\n"
+     "  --switch NAME      one switch; --all: every switch\n"
+     "  -j, --jobs N       devices in parallel (default 4)\n"
+     "  --dry-run          read back and print what would be sent; send nothing\n"
+     "  --json             results as JSON on stdout\n"
+     "  --known-hosts FILE host keys (default ~/.ssh/known_hosts); unknown keys are refused\n"
+     "  --accept-new       record an unknown host key on first use (a changed key is always\n"
+     "                     refused)\n"
+     "  --identity FILE    private key; default ssh-agent and ~/.ssh/config's IdentityFile\n"
+     "  --ssh-config FILE  instead of ~/.ssh/config (HostName, User, Port, IdentityFile)\n"
+     "  --timeout S        per command (default 120)\n"
+     "A password is taken only from $QOSGEN_SSH_PASSWORD, never from the command line.\n"
+     "Exit 3 when any device failed.\n"},
     {"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},
     {NULL, NULL, NULL, NULL},
 };

@@ -22,6 +22,28 @@
 
 enum qg_device_kind { QG_DEVICE_SWITCH, QG_DEVICE_HOST, QG_DEVICE_DVS };
 
+struct qg_ssh_opts;
+
+/* How a push of one device ended. */
+enum qg_push_state {
+	QG_PUSH_IN_SYNC,      /* nothing to send */
+	QG_PUSH_WOULD_CHANGE, /* --dry-run: differences found, nothing sent */
+	QG_PUSH_CONVERGED,    /* sent, read back, in sync */
+	QG_PUSH_RESTORED,     /* failed; what was applied was rolled back and verified */
+	QG_PUSH_UNCHANGED,    /* failed before anything was sent (unreachable, refused key) */
+	QG_PUSH_NOT_RESTORED, /* failed and the rollback could not be verified: look at it */
+};
+
+struct qg_push_result {
+	enum qg_push_state state;
+	int lines_planned;
+	int lines_sent;
+	int lines_rolled_back;
+	char saved_as[64];  /* the named copy of the earlier configuration, if made */
+	char message[1024]; /* what happened, one line */
+	struct qg_buf sent; /* the configuration lines sent, in order */
+};
+
 /* What every emitter gets besides the model: no clock, no environment. */
 struct qg_emit_ctx {
 	const struct qg_templates *templates;
@@ -51,6 +73,13 @@ struct qg_target {
 	 */
 	int (*diff)(const struct qg_model *m, size_t i, const char *readback, struct qg_buf *out,
 		    struct qg_diags *d);
+	/*
+	 * Bring device i to the model over SSH, sending only the difference and
+	 * leaving no device half-configured (see qg_push_state). Fills r; returns
+	 * 0 when the device is in sync at the end, -1 otherwise. NULL: not yet.
+	 */
+	int (*push)(const struct qg_model *m, size_t i, const struct qg_ssh_opts *o, bool dry_run,
+		    struct qg_push_result *r);
 };
 
 /* The registry, in emit order; NULL-terminated. */

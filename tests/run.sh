@@ -66,6 +66,11 @@ run_e2e() { # BUILD LABEL
 	ok=$(printf '%s\n' "$out" | sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 	printf '%s\n' "$out" | grep -E '^(FAIL|\[  (FAILED|  ERROR))' | sed 's/^/    /'
 	record "$2e2e/ssh" "$rc" "${ok:-0} tests against a real sshd"
+	out=$(sh tests/e2e/push.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
+	sweep=$(printf '%s\n' "$out" | grep '^fault sweep:')
+	record "$2e2e/push" "$rc" "$(printf '%s\n' "$out" | tail -n 1); $sweep"
 }
 
 run_fuzz() {

@@ -309,6 +309,77 @@ int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t inpu
 	return rc;
 }
 
+struct qg_ssh_shell {
+	struct qg_ssh *s;
+	ssh_channel ch;
+};
+
+int qg_ssh_shell_open(struct qg_ssh *s, struct qg_ssh_shell **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	struct qg_ssh_shell *sh = calloc(1, sizeof(*sh));
+	if (!sh)
+		return fail(err, errlen, "%s: out of memory", s->peer);
+	sh->s = s;
+	sh->ch = ssh_channel_new(s->session);
+	if (!sh->ch || ssh_channel_open_session(sh->ch) != SSH_OK ||
+	    ssh_channel_request_pty_size(sh->ch, "vt100", 200, 50) != SSH_OK ||
+	    ssh_channel_request_shell(sh->ch) != SSH_OK) {
+		fail(err, errlen, "%s: cannot open an interactive shell: %s", s->peer,
+		     ssh_get_error(s->session));
+		qg_ssh_shell_close(sh);
+		return -1;
+	}
+	*out = sh;
+	return 0;
+}
+
+int qg_ssh_shell_write(struct qg_ssh_shell *sh, const char *data, size_t len, char *err,
+		       size_t errlen)
+{
+	if (write_all(sh->ch, data, len) != 0)
+		return fail(err, errlen, "%s: the connection dropped while sending: %s",
+			    sh->s->peer, ssh_get_error(sh->s->session));
+	return 0;
+}
+
+int qg_ssh_shell_read_until(struct qg_ssh_shell *sh, struct qg_buf *out,
+			    bool (*done)(const char *text, size_t len, void *ctx), void *ctx,
+			    char *err, size_t errlen)
+{
+	double start = now_s(), last_keepalive = start;
+	char buf[16384];
+	while (!done(out->data ? out->data : "", out->len, ctx)) {
+		int n = ssh_channel_read_timeout(sh->ch, buf, sizeof(buf), 0, 200);
+		if (n == SSH_ERROR || (n == 0 && ssh_channel_is_eof(sh->ch)))
+			return fail(err, errlen, "%s: the connection dropped%s%s", sh->s->peer,
+				    n == SSH_ERROR ? ": " : "",
+				    n == SSH_ERROR ? ssh_get_error(sh->s->session) : "");
+		if (n > 0)
+			qg_buf_append(out, buf, (size_t)n);
+		double t = now_s();
+		if (t - start > sh->s->command_timeout_s)
+			return fail(err, errlen, "%s: no prompt within %d s", sh->s->peer,
+				    sh->s->command_timeout_s);
+		if (t - last_keepalive > sh->s->keepalive_s) {
+			ssh_send_ignore(sh->s->session, "keepalive");
+			last_keepalive = t;
+		}
+	}
+	return out->failed ? fail(err, errlen, "%s: out of memory", sh->s->peer) : 0;
+}
+
+void qg_ssh_shell_close(struct qg_ssh_shell *sh)
+{
+	if (!sh)
+		return;
+	if (sh->ch) {
+		ssh_channel_close(sh->ch);
+		ssh_channel_free(sh->ch);
+	}
+	free(sh);
+}
+
 void qg_ssh_close(struct qg_ssh *s)
 {
 	if (!s)

@@ -52,6 +52,22 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t input_len,
 	       struct qg_buf *out, struct qg_buf *errout, int *status, char *err, size_t errlen);
 
+/* An interactive shell on a PTY, for CLIs such as Onyx's. */
+struct qg_ssh_shell;
+
+/* Open a PTY (vt100, 200 columns, so nothing wraps) and a shell. 0 or -1. */
+int qg_ssh_shell_open(struct qg_ssh *s, struct qg_ssh_shell **out, char *err, size_t errlen);
+int qg_ssh_shell_write(struct qg_ssh_shell *sh, const char *data, size_t len, char *err,
+		       size_t errlen);
+/*
+ * Append output to out until done(out->data, out->len, ctx) is true. -1 with
+ * err on timeout (the session's command timeout) or a dropped connection.
+ */
+int qg_ssh_shell_read_until(struct qg_ssh_shell *sh, struct qg_buf *out,
+			    bool (*done)(const char *text, size_t len, void *ctx), void *ctx,
+			    char *err, size_t errlen);
+void qg_ssh_shell_close(struct qg_ssh_shell *sh);
+
 /* "host:port" as connected, for messages. */
 const char *qg_ssh_peer(const struct qg_ssh *s);
 

@@ -239,4 +239,5 @@ const struct qg_target qg_target_onyx = {
     .settings = onyx_settings,
     .emit = onyx_emit,
     .diff = onyx_diff,
+    .push = onyx_push,
 };

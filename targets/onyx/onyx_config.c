@@ -501,3 +501,115 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 	}
 	groups_flush(&g, ONYX_SEC_ETS, cmds);
 }
+
+/* ---- restore ---- */
+
+static void cc_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
+{
+	static const char *const modes[] = {"", "ecn", "red", "both"};
+	if (t->cc == ONYX_CC_NONE)
+		snprintf(what, len, "no traffic-class %d congestion-control", tc);
+	else
+		snprintf(what, len,
+			 "traffic-class %d congestion-control %s minimum-%s %d maximum-%s %d", tc,
+			 modes[t->cc], t->relative ? "relative" : "absolute", t->cc_min,
+			 t->relative ? "relative" : "absolute", t->cc_max);
+}
+
+static void ets_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
+{
+	if (t->ets == QG_ETS_UNSET)
+		snprintf(what, len, "no traffic-class %d dcb ets", tc);
+	else if (t->ets == QG_ETS_STRICT)
+		snprintf(what, len, "traffic-class %d dcb ets strict", tc);
+	else
+		snprintf(what, len, "traffic-class %d dcb ets wrr %d", tc, t->weight);
+}
+
+static void pool_restore(const struct onyx_config *scope, const struct onyx_config *before,
+			 const struct onyx_config *now, struct qg_buf *out)
+{
+	for (size_t i = 0; i < scope->n_pools; i++) {
+		const char *name = scope->pools[i].name;
+		const struct onyx_pool_cfg *b = pool_find(before, name), *n = pool_find(now, name);
+		if (!b && !n)
+			continue;
+		if (!b) {
+			qg_buf_printf(out, "%d\tno traffic pool %s\n", ONYX_SEC_BUFFER, name);
+			continue;
+		}
+		if (b->type[0] && (!n || strcmp(b->type, n->type)))
+			qg_buf_printf(out, "%d\ttraffic pool %s type %s\n", ONYX_SEC_BUFFER, name,
+				      b->type);
+		if (b->percent_centi >= 0 && (!n || n->percent_centi != b->percent_centi)) {
+			char pct[24];
+			qg_centi_format(b->percent_centi, pct);
+			qg_buf_printf(out, "%d\ttraffic pool %s memory percent %s\n",
+				      ONYX_SEC_BUFFER, name, pct);
+		}
+		uint8_t have = n ? n->priority_mask : 0;
+		uint8_t extra = (uint8_t)(have & ~b->priority_mask);
+		uint8_t missing = (uint8_t)(b->priority_mask & ~have);
+		for (int k = 0; k < 2; k++) {
+			uint8_t m = k == 0 ? extra : missing;
+			if (!m)
+				continue;
+			qg_buf_printf(out, "%d\ttraffic pool %s %smap switch-priority",
+				      ONYX_SEC_BUFFER, name, k == 0 ? "no " : "");
+			for (int p = 0; p < 8; p++)
+				if (m & (1u << p))
+					qg_buf_printf(out, " %d", p);
+			qg_buf_puts(out, "\n");
+		}
+	}
+}
+
+void onyx_config_restore(const struct onyx_config *scope, const struct onyx_config *before,
+			 const struct onyx_config *now, struct qg_buf *cmds)
+{
+	struct groups g = {0};
+	char what[128];
+	struct onyx_port_cfg bd, nd;
+	for (int pass = 0; pass < 3; pass++) {
+		if (pass == 1)
+			pool_restore(scope, before, now, cmds);
+		for (size_t i = 0; i < scope->n_ports; i++) {
+			const struct onyx_port_cfg *w = &scope->ports[i];
+			const struct onyx_port_cfg *b = port_find(before, &w->id);
+			const struct onyx_port_cfg *n = port_find(now, &w->id);
+			if (!b) {
+				port_defaults(&bd, &w->id);
+				b = &bd;
+			}
+			if (!n) {
+				port_defaults(&nd, &w->id);
+				n = &nd;
+			}
+			if (pass == 0 && w->mtu && b->mtu != n->mtu) {
+				snprintf(what, sizeof(what), "mtu %d force", b->mtu);
+				group_add(&g, what, &w->id);
+			}
+			if (pass == 1 && w->trust[0] && strcmp(b->trust, n->trust)) {
+				snprintf(what, sizeof(what), "qos trust %s", b->trust);
+				group_add(&g, what, &w->id);
+			}
+			for (int tc = 0; tc < 8; tc++) {
+				if (pass == 1 && w->tc[tc].cc != ONYX_CC_NONE &&
+				    tc_cc_differs(&b->tc[tc], &n->tc[tc])) {
+					cc_line(what, sizeof(what), tc, &b->tc[tc]);
+					group_add(&g, what, &w->id);
+				}
+				if (pass == 2 && w->tc[tc].ets != QG_ETS_UNSET &&
+				    tc_ets_differs(&b->tc[tc], &n->tc[tc])) {
+					ets_line(what, sizeof(what), tc, &b->tc[tc]);
+					group_add(&g, what, &w->id);
+				}
+			}
+		}
+		groups_flush(&g,
+			     pass == 0	 ? ONYX_SEC_INTERFACE
+			     : pass == 1 ? ONYX_SEC_QOS
+					 : ONYX_SEC_ETS,
+			     cmds);
+	}
+}

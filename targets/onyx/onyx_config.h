@@ -74,4 +74,14 @@ int onyx_config_parse(const char *text, struct onyx_config *out, struct qg_diags
 void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *have,
 		      struct qg_buf *cmds);
 
+/*
+ * The rollback of a push: commands that put back, for what `scope` manages
+ * (the desired config that was pushed), the values the switch had `before`,
+ * given that it is `now`. Where `before` had the default, the "no" form is
+ * used ("interface ethernet 1/1 no traffic-class 3 congestion-control", "no
+ * traffic pool roce"). Same line format as onyx_config_diff().
+ */
+void onyx_config_restore(const struct onyx_config *scope, const struct onyx_config *before,
+			 const struct onyx_config *now, struct qg_buf *cmds);
+
 #endif

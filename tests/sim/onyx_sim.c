@@ -22,7 +22,10 @@
  *
  * Usage: onyx-sim --state DIR [--ports N]
  *   DIR/state     the switch's running state (created on first use)
- *   DIR/faults    optional: "cut_after K", "reject TEXT", "latency_ms N"
+ *   DIR/faults    optional: "cut_after K" (drop the session right after the
+ *                 K-th configuration command took effect; once, then the file
+ *                 is renamed faults.done), "reject TEXT" (refuse commands
+ *                 containing TEXT), "latency_ms N" (before every reply)
  *   DIR/trace     every line received, appended
  *   DIR/saved/    configuration files written with `configuration write to`
  * With SSH_ORIGINAL_COMMAND set (ssh host CMD), runs that one command in
@@ -761,6 +764,17 @@ static bool do_pool(char **w, int n, bool no)
 		out("%% Traffic pool %s does not exist\n", w[2]);
 		return false;
 	}
+	/* Prefix form of the pool context's "no map ...": "traffic pool NAME no map ...". */
+	char *shifted[32];
+	if (n >= 5 && !strcmp(w[3], "no") && !no) {
+		int k = 0;
+		for (int i = 0; i < n && k < 31; i++)
+			if (i != 3)
+				shifted[k++] = w[i];
+		w = shifted;
+		n = k;
+		no = true;
+	}
 	if (n < 5) {
 		incomplete();
 		return false;
@@ -952,7 +966,15 @@ static bool handle(char *line)
 	if (applied) {
 		state_save();
 		if (cut_after >= 0 && ++changes >= cut_after) {
-			/* The command took effect; the connection drops before the reply. */
+			/*
+			 * The command took effect; the connection drops before the
+			 * reply. Once: the fault file is retired, as a link that
+			 * dropped once comes back for the reconnect.
+			 */
+			char from[4200], to[4300];
+			state_path(from, sizeof(from), "faults");
+			snprintf(to, sizeof(to), "%s.done", from);
+			rename(from, to);
 			fflush(stdout);
 			_exit(1);
 		}

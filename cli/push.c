@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `qosgen push`: many devices in parallel with a bound (-j), a progress line
+ * per device as it finishes, a summary table at the end, exit 3 if any device
+ * failed (the others are unaffected).
+ */
+#include "push.h"
+
+#include "../gen/target.h"
+#include "../transport/ssh.h"
+
+#include <cjson/cJSON.h>
+#include <libssh/libssh.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const state_name[] = {
+    "in sync", "would change", "converged", "RESTORED", "UNCHANGED", "NOT RESTORED",
+};
+
+struct job {
+	enum qg_device_kind kind;
+	size_t index;
+	const struct qg_target *target;
+	struct qg_push_result r;
+	double seconds;
+	bool ok;
+};
+
+struct pool {
+	const struct qg_model *m;
+	const struct push_opts *po;
+	struct job *jobs;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		size_t i = p->next < p->n ? p->next++ : p->n;
+		pthread_mutex_unlock(&p->lock);
+		if (i == p->n)
+			return NULL;
+		struct job *j = &p->jobs[i];
+		double t0 = now_s();
+		j->ok = j->target->push(p->m, j->index, &p->po->ssh, p->po->dry_run, &j->r) == 0;
+		j->seconds = now_s() - t0;
+		pthread_mutex_lock(&p->lock);
+		if (!p->po->json) {
+			fprintf(stderr, "%s: %s\n", qg_device_name(p->m, j->kind, j->index),
+				j->r.message);
+			if (p->po->dry_run && j->r.sent.len)
+				fputs(j->r.sent.data, stdout);
+		}
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+static void print_json(const struct qg_model *m, struct job *jobs, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; i < n; i++) {
+		struct job *j = &jobs[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "device", qg_device_name(m, j->kind, j->index));
+		cJSON_AddStringToObject(o, "target", j->target->name);
+		cJSON_AddStringToObject(o, "result", state_name[j->r.state]);
+		cJSON_AddBoolToObject(o, "ok", j->ok);
+		cJSON_AddNumberToObject(o, "lines_planned", j->r.lines_planned);
+		cJSON_AddNumberToObject(o, "lines_sent", j->r.lines_sent);
+		cJSON_AddNumberToObject(o, "lines_rolled_back", j->r.lines_rolled_back);
+		cJSON_AddStringToObject(o, "saved_as", j->r.saved_as);
+		cJSON_AddStringToObject(o, "message", j->r.message);
+		cJSON_AddNumberToObject(o, "seconds", (double)(long)(j->seconds * 1000) / 1000);
+		cJSON_AddItemToArray(a, o);
+	}
+	char *s = cJSON_Print(a);
+	if (s)
+		printf("%s\n", s);
+	free(s);
+	cJSON_Delete(a);
+}
+
+int push_run(const struct qg_model *m, const struct push_opts *po)
+{
+	struct job *jobs = calloc(m->n_switches + m->n_hosts + 1, sizeof(*jobs));
+	if (!jobs)
+		return 3;
+	size_t n = 0;
+	for (size_t i = 0; i < m->n_switches; i++) {
+		if (po->device && strcmp(po->device, m->switches[i].name))
+			continue;
+		const struct qg_target *t = qg_target_for(m, QG_DEVICE_SWITCH, i);
+		if (t && t->push)
+			jobs[n++] = (struct job){.kind = QG_DEVICE_SWITCH, .index = i, .target = t};
+	}
+	if (po->device && n == 0) {
+		fprintf(stderr, "qosgen push: no switch named '%s' in the intent\n", po->device);
+		free(jobs);
+		return 2;
+	}
+	/* libssh must be initialised once, before any thread uses it. */
+	ssh_init();
+	struct pool p = {.m = m, .po = po, .jobs = jobs, .n = n};
+	pthread_mutex_init(&p.lock, NULL);
+	size_t workers = po->jobs > 0 ? (size_t)po->jobs : 4;
+	if (workers > n)
+		workers = n ? n : 1;
+	pthread_t *tids = calloc(workers, sizeof(*tids));
+	size_t started = 0;
+	for (size_t w = 0; tids && w < workers; w++)
+		if (pthread_create(&tids[w], NULL, worker, &p) == 0)
+			started++;
+	if (started == 0)
+		worker(&p);
+	for (size_t w = 0; w < started; w++)
+		pthread_join(tids[w], NULL);
+	free(tids);
+	pthread_mutex_destroy(&p.lock);
+	ssh_finalize();
+
+	int failed = 0;
+	for (size_t i = 0; i < n; i++)
+		failed += !jobs[i].ok;
+	if (po->json) {
+		print_json(m, jobs, n);
+	} else {
+		fprintf(stderr, "\n%-24s %-7s %-13s %5s %8s %7s\n", "DEVICE", "TARGET", "RESULT",
+			"SENT", "UNDONE", "SECONDS");
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "%-24s %-7s %-13s %5d %8d %7.2f\n",
+				qg_device_name(m, jobs[i].kind, jobs[i].index),
+				jobs[i].target->name, state_name[jobs[i].r.state],
+				jobs[i].r.lines_sent, jobs[i].r.lines_rolled_back, jobs[i].seconds);
+		if (!po->device && m->n_hosts + m->n_dvs > 0)
+			fprintf(stderr, "(hosts and DVS: push is not implemented yet; their files "
+					"are in the build output)\n");
+		fprintf(stderr, "%zu device%s, %d failed\n", n, n == 1 ? "" : "s", failed);
+	}
+	for (size_t i = 0; i < n; i++)
+		qg_buf_free(&jobs[i].r.sent);
+	free(jobs);
+	return failed ? 3 : 0;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef QG_CLI_PUSH_H
+#define QG_CLI_PUSH_H
+
+#include "../gen/model.h"
+#include "../transport/ssh.h"
+
+struct push_opts {
+	const char *device; /* --switch NAME; NULL with --all */
+	int jobs;	    /* -j */
+	bool dry_run, json;
+	struct qg_ssh_opts ssh;
+};
+
+/* Push and report; returns the exit code (0, 2 unknown device, 3 a device failed). */
+int push_run(const struct qg_model *m, const struct push_opts *po);
+
+#endif

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Push to an Onyx switch: only the difference, all or nothing.
+ *
+ *   read back -> diff -> save a named copy -> configure terminal -> one line at
+ *   a time -> exit -> read back, must be in sync -> configuration write
+ *
+ * On a refused line or a dropped session the switch is read back again
+ * (reconnecting if needed) and every setting the push manages is put back to
+ * what the first read-back showed (onyx_config_restore), then verified by a
+ * third read-back. The result says which of these states the switch is in.
+ */
+#include "onyx.h"
+#include "onyx_config.h"
+#include "onyx_session.h"
+
+#include "../../transport/ssh.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void say(struct qg_push_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(struct qg_push_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof(r->message), fmt, ap);
+	va_end(ap);
+}
+
+static int connect_switch(const struct qg_switch *sw, const struct qg_ssh_opts *o,
+			  struct qg_ssh **ssh, struct onyx_session **s, char *err, size_t errlen)
+{
+	struct qg_ssh_target t = {.host = sw->address,
+				  .port = sw->port_given ? sw->port : 0,
+				  .user = sw->user[0] ? sw->user : NULL};
+	if (qg_ssh_connect(&t, o, ssh, err, errlen) != 0)
+		return -1;
+	if (onyx_session_open(*ssh, s, err, errlen) != 0) {
+		qg_ssh_close(*ssh);
+		*ssh = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void disconnect(struct qg_ssh **ssh, struct onyx_session **s)
+{
+	onyx_session_close(*s);
+	qg_ssh_close(*ssh);
+	*s = NULL;
+	*ssh = NULL;
+}
+
+/* show running-config, parsed. 0, or -1 with err. */
+static int read_back(struct onyx_session *s, struct onyx_config *c, char *err, size_t errlen)
+{
+	struct qg_buf text = {0};
+	int rc = onyx_session_cmd(s, "show running-config", &text, err, errlen);
+	if (rc == 1)
+		snprintf(err, errlen, "'show running-config' was refused: %.200s", text.data);
+	if (rc == 0) {
+		struct qg_diags d;
+		qg_diags_init(&d, "running-config");
+		rc = onyx_config_parse(text.data ? text.data : "", c, &d) == 0 ? 0 : -1;
+		qg_diags_free(&d);
+	}
+	qg_buf_free(&text);
+	return rc ? -1 : 0;
+}
+
+/* Send section-prefixed lines in config mode. Returns lines sent OK; *failed on error. */
+static int send_lines(struct onyx_session *s, const char *cmds, struct qg_buf *log, int *failed,
+		      char *what, size_t wlen, char *err, size_t errlen)
+{
+	int sent = 0;
+	*failed = 0;
+	struct qg_buf reply = {0};
+	for (const char *line = cmds; line && *line;) {
+		const char *end = strchr(line, '\n');
+		char cmd[512];
+		snprintf(cmd, sizeof(cmd), "%.*s", (int)(end - line - 2), line + 2);
+		line = end + 1;
+		reply.len = 0;
+		int rc = onyx_session_cmd(s, cmd, &reply, err, errlen);
+		if (rc == 0) {
+			sent++;
+			if (log) {
+				qg_buf_puts(log, cmd);
+				qg_buf_puts(log, "\n");
+			}
+			continue;
+		}
+		*failed = rc == 1 ? 1 : -1;
+		if (rc == 1) {
+			/* The switch's own words, first line only, for the report. */
+			char *nl = reply.data ? strchr(reply.data, '\n') : NULL;
+			if (nl)
+				*nl = '\0';
+			snprintf(what, wlen, "'%s': %s", cmd, reply.data ? reply.data : "%");
+		} else {
+			snprintf(what, wlen, "'%s': %s", cmd, err);
+		}
+		break;
+	}
+	qg_buf_free(&reply);
+	return sent;
+}
+
+static int count_lines(const char *text)
+{
+	int n = 0;
+	for (; text && *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/*
+ * Put back what the push changed, from the first read-back `before`. The
+ * session may be gone: then reconnect. Sets the final state and message.
+ */
+static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
+		      const struct onyx_config *want, const struct onyx_config *before,
+		      struct qg_ssh **ssh, struct onyx_session **s, bool in_config,
+		      const char *cause, struct qg_push_result *r)
+{
+	char err[1024];
+	struct onyx_config now = {0}, after = {0};
+	struct qg_buf undo = {0}, left = {0};
+	const char *how = "";
+	if (!*s) {
+		how = "reconnected, ";
+		if (connect_switch(sw, o, ssh, s, err, sizeof(err)) != 0) {
+			r->state = QG_PUSH_NOT_RESTORED;
+			say(r,
+			    "%s; cannot reconnect to roll back (%s): the switch may be "
+			    "half-configured; "
+			    "the earlier configuration is saved on it as '%s'",
+			    cause, err, r->saved_as);
+			return;
+		}
+	}
+	/* Back to enable mode; in enable mode "exit" would log out. */
+	if (in_config && !how[0]) {
+		struct qg_buf junk = {0};
+		onyx_session_cmd(*s, "exit", &junk, err, sizeof(err));
+		qg_buf_free(&junk);
+	}
+	if (read_back(*s, &now, err, sizeof(err)) != 0) {
+		r->state = QG_PUSH_NOT_RESTORED;
+		say(r,
+		    "%s; %scannot read the switch back to roll back (%s); the earlier "
+		    "configuration is saved on it as '%s'",
+		    cause, how, err, r->saved_as);
+		return;
+	}
+	onyx_config_restore(want, before, &now, &undo);
+	int planned = count_lines(undo.data), failed = 0;
+	char what[700] = "";
+	if (planned > 0) {
+		struct qg_buf reply = {0};
+		if (onyx_session_cmd(*s, "configure terminal", &reply, err, sizeof(err)) != 0)
+			failed = -1;
+		qg_buf_free(&reply);
+		if (!failed)
+			r->lines_rolled_back = send_lines(*s, undo.data, NULL, &failed, what,
+							  sizeof(what), err, sizeof(err));
+		struct qg_buf out = {0};
+		onyx_session_cmd(*s, "exit", &out, err, sizeof(err));
+		qg_buf_free(&out);
+	}
+	/* Verify: a third read-back must show the earlier values. */
+	if (!failed && read_back(*s, &after, err, sizeof(err)) == 0) {
+		onyx_config_restore(want, before, &after, &left);
+		if (left.len == 0) {
+			r->state = QG_PUSH_RESTORED;
+			say(r, "%s; %srolled back %d line%s: restored to the earlier configuration",
+			    cause, how, r->lines_rolled_back, r->lines_rolled_back == 1 ? "" : "s");
+		}
+	}
+	if (r->state != QG_PUSH_RESTORED) {
+		r->state = QG_PUSH_NOT_RESTORED;
+		say(r,
+		    "%s; %sthe rollback did not complete%s%s: the switch may be half-configured; "
+		    "the earlier configuration is saved on it as '%s'",
+		    cause, how, what[0] ? " at " : "", what, r->saved_as);
+	}
+	onyx_config_free(&now);
+	onyx_config_free(&after);
+	qg_buf_free(&undo);
+	qg_buf_free(&left);
+}
+
+int onyx_push(const struct qg_model *m, size_t i, const struct qg_ssh_opts *o, bool dry_run,
+	      struct qg_push_result *r)
+{
+	const struct qg_switch *sw = &m->switches[i];
+	char err[1024], what[700];
+	struct qg_ssh *ssh = NULL;
+	struct onyx_session *s = NULL;
+	struct onyx_config want = {0}, have = {0}, after = {0};
+	struct qg_buf cmds = {0}, reply = {0};
+	r->state = QG_PUSH_UNCHANGED;
+
+	if (onyx_config_from_model(m, i, &want) != 0) {
+		say(r, "out of memory");
+		return -1;
+	}
+	if (connect_switch(sw, o, &ssh, &s, err, sizeof(err)) != 0) {
+		say(r, "%s", err);
+		goto out;
+	}
+	if (read_back(s, &have, err, sizeof(err)) != 0) {
+		say(r, "cannot read the running-config: %s", err);
+		goto out;
+	}
+	onyx_config_diff(&want, &have, &cmds);
+	r->lines_planned = count_lines(cmds.data);
+	if (r->lines_planned == 0) {
+		r->state = QG_PUSH_IN_SYNC;
+		say(r, "in sync, nothing sent");
+		goto out;
+	}
+	if (dry_run) {
+		r->state = QG_PUSH_WOULD_CHANGE;
+		for (const char *line = cmds.data; line && *line;) {
+			const char *end = strchr(line, '\n');
+			qg_buf_append(&r->sent, line + 2, (size_t)(end - line - 1));
+			line = end + 1;
+		}
+		say(r, "%d line%s to send (dry run: nothing sent)", r->lines_planned,
+		    r->lines_planned == 1 ? "" : "s");
+		goto out;
+	}
+
+	/* A named copy for the operator; no-switch keeps the active file active. */
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(r->saved_as, sizeof(r->saved_as), "qosgen-pre-%Y%m%d-%H%M%S", &tm);
+	char save[128];
+	snprintf(save, sizeof(save), "configuration write to %s no-switch", r->saved_as);
+	int rc = onyx_session_cmd(s, save, &reply, err, sizeof(err));
+	if (rc != 0) {
+		say(r, "cannot save a copy of the configuration before changing it: %s",
+		    rc == 1 ? reply.data : err);
+		r->saved_as[0] = '\0';
+		goto out;
+	}
+	reply.len = 0;
+	rc = onyx_session_cmd(s, "configure terminal", &reply, err, sizeof(err));
+	if (rc != 0) {
+		say(r, "'configure terminal' failed: %s", rc == 1 ? reply.data : err);
+		goto out;
+	}
+
+	int failed = 0;
+	r->lines_sent =
+	    send_lines(s, cmds.data, &r->sent, &failed, what, sizeof(what), err, sizeof(err));
+	if (failed) {
+		char cause[900];
+		if (failed == 1) {
+			snprintf(cause, sizeof(cause), "line %d of %d refused: %s",
+				 r->lines_sent + 1, r->lines_planned, what);
+		} else {
+			/* A dropped line may still have taken effect: the read-back decides. */
+			snprintf(cause, sizeof(cause), "session lost at line %d of %d (%s)",
+				 r->lines_sent + 1, r->lines_planned, err);
+			disconnect(&ssh, &s);
+		}
+		roll_back(sw, o, &want, &have, &ssh, &s, true, cause, r);
+		goto out;
+	}
+	reply.len = 0;
+	onyx_session_cmd(s, "exit", &reply, err, sizeof(err));
+	struct qg_buf left = {0};
+	if (read_back(s, &after, err, sizeof(err)) != 0) {
+		disconnect(&ssh, &s);
+		roll_back(sw, o, &want, &have, &ssh, &s, false, "cannot read back after the push",
+			  r);
+		goto out;
+	}
+	onyx_config_diff(&want, &after, &left);
+	if (left.len) {
+		qg_buf_free(&left);
+		roll_back(sw, o, &want, &have, &ssh, &s, false,
+			  "every line was accepted but the read-back still differs", r);
+		goto out;
+	}
+	qg_buf_free(&left);
+	/* Everything succeeded: only now make it the saved configuration. */
+	reply.len = 0;
+	rc = onyx_session_cmd(s, "configuration write", &reply, err, sizeof(err));
+	r->state = QG_PUSH_CONVERGED;
+	if (rc != 0)
+		say(r,
+		    "%d line%s sent and in sync, but 'configuration write' failed (%s): the "
+		    "change is active but not saved",
+		    r->lines_sent, r->lines_sent == 1 ? "" : "s", rc == 1 ? reply.data : err);
+	else
+		say(r, "%d line%s sent, in sync, saved (the earlier configuration is kept as '%s')",
+		    r->lines_sent, r->lines_sent == 1 ? "" : "s", r->saved_as);
+out:
+	disconnect(&ssh, &s);
+	onyx_config_free(&want);
+	onyx_config_free(&have);
+	onyx_config_free(&after);
+	qg_buf_free(&cmds);
+	qg_buf_free(&reply);
+	return r->state == QG_PUSH_IN_SYNC || r->state == QG_PUSH_CONVERGED ||
+		       r->state == QG_PUSH_WOULD_CHANGE
+		   ? 0
+		   : -1;
+}

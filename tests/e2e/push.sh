@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# qosgen push end to end: the real qosgen binary, a real OpenSSH sshd on
+# 127.0.0.1, and the Onyx simulator as its ForceCommand.
+#   build -> dry run -> push -> read back equals intent -> re-push sends nothing
+#   -> a refused line is rolled back -> fault sweep (cut after every line k)
+#   -> unknown and changed host keys refused.
+# Usage: push.sh BUILD
+set -u
+BUILD=$1
+Q=$(cd "$BUILD" && pwd)/qosgen
+SIM=$(cd "$BUILD" && pwd)/tests/onyx-sim
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d)
+sw="$dir/sw1"
+cleanup() {
+	sh "$here/sshd.sh" stop "$dir/sshd"
+	rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+pass=0
+fail=0
+check() { # NAME STATUS DETAIL
+	if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $3"; fi
+}
+
+if ! sh "$here/sshd.sh" start "$dir/sshd" "$SIM --state $sw --ports 32"; then
+	echo "FAIL push: cannot start a test sshd (needs openssh-server; 'make setup')"
+	exit 1
+fi
+port=$(cat "$dir/sshd/port")
+user=${USER:-$(id -un)}
+cat >"$dir/intent.yaml" <<YAML
+version: 1
+fabric: e2e
+qos:
+  lossless:
+    priority: 3
+    dscp: [26]
+    pool: {name: roce, memory_percent: 50}
+    ecn: {min_kb: 150, max_kb: 1500}
+  cnp: {priority: 6, dscp: 48, ets: strict}
+switches:
+  - {name: sw1, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1-1/32]}
+YAML
+kh="$dir/known_hosts"
+ssh_opts="--known-hosts $kh --identity $dir/sshd/client_key --ssh-config /dev/null --timeout 20"
+push() { # ARGS...; output in $dir/out, $dir/err; status in $st
+	# shellcheck disable=SC2086
+	"$Q" push "$dir/intent.yaml" --switch sw1 $ssh_opts "$@" >"$dir/out" 2>"$dir/err"
+	st=$?
+}
+# The simulator's own view of its running-config, without the timestamp line.
+sim_config() {
+	printf 'show running-config\n' | "$SIM" --state "$sw" --ports 32 |
+		sed -n 's/^.*\(## Running database\)/\1/; /^## Running database/,$p' | grep -v '^## Generated at'
+}
+config_lines() { # lines in the trace that change configuration
+	grep -cE '^(interface|traffic|no (interface|traffic)|hostname|dcb)' "$sw/trace" 2>/dev/null || true
+}
+
+# 1. An unknown host key is refused without --accept-new, and nothing is sent.
+push
+[ $st -eq 3 ] && grep -q "unknown host key" "$dir/err" && [ ! -s "$sw/trace" ]
+check unknown-host-refused $? "exit $st: $(cat "$dir/err")"
+
+# 2. Dry run: the seven lines, nothing configured.
+push --accept-new --dry-run
+[ $st -eq 0 ] && [ "$(wc -l <"$dir/out")" -eq 7 ] && [ "$(config_lines)" -eq 0 ]
+check dry-run-sends-nothing $? "exit $st, $(wc -l <"$dir/out") lines, trace: $(config_lines)"
+sim_config >"$dir/empty.rc"
+
+# 3. Push: converged, with a named copy saved on the switch first.
+: >"$sw/trace"
+push
+[ $st -eq 0 ] && grep -q "7 lines sent, in sync, saved" "$dir/err" && [ "$(config_lines)" -eq 7 ] &&
+	ls "$sw/saved/" | grep -q '^qosgen-pre-'
+check push-converges $? "exit $st: $(cat "$dir/err")"
+grep -q 'configuration write to qosgen-pre-[0-9-]* no-switch' "$sw/trace"
+check push-saves-named-copy-with-no-switch $? "$(grep configuration "$sw/trace")"
+[ "$(grep -n 'configuration write$' "$sw/trace" | cut -d: -f1)" -gt "$(grep -n '^interface ethernet 1/1-1/32 traffic-class 6' "$sw/trace" | cut -d: -f1)" ]
+check push-writes-config-last $? "$(cat "$sw/trace")"
+
+# 4. Read back equals the intent (qosgen diff on the simulator's own output).
+sim_config >"$dir/after.rc"
+"$Q" diff "$dir/intent.yaml" --switch sw1 --running-config "$dir/after.rc" --exit-code >"$dir/d" 2>&1
+check read-back-equals-intent $? "$(cat "$dir/d")"
+
+# 5. Re-push of an unchanged intent sends zero configuration lines.
+: >"$sw/trace"
+push
+[ $st -eq 0 ] && grep -q "in sync, nothing sent" "$dir/err" && [ "$(config_lines)" -eq 0 ]
+check re-push-sends-nothing $? "exit $st, $(config_lines) lines: $(cat "$dir/err")"
+
+# 6. A refused line: everything applied before it is rolled back, and verified.
+reset_switch() {
+	rm -f "$sw/state" "$sw/faults" "$sw/faults.done"
+	: >"$sw/trace"
+}
+reset_switch
+echo "reject traffic-class 3 congestion-control" >"$sw/faults"
+push
+rm -f "$sw/faults"
+sim_config >"$dir/now.rc"
+[ $st -eq 3 ] && grep -q "refused" "$dir/err" && grep -q "restored to the earlier configuration" "$dir/err" &&
+	cmp -s "$dir/empty.rc" "$dir/now.rc"
+check refused-line-rolled-back $? "exit $st: $(cat "$dir/err"); $(diff "$dir/empty.rc" "$dir/now.rc")"
+
+# 7. Fault sweep: cut the session after configuration line k, for every k. Each
+# run must fail loudly and leave the switch restored, or converge on one more push.
+total=7
+ok=0
+for k in $(seq 1 $total); do
+	reset_switch
+	echo "cut_after $k" >"$sw/faults"
+	push
+	first=$st
+	msg=$(cat "$dir/err")
+	sim_config >"$dir/now.rc"
+	[ $k -eq 4 ] && echo "    k=4: $(echo "$msg" | head -n 1)"
+	if [ $first -eq 3 ] && echo "$msg" | grep -q "session lost" && cmp -s "$dir/empty.rc" "$dir/now.rc"; then
+		ok=$((ok + 1))
+	elif [ $first -eq 3 ]; then
+		push
+		[ $st -eq 0 ] && ok=$((ok + 1))
+	else
+		echo "    k=$k: exit $first: $msg"
+	fi
+done
+echo "fault sweep: $ok/$total runs ended restored or converged"
+[ $ok -eq $total ]
+check fault-sweep $? "$ok/$total"
+
+# 8. A changed host key is refused, with both fingerprints, even with --accept-new.
+other="$dir/other_key"
+ssh-keygen -q -t ed25519 -N '' -f "$other"
+printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$other.pub")" >"$kh"
+: >"$sw/trace"
+push --accept-new
+[ $st -eq 3 ] && grep -q "host key mismatch (expected SHA256:.*, got SHA256:.*)" "$dir/err" && [ ! -s "$sw/trace" ]
+check changed-host-key-refused $? "exit $st: $(cat "$dir/err")"
+
+echo "$pass push checks passed, $fail failed"
+[ "$fail" -eq 0 ]
