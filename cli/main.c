@@ -308,7 +308,9 @@ static int cmd_diff(int argc, char **argv)
 
 static const struct option push_opts[] = {
     {"switch", required_argument, NULL, 's'},
+    {"host", required_argument, NULL, 'h'},
     {"all", no_argument, NULL, 'a'},
+    {"templates", required_argument, NULL, 'T'},
     {"jobs", required_argument, NULL, 'j'},
     {"dry-run", no_argument, NULL, 'n'},
     {"json", no_argument, NULL, 'J'},
@@ -328,10 +330,16 @@ static int cmd_push(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":j:", push_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			po.device = optarg;
+			po.switch_name = optarg;
+			break;
+		case 'h':
+			po.host_name = optarg;
 			break;
 		case 'a':
 			all = true;
+			break;
+		case 'T':
+			po.templates = optarg;
 			break;
 		case 'j':
 			po.jobs = atoi(optarg);
@@ -367,8 +375,9 @@ static int cmd_push(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("push", "expected one INTENT file");
-	if (!po.device == !all)
-		return usage_error("push", "name the devices: --switch NAME or --all");
+	if ((po.switch_name != NULL) + (po.host_name != NULL) + all != 1)
+		return usage_error("push",
+				   "name the devices: --switch NAME, --host NAME, or --all");
 	struct qg_model m;
 	int rc = load(argv[optind], false, &m);
 	if (rc != EXIT_OK)
@@ -402,14 +411,17 @@ static const struct command commands[] = {
      "'show running-config'; reading it over SSH comes with 'qosgen push'.\n\n"
      "  --exit-code        exit 1 when there are differences (as git diff --exit-code)\n"},
     {"push", cmd_push,
-     "qosgen push INTENT (--switch NAME | --all) [-j N] [--dry-run] [--json] [--known-hosts FILE]\n"
-     "       [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S]",
+     "qosgen push INTENT (--switch NAME | --host NAME | --all) [-j N] [--dry-run] [--json]\n"
+     "       [--known-hosts FILE]"
+     " [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S] [--templates DIR]",
      "Bring the devices to the intent over SSH, sending only what differs: a second push of an\n"
      "unchanged intent sends nothing. Before changing a switch it saves a named copy of its\n"
      "configuration on the switch; if a line is refused or the session drops, it rolls back\n"
      "what it applied (reconnecting if needed) and says in which state the switch is left.\n"
-     "Switches only for now; hosts and DVS come next.\n\n"
-     "  --switch NAME      one switch; --all: every switch\n"
+     "A host gets its generated script over the session (sh -s), which changes only what\n"
+     "differs and reports each setting; a missing tool or knob is reported, not fatal to\n"
+     "the rest. DVS push through the vSphere API comes later.\n\n"
+     "  --switch NAME      one switch; --host NAME: one host; --all: every switch and host\n"
      "  -j, --jobs N       devices in parallel (default 4)\n"
      "  --dry-run          read back and print what would be sent; send nothing\n"
      "  --json             results as JSON on stdout\n"

@@ -6,7 +6,9 @@
  */
 #include "push.h"
 
+#include "../gen/modeljson.h"
 #include "../gen/target.h"
+#include "../gen/version.h"
 #include "../transport/ssh.h"
 
 #include <cjson/cJSON.h>
@@ -18,7 +20,8 @@
 #include <time.h>
 
 static const char *const state_name[] = {
-    "in sync", "would change", "converged", "RESTORED", "UNCHANGED", "NOT RESTORED",
+    "in sync",	 "would change", "converged", "RESTORED",
+    "UNCHANGED", "NOT RESTORED", "PARTIAL",   "FAILED",
 };
 
 struct job {
@@ -32,6 +35,7 @@ struct job {
 
 struct pool {
 	const struct qg_model *m;
+	const struct qg_emit_ctx *ctx;
 	const struct push_opts *po;
 	struct job *jobs;
 	size_t n, next;
@@ -56,7 +60,8 @@ static void *worker(void *arg)
 			return NULL;
 		struct job *j = &p->jobs[i];
 		double t0 = now_s();
-		j->ok = j->target->push(p->m, j->index, &p->po->ssh, p->po->dry_run, &j->r) == 0;
+		j->ok = j->target->push(p->m, j->index, p->ctx, &p->po->ssh, p->po->dry_run,
+					&j->r) == 0;
 		j->seconds = now_s() - t0;
 		pthread_mutex_lock(&p->lock);
 		if (!p->po->json) {
@@ -99,22 +104,43 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	struct job *jobs = calloc(m->n_switches + m->n_hosts + 1, sizeof(*jobs));
 	if (!jobs)
 		return 3;
+	bool all = !po->switch_name && !po->host_name;
 	size_t n = 0;
-	for (size_t i = 0; i < m->n_switches; i++) {
-		if (po->device && strcmp(po->device, m->switches[i].name))
-			continue;
-		const struct qg_target *t = qg_target_for(m, QG_DEVICE_SWITCH, i);
-		if (t && t->push)
-			jobs[n++] = (struct job){.kind = QG_DEVICE_SWITCH, .index = i, .target = t};
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_HOST; kind++) {
+		const char *want = kind == QG_DEVICE_SWITCH ? po->switch_name : po->host_name;
+		for (size_t i = 0; i < qg_device_count(m, kind); i++) {
+			if (!all && (!want || strcmp(want, qg_device_name(m, kind, i))))
+				continue;
+			const struct qg_target *t = qg_target_for(m, kind, i);
+			if (t && t->push)
+				jobs[n++] = (struct job){.kind = kind, .index = i, .target = t};
+		}
 	}
-	if (po->device && n == 0) {
-		fprintf(stderr, "qosgen push: no switch named '%s' in the intent\n", po->device);
+	if (!all && n == 0) {
+		fprintf(stderr, "qosgen push: no %s named '%s' in the intent\n",
+			po->switch_name ? "switch" : "host",
+			po->switch_name ? po->switch_name : po->host_name);
 		free(jobs);
 		return 2;
 	}
+
+	/* What the host scripts are built from, as `qosgen build` builds them. */
+	char hash[QG_SHA256_HEX];
+	struct qg_templates templates;
+	struct qg_diags d;
+	qg_diags_init(&d, "templates");
+	if (qg_model_hash(m, hash) != 0 || qg_templates_load(&templates, po->templates, &d) != 0) {
+		qg_diags_print(&d, stderr, false);
+		qg_diags_free(&d);
+		free(jobs);
+		return 3;
+	}
+	struct qg_emit_ctx ctx = {
+	    .templates = &templates, .generator = QG_GENERATOR, .intent_hash = hash, .d = &d};
+
 	/* libssh must be initialised once, before any thread uses it. */
 	ssh_init();
-	struct pool p = {.m = m, .po = po, .jobs = jobs, .n = n};
+	struct pool p = {.m = m, .ctx = &ctx, .po = po, .jobs = jobs, .n = n};
 	pthread_mutex_init(&p.lock, NULL);
 	size_t workers = po->jobs > 0 ? (size_t)po->jobs : 4;
 	if (workers > n)
@@ -145,13 +171,17 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 				qg_device_name(m, jobs[i].kind, jobs[i].index),
 				jobs[i].target->name, state_name[jobs[i].r.state],
 				jobs[i].r.lines_sent, jobs[i].r.lines_rolled_back, jobs[i].seconds);
-		if (!po->device && m->n_hosts + m->n_dvs > 0)
-			fprintf(stderr, "(hosts and DVS: push is not implemented yet; their files "
-					"are in the build output)\n");
+		if (all && m->n_dvs > 0)
+			fprintf(stderr,
+				"(DVS: push through the vSphere API is not implemented yet; "
+				"dvs/*.govc.sh in the build output does it with govc)\n");
 		fprintf(stderr, "%zu device%s, %d failed\n", n, n == 1 ? "" : "s", failed);
 	}
 	for (size_t i = 0; i < n; i++)
 		qg_buf_free(&jobs[i].r.sent);
+	qg_diags_print(&d, stderr, false);
+	qg_diags_free(&d);
+	qg_templates_free(&templates);
 	free(jobs);
 	return failed ? 3 : 0;
 }

@@ -6,10 +6,12 @@
 #include "../transport/ssh.h"
 
 struct push_opts {
-	const char *device; /* --switch NAME; NULL with --all */
-	int jobs;	    /* -j */
+	const char *switch_name; /* --switch NAME */
+	const char *host_name;	 /* --host NAME; both NULL with --all */
+	int jobs;		 /* -j */
 	bool dry_run, json;
 	struct qg_ssh_opts ssh;
+	const char *templates; /* --templates DIR, for the host scripts */
 };
 
 /* Push and report; returns the exit code (0, 2 unknown device, 3 a device failed). */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[] = {"ok", "changed", "failed", "missing", "n/a", "reboot"};
+static const char *const names[] = {"ok", "changed", "failed", "missing", "n/a", "reboot", "differs"};
 
 const char *qg_report_status_name(enum qg_report_status s)
 {
@@ -23,7 +23,7 @@ int qg_report_parse(const char *text, struct qg_report *out)
 		const char *close = memchr(line, ']', len);
 		int status = -1;
 		if (line[0] == '[' && close)
-			for (int s = 0; s < 6; s++)
+			for (int s = 0; s < 7; s++)
 				if ((size_t)(close - line - 1) == strlen(names[s]) &&
 				    !strncmp(line + 1, names[s], strlen(names[s])))
 					status = s;

@@ -15,6 +15,7 @@ enum qg_report_status {
 	QG_REPORT_MISSING,
 	QG_REPORT_NA,
 	QG_REPORT_REBOOT, /* "[reboot] ..." from an ESXi script: no key */
+	QG_REPORT_DIFFERS, /* a dry run: would be changed */
 };
 
 struct qg_report_line {

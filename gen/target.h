@@ -32,6 +32,8 @@ enum qg_push_state {
 	QG_PUSH_RESTORED,     /* failed; what was applied was rolled back and verified */
 	QG_PUSH_UNCHANGED,    /* failed before anything was sent (unreachable, refused key) */
 	QG_PUSH_NOT_RESTORED, /* failed and the rollback could not be verified: look at it */
+	QG_PUSH_PARTIAL,      /* a host: all it has is set, but some tool or knob is missing */
+	QG_PUSH_FAILED,       /* a host: some settings failed (each is reported) */
 };
 
 struct qg_push_result {
@@ -78,8 +80,8 @@ struct qg_target {
 	 * leaving no device half-configured (see qg_push_state). Fills r; returns
 	 * 0 when the device is in sync at the end, -1 otherwise. NULL: not yet.
 	 */
-	int (*push)(const struct qg_model *m, size_t i, const struct qg_ssh_opts *o, bool dry_run,
-		    struct qg_push_result *r);
+	int (*push)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		    const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);
 };
 
 /* The registry, in emit order; NULL-terminated. */

@@ -71,6 +71,10 @@ run_e2e() { # BUILD LABEL
 	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
 	sweep=$(printf '%s\n' "$out" | grep '^fault sweep:')
 	record "$2e2e/push" "$rc" "$(printf '%s\n' "$out" | tail -n 1); $sweep"
+	out=$(sh tests/e2e/hostpush.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
+	record "$2e2e/hostpush" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
 run_fuzz() {

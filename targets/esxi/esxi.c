@@ -13,6 +13,7 @@
 #include "esxi.h"
 
 #include "../../gen/derive.h"
+#include "../host/script_push.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -130,4 +131,5 @@ const struct qg_target qg_target_esxi = {
     .applies = esxi_applies,
     .settings = esxi_settings,
     .emit = esxi_emit,
+    .push = script_push,
 };

@@ -16,6 +16,7 @@
 #include "linux.h"
 
 #include "../../gen/derive.h"
+#include "script_push.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -172,4 +173,5 @@ const struct qg_target qg_target_linux = {
     .applies = linux_applies,
     .settings = linux_settings,
     .emit = linux_emit,
+    .push = script_push,
 };

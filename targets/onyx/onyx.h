@@ -30,7 +30,7 @@ extern const char *const onyx_section_title[ONYX_SEC_COUNT];
 void onyx_commands(const struct qg_model *m, size_t i, struct qg_buf *out);
 
 /* targets/onyx/onyx_push.c: the target's push operation. */
-int onyx_push(const struct qg_model *m, size_t i, const struct qg_ssh_opts *o, bool dry_run,
-	      struct qg_push_result *r);
+int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+	      const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);
 
 #endif

@@ -196,9 +196,10 @@ static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 	qg_buf_free(&left);
 }
 
-int onyx_push(const struct qg_model *m, size_t i, const struct qg_ssh_opts *o, bool dry_run,
-	      struct qg_push_result *r)
+int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+	      const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
 {
+	(void)ctx; /* the switch gets commands from the diff, not a generated file */
 	const struct qg_switch *sw = &m->switches[i];
 	char err[1024], what[700];
 	struct qg_ssh *ssh = NULL;

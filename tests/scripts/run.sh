@@ -35,6 +35,12 @@ echo "nmlx5_rdma enabled = 1 options = ''" >"$QG_STATE/module.nmlx5_rdma"
 echo "" >"$QG_STATE/pvrdma_vmknic"
 echo false >"$QG_STATE/fw_pvrdma"
 echo 1500 >"$QG_STATE/vmk3_mtu"
+# A dry run first: reports what differs, changes nothing.
+PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$tmp/out/host/esx.sh" >"$tmp/log" 2>&1
+st=$?
+[ $st -eq 0 ] && [ ! -s "$QG_STATE/calls" ] && has "$tmp/log" "[differs] nmlx5_core.pfcrx: unset -> 0x08" &&
+	has "$tmp/log" "[ok] nmlx5_core.pfctx: 8" && ! grep -q '^\[reboot\]' "$tmp/log"
+check esxi-dry-run-changes-nothing $? "exit $st: $(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
 run esx
 check esxi-first-run-exit "$([ $st -eq 0 ]; echo $?)" "exit $st: $(cat "$tmp/log" "$tmp/err")"
 for line in "[ok] nmlx5_core.pfctx: 8" "[changed] nmlx5_core.pfcrx: unset -> 0x08" \
@@ -77,6 +83,9 @@ check esxi-missing-uplink-fails $? "exit $st: $(cat "$tmp/log")"
 # ---- Linux, mlnx_qos: start from the real 2023 default-state capture ----
 grep -v '^\$' "$fixtures/host/mlnx_qos_pcp_default_2023.txt" >"$QG_STATE/mlnx_qos"
 rm -f "$QG_STATE/calls"
+PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$tmp/out/host/pf-mlnx.sh" >"$tmp/log" 2>&1
+[ ! -s "$QG_STATE/calls" ] && has "$tmp/log" "[differs] trust: pcp -> dscp"
+check linux-dry-run-changes-nothing $? "$(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
 run pf-mlnx
 # rdma_cm and the ECN knobs are absent here: reported, not fatal, exit 2.
 check linux-missing-knobs-exit-2 "$([ $st -eq 2 ]; echo $?)" "exit $st: $(cat "$tmp/log")"

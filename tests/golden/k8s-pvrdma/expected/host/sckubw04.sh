@@ -7,6 +7,7 @@
 # One line per setting:
 #   [ok] already right   [changed] set now   [failed] could not be set
 #   [missing] the tool or knob is not on this host   [n/a] absent and not needed here
+#   [differs] would be changed (QG_DRY_RUN=1: nothing is changed)
 # Exit status: 0 all set; 1 a setting failed; 2 none failed but one is missing.
 set -u
 # mlnx_qos, ip and dcb live in sbin, which a non-login SSH session may lack.
@@ -15,12 +16,24 @@ export PATH
 qg_failed=0
 qg_missing=0
 
+# With QG_DRY_RUN=1 nothing is changed: what would change is reported as
+# [differs], and the exit status is as if it had been set.
+qg_dry=${QG_DRY_RUN:-0}
+
 qg_report() {
-	printf '[%s] %s: %s\n' "$1" "$2" "$3"
+	qg_status=$1
+	[ "$qg_dry" = 1 ] && [ "$qg_status" = changed ] && qg_status=differs
+	printf '[%s] %s: %s\n' "$qg_status" "$2" "$3"
 	case $1 in
 	failed) qg_failed=1 ;;
 	missing) qg_missing=1 ;;
 	esac
+}
+
+# Run a command that changes the host, unless this is a dry run.
+qg_apply() {
+	[ "$qg_dry" = 1 ] && return 0
+	"$@"
 }
 
 qg_have() {
@@ -45,6 +58,8 @@ qg_file() {
 		qg_report failed "$1" "cannot read $2"
 	elif [ "$qg_cur" = "$3" ]; then
 		qg_report ok "$1" "$3"
+	elif [ "$qg_dry" = 1 ]; then
+		qg_report changed "$1" "$qg_cur -> $3"
 	elif ! { printf '%s\n' "$3" >"$2"; } 2>/dev/null; then
 		qg_report failed "$1" "cannot write $3 to $2 (now $qg_cur)"
 	elif [ "$(cat "$2" 2>/dev/null)" != "$3" ]; then
@@ -60,7 +75,7 @@ qg_mtu() {
 		qg_report ok mtu "$2"
 	elif ! qg_have ip; then
 		qg_report missing mtu "ip (iproute2) is not installed"
-	elif ip link set dev "$1" mtu "$2" 2>/dev/null; then
+	elif qg_apply ip link set dev "$1" mtu "$2" 2>/dev/null; then
 		qg_report changed mtu "$qg_cur -> $2"
 	else
 		qg_report failed mtu "ip link set dev $1 mtu $2 failed (now $qg_cur)"
@@ -76,7 +91,7 @@ qg_mlnx_qos_trust() {
 	qg_cur=$(mlnx_qos -i "$1" 2>/dev/null | sed -n 's/^Priority trust state: *//p')
 	if [ "$qg_cur" = "$2" ]; then
 		qg_report ok trust "$2"
-	elif mlnx_qos -i "$1" --trust "$2" >/dev/null 2>&1; then
+	elif qg_apply mlnx_qos -i "$1" --trust "$2" >/dev/null 2>&1; then
 		qg_report changed trust "${qg_cur:-unknown} -> $2"
 	else
 		qg_report failed trust "mlnx_qos -i $1 --trust $2 failed"
@@ -92,7 +107,7 @@ qg_mlnx_qos_pfc() {
 		awk '$1 == "enabled" { v = $2; for (i = 3; i <= NF; i++) v = v "," $i; print v; exit }')
 	if [ "$qg_cur" = "$2" ]; then
 		qg_report ok pfc "$2"
-	elif mlnx_qos -i "$1" --pfc "$2" >/dev/null 2>&1; then
+	elif qg_apply mlnx_qos -i "$1" --pfc "$2" >/dev/null 2>&1; then
 		qg_report changed pfc "${qg_cur:-unknown} -> $2"
 	else
 		qg_report failed pfc "mlnx_qos -i $1 --pfc $2 failed"
@@ -112,7 +127,7 @@ qg_dcb_trust() {
 	qg_cur=$(printf '%s\n' "$qg_out" | sed -n 's/^order: *//p')
 	if [ "$qg_cur" = "$2" ]; then
 		qg_report ok trust "$2"
-	elif dcb apptrust set dev "$1" order $2 2>/dev/null; then
+	elif qg_apply dcb apptrust set dev "$1" order $2 2>/dev/null; then
 		qg_report changed trust "${qg_cur:-unknown} -> $2"
 	else
 		qg_report failed trust "dcb apptrust set dev $1 order $2 failed"
@@ -134,7 +149,7 @@ qg_dcb_app() {
 	done
 	if [ -z "$qg_need" ]; then
 		qg_report ok dscp_prio "$2"
-	elif dcb app replace dev "$1" dscp-prio $qg_need 2>/dev/null; then
+	elif qg_apply dcb app replace dev "$1" dscp-prio $qg_need 2>/dev/null; then
 		qg_report changed dscp_prio "set$qg_need"
 	else
 		qg_report failed dscp_prio "dcb app replace dev $1 dscp-prio$qg_need failed"
@@ -149,7 +164,7 @@ qg_dcb_pfc() {
 	qg_cur=$(dcb pfc show dev "$1" prio-pfc 2>/dev/null)
 	if [ "$qg_cur" = "$2" ]; then
 		qg_report ok pfc "$3"
-	elif dcb pfc set dev "$1" prio-pfc all:off "$4:on" 2>/dev/null; then
+	elif qg_apply dcb pfc set dev "$1" prio-pfc all:off "$4:on" 2>/dev/null; then
 		qg_report changed pfc "${qg_cur:-unknown} -> $3"
 	else
 		qg_report failed pfc "dcb pfc set dev $1 prio-pfc all:off $4:on failed"
@@ -162,14 +177,14 @@ qg_dcb_pfc() {
 qg_roce_tos() {
 	qg_cfs=/sys/kernel/config
 	if [ ! -d "$qg_cfs/rdma_cm" ]; then
-		modprobe rdma_cm 2>/dev/null
-		grep -qs " $qg_cfs configfs " /proc/mounts || mount -t configfs none "$qg_cfs" 2>/dev/null
+		qg_apply modprobe rdma_cm 2>/dev/null
+		grep -qs " $qg_cfs configfs " /proc/mounts || qg_apply mount -t configfs none "$qg_cfs" 2>/dev/null
 	fi
 	if [ ! -d "$qg_cfs/rdma_cm" ]; then
 		qg_report missing roce_tos "no $qg_cfs/rdma_cm (configfs or the rdma_cm module is missing)"
 		return
 	fi
-	if [ ! -d "$qg_cfs/rdma_cm/$1" ] && ! mkdir "$qg_cfs/rdma_cm/$1" 2>/dev/null; then
+	if [ ! -d "$qg_cfs/rdma_cm/$1" ] && ! qg_apply mkdir "$qg_cfs/rdma_cm/$1" 2>/dev/null; then
 		qg_report failed roce_tos "no RDMA device $1 (mkdir $qg_cfs/rdma_cm/$1 failed)"
 		return
 	fi
@@ -186,7 +201,7 @@ qg_tclass() {
 	qg_cur=$(sed -n 's/.*tclass=\([0-9]*\).*/\1/p' "$qg_f" 2>/dev/null)
 	if [ "$qg_cur" = "$2" ]; then
 		qg_report ok tclass "$2"
-	elif { printf '%s\n' "$2" >"$qg_f"; } 2>/dev/null; then
+	elif [ "$qg_dry" = 1 ] || { printf '%s\n' "$2" >"$qg_f"; } 2>/dev/null; then
 		qg_report changed tclass "${qg_cur:-unset} -> $2"
 	else
 		qg_report failed tclass "cannot write $2 to $qg_f"

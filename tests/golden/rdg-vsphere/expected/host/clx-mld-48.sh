@@ -10,6 +10,7 @@
 # One line per setting:
 #   [ok] already right   [changed] set now   [failed] could not be set
 #   [missing] the tool or object is not on this host
+#   [differs] would be changed (QG_DRY_RUN=1: nothing is changed)
 # Exit status: 0 all set; 1 a setting failed; 2 none failed but one is missing.
 # Module options take effect at the next reboot; the last line says when one is needed.
 set -u
@@ -17,12 +18,24 @@ qg_failed=0
 qg_missing=0
 qg_reboot=0
 
+# With QG_DRY_RUN=1 nothing is changed: what would change is reported as
+# [differs], and the exit status is as if it had been set.
+qg_dry=${QG_DRY_RUN:-0}
+
 qg_report() {
-	printf '[%s] %s: %s\n' "$1" "$2" "$3"
+	qg_status=$1
+	[ "$qg_dry" = 1 ] && [ "$qg_status" = changed ] && qg_status=differs
+	printf '[%s] %s: %s\n' "$qg_status" "$2" "$3"
 	case $1 in
 	failed) qg_failed=1 ;;
 	missing) qg_missing=1 ;;
 	esac
+}
+
+# Run a command that changes the host, unless this is a dry run.
+qg_apply() {
+	[ "$qg_dry" = 1 ] && return 0
+	"$@"
 }
 
 qg_need_uplink() {
@@ -83,12 +96,12 @@ qg_module_opts() {
 		qg_changed="$qg_changed $qg_mod.$qg_k:${qg_old:-unset}:$qg_v"
 	done
 	[ -z "$qg_changed" ] && return
-	if esxcli system module parameters set -m "$qg_mod" -p "$qg_new" >/dev/null 2>&1; then
+	if qg_apply esxcli system module parameters set -m "$qg_mod" -p "$qg_new" >/dev/null 2>&1; then
 		for qg_c in $qg_changed; do
 			qg_r=${qg_c#*:}
 			qg_report changed "${qg_c%%:*}" "${qg_r%%:*} -> ${qg_r#*:}"
 		done
-		qg_reboot=1
+		[ "$qg_dry" = 1 ] || qg_reboot=1
 	else
 		qg_report failed "$qg_mod" "esxcli system module parameters set -m $qg_mod -p '$qg_new' failed"
 	fi
@@ -99,7 +112,7 @@ qg_advanced_string() {
 		sed -n 's/^ *String Value: *//p')
 	if [ "$qg_cur" = "$2" ]; then
 		qg_report ok "$3" "$2"
-	elif esxcli system settings advanced set -o "$1" -s "$2" >/dev/null 2>&1; then
+	elif qg_apply esxcli system settings advanced set -o "$1" -s "$2" >/dev/null 2>&1; then
 		qg_report changed "$3" "${qg_cur:-unset} -> $2"
 	else
 		qg_report failed "$3" "esxcli system settings advanced set -o $1 -s $2 failed"
@@ -113,7 +126,7 @@ qg_firewall_ruleset() {
 		qg_report missing "firewall.$1" "no firewall ruleset $1 on this host"
 	elif [ "$qg_cur" = true ]; then
 		qg_report ok "firewall.$1" enabled
-	elif esxcli network firewall ruleset set -e true -r "$1" >/dev/null 2>&1; then
+	elif qg_apply esxcli network firewall ruleset set -e true -r "$1" >/dev/null 2>&1; then
 		qg_report changed "firewall.$1" "disabled -> enabled"
 	else
 		qg_report failed "firewall.$1" "esxcli network firewall ruleset set -e true -r $1 failed"
@@ -127,7 +140,7 @@ qg_vmknic_mtu() {
 		qg_report failed "$1.mtu" "no VMkernel adapter $1 on this host"
 	elif [ "$qg_cur" = "$2" ]; then
 		qg_report ok "$1.mtu" "$2"
-	elif esxcli network ip interface set -m "$2" -i "$1" >/dev/null 2>&1; then
+	elif qg_apply esxcli network ip interface set -m "$2" -i "$1" >/dev/null 2>&1; then
 		qg_report changed "$1.mtu" "$qg_cur -> $2"
 	else
 		qg_report failed "$1.mtu" "esxcli network ip interface set -m $2 -i $1 failed"

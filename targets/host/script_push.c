@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host settings are independent and each is checked, changed and re-read by
+ * the script, so there is nothing half-applied to roll back: a setting is
+ * either as before or as the intent says, and the report names each one. A
+ * failed or missing setting makes the push fail for that host, loudly, with
+ * the keys; running the push again after fixing the cause converges.
+ */
+#include "script_push.h"
+
+#include "../../gen/report.h"
+#include "../../transport/ssh.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void say(struct qg_push_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(struct qg_push_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof(r->message), fmt, ap);
+	va_end(ap);
+}
+
+/* "a, b, c" of the keys with one status, cut to fit. */
+static void keys_with(const struct qg_report *rep, enum qg_report_status st, char *out, size_t len)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t k = 0; k < rep->n && used < len; k++)
+		if (rep->v[k].status == st)
+			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "",
+						 rep->v[k].key);
+}
+
+int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
+{
+	const struct qg_host *h = &m->hosts[i];
+	const struct qg_target *t = qg_target_for(m, QG_DEVICE_HOST, i);
+	struct qg_outset files = {0};
+	struct qg_buf out = {0}, errout = {0};
+	struct qg_ssh *ssh = NULL;
+	struct qg_report rep = {0};
+	char err[1024];
+	r->state = QG_PUSH_UNCHANGED;
+	if (!t || t->emit(m, i, ctx, &files) != 0 || files.n != 1) {
+		say(r, "cannot generate the host script");
+		goto out;
+	}
+	struct qg_ssh_target target = {.host = h->address,
+				       .port = h->port_given ? h->port : 0,
+				       .user = h->user[0] ? h->user : NULL};
+	if (qg_ssh_connect(&target, o, &ssh, err, sizeof(err)) != 0) {
+		say(r, "%s", err);
+		goto out;
+	}
+	int status = -1;
+	const char *cmd = dry_run ? "QG_DRY_RUN=1 sh -s" : "sh -s";
+	if (qg_ssh_run(ssh, cmd, files.v[0].data, files.v[0].len, &out, &errout, &status, err,
+		       sizeof(err)) != 0) {
+		/* Each setting is atomic on the host; the report so far is lost with the session.
+		 */
+		r->state = QG_PUSH_FAILED;
+		say(r, "%s; run the push again: the script is idempotent", err);
+		goto out;
+	}
+	if (qg_report_parse(out.data ? out.data : "", &rep) != 0) {
+		say(r, "out of memory");
+		goto out;
+	}
+	int changed = 0, failed = 0, missing = 0, differs = 0, settings = 0;
+	bool reboot = false;
+	for (size_t k = 0; k < rep.n; k++) {
+		settings += rep.v[k].status != QG_REPORT_REBOOT;
+		changed += rep.v[k].status == QG_REPORT_CHANGED;
+		failed += rep.v[k].status == QG_REPORT_FAILED;
+		missing += rep.v[k].status == QG_REPORT_MISSING;
+		differs += rep.v[k].status == QG_REPORT_DIFFERS;
+		reboot |= rep.v[k].status == QG_REPORT_REBOOT;
+		if (rep.v[k].status == QG_REPORT_CHANGED || rep.v[k].status == QG_REPORT_DIFFERS)
+			qg_buf_printf(&r->sent, "[%s] %s: %s\n",
+				      qg_report_status_name(rep.v[k].status), rep.v[k].key,
+				      rep.v[k].detail);
+	}
+	r->lines_planned = dry_run ? differs : changed;
+	r->lines_sent = changed;
+	const char *then = reboot ? "; module options changed: reboot the host to apply them" : "";
+	char keys[600];
+	if (settings == 0 || (status != 0 && status != 1 && status != 2)) {
+		r->state = QG_PUSH_FAILED;
+		char *nl = errout.data ? strchr(errout.data, '\n') : NULL;
+		if (nl)
+			*nl = '\0';
+		say(r, "the script exited %d without a report%s%s", status, errout.data ? ": " : "",
+		    errout.data ? errout.data : "");
+	} else if (failed) {
+		r->state = QG_PUSH_FAILED;
+		keys_with(&rep, QG_REPORT_FAILED, keys, sizeof(keys));
+		say(r, "%d setting%s failed (%s); %d changed%s", failed, failed == 1 ? "" : "s",
+		    keys, changed, then);
+	} else if (missing) {
+		r->state = QG_PUSH_PARTIAL;
+		keys_with(&rep, QG_REPORT_MISSING, keys, sizeof(keys));
+		say(r, "%d of %d settings set (%d changed); missing on this host: %s%s",
+		    settings - missing, settings, dry_run ? differs : changed, keys, then);
+	} else if (dry_run) {
+		r->state = differs ? QG_PUSH_WOULD_CHANGE : QG_PUSH_IN_SYNC;
+		say(r,
+		    differs ? "%d setting%s would change (dry run: nothing changed)"
+			    : "in sync, nothing to change",
+		    differs, differs == 1 ? "" : "s");
+	} else if (changed) {
+		r->state = QG_PUSH_CONVERGED;
+		say(r, "%d of %d settings changed, all set%s", changed, settings, then);
+	} else {
+		r->state = QG_PUSH_IN_SYNC;
+		say(r, "in sync, all %d settings already right", settings);
+	}
+out:
+	qg_report_free(&rep);
+	qg_buf_free(&out);
+	qg_buf_free(&errout);
+	qg_outset_free(&files);
+	qg_ssh_close(ssh);
+	return r->state == QG_PUSH_IN_SYNC || r->state == QG_PUSH_CONVERGED ||
+		       r->state == QG_PUSH_WOULD_CHANGE
+		   ? 0
+		   : -1;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Push for hosts (Linux and ESXi alike): the generated script is sent over
+ * the SSH session to `sh -s` (no scp, no file left on the host), run, and
+ * its report lines parsed. The script is idempotent and checks before it
+ * changes, so an unchanged host gets only reads; QG_DRY_RUN=1 makes it report
+ * what differs and change nothing.
+ */
+#ifndef QG_SCRIPT_PUSH_H
+#define QG_SCRIPT_PUSH_H
+
+#include "../../gen/target.h"
+
+int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);
+
+#endif

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# qosgen push to hosts end to end: the real binary and a real sshd on
+# 127.0.0.1 whose ForceCommand runs the pushed script against fake device
+# tools (tests/scripts/fake) seeded from real captures. Usage: hostpush.sh BUILD
+set -u
+BUILD=$1
+Q=$(cd "$BUILD" && pwd)/qosgen
+here=$(cd "$(dirname "$0")" && pwd)
+fake=$(cd "$here/../scripts/fake" && pwd)
+fixtures=$here/../../../shared/fixtures
+dir=$(mktemp -d)
+state="$dir/state"
+cleanup() {
+	sh "$here/sshd.sh" stop "$dir/sshd"
+	rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+pass=0
+fail=0
+check() {
+	if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $3"; fi
+}
+mkdir -p "$state"
+if ! sh "$here/sshd.sh" start "$dir/sshd" "sh $here/fakehost.sh $state $fake"; then
+	echo "FAIL hostpush: cannot start a test sshd"
+	exit 1
+fi
+port=$(cat "$dir/sshd/port")
+user=${USER:-$(id -un)}
+cat >"$dir/intent.yaml" <<YAML
+version: 1
+fabric: e2e-hosts
+qos:
+  lossless:
+    priority: 3
+    dscp: [26]
+    pool: {name: roce, memory_percent: 50}
+    ecn: {min_kb: 150, max_kb: 1500}
+  cnp: {priority: 6, dscp: 48, ets: strict}
+hosts:
+  - {name: esx, platform: esxi, address: 127.0.0.1, port: $port, user: $user, uplink: vmnic2, pvrdma_vmknic: vmk3}
+  - {name: gpu1, platform: linux, address: 127.0.0.1, port: $port, user: $user, netdev: lo, rdma_device: qgtest0}
+YAML
+echo "nmlx5_core enabled = 1 options = 'max_vfs=4 pfctx=8'" >"$state/module.nmlx5_core"
+echo "nmlx5_rdma enabled = 1 options = ''" >"$state/module.nmlx5_rdma"
+echo "" >"$state/pvrdma_vmknic"
+echo false >"$state/fw_pvrdma"
+echo 1500 >"$state/vmk3_mtu"
+grep -v '^\$' "$fixtures/host/mlnx_qos_pcp_default_2023.txt" >"$state/mlnx_qos"
+opts="--known-hosts $dir/known_hosts --accept-new --identity $dir/sshd/client_key --ssh-config /dev/null"
+push() {
+	# shellcheck disable=SC2086
+	"$Q" push "$dir/intent.yaml" $opts "$@" >"$dir/out" 2>"$dir/err"
+	st=$?
+}
+
+push --host esx --dry-run
+[ $st -eq 0 ] && grep -q "^esx: 6 settings would change (dry run: nothing changed)" "$dir/err" &&
+	[ ! -s "$state/calls" ] && grep -q "^\[differs\] nmlx5_core.pfcrx: unset -> 0x08" "$dir/out"
+check esxi-dry-run $? "exit $st: $(cat "$dir/err" "$dir/out")"
+
+push --host esx
+[ $st -eq 0 ] && grep -q "^esx: 6 of 7 settings changed, all set; module options changed: reboot" "$dir/err" &&
+	grep -qxF "nmlx5_core enabled = 1 options = 'max_vfs=4 pfctx=8 pfcrx=0x08 trust_state=2'" "$state/module.nmlx5_core"
+check esxi-push-merges-and-converges $? "exit $st: $(cat "$dir/err") $(cat "$state/module.nmlx5_core")"
+
+rm -f "$state/calls"
+push --host esx
+[ $st -eq 0 ] && grep -q "^esx: in sync, all 7 settings already right" "$dir/err" && [ ! -s "$state/calls" ]
+check esxi-re-push-changes-nothing $? "exit $st: $(cat "$dir/err")"
+
+# The loopback has none of the RDMA knobs: set what exists, name what is missing, fail loudly.
+push --host gpu1
+[ $st -eq 3 ] && grep -q "^gpu1: .* settings set (.* changed); missing on this host: roce_tos, ecn.roce_np.enable.3" "$dir/err" &&
+	grep -q "PARTIAL" "$dir/err" && grep -q "mlnx_qos -i lo --trust dscp" "$state/calls"
+check linux-missing-knobs-partial $? "exit $st: $(cat "$dir/err")"
+
+push --all --json
+[ $st -eq 3 ] && grep -q '"device":	"esx"' "$dir/out" && grep -q '"result":	"in sync"' "$dir/out" &&
+	grep -q '"result":	"PARTIAL"' "$dir/out"
+check all-json $? "exit $st: $(cat "$dir/out" "$dir/err")"
+
+echo "$pass host push checks passed, $fail failed"
+[ "$fail" -eq 0 ]
