@@ -233,6 +233,14 @@ static int cmd_explain(int argc, char **argv)
 
 static const struct option diff_opts[] = {
     {"switch", required_argument, NULL, 's'},
+    {"host", required_argument, NULL, 'h'},
+    {"all", no_argument, NULL, 'a'},
+    {"known-hosts", required_argument, NULL, 'k'},
+    {"accept-new", no_argument, NULL, 'A'},
+    {"identity", required_argument, NULL, 'i'},
+    {"ssh-config", required_argument, NULL, 'F'},
+    {"templates", required_argument, NULL, 'T'},
+    {"timeout", required_argument, NULL, 't'},
     {"running-config", required_argument, NULL, 'r'},
     {"exit-code", no_argument, NULL, 'x'},
     {NULL, 0, NULL, 0},
@@ -244,12 +252,19 @@ static const struct option diff_opts[] = {
 static int cmd_diff(int argc, char **argv)
 {
 	const char *sw = NULL, *file = NULL;
-	bool exit_code = false;
+	bool exit_code = false, all = false;
+	struct push_opts po = {.jobs = 8, .dry_run = true, .as_diff = true};
 	int c;
 	while ((c = getopt_long(argc, argv, ":", diff_opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			sw = optarg;
+			break;
+		case 'h':
+			po.host_name = optarg;
+			break;
+		case 'a':
+			all = true;
 			break;
 		case 'r':
 			file = optarg;
@@ -257,17 +272,49 @@ static int cmd_diff(int argc, char **argv)
 		case 'x':
 			exit_code = true;
 			break;
+		case 'k':
+			po.ssh.known_hosts = optarg;
+			break;
+		case 'A':
+			po.ssh.accept_new = true;
+			break;
+		case 'i':
+			po.ssh.identity = optarg;
+			break;
+		case 'F':
+			po.ssh.config = optarg;
+			break;
+		case 'T':
+			po.templates = optarg;
+			break;
+		case 't':
+			po.ssh.command_timeout_s = atoi(optarg);
+			if (po.ssh.command_timeout_s < 1)
+				return usage_error("diff", "--timeout takes seconds, at least 1");
+			break;
 		default:
 			return bad_option("diff", c, argv);
 		}
 	}
 	if (optind != argc - 1)
 		return usage_error("diff", "expected one INTENT file");
-	if (!sw)
-		return usage_error("diff", "name the device: --switch NAME");
-	if (!file)
-		return usage_error("diff", "reading the switch over SSH comes with 'qosgen push'; "
-					   "for now give a saved read-back: --running-config FILE");
+	if ((sw != NULL) + (po.host_name != NULL) + all != 1)
+		return usage_error("diff",
+				   "name the devices: --switch NAME, --host NAME, or --all");
+	if (file && !sw)
+		return usage_error("diff", "--running-config goes with --switch NAME");
+	if (!file) {
+		/* Read the devices over SSH: a dry-run push, printing only what differs. */
+		struct qg_model mm;
+		int r = load(argv[optind], false, &mm);
+		if (r != EXIT_OK)
+			return r;
+		po.switch_name = sw;
+		po.exit_code = exit_code;
+		r = push_run(&mm, &po);
+		qg_model_free(&mm);
+		return r;
+	}
 	struct qg_model m;
 	int rc = load(argv[optind], false, &m);
 	if (rc != EXIT_OK)
@@ -405,11 +452,15 @@ static const struct command commands[] = {
      "Print the normalised intent: every value with its source (given, default, derived)\n"
      "and the reason for each default and derived value, then what each device gets.\n\n"
      "  --json             the same rows as JSON\n"},
-    {"diff", cmd_diff, "qosgen diff INTENT --switch NAME --running-config FILE [--exit-code]",
-     "Print the fewest commands that bring the switch to the intent, ranges compressed as\n"
-     "Onyx prints them; nothing when it is in sync. FILE is the switch's saved\n"
-     "'show running-config'; reading it over SSH comes with 'qosgen push'.\n\n"
-     "  --exit-code        exit 1 when there are differences (as git diff --exit-code)\n"},
+    {"diff", cmd_diff,
+     "qosgen diff INTENT (--switch NAME [--running-config FILE] | --host NAME | --all)\n"
+     "       [--exit-code] [SSH options of push]",
+     "Print what differs between the devices and the intent, reading them over SSH: for a\n"
+     "switch the fewest commands, ranges compressed as Onyx prints them; for a host the\n"
+     "settings that would change. Nothing is printed when in sync, and nothing is changed.\n"
+     "With --running-config FILE, compare a saved 'show running-config' instead.\n\n"
+     "  --exit-code        exit 1 when there are differences (as git diff --exit-code)\n"
+     "  --known-hosts, --accept-new, --identity, --ssh-config: as for push\n"},
     {"push", cmd_push,
      "qosgen push INTENT (--switch NAME | --host NAME | --all) [-j N] [--dry-run] [--json]\n"
      "       [--known-hosts FILE]"

@@ -64,12 +64,21 @@ static void *worker(void *arg)
 					&j->r) == 0;
 		j->seconds = now_s() - t0;
 		pthread_mutex_lock(&p->lock);
-		if (!p->po->json) {
-			fprintf(stderr, "%s: %s\n", qg_device_name(p->m, j->kind, j->index),
-				j->r.message);
+		const char *name = qg_device_name(p->m, j->kind, j->index);
+		if (p->po->as_diff) {
+			/* The difference on stdout; a device that cannot be read, on stderr. */
+			if (!j->ok)
+				fprintf(stderr, "qosgen diff: %s: %s\n", name, j->r.message);
+			else if (j->r.sent.len && p->n > 1)
+				printf("## %s\n%s", name, j->r.sent.data);
+			else if (j->r.sent.len)
+				fputs(j->r.sent.data, stdout);
+		} else if (!p->po->json) {
+			fprintf(stderr, "%s: %s\n", name, j->r.message);
 			if (p->po->dry_run && j->r.sent.len)
 				fputs(j->r.sent.data, stdout);
 		}
+		fflush(stdout);
 		pthread_mutex_unlock(&p->lock);
 	}
 }
@@ -158,10 +167,15 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	pthread_mutex_destroy(&p.lock);
 	ssh_finalize();
 
-	int failed = 0;
-	for (size_t i = 0; i < n; i++)
+	int failed = 0, differ = 0;
+	for (size_t i = 0; i < n; i++) {
 		failed += !jobs[i].ok;
-	if (po->json) {
+		differ += jobs[i].r.state == QG_PUSH_WOULD_CHANGE ||
+			  (jobs[i].r.state == QG_PUSH_PARTIAL && jobs[i].r.sent.len);
+	}
+	if (po->as_diff) {
+		/* nothing more to print */
+	} else if (po->json) {
 		print_json(m, jobs, n);
 	} else {
 		fprintf(stderr, "\n%-24s %-7s %-13s %5s %8s %7s\n", "DEVICE", "TARGET", "RESULT",
@@ -183,5 +197,7 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	qg_diags_free(&d);
 	qg_templates_free(&templates);
 	free(jobs);
-	return failed ? 3 : 0;
+	if (failed)
+		return 3;
+	return po->as_diff && po->exit_code && differ ? 1 : 0;
 }

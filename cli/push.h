@@ -12,9 +12,14 @@ struct push_opts {
 	bool dry_run, json;
 	struct qg_ssh_opts ssh;
 	const char *templates; /* --templates DIR, for the host scripts */
+	bool as_diff;	       /* `qosgen diff`: only what differs on stdout, no summary */
+	bool exit_code;	       /* with as_diff: exit 1 when anything differs */
 };
 
-/* Push and report; returns the exit code (0, 2 unknown device, 3 a device failed). */
+/*
+ * Push and report; returns the exit code (0, 2 unknown device, 3 a device
+ * failed; as a diff with exit_code, 1 when something differs).
+ */
 int push_run(const struct qg_model *m, const struct push_opts *po);
 
 #endif

@@ -45,8 +45,15 @@ check diff-empty-switch-gets-everything $? "$(cat "$tmp/out3")"
 st=$?
 [ $st -eq 2 ] && grep -q "no switch named 'nope'" "$tmp/err"
 check diff-unknown-switch-exit-2 $? "exit $st: $(cat "$tmp/err")"
-"$Q" diff "$rdg" --switch swx-mld-1-2 >/dev/null 2>&1
-check diff-needs-readback-exit-2 "$([ $? -eq 2 ]; echo $?)" "expected exit 2"
+# Usage errors are found before anything is contacted (the examples' hosts are not ours).
+"$Q" diff "$rdg" --host vm-horovod-1 --running-config "$tmp/seed.rc" >/dev/null 2>&1
+check diff-running-config-needs-switch-exit-2 "$([ $? -eq 2 ]; echo $?)" "expected exit 2"
+"$Q" diff "$rdg" --host nope >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q "no host named 'nope'" "$tmp/err"
+check diff-unknown-host-exit-2 $? "exit $st: $(cat "$tmp/err")"
+"$Q" diff "$rdg" >/dev/null 2>&1
+check diff-needs-a-device-exit-2 "$([ $? -eq 2 ]; echo $?)" "expected exit 2"
 "$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$tmp/none" >/dev/null 2>&1
 check diff-unreadable-exit-3 "$([ $? -eq 3 ]; echo $?)" "expected exit 3"
 

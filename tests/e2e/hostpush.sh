@@ -70,14 +70,25 @@ push --host esx
 [ $st -eq 0 ] && grep -q "^esx: in sync, all 7 settings already right" "$dir/err" && [ ! -s "$state/calls" ]
 check esxi-re-push-changes-nothing $? "exit $st: $(cat "$dir/err")"
 
+# shellcheck disable=SC2086
+"$Q" diff "$dir/intent.yaml" --host esx $opts --exit-code >"$dir/d" 2>&1
+check esxi-diff-over-ssh-in-sync $? "$(cat "$dir/d")"
+echo "nmlx5_rdma enabled = 1 options = 'dscp_force=24'" >"$state/module.nmlx5_rdma"
+# shellcheck disable=SC2086
+"$Q" diff "$dir/intent.yaml" --host esx $opts --exit-code >"$dir/d" 2>&1
+st=$?
+[ $st -eq 1 ] && [ "$(cat "$dir/d")" = "[differs] nmlx5_rdma.dscp_force: 24 -> 26" ]
+check esxi-diff-over-ssh-finds-drift $? "exit $st: $(cat "$dir/d")"
+
 # The loopback has none of the RDMA knobs: set what exists, name what is missing, fail loudly.
 push --host gpu1
 [ $st -eq 3 ] && grep -q "^gpu1: .* settings set (.* changed); missing on this host: roce_tos, ecn.roce_np.enable.3" "$dir/err" &&
 	grep -q "PARTIAL" "$dir/err" && grep -q "mlnx_qos -i lo --trust dscp" "$state/calls"
 check linux-missing-knobs-partial $? "exit $st: $(cat "$dir/err")"
 
+# --all: the esx drift above is repaired, gpu1 stays partial; results as JSON.
 push --all --json
-[ $st -eq 3 ] && grep -q '"device":	"esx"' "$dir/out" && grep -q '"result":	"in sync"' "$dir/out" &&
+[ $st -eq 3 ] && grep -q '"device":	"esx"' "$dir/out" && grep -q '"result":	"converged"' "$dir/out" &&
 	grep -q '"result":	"PARTIAL"' "$dir/out"
 check all-json $? "exit $st: $(cat "$dir/out" "$dir/err")"
 

@@ -86,11 +86,27 @@ sim_config >"$dir/after.rc"
 "$Q" diff "$dir/intent.yaml" --switch sw1 --running-config "$dir/after.rc" --exit-code >"$dir/d" 2>&1
 check read-back-equals-intent $? "$(cat "$dir/d")"
 
+# Diff over SSH agrees: nothing left, exit 0 with --exit-code.
+# shellcheck disable=SC2086
+"$Q" diff "$dir/intent.yaml" --switch sw1 $ssh_opts --exit-code >"$dir/d" 2>&1
+check diff-over-ssh-in-sync $? "$(cat "$dir/d")"
+
 # 5. Re-push of an unchanged intent sends zero configuration lines.
 : >"$sw/trace"
 push
 [ $st -eq 0 ] && grep -q "in sync, nothing sent" "$dir/err" && [ "$(config_lines)" -eq 0 ]
 check re-push-sends-nothing $? "exit $st, $(config_lines) lines: $(cat "$dir/err")"
+
+# Drift behind qosgen's back: diff over SSH names exactly it, exit 1.
+printf 'enable\nconfigure terminal\ninterface ethernet 1/7 qos trust L2\n' | "$SIM" --state "$sw" --ports 32 >/dev/null
+# shellcheck disable=SC2086
+"$Q" diff "$dir/intent.yaml" --switch sw1 $ssh_opts --exit-code >"$dir/d" 2>&1
+st=$?
+[ $st -eq 1 ] && [ "$(cat "$dir/d")" = "interface ethernet 1/7 qos trust L3" ]
+check diff-over-ssh-finds-drift $? "exit $st: $(cat "$dir/d")"
+push
+[ $st -eq 0 ] && grep -q "1 line sent" "$dir/err"
+check push-repairs-drift-with-one-line $? "exit $st: $(cat "$dir/err")"
 
 # 6. A refused line: everything applied before it is rolled back, and verified.
 reset_switch() {
