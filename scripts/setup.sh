@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Install what qosgen needs to build and test on Debian 12, and nothing else.
 # openssh-server is for the tests: they start their own sshd on 127.0.0.1 (no
-# service is enabled or started by this script's install).
+# service is enabled or started by this script's install). ansible and
+# python3-paramiko are for the interop test: Ansible's mellanox.onyx modules
+# drive the Onyx simulator.
 # Idempotent: packages already installed are not touched, so 'make demo' and
 # 'make test' can call it every time at the cost of one dpkg query.
 set -eu
@@ -10,7 +12,8 @@ set -eu
 PKGS="gcc make pkg-config diffutils
 libyaml-dev libssh-dev libcjson-dev libxml2-dev libcmocka-dev libibverbs-dev libssl-dev
 clang libclang-rt-14-dev
-openssh-server openssh-client"
+openssh-server openssh-client
+ansible python3-paramiko"
 
 missing=""
 for p in $PKGS; do

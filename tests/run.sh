@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|scripts|cli|e2e|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|golden|scripts|cli|e2e|ansible|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -77,6 +77,15 @@ run_e2e() { # BUILD LABEL
 	record "$2e2e/hostpush" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
+# A client no one here wrote: Ansible's mellanox.onyx modules against the simulator.
+run_ansible() { # BUILD
+	out=$(sh tests/e2e/ansible.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
+	recap=$(printf '%s\n' "$out" | sed -n 's/^ansible: sw1 *: //p' | tr -s ' ')
+	record "e2e/ansible" "$rc" "$(printf '%s\n' "$out" | tail -n 1); second run: $recap"
+}
+
 run_fuzz() {
 	secs=${QG_FUZZ_SECONDS:-20}
 	for target in fuzz_intent fuzz_running_config; do
@@ -108,6 +117,7 @@ golden) run_golden "$BUILD/qosgen" "" ;;
 scripts) run_scripts "$BUILD/qosgen" "" ;;
 cli) run_cli "$BUILD/qosgen" "" ;;
 e2e) run_e2e "$BUILD" "" ;;
+ansible) run_ansible "$BUILD" ;;
 fuzz) run_fuzz ;;
 *)
 	run_unit "$BUILD" ""
@@ -115,6 +125,7 @@ fuzz) run_fuzz ;;
 	run_scripts "$BUILD/qosgen" ""
 	run_cli "$BUILD/qosgen" ""
 	run_e2e "$BUILD" ""
+	run_ansible "$BUILD"
 	if [ -x "$BUILD/asan/qosgen" ]; then
 		run_unit "$BUILD/asan" "asan/"
 		run_golden "$BUILD/asan/qosgen" "asan/"

@@ -63,6 +63,7 @@ struct port {
 	char trust[8];
 	struct tc tc[8];
 	bool pfc_on;
+	bool rewrite_pcp, rewrite_dscp;
 };
 
 struct pool {
@@ -178,7 +179,8 @@ static void state_save(void)
 	for (int p = 1; p <= sw.n_ports; p++)
 		for (int s = 0; s <= SPLITS; s++) {
 			struct port *x = &sw.port[p][s];
-			fprintf(f, "port %d %d %d %s %d", p, s, x->mtu, x->trust, x->pfc_on);
+			fprintf(f, "port %d %d %d %s %d %d %d", p, s, x->mtu, x->trust, x->pfc_on,
+				x->rewrite_pcp, x->rewrite_dscp);
 			for (int t = 0; t < 8; t++)
 				fprintf(f, " %d,%d,%d,%d,%d,%d", x->tc[t].cc, x->tc[t].relative,
 					x->tc[t].min, x->tc[t].max, x->tc[t].ets, x->tc[t].weight);
@@ -200,7 +202,7 @@ static void state_load(int n_ports)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		int p, s, mtu, pfc, n;
+		int p, s, mtu, pfc, n, rw_pcp, rw_dscp;
 		char trust[8], name[24], type[12];
 		if (sscanf(line, "hostname %63s", sw.hostname) == 1)
 			continue;
@@ -221,10 +223,13 @@ static void state_load(int n_ports)
 			x->prio_mask = mask;
 			continue;
 		}
-		if (sscanf(line, "port %d %d %d %7s %d%n", &p, &s, &mtu, trust, &pfc, &n) == 5 &&
+		if (sscanf(line, "port %d %d %d %7s %d %d %d%n", &p, &s, &mtu, trust, &pfc, &rw_pcp,
+			   &rw_dscp, &n) == 7 &&
 		    p >= 1 && p <= MAX_PORTS && s >= 0 && s <= SPLITS) {
 			struct port *x = &sw.port[p][s];
 			x->mtu = mtu;
+			x->rewrite_pcp = rw_pcp;
+			x->rewrite_dscp = rw_dscp;
 			snprintf(x->trust, sizeof(x->trust), "%s", trust);
 			x->pfc_on = pfc;
 			char *c = line + n;
@@ -491,12 +496,13 @@ static void show_pool(const char *name)
 static void show_qos_interface(const char *ifname, const struct port *p)
 {
 	out("[\n    {\n        \"Eth%s\": [\n            {\n"
-	    "                \"PCP,DEI rewrite\": \"disabled\",\n"
+	    "                \"PCP,DEI rewrite\": \"%s\",\n"
 	    "                \"Default switch-priority\": \"0\",\n"
 	    "                \"Default DEI\": \"0\",\n                \"Default PCP\": \"0\",\n"
 	    "                \"Trust mode\": \"%s\",\n"
-	    "                \"DSCP rewrite\": \"disabled\"\n            }\n        ]\n    }\n]\n",
-	    ifname, p->trust);
+	    "                \"DSCP rewrite\": \"%s\"\n            }\n        ]\n    }\n]\n",
+	    ifname, p->rewrite_pcp ? "enabled" : "disabled", p->trust,
+	    p->rewrite_dscp ? "enabled" : "disabled");
 }
 
 static void show_congestion(const char *ifname, const struct port *p)
@@ -524,6 +530,13 @@ static void show_ets(const char *ifname, const struct port *p)
 	out("[\n    {\n        \"Eth%s\": [\n            {\n"
 	    "                \"Multicast unaware mapping\": \"disabled\",\n"
 	    "                \"Interface Bandwidth Shape [Mbps]\": \"N/A\"\n            },\n"
+	    "            {\n                \"Flags\": [\n                    {\n"
+	    "                        \"S.Mode\": \"Scheduling Mode [Strict/WRR]\",\n"
+	    "                        \"Bw.Sh\": \"Bandwidth Shaper\",\n"
+	    "                        \"D\": \"-\",\n"
+	    "                        \"W\": \"Weight\",\n"
+	    "                        \"Bw.Gr\": \"Bandwidth Guaranteed\"\n"
+	    "                    }\n                ]\n            },\n"
 	    "            {\n                \"ETS per TC\": [\n                    {\n",
 	    ifname);
 	for (int tc = 0; tc < 8; tc++) {
@@ -626,6 +639,14 @@ static bool do_interface(struct pid *ids, int nid, char **w, int n)
 		}
 		for (int i = 0; i < nid; i++)
 			sw.port[ids[i].port][ids[i].split].mtu = no ? 1500 : mtu;
+		return true;
+	}
+	if (!strcmp(w[0], "qos") && n == 3 && !strcmp(w[1], "rewrite") &&
+	    (!strcmp(w[2], "pcp") || !strcmp(w[2], "dscp"))) {
+		for (int i = 0; i < nid; i++) {
+			struct port *x = &sw.port[ids[i].port][ids[i].split];
+			*(w[2][0] == 'p' ? &x->rewrite_pcp : &x->rewrite_dscp) = !no;
+		}
 		return true;
 	}
 	if (!strcmp(w[0], "qos")) {

@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A real client no one here wrote drives the simulator: Debian's Ansible with
+# the mellanox.onyx modules (onyx_buffer_pool, onyx_qos, onyx_traffic_class,
+# onyx_config) configures the simulated switch over a real sshd; a second run
+# must report changed=0; then qosgen's diff of the same intent must be empty.
+# Usage: ansible.sh BUILD
+set -u
+BUILD=$1
+Q=$(cd "$BUILD" && pwd)/qosgen
+SIM=$(cd "$BUILD" && pwd)/tests/onyx-sim
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d)
+sw="$dir/sw"
+kill_ours() {
+	# ansible-connection keeps a persistent session: stop the ones this test
+	# started, known by the HOME it gave them, by PID.
+	for pid in $(pgrep -f ansible-connection 2>/dev/null); do
+		if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "HOME=$dir/home"; then
+			kill "$pid" 2>/dev/null
+		fi
+	done
+}
+cleanup() {
+	kill_ours
+	sh "$here/sshd.sh" stop "$dir/sshd"
+	rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+pass=0
+fail=0
+check() {
+	if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $3"; fi
+}
+collection=/usr/lib/python3/dist-packages/ansible_collections/mellanox/onyx
+if ! command -v ansible-playbook >/dev/null || [ ! -d "$collection" ]; then
+	echo "FAIL ansible: ansible-playbook or the mellanox.onyx collection is missing ('make setup' installs ansible)"
+	exit 1
+fi
+if ! sh "$here/sshd.sh" start "$dir/sshd" "$SIM --state $sw --ports 8"; then
+	echo "FAIL ansible: cannot start a test sshd"
+	exit 1
+fi
+port=$(cat "$dir/sshd/port")
+user=${USER:-$(id -un)}
+
+# Debian's mellanox.onyx 1.0.0 onyx_config imports a module ansible-core 2.14
+# no longer has; the upstream fix is one import line. Patch a private copy.
+mkdir -p "$dir/collections/ansible_collections/mellanox"
+cp -r "$collection" "$dir/collections/ansible_collections/mellanox/onyx"
+sed -i 's/^from ansible.plugins.action.network import/from ansible_collections.ansible.netcommon.plugins.action.network import/' \
+	"$dir/collections/ansible_collections/mellanox/onyx/plugins/action/onyx_config.py"
+
+# Strict host key checking, with the test sshd's key known.
+mkdir -p "$dir/home/.ssh"
+printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$dir/home/.ssh/known_hosts"
+cat >"$dir/ansible.cfg" <<CFG
+[defaults]
+collections_path = $dir/collections:/usr/lib/python3/dist-packages
+inventory = $dir/inventory.ini
+host_key_checking = True
+interpreter_python = /usr/bin/python3
+retry_files_enabled = False
+nocows = True
+[persistent_connection]
+connect_timeout = 15
+command_timeout = 30
+CFG
+cat >"$dir/inventory.ini" <<INV
+[switches]
+sw1 ansible_host=127.0.0.1 ansible_port=$port ansible_user=$user ansible_ssh_private_key_file=$dir/sshd/client_key ansible_connection=ansible.netcommon.network_cli ansible_network_os=mellanox.onyx.onyx ansible_become=yes ansible_become_method=enable
+INV
+cat >"$dir/playbook.yml" <<'PLAY'
+- hosts: switches
+  gather_facts: false
+  tasks:
+    - mellanox.onyx.onyx_buffer_pool:
+        name: roce
+        pool_type: lossless
+        memory_percent: 50.0
+        switch_priority: 3
+    - mellanox.onyx.onyx_qos:
+        interfaces: [Eth1/1, Eth1/2, Eth1/3, Eth1/4]
+        trust: L3
+    - mellanox.onyx.onyx_traffic_class:
+        interfaces: [Eth1/1, Eth1/2, Eth1/3, Eth1/4]
+        tc: 3
+        congestion_control: {control: ecn, threshold_mode: absolute, min_threshold: 150, max_threshold: 1500}
+    - mellanox.onyx.onyx_traffic_class:
+        interfaces: [Eth1/1, Eth1/2, Eth1/3, Eth1/4]
+        tc: 6
+        dcb: {mode: strict}
+    - mellanox.onyx.onyx_config:
+        lines: [interface ethernet 1/1-1/4 mtu 9216 force]
+PLAY
+play() {
+	HOME="$dir/home" ANSIBLE_CONFIG="$dir/ansible.cfg" ANSIBLE_LOCAL_TEMP="$dir/tmp" \
+		ansible-playbook "$dir/playbook.yml" >"$dir/play.log" 2>&1
+	st=$?
+	recap=$(grep -E '^sw1 +:' "$dir/play.log")
+}
+
+play
+echo "$recap" | grep -q 'failed=0' && [ $st -eq 0 ] && ! echo "$recap" | grep -q 'changed=0'
+check ansible-first-run-configures $? "exit $st: $recap $(tail -20 "$dir/play.log")"
+play
+[ $st -eq 0 ] && echo "$recap" | grep -q 'changed=0' && echo "$recap" | grep -q 'failed=0'
+check ansible-second-run-changed-0 $? "exit $st: $recap $(tail -20 "$dir/play.log")"
+echo "ansible: $recap"
+
+cat >"$dir/intent.yaml" <<YAML
+version: 1
+fabric: ansible-interop
+qos:
+  lossless:
+    priority: 3
+    dscp: [26]
+    pool: {name: roce, memory_percent: 50}
+    ecn: {min_kb: 150, max_kb: 1500}
+  cnp: {priority: 6, dscp: 48, ets: strict}
+switches:
+  - {name: sw1, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1-1/4]}
+YAML
+kill_ours
+"$Q" diff "$dir/intent.yaml" --switch sw1 --known-hosts "$dir/home/.ssh/known_hosts" \
+	--identity "$dir/sshd/client_key" --ssh-config /dev/null --exit-code >"$dir/d" 2>&1
+check qosgen-diff-after-ansible-is-empty $? "$(cat "$dir/d")"
+
+echo "$pass ansible checks passed, $fail failed"
+[ "$fail" -eq 0 ]
