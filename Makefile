@@ -40,7 +40,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 E2E_SRCS := $(sort $(wildcard tests/e2e/*.c))
 E2E_BINS := $(E2E_SRCS:tests/e2e/%.c=$(BUILD)/tests/e2e_%)
 
-.PHONY: all setup deps demo test unit golden golden-update asan fuzz fuzz-build install clean
+.PHONY: all setup deps demo test unit golden golden-update asan fuzz fuzz-build bench install clean
 
 all: $(BUILD)/qosgen
 
@@ -126,6 +126,11 @@ fuzz: fuzz-build
 		-dict=tests/fuzz/intent.dict $(BUILD)/fuzz/corpus tests/fuzz/corpus
 	$(BUILD)/fuzz/fuzz_running_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		$(BUILD)/fuzz/corpus-running-config tests/fuzz/corpus-running-config
+
+# Benchmarks print their figures and ratios against a baseline run in the same
+# invocation; they are not part of `make test`.
+bench: setup all $(BUILD)/tests/onyx-sim
+	@sh bench/push.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

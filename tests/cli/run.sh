@@ -92,6 +92,28 @@ if [ -x "$sim" ]; then
 	"$Q" diff examples/bitfusion-pvrdma.yaml --switch tor-1 --running-config "$tmp/sim2.rc" >"$tmp/d2" 2>&1
 	printf 'interface ethernet 1/9-1/10 mtu 9216 force\ninterface ethernet 1/5 qos trust L3\n' | cmp -s - "$tmp/d2"
 	check sim-drift-found-and-minimal $? "$(cat "$tmp/d2")"
+	# Every json-print the simulator offers has the shape of the real capture.
+	fx=$shared/fixtures/onyx
+	rm -rf "$tmp/simj"
+	printf 'enable\nconfigure terminal\ntraffic pool roce type lossless\ntraffic pool roce memory percent 50\ntraffic pool roce map switch-priority 3\ninterface ethernet 1/1 traffic-class 2 congestion-control red minimum-relative 9 maximum-relative 90\ninterface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-absolute 500 maximum-absolute 1550\n' |
+		"$sim" --state "$tmp/simj" >/dev/null
+	for pair in "onyx_buffer_pool.cfg:show traffic pool roce" \
+		"show_qos_interface_ethernet.cfg:show qos interface ethernet 1/1" \
+		"onyx_show_interface_congestion_control.cfg:show interfaces ethernet 1/1 congestion-control" \
+		"onyx_show_dcb_ets_interface.cfg:show dcb ets interface ethernet 1/1" \
+		"onyx_facts_show_version.cfg:show version"; do
+		file=${pair%%:*}
+		cmd=${pair#*:}
+		printf 'enable\n%s | json-print\n' "$cmd" | "$sim" --state "$tmp/simj" |
+			sed 's/^.*# //' | sed -n '/^[[{]/,/^[]}]$/p' >"$tmp/sim.json"
+		if [ "$file" = onyx_facts_show_version.cfg ]; then
+			# qosgen's sim prints the keys clients read; the capture has more.
+			/usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k=['Product name','Product release','Version summary','Product model']; sys.exit(0 if all(x in d for x in k) else 1)" "$tmp/sim.json"
+		else
+			/usr/bin/python3 "$top/tests/sim/shape.py" "$fx/$file" "$tmp/sim.json" >"$tmp/shape" 2>&1
+		fi
+		check "sim-json-shape-$file" $? "$(cat "$tmp/shape" 2>/dev/null) $(head -c 300 "$tmp/sim.json")"
+	done
 else
 	check onyx-sim 1 "$sim not built ('make test' builds it)"
 fi

@@ -498,11 +498,36 @@ static void show_qos_interface(const char *ifname, const struct port *p)
 	out("[\n    {\n        \"Eth%s\": [\n            {\n"
 	    "                \"PCP,DEI rewrite\": \"%s\",\n"
 	    "                \"Default switch-priority\": \"0\",\n"
+	    "                \"IP PCP;DEI rewrite\": \"enable\",\n"
 	    "                \"Default DEI\": \"0\",\n                \"Default PCP\": \"0\",\n"
 	    "                \"Trust mode\": \"%s\",\n"
-	    "                \"DSCP rewrite\": \"%s\"\n            }\n        ]\n    }\n]\n",
+	    "                \"DSCP rewrite\": \"%s\"\n            },\n",
 	    ifname, p->rewrite_pcp ? "enabled" : "disabled", p->trust,
 	    p->rewrite_dscp ? "enabled" : "disabled");
+	/* The default maps of the capture: DSCP/8 to switch-priority, identity to TC. */
+	out("            {\n                \"PCP(DEI); DSCP to switch-priority mapping\": [\n"
+	    "                    {\n");
+	for (int sp = 0; sp < 8; sp++)
+		out("                        \"%d(0) %d(1)\": [\n                            {\n"
+		    "                                \"switch-priority\": \"%d\",\n"
+		    "                                \"DSCP\": \"%d %d %d %d %d %d %d %d\"\n"
+		    "                            }\n                        ]%s\n",
+		    sp, sp, sp, sp * 8, sp * 8 + 1, sp * 8 + 2, sp * 8 + 3, sp * 8 + 4, sp * 8 + 5,
+		    sp * 8 + 6, sp * 8 + 7, sp < 7 ? "," : "");
+	out("                    }\n                ]\n            },\n"
+	    "            {\n                \"PCP(DEI); DSCP rewrite mapping (switch-priority to "
+	    "PCP(DEI); DSCP; traffic-class)\": [\n"
+	    "                    {\n                        \"Egress Interface\": \"Eth%s\"\n"
+	    "                    },\n                    {\n",
+	    ifname);
+	for (int sp = 0; sp < 8; sp++)
+		out("                        \"%d\": [\n                            {\n"
+		    "                                \"PCP(DEI)\": \"%d(0)\",\n"
+		    "                                \"TC\": \"%d\",\n"
+		    "                                \"DSCP\": \"%d\"\n"
+		    "                            }\n                        ]%s\n",
+		    sp, sp, sp, sp * 8, sp < 7 ? "," : "");
+	out("                    }\n                ]\n            }\n        ]\n    }\n]\n");
 }
 
 static void show_congestion(const char *ifname, const struct port *p)
