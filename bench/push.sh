@@ -5,7 +5,7 @@
 # Ansible's mellanox.onyx modules (forks 64, ansible_buffer_read_timeout=0),
 # in the same run, on the same machine. Prints both times and the ratio.
 # Target (issue: push): qosgen at least 10x faster; the re-push under 2 s.
-# Usage: bench/push.sh BUILD [N_SWITCHES]
+# Usage: bench/push.sh BUILD [N_SWITCHES]; QG_BENCH_NO_ANSIBLE=1 skips the baseline.
 set -u
 BUILD=${1:-build}
 N=${2:-64}
@@ -65,6 +65,7 @@ t1=$(now)
 # shellcheck disable=SC2086
 "$Q" push "$dir/intent.yaml" --all $opts >"$dir/push2.log" 2>&1
 st2=$?
+[ -n "${QG_BENCH_PROFILE:-}" ] && sh -c "$QG_BENCH_PROFILE" -- "$Q" "$dir/intent.yaml" "$opts"
 t2=$(now)
 full=$(secs "$t0" "$t1")
 again=$(secs "$t1" "$t2")
@@ -74,7 +75,10 @@ echo "qosgen push, $N switches x 32 ports, empty -> converged: ${full} s (exit $
 echo "qosgen re-push, unchanged intent:                       ${again} s (exit $st2, $insync/$N in sync, target < 2 s)"
 
 # The same fabric through Ansible, from empty again.
-if command -v ansible-playbook >/dev/null; then
+if [ "${QG_BENCH_NO_ANSIBLE:-0}" = 1 ]; then
+	echo "(Ansible baseline skipped)"
+	exit 0
+elif command -v ansible-playbook >/dev/null; then
 	rm -rf "$dir"/sw*/
 	coll=/usr/lib/python3/dist-packages/ansible_collections/mellanox/onyx
 	mkdir -p "$dir/collections/ansible_collections/mellanox"
