@@ -366,13 +366,14 @@ static const struct option push_opts[] = {
     {"identity", required_argument, NULL, 'i'},
     {"ssh-config", required_argument, NULL, 'F'},
     {"timeout", required_argument, NULL, 't'},
+    {"ask-password", no_argument, NULL, 'P'},
     {NULL, 0, NULL, 0},
 };
 
 static int cmd_push(int argc, char **argv)
 {
 	struct push_opts po = {.jobs = 4};
-	bool all = false;
+	bool all = false, ask = false;
 	int c;
 	while ((c = getopt_long(argc, argv, ":j:", push_opts, NULL)) != -1) {
 		switch (c) {
@@ -416,6 +417,9 @@ static int cmd_push(int argc, char **argv)
 			if (po.ssh.command_timeout_s < 1)
 				return usage_error("push", "--timeout takes seconds, at least 1");
 			break;
+		case 'P':
+			ask = true;
+			break;
 		default:
 			return bad_option("push", c, argv);
 		}
@@ -429,7 +433,22 @@ static int cmd_push(int argc, char **argv)
 	int rc = load(argv[optind], false, &m);
 	if (rc != EXIT_OK)
 		return rc;
+	char *password = NULL;
+	if (ask) {
+		char err[256];
+		password = qg_ssh_ask_password("SSH password: ", err, sizeof(err));
+		if (!password) {
+			fprintf(stderr, "qosgen push: %s\n", err);
+			qg_model_free(&m);
+			return EXIT_SYSTEM;
+		}
+		po.ssh.password = password;
+	}
 	rc = push_run(&m, &po);
+	if (password) {
+		explicit_bzero(password, strlen(password));
+		free(password);
+	}
 	qg_model_free(&m);
 	return rc;
 }
@@ -482,7 +501,9 @@ static const struct command commands[] = {
      "  --identity FILE    private key; default ssh-agent and ~/.ssh/config's IdentityFile\n"
      "  --ssh-config FILE  instead of ~/.ssh/config (HostName, User, Port, IdentityFile)\n"
      "  --timeout S        per command (default 120)\n"
-     "A password is taken only from $QOSGEN_SSH_PASSWORD, never from the command line.\n"
+     "  --ask-password     ask for the SSH password on the terminal\n"
+     "A password comes only from that prompt or $QOSGEN_SSH_PASSWORD, never from the command\n"
+     "line, and is never written anywhere.\n"
      "Exit 3 when any device failed.\n"},
     {"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},
     {NULL, NULL, NULL, NULL},

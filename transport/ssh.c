@@ -6,7 +6,10 @@
  */
 #include "ssh.h"
 
+#include <fcntl.h>
 #include <libssh/libssh.h>
+#include <termios.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,7 +163,7 @@ static int authenticate(struct qg_ssh *s, const struct qg_ssh_opts *o, char *err
 		strcat(tried, "publickey");
 	}
 	const char *var = o->password_env ? o->password_env : "QOSGEN_SSH_PASSWORD";
-	const char *password = getenv(var);
+	const char *password = o->password ? o->password : getenv(var);
 	if (password && *password && (methods & SSH_AUTH_METHOD_PASSWORD)) {
 		rc = ssh_userauth_password(ss, NULL, password);
 		if (rc == SSH_AUTH_SUCCESS)
@@ -229,6 +232,44 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 	}
 	*out = s;
 	return 0;
+}
+
+char *qg_ssh_ask_password(const char *prompt, char *err, size_t errlen)
+{
+	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fail(err, errlen,
+		     "cannot ask for a password: no terminal (use QOSGEN_SSH_PASSWORD)");
+		return NULL;
+	}
+	struct termios old, quiet;
+	bool restore = tcgetattr(fd, &old) == 0;
+	if (restore) {
+		quiet = old;
+		quiet.c_lflag &= (tcflag_t)~ECHO;
+		tcsetattr(fd, TCSAFLUSH, &quiet);
+	}
+	if (write(fd, prompt, strlen(prompt)) < 0) {
+		/* the prompt is a courtesy; read anyway */
+	}
+	char buf[512];
+	size_t n = 0;
+	char c;
+	while (n + 1 < sizeof(buf) && read(fd, &c, 1) == 1 && c != '\n' && c != '\r')
+		buf[n++] = c;
+	buf[n] = '\0';
+	if (restore)
+		tcsetattr(fd, TCSAFLUSH, &old);
+	if (write(fd, "\n", 1) < 0) {
+		/* nothing to do */
+	}
+	close(fd);
+	char *pw = strdup(buf);
+	/* Do not leave the password in a stack buffer. */
+	explicit_bzero(buf, sizeof(buf));
+	if (!pw)
+		fail(err, errlen, "out of memory");
+	return pw;
 }
 
 const char *qg_ssh_peer(const struct qg_ssh *s)

@@ -30,6 +30,7 @@ struct qg_ssh_opts {
 	const char *config;	  /* NULL: ~/.ssh/config when present; "" to read none */
 	const char *identity;	  /* a private key file; NULL: ssh-agent and default keys */
 	const char *password_env; /* NULL: QOSGEN_SSH_PASSWORD */
+	const char *password;	  /* asked at a prompt (qg_ssh_ask_password); kept in memory only */
 	int connect_timeout_s;	  /* 0: 10 */
 	int command_timeout_s;	  /* 0: 120 */
 	int keepalive_s;	  /* 0: 15; an SSH_MSG_IGNORE while waiting, to keep NATs open */
@@ -67,6 +68,12 @@ int qg_ssh_shell_read_until(struct qg_ssh_shell *sh, struct qg_buf *out,
 			    bool (*done)(const char *text, size_t len, void *ctx), void *ctx,
 			    char *err, size_t errlen);
 void qg_ssh_shell_close(struct qg_ssh_shell *sh);
+
+/*
+ * Ask for a password on the controlling terminal, echo off (never argv, a
+ * file or a log). Returns a malloc'ed string, or NULL with err.
+ */
+char *qg_ssh_ask_password(const char *prompt, char *err, size_t errlen);
 
 /* "host:port" as connected, for messages. */
 const char *qg_ssh_peer(const struct qg_ssh *s);
