@@ -13,14 +13,10 @@ Q=$(cd "$BUILD" && pwd)/qosgen
 SIM=$(cd "$BUILD" && pwd)/tests/onyx-sim
 top=$(cd "$(dirname "$0")/.." && pwd)
 e2e=$top/tests/e2e
+. "$e2e/lib.sh"
 dir=$(mktemp -d)
-kill_ansible() {
-	for pid in $(pgrep -f ansible-connection 2>/dev/null); do
-		tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "HOME=$dir/home" && kill "$pid" 2>/dev/null
-	done
-}
 cleanup() {
-	kill_ansible
+	kill_ansible "$dir/home"
 	sh "$e2e/sshd.sh" stop "$dir/sshd"
 	rm -rf "$dir"
 }
@@ -80,11 +76,7 @@ if [ "${QG_BENCH_NO_ANSIBLE:-0}" = 1 ]; then
 	exit 0
 elif command -v ansible-playbook >/dev/null; then
 	rm -rf "$dir"/sw*/
-	coll=/usr/lib/python3/dist-packages/ansible_collections/mellanox/onyx
-	mkdir -p "$dir/collections/ansible_collections/mellanox"
-	cp -r "$coll" "$dir/collections/ansible_collections/mellanox/onyx"
-	sed -i 's/^from ansible.plugins.action.network import/from ansible_collections.ansible.netcommon.plugins.action.network import/' \
-		"$dir/collections/ansible_collections/mellanox/onyx/plugins/action/onyx_config.py"
+	ansible_collection "$dir"
 	cat >>"$dir/inventory.ini" <<INV
 [switches:vars]
 ansible_connection=ansible.netcommon.network_cli
@@ -125,7 +117,7 @@ PLAY
 		ansible-playbook "$dir/playbook.yml" >"$dir/ansible.log" 2>&1
 	st3=$?
 	t4=$(now)
-	kill_ansible
+	kill_ansible "$dir/home"
 	ans=$(secs "$t3" "$t4")
 	failed=$(grep -E '^sw[0-9]+ +:' "$dir/ansible.log" | grep -vc 'failed=0')
 	echo "ansible-playbook, same fabric, forks 64:                ${ans} s (exit $st3, $failed hosts failed)"

@@ -231,16 +231,54 @@ static int cmd_explain(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * The options every command that talks to devices takes; their getopt codes
+ * are handled by ssh_option() below.
+ */
+#define SSH_OPTIONS                                                                                \
+	{"known-hosts", required_argument, NULL, 'k'}, {"accept-new", no_argument, NULL, 'A'},     \
+	    {"identity", required_argument, NULL, 'i'},                                            \
+	    {"ssh-config", required_argument, NULL, 'F'},                                          \
+	    {"timeout", required_argument, NULL, 't'},                                             \
+	{                                                                                          \
+		"templates", required_argument, NULL, 'T'                                          \
+	}
+
+/* 1: handled; 0: not an SSH option; -1: bad value (reported). */
+static int ssh_option(const char *cmd, int c, struct push_opts *po)
+{
+	switch (c) {
+	case 'k':
+		po->ssh.known_hosts = optarg;
+		return 1;
+	case 'A':
+		po->ssh.accept_new = true;
+		return 1;
+	case 'i':
+		po->ssh.identity = optarg;
+		return 1;
+	case 'F':
+		po->ssh.config = optarg;
+		return 1;
+	case 'T':
+		po->templates = optarg;
+		return 1;
+	case 't':
+		po->ssh.command_timeout_s = atoi(optarg);
+		if (po->ssh.command_timeout_s >= 1)
+			return 1;
+		usage_error(cmd, "--timeout takes seconds, at least 1");
+		return -1;
+	default:
+		return 0;
+	}
+}
+
 static const struct option diff_opts[] = {
     {"switch", required_argument, NULL, 's'},
     {"host", required_argument, NULL, 'h'},
     {"all", no_argument, NULL, 'a'},
-    {"known-hosts", required_argument, NULL, 'k'},
-    {"accept-new", no_argument, NULL, 'A'},
-    {"identity", required_argument, NULL, 'i'},
-    {"ssh-config", required_argument, NULL, 'F'},
-    {"templates", required_argument, NULL, 'T'},
-    {"timeout", required_argument, NULL, 't'},
+    SSH_OPTIONS,
     {"running-config", required_argument, NULL, 'r'},
     {"exit-code", no_argument, NULL, 'x'},
     {NULL, 0, NULL, 0},
@@ -272,28 +310,15 @@ static int cmd_diff(int argc, char **argv)
 		case 'x':
 			exit_code = true;
 			break;
-		case 'k':
-			po.ssh.known_hosts = optarg;
-			break;
-		case 'A':
-			po.ssh.accept_new = true;
-			break;
-		case 'i':
-			po.ssh.identity = optarg;
-			break;
-		case 'F':
-			po.ssh.config = optarg;
-			break;
-		case 'T':
-			po.templates = optarg;
-			break;
-		case 't':
-			po.ssh.command_timeout_s = atoi(optarg);
-			if (po.ssh.command_timeout_s < 1)
-				return usage_error("diff", "--timeout takes seconds, at least 1");
-			break;
 		default:
-			return bad_option("diff", c, argv);
+			switch (ssh_option("diff", c, &po)) {
+			case 1:
+				break;
+			case 0:
+				return bad_option("diff", c, argv);
+			default:
+				return EXIT_USAGE;
+			}
 		}
 	}
 	if (optind != argc - 1)
@@ -357,16 +382,11 @@ static const struct option push_opts[] = {
     {"switch", required_argument, NULL, 's'},
     {"host", required_argument, NULL, 'h'},
     {"all", no_argument, NULL, 'a'},
-    {"templates", required_argument, NULL, 'T'},
     {"jobs", required_argument, NULL, 'j'},
     {"dry-run", no_argument, NULL, 'n'},
     {"json", no_argument, NULL, 'J'},
-    {"known-hosts", required_argument, NULL, 'k'},
-    {"accept-new", no_argument, NULL, 'A'},
-    {"identity", required_argument, NULL, 'i'},
-    {"ssh-config", required_argument, NULL, 'F'},
-    {"timeout", required_argument, NULL, 't'},
     {"ask-password", no_argument, NULL, 'P'},
+    SSH_OPTIONS,
     {NULL, 0, NULL, 0},
 };
 
@@ -386,9 +406,6 @@ static int cmd_push(int argc, char **argv)
 		case 'a':
 			all = true;
 			break;
-		case 'T':
-			po.templates = optarg;
-			break;
 		case 'j':
 			po.jobs = atoi(optarg);
 			if (po.jobs < 1 || po.jobs > 256)
@@ -400,28 +417,18 @@ static int cmd_push(int argc, char **argv)
 		case 'J':
 			po.json = true;
 			break;
-		case 'k':
-			po.ssh.known_hosts = optarg;
-			break;
-		case 'A':
-			po.ssh.accept_new = true;
-			break;
-		case 'i':
-			po.ssh.identity = optarg;
-			break;
-		case 'F':
-			po.ssh.config = optarg;
-			break;
-		case 't':
-			po.ssh.command_timeout_s = atoi(optarg);
-			if (po.ssh.command_timeout_s < 1)
-				return usage_error("push", "--timeout takes seconds, at least 1");
-			break;
 		case 'P':
 			ask = true;
 			break;
 		default:
-			return bad_option("push", c, argv);
+			switch (ssh_option("push", c, &po)) {
+			case 1:
+				break;
+			case 0:
+				return bad_option("push", c, argv);
+			default:
+				return EXIT_USAGE;
+			}
 		}
 	}
 	if (optind != argc - 1)

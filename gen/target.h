@@ -33,7 +33,7 @@ enum qg_push_state {
 	QG_PUSH_UNCHANGED,    /* failed before anything was sent (unreachable, refused key) */
 	QG_PUSH_NOT_RESTORED, /* failed and the rollback could not be verified: look at it */
 	QG_PUSH_PARTIAL,      /* a host: all it has is set, but some tool or knob is missing */
-	QG_PUSH_FAILED,       /* a host: some settings failed (each is reported) */
+	QG_PUSH_FAILED,	      /* a host: some settings failed (each is reported) */
 };
 
 struct qg_push_result {
@@ -83,6 +83,10 @@ struct qg_target {
 	int (*push)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		    const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);
 };
+
+/* Set r->message, printf-style: one line saying what happened to the device. */
+void qg_push_say(struct qg_push_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* The registry, in emit order; NULL-terminated. */
 extern const struct qg_target *const qg_targets[];

@@ -8,6 +8,8 @@
 #include "../targets/onyx/onyx.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 /* One row per target, in emit order. */
 const struct qg_target *const qg_targets[] = {
@@ -71,4 +73,12 @@ void qg_sh_word(struct qg_buf *b, const char *s)
 			qg_buf_append(b, s, 1);
 	}
 	qg_buf_puts(b, "'");
+}
+
+void qg_push_say(struct qg_push_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof(r->message), fmt, ap);
+	va_end(ap);
 }

@@ -15,16 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void say(struct qg_push_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void say(struct qg_push_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->message, sizeof(r->message), fmt, ap);
-	va_end(ap);
-}
-
 /* "a, b, c" of the keys with one status, cut to fit. */
 static void keys_with(const struct qg_report *rep, enum qg_report_status st, char *out, size_t len)
 {
@@ -48,14 +38,14 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 	char err[1024];
 	r->state = QG_PUSH_UNCHANGED;
 	if (!t || t->emit(m, i, ctx, &files) != 0 || files.n != 1) {
-		say(r, "cannot generate the host script");
+		qg_push_say(r, "cannot generate the host script");
 		goto out;
 	}
 	struct qg_ssh_target target = {.host = h->address,
 				       .port = h->port_given ? h->port : 0,
 				       .user = h->user[0] ? h->user : NULL};
 	if (qg_ssh_connect(&target, o, &ssh, err, sizeof(err)) != 0) {
-		say(r, "%s", err);
+		qg_push_say(r, "%s", err);
 		goto out;
 	}
 	int status = -1;
@@ -65,11 +55,11 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 		/* Each setting is atomic on the host; the report so far is lost with the session.
 		 */
 		r->state = QG_PUSH_FAILED;
-		say(r, "%s; run the push again: the script is idempotent", err);
+		qg_push_say(r, "%s; run the push again: the script is idempotent", err);
 		goto out;
 	}
 	if (qg_report_parse(out.data ? out.data : "", &rep) != 0) {
-		say(r, "out of memory");
+		qg_push_say(r, "out of memory");
 		goto out;
 	}
 	int changed = 0, failed = 0, missing = 0, differs = 0, settings = 0;
@@ -95,30 +85,30 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 		char *nl = errout.data ? strchr(errout.data, '\n') : NULL;
 		if (nl)
 			*nl = '\0';
-		say(r, "the script exited %d without a report%s%s", status, errout.data ? ": " : "",
-		    errout.data ? errout.data : "");
+		qg_push_say(r, "the script exited %d without a report%s%s", status,
+			    errout.data ? ": " : "", errout.data ? errout.data : "");
 	} else if (failed) {
 		r->state = QG_PUSH_FAILED;
 		keys_with(&rep, QG_REPORT_FAILED, keys, sizeof(keys));
-		say(r, "%d setting%s failed (%s); %d changed%s", failed, failed == 1 ? "" : "s",
-		    keys, changed, then);
+		qg_push_say(r, "%d setting%s failed (%s); %d changed%s", failed,
+			    failed == 1 ? "" : "s", keys, changed, then);
 	} else if (missing) {
 		r->state = QG_PUSH_PARTIAL;
 		keys_with(&rep, QG_REPORT_MISSING, keys, sizeof(keys));
-		say(r, "%d of %d settings set (%d changed); missing on this host: %s%s",
-		    settings - missing, settings, dry_run ? differs : changed, keys, then);
+		qg_push_say(r, "%d of %d settings set (%d changed); missing on this host: %s%s",
+			    settings - missing, settings, dry_run ? differs : changed, keys, then);
 	} else if (dry_run) {
 		r->state = differs ? QG_PUSH_WOULD_CHANGE : QG_PUSH_IN_SYNC;
-		say(r,
-		    differs ? "%d setting%s would change (dry run: nothing changed)"
-			    : "in sync, nothing to change",
-		    differs, differs == 1 ? "" : "s");
+		qg_push_say(r,
+			    differs ? "%d setting%s would change (dry run: nothing changed)"
+				    : "in sync, nothing to change",
+			    differs, differs == 1 ? "" : "s");
 	} else if (changed) {
 		r->state = QG_PUSH_CONVERGED;
-		say(r, "%d of %d settings changed, all set%s", changed, settings, then);
+		qg_push_say(r, "%d of %d settings changed, all set%s", changed, settings, then);
 	} else {
 		r->state = QG_PUSH_IN_SYNC;
-		say(r, "in sync, all %d settings already right", settings);
+		qg_push_say(r, "in sync, all %d settings already right", settings);
 	}
 out:
 	qg_report_free(&rep);

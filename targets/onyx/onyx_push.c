@@ -23,16 +23,6 @@
 #include <string.h>
 #include <time.h>
 
-static void say(struct qg_push_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void say(struct qg_push_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->message, sizeof(r->message), fmt, ap);
-	va_end(ap);
-}
-
 static int connect_switch(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 			  struct qg_ssh **ssh, struct onyx_session **s, char *err, size_t errlen)
 {
@@ -137,11 +127,11 @@ static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 		how = "reconnected, ";
 		if (connect_switch(sw, o, ssh, s, err, sizeof(err)) != 0) {
 			r->state = QG_PUSH_NOT_RESTORED;
-			say(r,
-			    "%s; cannot reconnect to roll back (%s): the switch may be "
-			    "half-configured; "
-			    "the earlier configuration is saved on it as '%s'",
-			    cause, err, r->saved_as);
+			qg_push_say(r,
+				    "%s; cannot reconnect to roll back (%s): the switch may be "
+				    "half-configured; "
+				    "the earlier configuration is saved on it as '%s'",
+				    cause, err, r->saved_as);
 			return;
 		}
 	}
@@ -153,10 +143,10 @@ static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 	}
 	if (read_back(*s, &now, err, sizeof(err)) != 0) {
 		r->state = QG_PUSH_NOT_RESTORED;
-		say(r,
-		    "%s; %scannot read the switch back to roll back (%s); the earlier "
-		    "configuration is saved on it as '%s'",
-		    cause, how, err, r->saved_as);
+		qg_push_say(r,
+			    "%s; %scannot read the switch back to roll back (%s); the earlier "
+			    "configuration is saved on it as '%s'",
+			    cause, how, err, r->saved_as);
 		return;
 	}
 	onyx_config_restore(want, before, &now, &undo);
@@ -179,13 +169,15 @@ static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 		onyx_config_restore(want, before, &after, &left);
 		if (left.len == 0) {
 			r->state = QG_PUSH_RESTORED;
-			say(r, "%s; %srolled back %d line%s: restored to the earlier configuration",
+			qg_push_say(
+			    r, "%s; %srolled back %d line%s: restored to the earlier configuration",
 			    cause, how, r->lines_rolled_back, r->lines_rolled_back == 1 ? "" : "s");
 		}
 	}
 	if (r->state != QG_PUSH_RESTORED) {
 		r->state = QG_PUSH_NOT_RESTORED;
-		say(r,
+		qg_push_say(
+		    r,
 		    "%s; %sthe rollback did not complete%s%s: the switch may be half-configured; "
 		    "the earlier configuration is saved on it as '%s'",
 		    cause, how, what[0] ? " at " : "", what, r->saved_as);
@@ -209,22 +201,22 @@ int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	r->state = QG_PUSH_UNCHANGED;
 
 	if (onyx_config_from_model(m, i, &want) != 0) {
-		say(r, "out of memory");
+		qg_push_say(r, "out of memory");
 		return -1;
 	}
 	if (connect_switch(sw, o, &ssh, &s, err, sizeof(err)) != 0) {
-		say(r, "%s", err);
+		qg_push_say(r, "%s", err);
 		goto out;
 	}
 	if (read_back(s, &have, err, sizeof(err)) != 0) {
-		say(r, "cannot read the running-config: %s", err);
+		qg_push_say(r, "cannot read the running-config: %s", err);
 		goto out;
 	}
 	onyx_config_diff(&want, &have, &cmds);
 	r->lines_planned = count_lines(cmds.data);
 	if (r->lines_planned == 0) {
 		r->state = QG_PUSH_IN_SYNC;
-		say(r, "in sync, nothing sent");
+		qg_push_say(r, "in sync, nothing sent");
 		goto out;
 	}
 	if (dry_run) {
@@ -234,8 +226,8 @@ int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			qg_buf_append(&r->sent, line + 2, (size_t)(end - line - 1));
 			line = end + 1;
 		}
-		say(r, "%d line%s to send (dry run: nothing sent)", r->lines_planned,
-		    r->lines_planned == 1 ? "" : "s");
+		qg_push_say(r, "%d line%s to send (dry run: nothing sent)", r->lines_planned,
+			    r->lines_planned == 1 ? "" : "s");
 		goto out;
 	}
 
@@ -248,15 +240,15 @@ int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	snprintf(save, sizeof(save), "configuration write to %s no-switch", r->saved_as);
 	int rc = onyx_session_cmd(s, save, &reply, err, sizeof(err));
 	if (rc != 0) {
-		say(r, "cannot save a copy of the configuration before changing it: %s",
-		    rc == 1 ? reply.data : err);
+		qg_push_say(r, "cannot save a copy of the configuration before changing it: %s",
+			    rc == 1 ? reply.data : err);
 		r->saved_as[0] = '\0';
 		goto out;
 	}
 	reply.len = 0;
 	rc = onyx_session_cmd(s, "configure terminal", &reply, err, sizeof(err));
 	if (rc != 0) {
-		say(r, "'configure terminal' failed: %s", rc == 1 ? reply.data : err);
+		qg_push_say(r, "'configure terminal' failed: %s", rc == 1 ? reply.data : err);
 		goto out;
 	}
 
@@ -299,12 +291,14 @@ int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	rc = onyx_session_cmd(s, "configuration write", &reply, err, sizeof(err));
 	r->state = QG_PUSH_CONVERGED;
 	if (rc != 0)
-		say(r,
+		qg_push_say(
+		    r,
 		    "%d line%s sent and in sync, but 'configuration write' failed (%s): the "
 		    "change is active but not saved",
 		    r->lines_sent, r->lines_sent == 1 ? "" : "s", rc == 1 ? reply.data : err);
 	else
-		say(r, "%d line%s sent, in sync, saved (the earlier configuration is kept as '%s')",
+		qg_push_say(
+		    r, "%d line%s sent, in sync, saved (the earlier configuration is kept as '%s')",
 		    r->lines_sent, r->lines_sent == 1 ? "" : "s", r->saved_as);
 out:
 	disconnect(&ssh, &s);

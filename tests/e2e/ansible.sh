@@ -10,30 +10,16 @@ BUILD=$1
 Q=$(cd "$BUILD" && pwd)/qosgen
 SIM=$(cd "$BUILD" && pwd)/tests/onyx-sim
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 dir=$(mktemp -d)
 sw="$dir/sw"
-kill_ours() {
-	# ansible-connection keeps a persistent session: stop the ones this test
-	# started, known by the HOME it gave them, by PID.
-	for pid in $(pgrep -f ansible-connection 2>/dev/null); do
-		if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "HOME=$dir/home"; then
-			kill "$pid" 2>/dev/null
-		fi
-	done
-}
 cleanup() {
-	kill_ours
+	kill_ansible "$dir/home"
 	sh "$here/sshd.sh" stop "$dir/sshd"
 	rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
-pass=0
-fail=0
-check() {
-	if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $3"; fi
-}
-collection=/usr/lib/python3/dist-packages/ansible_collections/mellanox/onyx
-if ! command -v ansible-playbook >/dev/null || [ ! -d "$collection" ]; then
+if ! command -v ansible-playbook >/dev/null || ! ansible_collection "$dir"; then
 	echo "FAIL ansible: ansible-playbook or the mellanox.onyx collection is missing ('make setup' installs ansible)"
 	exit 1
 fi
@@ -43,13 +29,6 @@ if ! sh "$here/sshd.sh" start "$dir/sshd" "$SIM --state $sw --ports 8"; then
 fi
 port=$(cat "$dir/sshd/port")
 user=${USER:-$(id -un)}
-
-# Debian's mellanox.onyx 1.0.0 onyx_config imports a module ansible-core 2.14
-# no longer has; the upstream fix is one import line. Patch a private copy.
-mkdir -p "$dir/collections/ansible_collections/mellanox"
-cp -r "$collection" "$dir/collections/ansible_collections/mellanox/onyx"
-sed -i 's/^from ansible.plugins.action.network import/from ansible_collections.ansible.netcommon.plugins.action.network import/' \
-	"$dir/collections/ansible_collections/mellanox/onyx/plugins/action/onyx_config.py"
 
 # Strict host key checking, with the test sshd's key known.
 mkdir -p "$dir/home/.ssh"
@@ -121,7 +100,7 @@ qos:
 switches:
   - {name: sw1, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1-1/4]}
 YAML
-kill_ours
+kill_ansible "$dir/home"
 "$Q" diff "$dir/intent.yaml" --switch sw1 --known-hosts "$dir/home/.ssh/known_hosts" \
 	--identity "$dir/sshd/client_key" --ssh-config /dev/null --exit-code >"$dir/d" 2>&1
 check qosgen-diff-after-ansible-is-empty $? "$(cat "$dir/d")"

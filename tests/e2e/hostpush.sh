@@ -7,6 +7,7 @@ set -u
 BUILD=$1
 Q=$(cd "$BUILD" && pwd)/qosgen
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 fake=$(cd "$here/../scripts/fake" && pwd)
 fixtures=$here/../../../shared/fixtures
 dir=$(mktemp -d)
@@ -16,11 +17,6 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
-pass=0
-fail=0
-check() {
-	if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $3"; fi
-}
 mkdir -p "$state"
 if ! sh "$here/sshd.sh" start "$dir/sshd" "sh $here/fakehost.sh $state $fake"; then
 	echo "FAIL hostpush: cannot start a test sshd"

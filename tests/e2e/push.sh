@@ -11,6 +11,7 @@ BUILD=$1
 Q=$(cd "$BUILD" && pwd)/qosgen
 SIM=$(cd "$BUILD" && pwd)/tests/onyx-sim
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 dir=$(mktemp -d)
 sw="$dir/sw1"
 cleanup() {
@@ -18,11 +19,6 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
-pass=0
-fail=0
-check() { # NAME STATUS DETAIL
-	if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $3"; fi
-}
 
 if ! sh "$here/sshd.sh" start "$dir/sshd" "$SIM --state $sw --ports 32"; then
 	echo "FAIL push: cannot start a test sshd (needs openssh-server; 'make setup')"

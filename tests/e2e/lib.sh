@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: MIT
+# Sourced by the e2e tests and bench/push.sh.
+
+pass=0
+fail=0
+# check NAME STATUS DETAIL: count a check; print the detail when it failed.
+check() {
+	if [ "$2" -eq 0 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $1: $3"
+	fi
+}
+
+# ansible_collection DIR: a private copy of Debian's mellanox.onyx 1.0.0 under
+# DIR/collections with the upstream fix of onyx_config's one stale import
+# (ansible.plugins.action.network is gone from ansible-core 2.14). The
+# installed package is not touched.
+ansible_collection() {
+	src=/usr/lib/python3/dist-packages/ansible_collections/mellanox/onyx
+	[ -d "$src" ] || return 1
+	mkdir -p "$1/collections/ansible_collections/mellanox"
+	cp -r "$src" "$1/collections/ansible_collections/mellanox/onyx"
+	sed -i 's/^from ansible.plugins.action.network import/from ansible_collections.ansible.netcommon.plugins.action.network import/' \
+		"$1/collections/ansible_collections/mellanox/onyx/plugins/action/onyx_config.py"
+}
+
+# kill_ansible HOME: stop the persistent ansible-connection processes that
+# were started with HOME, by PID.
+kill_ansible() {
+	for pid in $(pgrep -f ansible-connection 2>/dev/null); do
+		if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "HOME=$1"; then
+			kill "$pid" 2>/dev/null
+		fi
+	done
+}
