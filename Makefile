@@ -33,7 +33,8 @@ QG_LDFLAGS += -fsanitize=address,undefined
 endif
 
 TEMPLATES := $(sort $(wildcard templates/*.in))
-LIB_SRCS := $(sort $(wildcard gen/*.c) $(wildcard targets/*/*.c) $(wildcard transport/*.c))
+LIB_SRCS := $(sort $(wildcard gen/*.c) $(wildcard targets/*/*.c) $(wildcard transport/*.c) \
+	$(wildcard verbs/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/templates_builtin.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -85,7 +86,7 @@ $(BUILD)/tests/e2e_%: tests/e2e/%.c $(BUILD)/libqosgen.a
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libqosgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(QG_CFLAGS) $(CFLAGS) -DQG_SOURCE_DIR='"$(CURDIR)"' $< $(BUILD)/libqosgen.a \
-		$(QG_LDFLAGS) $(LDFLAGS) $(QG_LIBS) $(TEST_LIBS) -o $@
+		$(QG_LDFLAGS) $(LDFLAGS) $(QG_LIBS) $(TEST_LIBS) -lpthread -o $@
 
 demo: setup all
 	@sh scripts/demo.sh $(BUILD)/qosgen
