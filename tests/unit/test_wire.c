@@ -4,6 +4,14 @@
 
 #include "../../verbs/wire.h"
 
+/* Field by field: structs have padding, which memcmp would compare too. */
+static bool key_equal(const struct pt_key *a, const struct pt_key *b)
+{
+	return a->lid == b->lid && a->out_reads == b->out_reads && a->qpn == b->qpn &&
+	       a->psn == b->psn && a->rkey == b->rkey && a->vaddr == b->vaddr &&
+	       !memcmp(a->gid, b->gid, sizeof(a->gid)) && a->srqn == b->srqn;
+}
+
 static void test_version(void **state)
 {
 	(void)state;
@@ -59,12 +67,12 @@ static void test_key_golden(void **state)
 	assert_memory_equal(out, want, PT_KEY_LEN_GID);
 	struct pt_key back;
 	assert_true(pt_key_decode(out, &back));
-	assert_memory_equal(&back, &k, sizeof(k));
+	assert_true(key_equal(&back, &k));
 	/* A reader must not rely on widths: perftest tokenises on ':'. */
 	char loose[PT_KEY_LEN_GID] =
 	    "0:1:11:abcdef:1234:7f0000001000:0:0:0:0:0:0:0:0:0:0:ff:ff:c0:0:2:1:0:";
 	assert_true(pt_key_decode(loose, &back));
-	assert_memory_equal(&back, &k, sizeof(k));
+	assert_true(key_equal(&back, &k));
 	/* Over-wide values are masked, never allowed to shift the fields. */
 	k.qpn = 0x1000011;
 	pt_key_encode(&k, out);
