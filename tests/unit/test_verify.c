@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* Counters (a fixture sysfs tree, a captured rdma statistic line) and verdicts. */
+#include "helpers.h"
+
+#include "../../gen/readfile.h"
+#include "../../verbs/counters.h"
+#include "../../verbs/verdict.h"
+
+#include <sys/stat.h>
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_sysfs_counters_listed_not_assumed(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/qg-sysfs-XXXXXX", dir[4096], cmd[4300];
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/rxe0/ports/1/hw_counters", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s %s/../counters", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	write_file(dir, "sent_pkts", "16043\n");
+	write_file(dir, "rcvd_seq_err", "0\n");
+	write_file(dir, "lifespan", "10 (not a counter)\n");
+	char cdir[4200];
+	snprintf(cdir, sizeof(cdir), "%s/../counters", dir);
+	write_file(cdir, "port_xmit_data", "123\n");
+	struct vc_counters c;
+	char err[256];
+	assert_int_equal(vc_counters_read(root, "rxe0", 1, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(c.v[0].name, "port_xmit_data"); /* sorted by name */
+	assert_int_equal(vc_counter_find(&c, "sent_pkts")->value, 16043);
+	assert_null(vc_counter_find(&c, "lifespan"));
+	vc_counters_free(&c);
+	assert_int_equal(vc_counters_read(root, "mlx5_9", 1, &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no counters for mlx5_9 port 1"));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_rdma_statistic_capture(void **state)
+{
+	(void)state;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/rxe/rdma_statistic_link_6.1.txt",
+		 QG_SOURCE_DIR);
+	size_t len;
+	int err;
+	char *text = qg_read_file(path, 1 << 16, &len, &err);
+	assert_non_null(text);
+	struct vc_counters before, after, delta;
+	assert_int_equal(vc_counters_parse_rdma_statistic(text, &after), 0);
+	assert_int_equal(after.n, 15);
+	assert_int_equal(vc_counter_find(&after, "completer_retry_err")->value, 6);
+	assert_int_equal(vc_counters_parse_rdma_statistic("link rxe0/1 sent_pkts 1000 "
+							  "completer_retry_err 2 new_one 5\n",
+							  &before),
+			 0);
+	assert_int_equal(vc_counters_delta(&before, &after, &delta), 0);
+	assert_int_equal(delta.n, 2); /* only names in both */
+	assert_int_equal(vc_counter_find(&delta, "sent_pkts")->value, 15043);
+	assert_int_equal(vc_counter_find(&delta, "completer_retry_err")->value, 4);
+	assert_int_equal(vc_counters_parse_rdma_statistic("link rxe0/1 sent_pkts x\n", &before),
+			 -1);
+	vc_counters_free(&after);
+	vc_counters_free(&delta);
+	free(text);
+}
+
+static char *judge(const struct vd_expected *e, const struct vd_measured *m, bool *fatal)
+{
+	struct vd_list l;
+	vd_judge(e, m, &l);
+	struct qg_buf b = {0};
+	vd_print(&l, &b);
+	*fatal = vd_fatal(&l);
+	return b.data;
+}
+
+static void test_verdicts(void **state)
+{
+	(void)state;
+	struct vc_counters clean = {0}, lossy = {0};
+	assert_int_equal(vc_counters_parse_rdma_statistic(
+			     "link rxe0/1 sent_pkts 9 rcvd_seq_err 0 np_cnp_sent 3\n", &clean),
+			 0);
+	assert_int_equal(vc_counters_parse_rdma_statistic(
+			     "link rxe0/1 out_of_seq_request 7 completer_retry_err 2\n", &lossy),
+			 0);
+	struct vd_expected e = {.min_gbps = 10, .path_mtu = 4096, .tos = 106, .ecn = true};
+	bool fatal;
+	struct vd_measured good = {.gbps = 12.5, .active_mtu = 4096, .tos = 106, .delta = &clean};
+	char *out = judge(&e, &good, &fatal);
+	assert_false(fatal);
+	assert_non_null(strstr(out, "[PASS] Check bandwidth: 12.50 Gb/s >= 10.00\n"));
+	assert_non_null(
+	    strstr(out, "[PASS] Check RoCE marking: ToS 106 (0x6a): DSCP 26, ECT(0)\n"));
+	assert_non_null(strstr(out, "[PASS] Check ECN and CNP: np_cnp_sent +3\n"));
+	assert_non_null(strstr(out, "\nPASS: 5\nMARGINAL: 0\nFATAL: 0\n"));
+	free(out);
+
+	/* The two negative cases the VM runs: ToS left at 0, MTU 1500 on one side. */
+	struct vd_measured bad = {.gbps = 9.5, .active_mtu = 1024, .tos = 0, .delta = &lossy};
+	out = judge(&e, &bad, &fatal);
+	assert_true(fatal);
+	assert_non_null(strstr(out, "[MARGINAL] Check bandwidth: 9.50 Gb/s < 10.00, within 10%"));
+	assert_non_null(strstr(out, "[FATAL] Check path MTU: active MTU 1024 < 4096"));
+	assert_non_null(strstr(out, "[FATAL] Check RoCE marking: ToS 0 (0x00) carries DSCP 0, "
+				    "expected 26"));
+	assert_non_null(strstr(out, "[FATAL] Check loss counters: rose during the run: "
+				    "out_of_seq_request +7, completer_retry_err +2"));
+	free(out);
+	/* DSCP right but no ECT(0): marginal, with the reason. */
+	struct vd_measured noecn = {.gbps = 11, .active_mtu = 4096, .tos = 104, .delta = &clean};
+	out = judge(&e, &noecn, &fatal);
+	assert_false(fatal);
+	assert_non_null(strstr(out,
+			       "[MARGINAL] Check RoCE marking: ToS 104 (0x68): DSCP 26 but ECN "
+			       "bits 0, expected 2"));
+	free(out);
+	vc_counters_free(&clean);
+	vc_counters_free(&lossy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_sysfs_counters_listed_not_assumed),
+	    cmocka_unit_test(test_rdma_statistic_capture),
+	    cmocka_unit_test(test_verdicts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Judging a verify run against the intent, one line per check in the form
+ * users know from health checks (`flexdirect localhealth`, shared/seeds/003):
+ *   [PASS] Check bandwidth: 92.41 Gb/s >= 90.00
+ *   [FATAL] Check RoCE marking: ToS 0 ...
+ * then "PASS: n / MARGINAL: n / FATAL: n". Pure.
+ */
+#ifndef QG_VERDICT_H
+#define QG_VERDICT_H
+
+#include "../gen/buf.h"
+#include "counters.h"
+
+#include <stdbool.h>
+
+enum vd_level { VD_PASS, VD_MARGINAL, VD_FATAL };
+
+struct vd_check {
+	enum vd_level level;
+	char what[48];
+	char detail[320];
+};
+
+struct vd_list {
+	struct vd_check v[16];
+	size_t n;
+};
+
+/* What the intent says the path must show (from gen/derive.c). */
+struct vd_expected {
+	double min_gbps;
+	int path_mtu; /* 256..4096 */
+	int tos;      /* DSCP << 2 | ECT(0) when ECN is on */
+	bool ecn;
+};
+
+/* What the run measured; a value < 0 was not measured. */
+struct vd_measured {
+	double gbps;
+	int active_mtu;
+	int tos;			 /* the ToS the host really applies */
+	const struct vc_counters *delta; /* NULL: counters could not be read */
+};
+
+/* Counters whose increase during the run means loss or retransmission. */
+extern const char *const vd_loss_counters[];
+/* Counters that show ECN marks and CNPs: reported, never judged. */
+extern const char *const vd_ecn_counters[];
+
+/* Bandwidth within this fraction under the minimum is MARGINAL, below it FATAL. */
+#define VD_MARGIN 0.10
+
+void vd_judge(const struct vd_expected *e, const struct vd_measured *m, struct vd_list *out);
+void vd_print(const struct vd_list *l, struct qg_buf *out);
+bool vd_fatal(const struct vd_list *l);
+
+#endif
