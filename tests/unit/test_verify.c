@@ -68,6 +68,7 @@ static void test_rdma_statistic_capture(void **state)
 	assert_int_equal(delta.n, 2); /* only names in both */
 	assert_int_equal(vc_counter_find(&delta, "sent_pkts")->value, 15043);
 	assert_int_equal(vc_counter_find(&delta, "completer_retry_err")->value, 4);
+	vc_counters_free(&before);
 	assert_int_equal(vc_counters_parse_rdma_statistic("link rxe0/1 sent_pkts x\n", &before),
 			 -1);
 	vc_counters_free(&after);
