@@ -199,10 +199,16 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 	/* We read the config ourselves, so that explicit values can override it. */
 	ssh_options_set(ss, SSH_OPTIONS_PROCESS_CONFIG, &no);
 	ssh_options_set(ss, SSH_OPTIONS_HOST, t->host);
-	if (!o->config)
+	if (!o->config) {
 		ssh_options_parse_config(ss, NULL);
-	else if (*o->config && ssh_options_parse_config(ss, o->config) != 0)
-		snprintf(s->peer, sizeof(s->peer), "%s", t->host); /* unreadable: defaults */
+	} else if (*o->config) {
+		/* libssh skips a file it cannot open; ssh -F refuses it, and so do we. */
+		if (access(o->config, R_OK) != 0 || ssh_options_parse_config(ss, o->config) != 0) {
+			fail(err, errlen, "%s: cannot read the ssh config %s", t->host, o->config);
+			qg_ssh_close(s);
+			return -1;
+		}
+	}
 	if (t->port > 0) {
 		unsigned int port = (unsigned int)t->port;
 		ssh_options_set(ss, SSH_OPTIONS_PORT, &port);

@@ -185,6 +185,17 @@ static void test_ssh_config_honoured(void **state)
 	qg_ssh_close(s);
 }
 
+static void test_missing_ssh_config_refused(void **state)
+{
+	(void)state;
+	char err[512];
+	struct qg_ssh_target t = {.host = "127.0.0.1", .port = port};
+	struct qg_ssh_opts o = {.config = "/nonexistent/ssh_config", .identity = key};
+	struct qg_ssh *s = NULL;
+	assert_int_equal(qg_ssh_connect(&t, &o, &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot read the ssh config /nonexistent/ssh_config"));
+}
+
 static void test_wrong_key_refused(void **state)
 {
 	(void)state;
@@ -222,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(test_command_timeout),
 	    cmocka_unit_test(test_ssh_config_honoured),
 	    cmocka_unit_test(test_wrong_key_refused),
+	    cmocka_unit_test(test_missing_ssh_config_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
