@@ -141,4 +141,4 @@ install: all
 clean:
 	rm -rf $(BUILD) demo-out
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

@@ -4,7 +4,9 @@
 # openssh-server is for the tests: they start their own sshd on 127.0.0.1 (no
 # service is enabled or started by this script's install). ansible and
 # python3-paramiko are for the interop test: Ansible's mellanox.onyx modules
-# drive the Onyx simulator.
+# drive the Onyx simulator. qemu-system-x86 and the RDMA userland are for the
+# soft-RoCE VM test (tests/vm/): the kernel itself is fetched there with
+# apt-get download, unpacked, never installed.
 # Idempotent: packages already installed are not touched, so 'make demo' and
 # 'make test' can call it every time at the cost of one dpkg query.
 set -eu
@@ -13,7 +15,9 @@ PKGS="gcc make pkg-config diffutils
 libyaml-dev libssh-dev libcjson-dev libxml2-dev libcmocka-dev libibverbs-dev libssl-dev
 clang libclang-rt-14-dev
 openssh-server openssh-client
-ansible python3-paramiko"
+ansible python3-paramiko
+qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftest tcpdump
+rdmacm-utils cpio kmod"
 
 missing=""
 for p in $PKGS; do

@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|scripts|cli|e2e|ansible|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|golden|scripts|cli|e2e|ansible|vm|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -86,6 +86,16 @@ run_ansible() { # BUILD
 	record "e2e/ansible" "$rc" "$(printf '%s\n' "$out" | tail -n 1); second run: $recap"
 }
 
+# Real kernel soft-RoCE in a QEMU VM (tests/vm/run.sh): the generated Linux
+# host scripts on real rxe devices, and the ToS they set seen on the wire.
+run_vm() {
+	out=$(sh tests/vm/run.sh "$BUILD" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|RESULT .* FAIL|TCPDUMP|INFO tcpdump)' | head -20 | sed 's/^/    /'
+	timing=$(printf '%s\n' "$out" | sed -n 's/^TIMING: //p')
+	record vm/soft-roce "$rc" "$(printf '%s\n' "$out" | tail -n 1); $timing"
+}
+
 run_fuzz() {
 	secs=${QG_FUZZ_SECONDS:-20}
 	for target in fuzz_intent fuzz_running_config; do
@@ -118,6 +128,7 @@ scripts) run_scripts "$BUILD/qosgen" "" ;;
 cli) run_cli "$BUILD/qosgen" "" ;;
 e2e) run_e2e "$BUILD" "" ;;
 ansible) run_ansible "$BUILD" ;;
+vm) run_vm ;;
 fuzz) run_fuzz ;;
 *)
 	run_unit "$BUILD" ""
@@ -126,6 +137,7 @@ fuzz) run_fuzz ;;
 	run_cli "$BUILD/qosgen" ""
 	run_e2e "$BUILD" ""
 	run_ansible "$BUILD"
+	run_vm
 	if [ -x "$BUILD/asan/qosgen" ]; then
 		run_unit "$BUILD/asan" "asan/"
 		run_golden "$BUILD/asan/qosgen" "asan/"
