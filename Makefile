@@ -10,11 +10,10 @@ BUILD ?= build
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 
-# Libraries by pkg-config name. qosgen links what it uses today; libibverbs
-# is checked by `make deps` because verify builds on it.
-PKG_QOSGEN := yaml-0.1 libcjson libxml-2.0 libcrypto libssh
+# Libraries by pkg-config name.
+PKG_QOSGEN := yaml-0.1 libcjson libxml-2.0 libcrypto libssh libibverbs
 PKG_TEST := cmocka
-PKG_ALL := $(PKG_QOSGEN) $(PKG_TEST) libssh libibverbs
+PKG_ALL := $(PKG_QOSGEN) $(PKG_TEST)
 
 CFLAGS ?= -O2 -g
 # -Wno-format-truncation: snprintf into bounded buffers is how diagnostic paths

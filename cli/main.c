@@ -13,6 +13,7 @@
 #include "../gen/template.h"
 #include "../gen/version.h"
 #include "push.h"
+#include "../verbs/probe.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -460,6 +461,85 @@ static int cmd_push(int argc, char **argv)
 	return rc;
 }
 
+static const struct option probe_opts[] = {
+    {"server", no_argument, NULL, 'S'},
+    {"device", required_argument, NULL, 'd'},
+    {"ib-port", required_argument, NULL, 'i'},
+    {"gid-index", required_argument, NULL, 'x'},
+    {"tclass", required_argument, NULL, 'c'},
+    {"size", required_argument, NULL, 's'},
+    {"iters", required_argument, NULL, 'n'},
+    {"port", required_argument, NULL, 'p'},
+    {NULL, 0, NULL, 0},
+};
+
+static int cmd_probe(int argc, char **argv)
+{
+	struct probe_opts o = {
+	    .tcp_port = 18515, .ib_port = 1, .gid_index = -1, .size = 65536, .iters = 5000};
+	int c;
+	while ((c = getopt_long(argc, argv, ":d:x:s:n:p:", probe_opts, NULL)) != -1) {
+		long v = optarg ? strtol(optarg, NULL, 10) : 0;
+		switch (c) {
+		case 'S':
+			o.server = true;
+			break;
+		case 'd':
+			o.device = optarg;
+			break;
+		case 'i':
+			o.ib_port = (int)v;
+			break;
+		case 'x':
+			o.gid_index = (int)v;
+			break;
+		case 'c':
+			if (v < 0 || v > 255)
+				return usage_error("probe",
+						   "--tclass takes 0..255 (DSCP << 2 | ECN)");
+			o.tclass = (int)v;
+			break;
+		case 's':
+			if (v < 1 || v > 8388608)
+				return usage_error("probe", "--size takes 1..8388608 bytes");
+			o.size = (size_t)v;
+			break;
+		case 'n':
+			if (v < 1)
+				return usage_error("probe", "--iters takes a positive count");
+			o.iters = (uint64_t)v;
+			break;
+		case 'p':
+			o.tcp_port = (int)v;
+			break;
+		default:
+			return bad_option("probe", c, argv);
+		}
+	}
+	if (!o.device)
+		return usage_error("probe", "name the RDMA device: -d DEV");
+	if (o.server != (optind == argc))
+		return usage_error("probe", o.server
+						? "a server takes no address"
+						: "expected the server's address (or --server)");
+	if (!o.server)
+		o.peer = argv[optind];
+	struct probe_result r;
+	char err[512];
+	if (probe_run(&o, &r, err, sizeof(err)) != 0) {
+		fprintf(stderr, "qosgen probe: %s\n", err);
+		return EXIT_SYSTEM;
+	}
+	printf("{\"role\": \"%s\", \"device\": \"%s\", \"gid_index\": %d, \"active_mtu\": %d, "
+	       "\"path_mtu\": %d, \"tclass\": %d, \"size\": %llu, \"iters\": %llu, "
+	       "\"seconds\": %.6f, \"gbps\": %.3f, \"msg_rate_mpps\": %.6f, "
+	       "\"peer_version\": \"%s\"}\n",
+	       o.server ? "server" : "client", o.device, r.gid_index, r.active_mtu, r.path_mtu,
+	       o.tclass, (unsigned long long)r.size, (unsigned long long)r.iters, r.seconds, r.gbps,
+	       r.msg_rate, r.peer_version);
+	return EXIT_OK;
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
@@ -512,6 +592,12 @@ static const struct command commands[] = {
      "A password comes only from that prompt or $QOSGEN_SSH_PASSWORD, never from the command\n"
      "line, and is never written anywhere.\n"
      "Exit 3 when any device failed.\n"},
+    {"probe", cmd_probe,
+     "qosgen probe -d DEV (--server | SERVER_ADDRESS) [--tclass N] [-s SIZE] [-n ITERS]\n"
+     "       [-x GID_INDEX] [--ib-port P] [-p TCP_PORT]",
+     "An RC RDMA WRITE bandwidth test that speaks perftest 4.5's out-of-band protocol:\n"
+     "either side may be an unmodified ib_write_bw (same -s on both). --tclass sets the\n"
+     "GRH traffic class (106 = DSCP 26 with ECT(0)). Prints the result as JSON.\n"},
     {"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},
     {NULL, NULL, NULL, NULL},
 };

@@ -105,5 +105,54 @@ else
 fi
 bw=$(awk '/^ *65536/ {print $4}' /tmp/client.log)
 info "ib_write_bw -R, 65536 B x 200: average ${bw:-?} MB/s"
+# qosgen probe: RC RDMA WRITE with the GRH traffic class, against itself and
+# against an unmodified ib_write_bw (perftest 4.5) in both directions.
+probe_pair() { # NAME SERVER-CMD CLIENT-CMD
+	tcpdump -i vethB -n -v -c 200 -Z root udp port 4791 >"/tmp/$1.dump" 2>/dev/null &
+	d=$!
+	sleep 1
+	$2 >"/tmp/$1.server" 2>&1 &
+	srv=$!
+	sleep 1
+	timeout 120 $3 >"/tmp/$1.client" 2>&1
+	echo "exit $?" >>"/tmp/$1.client"
+	timeout 30 sh -c "wait $srv" 2>/dev/null
+	wait $srv
+	echo "exit $?" >>"/tmp/$1.server"
+	sleep 1
+	kill $d 2>/dev/null
+	wait $d 2>/dev/null
+	sed "s/^/@@ OUT $1 client /" "/tmp/$1.client" | grep -v '^@@ OUT .* client *$' | tail -4
+	sed "s/^/@@ OUT $1 server /" "/tmp/$1.server" | tail -3
+}
+P="qosgen probe"
+W="ib_write_bw -F -s 65536 -n 2000 --tclass=106"
+probe_pair probe-probe "$P --server -d rxe1 -s 65536 -n 2000 --tclass 106" "$P -d rxe0 -s 65536 -n 2000 --tclass 106 10.77.0.2"
+if grep -q '"gbps"' /tmp/probe-probe.client && grep -q 'exit 0' /tmp/probe-probe.server &&
+	grep -q '"iters": 2000' /tmp/probe-probe.server; then
+	result probe-self PASS "$(sed -n 's/.*"gbps": \([0-9.]*\).*/\1 Gb\/s/p' /tmp/probe-probe.client)"
+else
+	result probe-self FAIL "see OUT lines"
+fi
+big=$(grep -c 'tos 0x6a,ECT(0).*length [4-9][0-9][0-9][0-9])' /tmp/probe-probe.dump)
+if [ "$big" -gt 50 ] && ! grep 'tos 0x' /tmp/probe-probe.dump | grep -qv 'tos 0x6a'; then
+	result probe-wire-tos PASS "qosgen probe --tclass 106: $big full-size packets, all tos 0x6a"
+else
+	result probe-wire-tos FAIL "$(grep -o 'tos 0x[0-9a-f]*' /tmp/probe-probe.dump | sort | uniq -c | tr '\n' ' ')"
+fi
+probe_pair probe-client "$W -d rxe1" "$P -d rxe0 -s 65536 -n 2000 --tclass 106 10.77.0.2"
+if grep -q '"peer_version": "6.06"' /tmp/probe-client.client && grep -q 'exit 0' /tmp/probe-client.server &&
+	grep -q '^ *65536 *2000' /tmp/probe-client.server; then
+	result interop-probe-client PASS "ib_write_bw server reports our 65536 B x 2000: $(grep '^ *65536' /tmp/probe-client.server | tr -s ' ')"
+else
+	result interop-probe-client FAIL "see OUT lines"
+fi
+probe_pair probe-server "$P --server -d rxe1 -s 65536 -n 2000" "$W -d rxe0 10.77.0.2"
+if grep -q 'exit 0' /tmp/probe-server.client && grep -q '"iters": 2000' /tmp/probe-server.server &&
+	grep -q '"size": 65536' /tmp/probe-server.server; then
+	result interop-probe-server PASS "qosgen server got ib_write_bw's report: $(sed -n 's/.*"gbps": \([0-9.]*\).*/\1 Gb\/s/p' /tmp/probe-server.server)"
+else
+	result interop-probe-server FAIL "see OUT lines"
+fi
 echo "@@ DONE"
 poweroff -f

@@ -66,8 +66,8 @@ cp "$(command -v busybox)" "$root/bb/busybox"
 # dash is /bin/sh as on a Debian host: busybox's sh would run its own applets
 # (its ip ignores "peer name") before the real tools in PATH.
 ln -s dash "$root/usr/bin/sh"
-for b in dash ip rdma tcpdump ibv_devinfo ib_write_bw; do
-	p=$(command -v $b)
+for b in dash ip rdma tcpdump ibv_devinfo ib_write_bw "$Q"; do
+	p=$(command -v "$b")
 	cp "$p" "$root/usr/bin/"
 	ldd "$p" | awk '/=>/ {print $3} /^\t\/lib/ {print $1}' >>"$cache/libs"
 done
@@ -116,4 +116,4 @@ pass=$(grep -c '^@@ RESULT .* PASS' "$cache/serial.log")
 failn=$(grep -c '^@@ RESULT .* FAIL' "$cache/serial.log")
 grep -q '^@@ DONE' "$cache/serial.log" || { echo "FAIL vm: the guest did not finish"; failn=$((failn + 1)); }
 echo "$pass vm checks passed, $failn failed"
-[ "$failn" -eq 0 ] && [ "$pass" -ge 5 ]
+[ "$failn" -eq 0 ] && [ "$pass" -ge 9 ]

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The verbs side follows perftest 4.5-0.17 (shared/notes/perftest.md §1-3):
+ * one MR of 2 * BUFF with the peer writing into its second half, RTR with
+ * is_global, hop_limit 0xFF and the traffic class, RTS with timeout 14 and
+ * retry 7, writes signalled every CQ_MOD, at most TX_DEPTH outstanding.
+ * Timing uses CLOCK_MONOTONIC, not the TSC. Errors unwind with goto in
+ * reverse order, as rdma-core's examples do.
+ */
+#include "probe.h"
+
+#include "oob.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TX_DEPTH 128
+#define CQ_MOD 100
+#define CYCLE_BUFFER 4096
+#define CACHE_LINE 64
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static size_t round_up(size_t v, size_t to)
+{
+	return (v + to - 1) / to * to;
+}
+
+static int mtu_bytes(enum ibv_mtu m)
+{
+	return 128 << m;
+}
+
+/* A RoCEv2 GID with an IPv4-mapped address (::ffff:a.b.c.d), as perftest prefers. */
+static int pick_gid(struct ibv_context *ctx, int port, int gid_len)
+{
+	for (int i = 0; i < gid_len; i++) {
+		struct ibv_gid_entry e;
+		if (ibv_query_gid_ex(ctx, (uint32_t)port, (uint32_t)i, &e, 0) != 0)
+			continue;
+		static const uint8_t v4[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+		if (e.gid_type == IBV_GID_TYPE_ROCE_V2 && !memcmp(e.gid.raw, v4, sizeof(v4)))
+			return i;
+	}
+	return -1;
+}
+
+static int tcp_connect_or_accept(const struct probe_opts *o, char *err, size_t errlen)
+{
+	char port[16];
+	snprintf(port, sizeof(port), "%d", o->tcp_port);
+	struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *ai = NULL;
+	if (o->server)
+		hints.ai_flags = AI_PASSIVE;
+	int rc = getaddrinfo(o->server ? NULL : o->peer, port, &hints, &ai);
+	if (rc != 0)
+		return fail(err, errlen, "cannot resolve '%s': %s", o->peer ? o->peer : "any",
+			    gai_strerror(rc));
+	int fd = socket(ai->ai_family, ai->ai_socktype, 0), out = -1;
+	if (fd < 0) {
+		fail(err, errlen, "socket: %s", strerror(errno));
+	} else if (o->server) {
+		int one = 1;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1) != 0)
+			fail(err, errlen, "cannot listen on TCP port %d: %s", o->tcp_port,
+			     strerror(errno));
+		else if ((out = accept(fd, NULL, NULL)) < 0)
+			fail(err, errlen, "accept: %s", strerror(errno));
+		close(fd);
+	} else {
+		/* The server may still be starting: retry for a few seconds. */
+		for (int tries = 0; tries < 50; tries++) {
+			if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+				out = fd;
+				break;
+			}
+			close(fd);
+			usleep(100000);
+			fd = socket(ai->ai_family, ai->ai_socktype, 0);
+		}
+		if (out < 0) {
+			fail(err, errlen, "cannot connect to %s:%d: %s", o->peer, o->tcp_port,
+			     strerror(errno));
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	freeaddrinfo(ai);
+	return out;
+}
+
+static int to_init(struct ibv_qp *qp, int port)
+{
+	struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT,
+				.pkey_index = 0,
+				.port_num = (uint8_t)port,
+				.qp_access_flags =
+				    IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_LOCAL_WRITE};
+	return ibv_modify_qp(qp, &a,
+			     IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
+static int to_rtr_rts(struct ibv_qp *qp, const struct probe_opts *o, int gid_index,
+		      enum ibv_mtu mtu, const struct pt_key *mine, const struct pt_key *remote)
+{
+	struct ibv_qp_attr a = {.qp_state = IBV_QPS_RTR,
+				.path_mtu = mtu,
+				.dest_qp_num = remote->qpn,
+				.rq_psn = remote->psn,
+				.max_dest_rd_atomic = 1,
+				.min_rnr_timer = 12};
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = (uint8_t)o->ib_port;
+	a.ah_attr.grh.sgid_index = (uint8_t)gid_index;
+	a.ah_attr.grh.hop_limit = 0xff;
+	a.ah_attr.grh.traffic_class = (uint8_t)o->tclass;
+	memcpy(a.ah_attr.grh.dgid.raw, remote->gid, 16);
+	if (ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return -1;
+	struct ibv_qp_attr s = {.qp_state = IBV_QPS_RTS,
+				.timeout = 14,
+				.retry_cnt = 7,
+				.rnr_retry = 7,
+				.sq_psn = mine->psn,
+				.max_rd_atomic = 1};
+	return ibv_modify_qp(qp, &s,
+			     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				 IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* The timed loop: iters writes, CQ_MOD per signalled completion, TX_DEPTH in flight. */
+static int write_loop(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, void *buf,
+		      const struct pt_key *remote, size_t size, size_t buff, uint64_t iters,
+		      double *seconds, char *err, size_t errlen)
+{
+	struct ibv_sge sge = {.addr = (uintptr_t)buf, .length = (uint32_t)size, .lkey = mr->lkey};
+	struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE};
+	wr.wr.rdma.rkey = remote->rkey;
+	uint64_t posted = 0, done = 0;
+	size_t step = round_up(size, CACHE_LINE), offset = 0;
+	/* perftest walks the remote buffer for small messages (increase_rem_addr). */
+	bool walk = size <= CYCLE_BUFFER / 2;
+	double t0 = now_s();
+	while (done < iters) {
+		while (posted < iters && posted - done < TX_DEPTH) {
+			wr.wr.rdma.remote_addr = remote->vaddr + offset;
+			wr.send_flags = ((posted + 1) % CQ_MOD == 0 || posted + 1 == iters)
+					    ? IBV_SEND_SIGNALED
+					    : 0;
+			wr.wr_id = posted;
+			struct ibv_send_wr *bad;
+			if (ibv_post_send(qp, &wr, &bad))
+				return fail(err, errlen, "ibv_post_send: %s", strerror(errno));
+			posted++;
+			if (walk && (offset += step) + step > buff)
+				offset = 0;
+		}
+		struct ibv_wc wc[16];
+		int n = ibv_poll_cq(cq, 16, wc);
+		if (n < 0)
+			return fail(err, errlen, "ibv_poll_cq failed");
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS)
+				return fail(err, errlen,
+					    "RDMA WRITE %llu completed with '%s': the peer is "
+					    "unreachable or refused the QP (check the path MTU and "
+					    "the GID)",
+					    (unsigned long long)wc[i].wr_id,
+					    ibv_wc_status_str(wc[i].status));
+			uint64_t id = wc[i].wr_id + 1;
+			done = id; /* signalled ones complete in order on an RC QP */
+		}
+	}
+	*seconds = now_s() - t0;
+	(void)buff;
+	return 0;
+}
+
+int probe_run(const struct probe_opts *o, struct probe_result *r, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	int rc = -1, fd = -1;
+	struct ibv_device **list = NULL;
+	struct ibv_context *ctx = NULL;
+	struct ibv_pd *pd = NULL;
+	struct ibv_mr *mr = NULL;
+	struct ibv_cq *cq = NULL;
+	struct ibv_qp *qp = NULL;
+	void *buf = NULL;
+
+	int n = 0;
+	list = ibv_get_device_list(&n);
+	for (int i = 0; list && i < n && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), o->device))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx) {
+		fail(err, errlen, "ibv_open_device: no RDMA device '%s' (%d present)", o->device,
+		     n);
+		goto out;
+	}
+	struct ibv_port_attr pa;
+	if (ibv_query_port(ctx, (uint8_t)o->ib_port, &pa) != 0) {
+		fail(err, errlen, "ibv_query_port %s/%d: %s", o->device, o->ib_port,
+		     strerror(errno));
+		goto out;
+	}
+	if (pa.state != IBV_PORT_ACTIVE) {
+		fail(err, errlen, "%s port %d is not active (state %d): is the netdev up?",
+		     o->device, o->ib_port, pa.state);
+		goto out;
+	}
+	r->active_mtu = mtu_bytes(pa.active_mtu);
+	r->gid_index = o->gid_index >= 0 ? o->gid_index : pick_gid(ctx, o->ib_port, pa.gid_tbl_len);
+	if (r->gid_index < 0) {
+		fail(err, errlen,
+		     "no RoCEv2 GID with an IPv4 address on %s port %d: give the netdev an IPv4 "
+		     "address",
+		     o->device, o->ib_port);
+		goto out;
+	}
+	/* One MR: the first half is ours to send from, the peer writes into the second. */
+	size_t buff = round_up(o->size > CYCLE_BUFFER ? o->size : CYCLE_BUFFER, CACHE_LINE);
+	if (posix_memalign(&buf, 4096, 2 * buff) != 0) {
+		fail(err, errlen, "out of memory for a %zu-byte buffer", 2 * buff);
+		goto out;
+	}
+	memset(buf, 0, 2 * buff);
+	if (!(pd = ibv_alloc_pd(ctx)) ||
+	    !(mr = ibv_reg_mr(pd, buf, 2 * buff,
+			      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
+	    !(cq = ibv_create_cq(ctx, TX_DEPTH * 2, NULL, NULL, 0))) {
+		fail(err, errlen, "ibv_alloc_pd/ibv_reg_mr/ibv_create_cq on %s: %s", o->device,
+		     strerror(errno));
+		goto out;
+	}
+	struct ibv_qp_init_attr qa = {
+	    .send_cq = cq,
+	    .recv_cq = cq,
+	    .qp_type = IBV_QPT_RC,
+	    .cap = {
+		.max_send_wr = TX_DEPTH, .max_recv_wr = 1, .max_send_sge = 1, .max_recv_sge = 1}};
+	if (!(qp = ibv_create_qp(pd, &qa)) || to_init(qp, o->ib_port) != 0) {
+		fail(err, errlen, "ibv_create_qp/INIT on %s: %s", o->device, strerror(errno));
+		goto out;
+	}
+
+	struct pt_key mine = {.out_reads = 1,
+			      .qpn = qp->qp_num,
+			      .psn = (uint32_t)(now_s() * 1e6) & 0xffffff,
+			      .rkey = mr->rkey,
+			      .vaddr = (uintptr_t)buf + buff},
+		      remote, one;
+	union ibv_gid gid;
+	if (ibv_query_gid(ctx, (uint8_t)o->ib_port, r->gid_index, &gid) != 0) {
+		fail(err, errlen, "ibv_query_gid %d: %s", r->gid_index, strerror(errno));
+		goto out;
+	}
+	memcpy(mine.gid, gid.raw, 16);
+
+	if ((fd = tcp_connect_or_accept(o, err, errlen)) < 0)
+		goto out;
+	struct pt_session s = {.io = pt_io_fd(&fd), .role = o->server ? PT_SERVER : PT_CLIENT};
+	struct pt_params p = {CYCLE_BUFFER, CACHE_LINE, pa.active_mtu};
+	if (pt_hello(&s, &p) != 0 || pt_keys(&s, &mine, &remote, 1) != 0)
+		goto oob;
+	r->path_mtu = mtu_bytes((enum ibv_mtu)p.mtu);
+	if (to_rtr_rts(qp, o, r->gid_index, (enum ibv_mtu)p.mtu, &mine, &remote) != 0) {
+		fail(err, errlen, "ibv_modify_qp to RTR/RTS on %s: %s (path MTU %d, GID index %d)",
+		     o->device, strerror(errno), r->path_mtu, r->gid_index);
+		goto out;
+	}
+	if (pt_keys(&s, &mine, &remote, 1) != 0 || pt_keys(&s, &mine, &one, 1) != 0)
+		goto oob;
+	struct pt_report mine_rep = {0}, theirs = {0};
+	if (!o->server) {
+		if (write_loop(qp, cq, mr, buf, &remote, o->size, buff, o->iters, &r->seconds, err,
+			       errlen) != 0)
+			goto out;
+		r->size = o->size;
+		r->iters = o->iters;
+		r->gbps = (double)o->size * (double)o->iters * 8 / r->seconds / 1e9;
+		r->msg_rate = (double)o->iters / r->seconds / 1e6;
+		/* perftest's report unit: MiB/s. */
+		mine_rep = (struct pt_report){
+		    o->size, o->iters, 0,
+		    (double)o->size * (double)o->iters / r->seconds / 0x100000, r->msg_rate};
+	}
+	if (pt_keys(&s, &mine, &one, 1) != 0 || pt_report(&s, &mine_rep, &theirs) != 0 ||
+	    pt_keys(&s, &mine, &one, 1) != 0 || pt_done(&s) != 0)
+		goto oob;
+	if (o->server) {
+		/* The server reports the client's figures, as ib_write_bw does. */
+		r->size = theirs.size;
+		r->iters = theirs.iters;
+		r->gbps = theirs.bw_avg * 0x100000 * 8 / 1e9;
+		r->msg_rate = theirs.msg_rate;
+	}
+	snprintf(r->peer_version, sizeof(r->peer_version), "%d.%02d", s.remote_version / 100,
+		 s.remote_version % 100);
+	rc = 0;
+	goto out;
+oob:
+	fail(err, errlen, "perftest exchange with the peer: %s", s.err);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (qp)
+		ibv_destroy_qp(qp);
+	if (cq)
+		ibv_destroy_cq(cq);
+	if (mr)
+		ibv_dereg_mr(mr);
+	if (pd)
+		ibv_dealloc_pd(pd);
+	free(buf);
+	if (ctx)
+		ibv_close_device(ctx);
+	if (list)
+		ibv_free_device_list(list);
+	return rc;
+}
