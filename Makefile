@@ -131,6 +131,7 @@ fuzz: fuzz-build
 # invocation; they are not part of `make test`.
 bench: setup all $(BUILD)/tests/onyx-sim
 	@sh bench/push.sh $(BUILD)
+	@sh bench/verify.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -154,5 +154,11 @@ if grep -q 'exit 0' /tmp/probe-server.client && grep -q '"iters": 2000' /tmp/pro
 else
 	result interop-probe-server FAIL "see OUT lines"
 fi
+# bench/verify: the same link, size and iterations, perftest against perftest
+# and qosgen against qosgen, in this run. MiB/s as perftest prints it.
+probe_pair perftest-perftest "$W -d rxe1" "$W -d rxe0 10.77.0.2"
+pt=$(awk '/^ *65536 +2000/ {print $4}' /tmp/perftest-perftest.client)
+qg=$(sed -n 's/.*"gbps": \([0-9.]*\).*/\1/p' /tmp/probe-probe.client | awk '{printf "%.2f", $1 * 1e9 / 8 / 1048576}')
+echo "@@ BENCH ib_write_bw $pt MiB/s, qosgen probe $qg MiB/s, ratio $(echo "$qg $pt" | awk '$2 > 0 {printf "%.2f", $1 / $2}')x (65536 B x 2000, rxe over veth, target >= 0.97x)"
 echo "@@ DONE"
 poweroff -f
