@@ -237,18 +237,31 @@ static int cmd_explain(int argc, char **argv)
  * are handled by ssh_option() below.
  */
 #define SSH_OPTIONS                                                                                \
-	{"known-hosts", required_argument, NULL, 'k'}, {"accept-new", no_argument, NULL, 'A'},     \
-	    {"identity", required_argument, NULL, 'i'},                                            \
+	{"switch", required_argument, NULL, 's'}, {"host", required_argument, NULL, 'h'},          \
+	    {"all", no_argument, NULL, 'a'}, {"known-hosts", required_argument, NULL, 'k'},        \
+	    {"accept-new", no_argument, NULL, 'A'}, {"identity", required_argument, NULL, 'i'},    \
 	    {"ssh-config", required_argument, NULL, 'F'},                                          \
 	    {"timeout", required_argument, NULL, 't'},                                             \
 	{                                                                                          \
 		"templates", required_argument, NULL, 'T'                                          \
 	}
 
-/* 1: handled; 0: not an SSH option; -1: bad value (reported). */
-static int ssh_option(const char *cmd, int c, struct push_opts *po)
+/*
+ * The options diff and push share: the devices (--switch, --host, --all) and
+ * the SSH options. 1: handled; 0: not one of them; -1: bad value (reported).
+ */
+static int ssh_option(const char *cmd, int c, struct push_opts *po, bool *all)
 {
 	switch (c) {
+	case 's':
+		po->switch_name = optarg;
+		return 1;
+	case 'h':
+		po->host_name = optarg;
+		return 1;
+	case 'a':
+		*all = true;
+		return 1;
 	case 'k':
 		po->ssh.known_hosts = optarg;
 		return 1;
@@ -275,10 +288,13 @@ static int ssh_option(const char *cmd, int c, struct push_opts *po)
 	}
 }
 
+/* After option parsing: exactly one way of naming the devices. */
+static bool one_device_choice(const struct push_opts *po, bool all)
+{
+	return (po->switch_name != NULL) + (po->host_name != NULL) + all == 1;
+}
+
 static const struct option diff_opts[] = {
-    {"switch", required_argument, NULL, 's'},
-    {"host", required_argument, NULL, 'h'},
-    {"all", no_argument, NULL, 'a'},
     SSH_OPTIONS,
     {"running-config", required_argument, NULL, 'r'},
     {"exit-code", no_argument, NULL, 'x'},
@@ -290,21 +306,12 @@ static const struct option diff_opts[] = {
 
 static int cmd_diff(int argc, char **argv)
 {
-	const char *sw = NULL, *file = NULL;
+	const char *file = NULL;
 	bool exit_code = false, all = false;
 	struct push_opts po = {.jobs = 8, .dry_run = true, .as_diff = true};
 	int c;
 	while ((c = getopt_long(argc, argv, ":", diff_opts, NULL)) != -1) {
 		switch (c) {
-		case 's':
-			sw = optarg;
-			break;
-		case 'h':
-			po.host_name = optarg;
-			break;
-		case 'a':
-			all = true;
-			break;
 		case 'r':
 			file = optarg;
 			break;
@@ -312,7 +319,7 @@ static int cmd_diff(int argc, char **argv)
 			exit_code = true;
 			break;
 		default:
-			switch (ssh_option("diff", c, &po)) {
+			switch (ssh_option("diff", c, &po, &all)) {
 			case 1:
 				break;
 			case 0:
@@ -324,9 +331,10 @@ static int cmd_diff(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("diff", "expected one INTENT file");
-	if ((sw != NULL) + (po.host_name != NULL) + all != 1)
+	if (!one_device_choice(&po, all))
 		return usage_error("diff",
 				   "name the devices: --switch NAME, --host NAME, or --all");
+	const char *sw = po.switch_name;
 	if (file && !sw)
 		return usage_error("diff", "--running-config goes with --switch NAME");
 	if (!file) {
@@ -335,7 +343,6 @@ static int cmd_diff(int argc, char **argv)
 		int r = load(argv[optind], false, &mm);
 		if (r != EXIT_OK)
 			return r;
-		po.switch_name = sw;
 		po.exit_code = exit_code;
 		r = push_run(&mm, &po);
 		qg_model_free(&mm);
@@ -380,9 +387,6 @@ static int cmd_diff(int argc, char **argv)
 }
 
 static const struct option push_opts[] = {
-    {"switch", required_argument, NULL, 's'},
-    {"host", required_argument, NULL, 'h'},
-    {"all", no_argument, NULL, 'a'},
     {"jobs", required_argument, NULL, 'j'},
     {"dry-run", no_argument, NULL, 'n'},
     {"json", no_argument, NULL, 'J'},
@@ -398,15 +402,6 @@ static int cmd_push(int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, ":j:", push_opts, NULL)) != -1) {
 		switch (c) {
-		case 's':
-			po.switch_name = optarg;
-			break;
-		case 'h':
-			po.host_name = optarg;
-			break;
-		case 'a':
-			all = true;
-			break;
 		case 'j':
 			po.jobs = atoi(optarg);
 			if (po.jobs < 1 || po.jobs > 256)
@@ -422,7 +417,7 @@ static int cmd_push(int argc, char **argv)
 			ask = true;
 			break;
 		default:
-			switch (ssh_option("push", c, &po)) {
+			switch (ssh_option("push", c, &po, &all)) {
 			case 1:
 				break;
 			case 0:
@@ -434,7 +429,7 @@ static int cmd_push(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("push", "expected one INTENT file");
-	if ((po.switch_name != NULL) + (po.host_name != NULL) + all != 1)
+	if (!one_device_choice(&po, all))
 		return usage_error("push",
 				   "name the devices: --switch NAME, --host NAME, or --all");
 	struct qg_model m;

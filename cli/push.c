@@ -5,6 +5,7 @@
  * failed (the others are unaffected).
  */
 #include "push.h"
+#include "../gen/errmsg.h"
 
 #include "../gen/modeljson.h"
 #include "../gen/target.h"
@@ -42,13 +43,6 @@ struct pool {
 	pthread_mutex_t lock;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -59,10 +53,10 @@ static void *worker(void *arg)
 		if (i == p->n)
 			return NULL;
 		struct job *j = &p->jobs[i];
-		double t0 = now_s();
+		double t0 = qg_monotonic_s();
 		j->ok = j->target->push(p->m, j->index, p->ctx, &p->po->ssh, p->po->dry_run,
 					&j->r) == 0;
-		j->seconds = now_s() - t0;
+		j->seconds = qg_monotonic_s() - t0;
 		pthread_mutex_lock(&p->lock);
 		const char *name = qg_device_name(p->m, j->kind, j->index);
 		if (p->po->as_diff) {

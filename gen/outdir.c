@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "outdir.h"
+#include "errmsg.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,15 +18,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -84,7 +76,7 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
 	if (!d)
-		return fail(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
+		return qg_errf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
 	bool empty = true;
 	struct dirent *e;
 	while ((e = readdir(d)))
@@ -94,7 +86,7 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 	char plan[4096];
 	snprintf(plan, sizeof(plan), "%s/plan.json", dir);
 	if (!empty && access(plan, F_OK) != 0)
-		return fail(err, errlen,
+		return qg_errf(err, errlen,
 			    "refusing to replace '%s': it is not empty and holds no plan.json, so "
 			    "it is not a qosgen output directory",
 			    dir);
@@ -106,14 +98,14 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 	struct stat st;
 	bool exists = lstat(dir, &st) == 0;
 	if (exists && !S_ISDIR(st.st_mode))
-		return fail(err, errlen, "'%s' exists and is not a directory", dir);
+		return qg_errf(err, errlen, "'%s' exists and is not a directory", dir);
 	if (exists && replaceable(dir, err, errlen) != 0)
 		return -1;
 
 	/* The new tree is built beside dir, so the final rename stays on one filesystem. */
 	char copy[4096], tmp[4096];
 	if ((size_t)snprintf(copy, sizeof(copy), "%s", dir) >= sizeof(copy))
-		return fail(err, errlen, "output path too long");
+		return qg_errf(err, errlen, "output path too long");
 	char *base = basename(copy);
 	char basecopy[256];
 	snprintf(basecopy, sizeof(basecopy), "%s", base);
@@ -121,9 +113,9 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 	char *parent = dirname(copy);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.qosgen-XXXXXX", parent, basecopy) >=
 	    sizeof(tmp))
-		return fail(err, errlen, "output path too long");
+		return qg_errf(err, errlen, "output path too long");
 	if (!mkdtemp(tmp))
-		return fail(err, errlen, "cannot create a directory beside '%s': %s", dir,
+		return qg_errf(err, errlen, "cannot create a directory beside '%s': %s", dir,
 			    strerror(errno));
 	/* mkdtemp makes 0700; an output tree is for reading, as the umask allows. */
 	mode_t um = umask(0);
@@ -135,19 +127,19 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/%s", tmp, f->path);
 		if (make_parents(tmp, f->path) != 0) {
-			fail(err, errlen, "cannot create the directory for '%s': %s", f->path,
+			qg_errf(err, errlen, "cannot create the directory for '%s': %s", f->path,
 			     strerror(errno));
 			goto undo;
 		}
 		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, f->mode);
 		if (fd < 0 || write_all(fd, f->data, f->len) != 0 || fsync(fd) != 0) {
-			fail(err, errlen, "cannot write '%s': %s", f->path, strerror(errno));
+			qg_errf(err, errlen, "cannot write '%s': %s", f->path, strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			goto undo;
 		}
 		if (close(fd) != 0) {
-			fail(err, errlen, "cannot write '%s': %s", f->path, strerror(errno));
+			qg_errf(err, errlen, "cannot write '%s': %s", f->path, strerror(errno));
 			goto undo;
 		}
 	}
@@ -156,11 +148,11 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 	if (exists) {
 		/* Atomic swap; the old tree ends up at tmp and is removed. */
 		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) != 0) {
-			fail(err, errlen, "cannot replace '%s': %s", dir, strerror(errno));
+			qg_errf(err, errlen, "cannot replace '%s': %s", dir, strerror(errno));
 			goto undo;
 		}
 	} else if (rename(tmp, dir) != 0) {
-		fail(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+		qg_errf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
 		goto undo;
 	}
 	sync_path(parent);
@@ -254,7 +246,7 @@ int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char 
 	const char *tdir = getenv("TMPDIR");
 	snprintf(tmp, sizeof(tmp), "%s/qosgen-check-XXXXXX", tdir && *tdir ? tdir : "/tmp");
 	if (!mkdtemp(tmp))
-		return fail(err, errlen, "cannot create a temporary directory: %s",
+		return qg_errf(err, errlen, "cannot create a temporary directory: %s",
 			    strerror(errno));
 	int rc = 0;
 	for (size_t i = 0; i < o->n && rc == 0; i++) {
@@ -279,7 +271,7 @@ int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char 
 		int fd = open(fresh, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (fd < 0 || write_all(fd, f->data, f->len) != 0) {
 			rc =
-			    fail(err, errlen, "cannot write a temporary file: %s", strerror(errno));
+			    qg_errf(err, errlen, "cannot write a temporary file: %s", strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			break;
@@ -287,7 +279,7 @@ int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char 
 		close(fd);
 		if (show_diff(out, access(path, F_OK) == 0 ? path : "/dev/null", fresh, f->path) !=
 		    0)
-			rc = fail(err, errlen, "cannot run diff -u (diffutils)");
+			rc = qg_errf(err, errlen, "cannot run diff -u (diffutils)");
 	}
 	if (rc == 0) {
 		struct extra_walk w = {.o = o, .root_len = strlen(dir), .out = out};

@@ -5,6 +5,7 @@
  * User, Port, IdentityFile), then what the intent states explicitly.
  */
 #include "ssh.h"
+#include "../gen/errmsg.h"
 
 #include <fcntl.h>
 #include <libssh/libssh.h>
@@ -22,24 +23,6 @@ struct qg_ssh {
 	int command_timeout_s;
 	int keepalive_s;
 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* "SHA256:base64", as ssh-keygen -l prints it. */
 static void key_fingerprint(ssh_key key, char *out, size_t len)
@@ -99,7 +82,7 @@ static int check_host_key(struct qg_ssh *s, const struct qg_ssh_opts *o, char *e
 	ssh_key server = NULL;
 	char got[128], expected[128] = "unknown";
 	if (ssh_get_server_publickey(s->session, &server) != SSH_OK)
-		return fail(err, errlen, "%s: the server sent no host key", s->peer);
+		return qg_errf(err, errlen, "%s: the server sent no host key", s->peer);
 	key_fingerprint(server, got, sizeof(got));
 	ssh_key_free(server);
 
@@ -110,7 +93,7 @@ static int check_host_key(struct qg_ssh *s, const struct qg_ssh_opts *o, char *e
 	case SSH_KNOWN_HOSTS_CHANGED:
 	case SSH_KNOWN_HOSTS_OTHER:
 		known_fingerprint(s->session, o->known_hosts, expected, sizeof(expected));
-		return fail(err, errlen,
+		return qg_errf(err, errlen,
 			    "%s: host key mismatch (expected %s, got %s); refusing to connect. If "
 			    "the device was really re-keyed, remove the old key (ssh-keygen -R) "
 			    "from %s and verify the new one",
@@ -119,17 +102,17 @@ static int check_host_key(struct qg_ssh *s, const struct qg_ssh_opts *o, char *e
 	case SSH_KNOWN_HOSTS_NOT_FOUND:
 	case SSH_KNOWN_HOSTS_UNKNOWN:
 		if (!o->accept_new)
-			return fail(
+			return qg_errf(
 			    err, errlen,
 			    "%s: unknown host key %s; refusing to connect. Verify it and add "
 			    "it to %s, or pass --accept-new to record it on first use",
 			    s->peer, got, o->known_hosts ? o->known_hosts : "~/.ssh/known_hosts");
 		if (ssh_session_update_known_hosts(s->session) != SSH_OK)
-			return fail(err, errlen, "%s: cannot record the host key %s: %s", s->peer,
+			return qg_errf(err, errlen, "%s: cannot record the host key %s: %s", s->peer,
 				    got, ssh_get_error(s->session));
 		return 0;
 	default:
-		return fail(err, errlen, "%s: cannot check the host key: %s", s->peer,
+		return qg_errf(err, errlen, "%s: cannot check the host key: %s", s->peer,
 			    ssh_get_error(s->session));
 	}
 }
@@ -141,7 +124,7 @@ static int authenticate(struct qg_ssh *s, const struct qg_ssh_opts *o, char *err
 	if (rc == SSH_AUTH_SUCCESS)
 		return 0;
 	if (rc == SSH_AUTH_ERROR)
-		return fail(err, errlen, "%s: authentication failed: %s", s->peer,
+		return qg_errf(err, errlen, "%s: authentication failed: %s", s->peer,
 			    ssh_get_error(ss));
 	int methods = ssh_userauth_list(ss, NULL);
 	char tried[64] = "";
@@ -150,7 +133,7 @@ static int authenticate(struct qg_ssh *s, const struct qg_ssh_opts *o, char *err
 			ssh_key key = NULL;
 			if (ssh_pki_import_privkey_file(o->identity, NULL, NULL, NULL, &key) !=
 			    SSH_OK)
-				return fail(err, errlen, "%s: cannot read the key file %s", s->peer,
+				return qg_errf(err, errlen, "%s: cannot read the key file %s", s->peer,
 					    o->identity);
 			rc = ssh_userauth_publickey(ss, NULL, key);
 			ssh_key_free(key);
@@ -172,7 +155,7 @@ static int authenticate(struct qg_ssh *s, const struct qg_ssh_opts *o, char *err
 	}
 	char *user = NULL;
 	ssh_options_get(ss, SSH_OPTIONS_USER, &user);
-	fail(err, errlen,
+	qg_errf(err, errlen,
 	     "%s: authentication failed for user '%s' (tried: %s); give a key with ssh-agent, "
 	     "IdentityFile in ~/.ssh/config or --identity, or a password in $%s",
 	     s->peer, user ? user : "?", tried[0] ? tried : "none the server allows", var);
@@ -187,7 +170,7 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 	struct qg_ssh *s = calloc(1, sizeof(*s));
 	if (!s || !(s->session = ssh_new())) {
 		free(s);
-		return fail(err, errlen, "%s: out of memory", t->host);
+		return qg_errf(err, errlen, "%s: out of memory", t->host);
 	}
 	ssh_session ss = s->session;
 	s->command_timeout_s = o->command_timeout_s > 0 ? o->command_timeout_s : 120;
@@ -204,7 +187,7 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 	} else if (*o->config) {
 		/* libssh skips a file it cannot open; ssh -F refuses it, and so do we. */
 		if (access(o->config, R_OK) != 0 || ssh_options_parse_config(ss, o->config) != 0) {
-			fail(err, errlen, "%s: cannot read the ssh config %s", t->host, o->config);
+			qg_errf(err, errlen, "%s: cannot read the ssh config %s", t->host, o->config);
 			qg_ssh_close(s);
 			return -1;
 		}
@@ -228,7 +211,7 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 	ssh_string_free_char(host);
 
 	if (ssh_connect(ss) != SSH_OK) {
-		fail(err, errlen, "%s: cannot connect: %s", s->peer, ssh_get_error(ss));
+		qg_errf(err, errlen, "%s: cannot connect: %s", s->peer, ssh_get_error(ss));
 		qg_ssh_close(s);
 		return -1;
 	}
@@ -244,7 +227,7 @@ char *qg_ssh_ask_password(const char *prompt, char *err, size_t errlen)
 {
 	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
-		fail(err, errlen,
+		qg_errf(err, errlen,
 		     "cannot ask for a password: no terminal (use QOSGEN_SSH_PASSWORD)");
 		return NULL;
 	}
@@ -274,7 +257,7 @@ char *qg_ssh_ask_password(const char *prompt, char *err, size_t errlen)
 	/* Do not leave the password in a stack buffer. */
 	explicit_bzero(buf, sizeof(buf));
 	if (!pw)
-		fail(err, errlen, "out of memory");
+		qg_errf(err, errlen, "out of memory");
 	return pw;
 }
 
@@ -303,7 +286,7 @@ int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t inpu
 	ssh_channel ch = ssh_channel_new(s->session);
 	if (!ch || ssh_channel_open_session(ch) != SSH_OK ||
 	    ssh_channel_request_exec(ch, cmd) != SSH_OK) {
-		fail(err, errlen, "%s: cannot start a command: %s", s->peer,
+		qg_errf(err, errlen, "%s: cannot start a command: %s", s->peer,
 		     ssh_get_error(s->session));
 		if (ch)
 			ssh_channel_free(ch);
@@ -311,10 +294,10 @@ int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t inpu
 	}
 	int rc = 0;
 	if ((input && write_all(ch, input, input_len) != 0) || ssh_channel_send_eof(ch) != SSH_OK)
-		rc = fail(err, errlen, "%s: the connection dropped while sending: %s", s->peer,
+		rc = qg_errf(err, errlen, "%s: the connection dropped while sending: %s", s->peer,
 			  ssh_get_error(s->session));
 
-	double start = now_s(), last_keepalive = start;
+	double start = qg_monotonic_s(), last_keepalive = start;
 	char buf[16384];
 	while (rc == 0) {
 		bool got = false;
@@ -322,7 +305,7 @@ int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t inpu
 			int n = ssh_channel_read_timeout(ch, buf, sizeof(buf), is_err,
 							 is_err ? 0 : 200);
 			if (n == SSH_ERROR) {
-				rc = fail(err, errlen, "%s: the connection dropped: %s", s->peer,
+				rc = qg_errf(err, errlen, "%s: the connection dropped: %s", s->peer,
 					  ssh_get_error(s->session));
 				break;
 			}
@@ -335,9 +318,9 @@ int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t inpu
 		}
 		if (rc || (!got && ssh_channel_is_eof(ch)))
 			break;
-		double t = now_s();
+		double t = qg_monotonic_s();
 		if (t - start > s->command_timeout_s) {
-			rc = fail(err, errlen, "%s: '%s' did not finish within %d s", s->peer, cmd,
+			rc = qg_errf(err, errlen, "%s: '%s' did not finish within %d s", s->peer, cmd,
 				  s->command_timeout_s);
 			break;
 		}
@@ -366,13 +349,13 @@ int qg_ssh_shell_open(struct qg_ssh *s, struct qg_ssh_shell **out, char *err, si
 	*out = NULL;
 	struct qg_ssh_shell *sh = calloc(1, sizeof(*sh));
 	if (!sh)
-		return fail(err, errlen, "%s: out of memory", s->peer);
+		return qg_errf(err, errlen, "%s: out of memory", s->peer);
 	sh->s = s;
 	sh->ch = ssh_channel_new(s->session);
 	if (!sh->ch || ssh_channel_open_session(sh->ch) != SSH_OK ||
 	    ssh_channel_request_pty_size(sh->ch, "vt100", 200, 50) != SSH_OK ||
 	    ssh_channel_request_shell(sh->ch) != SSH_OK) {
-		fail(err, errlen, "%s: cannot open an interactive shell: %s", s->peer,
+		qg_errf(err, errlen, "%s: cannot open an interactive shell: %s", s->peer,
 		     ssh_get_error(s->session));
 		qg_ssh_shell_close(sh);
 		return -1;
@@ -385,7 +368,7 @@ int qg_ssh_shell_write(struct qg_ssh_shell *sh, const char *data, size_t len, ch
 		       size_t errlen)
 {
 	if (write_all(sh->ch, data, len) != 0)
-		return fail(err, errlen, "%s: the connection dropped while sending: %s",
+		return qg_errf(err, errlen, "%s: the connection dropped while sending: %s",
 			    sh->s->peer, ssh_get_error(sh->s->session));
 	return 0;
 }
@@ -394,26 +377,26 @@ int qg_ssh_shell_read_until(struct qg_ssh_shell *sh, struct qg_buf *out,
 			    bool (*done)(const char *text, size_t len, void *ctx), void *ctx,
 			    char *err, size_t errlen)
 {
-	double start = now_s(), last_keepalive = start;
+	double start = qg_monotonic_s(), last_keepalive = start;
 	char buf[16384];
 	while (!done(out->data ? out->data : "", out->len, ctx)) {
 		int n = ssh_channel_read_timeout(sh->ch, buf, sizeof(buf), 0, 200);
 		if (n == SSH_ERROR || (n == 0 && ssh_channel_is_eof(sh->ch)))
-			return fail(err, errlen, "%s: the connection dropped%s%s", sh->s->peer,
+			return qg_errf(err, errlen, "%s: the connection dropped%s%s", sh->s->peer,
 				    n == SSH_ERROR ? ": " : "",
 				    n == SSH_ERROR ? ssh_get_error(sh->s->session) : "");
 		if (n > 0)
 			qg_buf_append(out, buf, (size_t)n);
-		double t = now_s();
+		double t = qg_monotonic_s();
 		if (t - start > sh->s->command_timeout_s)
-			return fail(err, errlen, "%s: no prompt within %d s", sh->s->peer,
+			return qg_errf(err, errlen, "%s: no prompt within %d s", sh->s->peer,
 				    sh->s->command_timeout_s);
 		if (t - last_keepalive > sh->s->keepalive_s) {
 			ssh_send_ignore(sh->s->session, "keepalive");
 			last_keepalive = t;
 		}
 	}
-	return out->failed ? fail(err, errlen, "%s: out of memory", sh->s->peer) : 0;
+	return out->failed ? qg_errf(err, errlen, "%s: out of memory", sh->s->peer) : 0;
 }
 
 void qg_ssh_shell_close(struct qg_ssh_shell *sh)

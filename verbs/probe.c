@@ -8,6 +8,7 @@
  * reverse order, as rdma-core's examples do.
  */
 #include "probe.h"
+#include "../gen/errmsg.h"
 
 #include "oob.h"
 
@@ -27,24 +28,6 @@
 #define CQ_MOD 100
 #define CYCLE_BUFFER 4096
 #define CACHE_LINE 64
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static size_t round_up(size_t v, size_t to)
 {
@@ -79,19 +62,19 @@ static int tcp_connect_or_accept(const struct probe_opts *o, char *err, size_t e
 		hints.ai_flags = AI_PASSIVE;
 	int rc = getaddrinfo(o->server ? NULL : o->peer, port, &hints, &ai);
 	if (rc != 0)
-		return fail(err, errlen, "cannot resolve '%s': %s", o->peer ? o->peer : "any",
+		return qg_errf(err, errlen, "cannot resolve '%s': %s", o->peer ? o->peer : "any",
 			    gai_strerror(rc));
 	int fd = socket(ai->ai_family, ai->ai_socktype, 0), out = -1;
 	if (fd < 0) {
-		fail(err, errlen, "socket: %s", strerror(errno));
+		qg_errf(err, errlen, "socket: %s", strerror(errno));
 	} else if (o->server) {
 		int one = 1;
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1) != 0)
-			fail(err, errlen, "cannot listen on TCP port %d: %s", o->tcp_port,
+			qg_errf(err, errlen, "cannot listen on TCP port %d: %s", o->tcp_port,
 			     strerror(errno));
 		else if ((out = accept(fd, NULL, NULL)) < 0)
-			fail(err, errlen, "accept: %s", strerror(errno));
+			qg_errf(err, errlen, "accept: %s", strerror(errno));
 		close(fd);
 	} else {
 		/* The server may still be starting: retry for a few seconds. */
@@ -105,7 +88,7 @@ static int tcp_connect_or_accept(const struct probe_opts *o, char *err, size_t e
 			fd = socket(ai->ai_family, ai->ai_socktype, 0);
 		}
 		if (out < 0) {
-			fail(err, errlen, "cannot connect to %s:%d: %s", o->peer, o->tcp_port,
+			qg_errf(err, errlen, "cannot connect to %s:%d: %s", o->peer, o->tcp_port,
 			     strerror(errno));
 			if (fd >= 0)
 				close(fd);
@@ -168,7 +151,7 @@ static int write_loop(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, v
 	size_t step = round_up(size, CACHE_LINE), offset = 0;
 	/* perftest walks the remote buffer for small messages (increase_rem_addr). */
 	bool walk = size <= CYCLE_BUFFER / 2;
-	double t0 = now_s();
+	double t0 = qg_monotonic_s();
 	while (done < iters) {
 		while (posted < iters && posted - done < TX_DEPTH) {
 			wr.wr.rdma.remote_addr = remote->vaddr + offset;
@@ -178,7 +161,7 @@ static int write_loop(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, v
 			wr.wr_id = posted;
 			struct ibv_send_wr *bad;
 			if (ibv_post_send(qp, &wr, &bad))
-				return fail(err, errlen, "ibv_post_send: %s", strerror(errno));
+				return qg_errf(err, errlen, "ibv_post_send: %s", strerror(errno));
 			posted++;
 			if (walk && (offset += step) + step > buff)
 				offset = 0;
@@ -186,10 +169,10 @@ static int write_loop(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, v
 		struct ibv_wc wc[16];
 		int n = ibv_poll_cq(cq, 16, wc);
 		if (n < 0)
-			return fail(err, errlen, "ibv_poll_cq failed");
+			return qg_errf(err, errlen, "ibv_poll_cq failed");
 		for (int i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
-				return fail(err, errlen,
+				return qg_errf(err, errlen,
 					    "RDMA WRITE %llu completed with '%s': the peer is "
 					    "unreachable or refused the QP (check the path MTU and "
 					    "the GID)",
@@ -199,7 +182,7 @@ static int write_loop(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, v
 			done = id; /* signalled ones complete in order on an RC QP */
 		}
 	}
-	*seconds = now_s() - t0;
+	*seconds = qg_monotonic_s() - t0;
 	(void)buff;
 	return 0;
 }
@@ -222,25 +205,25 @@ int probe_run(const struct probe_opts *o, struct probe_result *r, char *err, siz
 		if (!strcmp(ibv_get_device_name(list[i]), o->device))
 			ctx = ibv_open_device(list[i]);
 	if (!ctx) {
-		fail(err, errlen, "ibv_open_device: no RDMA device '%s' (%d present)", o->device,
+		qg_errf(err, errlen, "ibv_open_device: no RDMA device '%s' (%d present)", o->device,
 		     n);
 		goto out;
 	}
 	struct ibv_port_attr pa;
 	if (ibv_query_port(ctx, (uint8_t)o->ib_port, &pa) != 0) {
-		fail(err, errlen, "ibv_query_port %s/%d: %s", o->device, o->ib_port,
+		qg_errf(err, errlen, "ibv_query_port %s/%d: %s", o->device, o->ib_port,
 		     strerror(errno));
 		goto out;
 	}
 	if (pa.state != IBV_PORT_ACTIVE) {
-		fail(err, errlen, "%s port %d is not active (state %d): is the netdev up?",
+		qg_errf(err, errlen, "%s port %d is not active (state %d): is the netdev up?",
 		     o->device, o->ib_port, pa.state);
 		goto out;
 	}
 	r->active_mtu = mtu_bytes(pa.active_mtu);
 	r->gid_index = o->gid_index >= 0 ? o->gid_index : pick_gid(ctx, o->ib_port, pa.gid_tbl_len);
 	if (r->gid_index < 0) {
-		fail(err, errlen,
+		qg_errf(err, errlen,
 		     "no RoCEv2 GID with an IPv4 address on %s port %d: give the netdev an IPv4 "
 		     "address",
 		     o->device, o->ib_port);
@@ -249,7 +232,7 @@ int probe_run(const struct probe_opts *o, struct probe_result *r, char *err, siz
 	/* One MR: the first half is ours to send from, the peer writes into the second. */
 	size_t buff = round_up(o->size > CYCLE_BUFFER ? o->size : CYCLE_BUFFER, CACHE_LINE);
 	if (posix_memalign(&buf, 4096, 2 * buff) != 0) {
-		fail(err, errlen, "out of memory for a %zu-byte buffer", 2 * buff);
+		qg_errf(err, errlen, "out of memory for a %zu-byte buffer", 2 * buff);
 		goto out;
 	}
 	memset(buf, 0, 2 * buff);
@@ -257,7 +240,7 @@ int probe_run(const struct probe_opts *o, struct probe_result *r, char *err, siz
 	    !(mr = ibv_reg_mr(pd, buf, 2 * buff,
 			      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
 	    !(cq = ibv_create_cq(ctx, TX_DEPTH * 2, NULL, NULL, 0))) {
-		fail(err, errlen, "ibv_alloc_pd/ibv_reg_mr/ibv_create_cq on %s: %s", o->device,
+		qg_errf(err, errlen, "ibv_alloc_pd/ibv_reg_mr/ibv_create_cq on %s: %s", o->device,
 		     strerror(errno));
 		goto out;
 	}
@@ -268,19 +251,19 @@ int probe_run(const struct probe_opts *o, struct probe_result *r, char *err, siz
 	    .cap = {
 		.max_send_wr = TX_DEPTH, .max_recv_wr = 1, .max_send_sge = 1, .max_recv_sge = 1}};
 	if (!(qp = ibv_create_qp(pd, &qa)) || to_init(qp, o->ib_port) != 0) {
-		fail(err, errlen, "ibv_create_qp/INIT on %s: %s", o->device, strerror(errno));
+		qg_errf(err, errlen, "ibv_create_qp/INIT on %s: %s", o->device, strerror(errno));
 		goto out;
 	}
 
 	struct pt_key mine = {.out_reads = 1,
 			      .qpn = qp->qp_num,
-			      .psn = (uint32_t)(now_s() * 1e6) & 0xffffff,
+			      .psn = (uint32_t)(qg_monotonic_s() * 1e6) & 0xffffff,
 			      .rkey = mr->rkey,
 			      .vaddr = (uintptr_t)buf + buff},
 		      remote, one;
 	union ibv_gid gid;
 	if (ibv_query_gid(ctx, (uint8_t)o->ib_port, r->gid_index, &gid) != 0) {
-		fail(err, errlen, "ibv_query_gid %d: %s", r->gid_index, strerror(errno));
+		qg_errf(err, errlen, "ibv_query_gid %d: %s", r->gid_index, strerror(errno));
 		goto out;
 	}
 	memcpy(mine.gid, gid.raw, 16);
@@ -293,7 +276,7 @@ int probe_run(const struct probe_opts *o, struct probe_result *r, char *err, siz
 		goto oob;
 	r->path_mtu = mtu_bytes((enum ibv_mtu)p.mtu);
 	if (to_rtr_rts(qp, o, r->gid_index, (enum ibv_mtu)p.mtu, &mine, &remote) != 0) {
-		fail(err, errlen, "ibv_modify_qp to RTR/RTS on %s: %s (path MTU %d, GID index %d)",
+		qg_errf(err, errlen, "ibv_modify_qp to RTR/RTS on %s: %s (path MTU %d, GID index %d)",
 		     o->device, strerror(errno), r->path_mtu, r->gid_index);
 		goto out;
 	}
@@ -328,7 +311,7 @@ int probe_run(const struct probe_opts *o, struct probe_result *r, char *err, siz
 	rc = 0;
 	goto out;
 oob:
-	fail(err, errlen, "perftest exchange with the peer: %s", s.err);
+	qg_errf(err, errlen, "perftest exchange with the peer: %s", s.err);
 out:
 	if (fd >= 0)
 		close(fd);

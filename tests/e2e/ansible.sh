@@ -23,11 +23,7 @@ if ! command -v ansible-playbook >/dev/null || ! ansible_collection "$dir"; then
 	echo "FAIL ansible: ansible-playbook or the mellanox.onyx collection is missing ('make setup' installs ansible)"
 	exit 1
 fi
-if ! sh "$here/sshd.sh" start "$dir/sshd" "$SIM --state $sw --ports 8"; then
-	echo "FAIL ansible: cannot start a test sshd"
-	exit 1
-fi
-port=$(cat "$dir/sshd/port")
+sshd_start "$dir/sshd" "$SIM --state $sw --ports 8"
 user=${USER:-$(id -un)}
 
 # Strict host key checking, with the test sshd's key known.

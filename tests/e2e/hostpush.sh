@@ -18,11 +18,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 mkdir -p "$state"
-if ! sh "$here/sshd.sh" start "$dir/sshd" "sh $here/fakehost.sh $state $fake"; then
-	echo "FAIL hostpush: cannot start a test sshd"
-	exit 1
-fi
-port=$(cat "$dir/sshd/port")
+sshd_start "$dir/sshd" "sh $here/fakehost.sh $state $fake"
 user=${USER:-$(id -un)}
 cat >"$dir/intent.yaml" <<YAML
 version: 1

@@ -35,3 +35,13 @@ kill_ansible() {
 		fi
 	done
 }
+
+# sshd_start DIR [FORCE_COMMAND]: a test sshd (sshd.sh), loud when it cannot start.
+# Sets $port. The caller's cleanup stops it with: sh "$e2e/sshd.sh" stop DIR
+sshd_start() {
+	if ! sh "$(dirname "$0")/sshd.sh" start "$@"; then
+		echo "FAIL $(basename "$0" .sh): cannot start a test sshd (needs openssh-server; 'make setup')"
+		exit 1
+	fi
+	port=$(cat "$1/port")
+}

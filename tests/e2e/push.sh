@@ -20,11 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if ! sh "$here/sshd.sh" start "$dir/sshd" "$SIM --state $sw --ports 32"; then
-	echo "FAIL push: cannot start a test sshd (needs openssh-server; 'make setup')"
-	exit 1
-fi
-port=$(cat "$dir/sshd/port")
+sshd_start "$dir/sshd" "$SIM --state $sw --ports 32"
 user=${USER:-$(id -un)}
 cat >"$dir/intent.yaml" <<YAML
 version: 1

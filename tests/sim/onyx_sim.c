@@ -321,6 +321,22 @@ static int parse_range(const char *text, struct pid *ids, int max)
 
 typedef bool (*port_line_fn)(const struct port *p, int tc, char *buf, size_t len);
 
+/* "interface ethernet 1/1-1/4 WHAT", or "1/5" alone; split ports as 1/3/1-1/3/4. */
+static void print_run(int start_p, int start_s, int last_p, int last_s, const char *what)
+{
+	if (start_s)
+		out("interface ethernet 1/%d/%d", start_p, start_s);
+	else
+		out("interface ethernet 1/%d", start_p);
+	if (last_p != start_p || last_s != start_s) {
+		if (last_s)
+			out("-1/%d/%d", last_p, last_s);
+		else
+			out("-1/%d", last_p);
+	}
+	out(" %s\n", what);
+}
+
 static void print_runs(port_line_fn fn, int tc)
 {
 	char prev[160] = "", cur[160];
@@ -334,17 +350,7 @@ static void print_runs(port_line_fn fn, int tc)
 					       ((s == 0 && last_s == 0 && p == last_p + 1) ||
 						(s > 0 && p == last_p && s == last_s + 1));
 				if (open && !follows) {
-					if (start_s)
-						out("interface ethernet 1/%d/%d", start_p, start_s);
-					else
-						out("interface ethernet 1/%d", start_p);
-					if (last_p != start_p || last_s != start_s) {
-						if (last_s)
-							out("-1/%d/%d", last_p, last_s);
-						else
-							out("-1/%d", last_p);
-					}
-					out(" %s\n", prev);
+					print_run(start_p, start_s, last_p, last_s, prev);
 					open = false;
 				}
 				if (has && !open) {
@@ -355,19 +361,8 @@ static void print_runs(port_line_fn fn, int tc)
 				if (has)
 					last_p = p, last_s = s;
 			}
-	if (open) {
-		if (start_s)
-			out("interface ethernet 1/%d/%d", start_p, start_s);
-		else
-			out("interface ethernet 1/%d", start_p);
-		if (last_p != start_p || last_s != start_s) {
-			if (last_s)
-				out("-1/%d/%d", last_p, last_s);
-			else
-				out("-1/%d", last_p);
-		}
-		out(" %s\n", prev);
-	}
+	if (open)
+		print_run(start_p, start_s, last_p, last_s, prev);
 }
 
 static bool line_mtu(const struct port *p, int tc, char *b, size_t n)
