@@ -13,6 +13,7 @@
 #include "../gen/template.h"
 #include "../gen/version.h"
 #include "push.h"
+#include "verify.h"
 #include "../verbs/probe.h"
 
 #include <errno.h>
@@ -535,6 +536,74 @@ static int cmd_probe(int argc, char **argv)
 	return EXIT_OK;
 }
 
+static const struct option verify_opts[] = {
+    {"pair", required_argument, NULL, 'P'},	  {"json", no_argument, NULL, 'j'},
+    {"port", required_argument, NULL, 'p'},	  {"known-hosts", required_argument, NULL, 'k'},
+    {"accept-new", no_argument, NULL, 'A'},	  {"identity", required_argument, NULL, 'i'},
+    {"ssh-config", required_argument, NULL, 'F'}, {"timeout", required_argument, NULL, 't'},
+    {"ask-password", no_argument, NULL, 'W'},	  {NULL, 0, NULL, 0},
+};
+
+static int cmd_verify(int argc, char **argv)
+{
+	struct verify_opts vo = {.tcp_port = 18515};
+	struct push_opts po = {0};
+	bool all = false, ask = false;
+	int c;
+	while ((c = getopt_long(argc, argv, ":p:", verify_opts, NULL)) != -1) {
+		switch (c) {
+		case 'P':
+			vo.pair = optarg;
+			break;
+		case 'j':
+			vo.json = true;
+			break;
+		case 'p':
+			vo.tcp_port = atoi(optarg);
+			if (vo.tcp_port < 1 || vo.tcp_port > 65535)
+				return usage_error("verify", "--port takes 1..65535");
+			break;
+		case 'W':
+			ask = true;
+			break;
+		default:
+			switch (ssh_option("verify", c, &po, &all)) {
+			case 1:
+				break;
+			case -1:
+				return EXIT_USAGE;
+			default:
+				return bad_option("verify", c, argv);
+			}
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error("verify", "expected one INTENT file");
+	struct qg_model m;
+	int rc = load(argv[optind], false, &m);
+	if (rc != EXIT_OK)
+		return rc;
+	vo.ssh = po.ssh;
+	char *password = NULL;
+	if (ask) {
+		char err[256];
+		password = qg_ssh_ask_password("SSH password: ", err, sizeof(err));
+		if (!password) {
+			fprintf(stderr, "qosgen verify: %s\n", err);
+			qg_model_free(&m);
+			return EXIT_SYSTEM;
+		}
+		vo.ssh.password = password;
+	}
+	rc = verify_run(&m, &vo);
+	if (password) {
+		explicit_bzero(password, strlen(password));
+		free(password);
+	}
+	qg_model_free(&m);
+	return rc;
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct command commands[] = {
@@ -593,6 +662,24 @@ static const struct command commands[] = {
      "An RC RDMA WRITE bandwidth test that speaks perftest 4.5's out-of-band protocol:\n"
      "either side may be an unmodified ib_write_bw (same -s on both). --tclass sets the\n"
      "GRH traffic class (106 = DSCP 26 with ECT(0)). Prints the result as JSON.\n"},
+    {"verify", cmd_verify,
+     "qosgen verify INTENT [--pair CLIENT:SERVER] [--json] [-p TCP_PORT]\n"
+     "       [--known-hosts FILE] [--accept-new] [--identity FILE] [--ssh-config FILE]"
+     " [--timeout S]",
+     "Prove the QoS path with RDMA traffic: for every pair of the intent's verify.pairs,\n"
+     "over SSH, run an RC RDMA WRITE test (qosgen probe on the hosts, else ib_write_bw)\n"
+     "with the traffic class the client host really applies (rdma_cm's default_roce_tos,\n"
+     "read back), and judge it against the intent, one line per check:\n"
+     "  bandwidth >= min_gbps; path MTU (both hosts' active MTU and netdev MTU);\n"
+     "  RoCE marking on each host (ToS = DSCP << 2 | ECT(0)); loss and retransmission\n"
+     "  counters that rose during the run; ECN and CNP counters (reported).\n"
+     "Each check is PASS, MARGINAL or FATAL; a summary follows each pair.\n\n"
+     "  --pair C:S         one pair, by host names\n"
+     "  --json             the results as JSON on stdout\n"
+     "  -p, --port N       the test's TCP port for the out-of-band exchange (18515)\n"
+     "  SSH options as for push; hosts are reached at their intent address.\n"
+     "Exit 0 when nothing is FATAL, 1 when a check is FATAL, 3 when a host could not be\n"
+     "reached or the test could not run.\n"},
     {"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},
     {NULL, NULL, NULL, NULL},
 };

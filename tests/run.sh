@@ -86,12 +86,14 @@ run_ansible() { # BUILD
 	record "e2e/ansible" "$rc" "$(printf '%s\n' "$out" | tail -n 1); second run: $recap"
 }
 
-# Real kernel soft-RoCE in a QEMU VM (tests/vm/run.sh): the generated Linux
-# host scripts on real rxe devices, and the ToS they set seen on the wire.
+# Real kernel soft-RoCE in a QEMU VM (tests/vm/run.sh): qosgen push to two
+# hosts over SSH, qosgen verify between them (and its negative cases), the
+# ToS seen on the wire, perftest interop. Every check and the evidence print.
 run_vm() {
 	out=$(sh tests/vm/run.sh "$BUILD" 2>&1)
 	rc=$?
-	printf '%s\n' "$out" | grep -E '^(FAIL|RESULT .* FAIL|TCPDUMP|INFO tcpdump)' | head -20 | sed 's/^/    /'
+	printf '%s\n' "$out" | grep -E '^(FAIL|RESULT|TCPDUMP verify|VERIFY verify-ok|INFO verify|BENCH)' |
+		head -60 | sed 's/^/    /'
 	timing=$(printf '%s\n' "$out" | sed -n 's/^TIMING: //p')
 	record vm/soft-roce "$rc" "$(printf '%s\n' "$out" | tail -n 1); $timing"
 }

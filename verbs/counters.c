@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add(struct vc_counters *c, const char *name, uint64_t value)
+int vc_counters_add(struct vc_counters *c, const char *name, uint64_t value)
 {
 	struct vc_counter *v = realloc(c->v, (c->n + 1) * sizeof(*v));
 	if (!v)
@@ -25,7 +25,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(((const struct vc_counter *)a)->name, ((const struct vc_counter *)b)->name);
 }
 
-static void sort(struct vc_counters *c)
+void vc_counters_sort(struct vc_counters *c)
 {
 	if (c->n > 1)
 		qsort(c->v, c->n, sizeof(c->v[0]), by_name);
@@ -72,7 +72,7 @@ int vc_counters_read(const char *root, const char *dev, int port, struct vc_coun
 			text[n] = '\0';
 			uint64_t v;
 			/* Some files are not counters (lifespan, writable knobs): skip them. */
-			if (parse_u64(text, &v) && add(out, e->d_name, v) != 0) {
+			if (parse_u64(text, &v) && vc_counters_add(out, e->d_name, v) != 0) {
 				closedir(d);
 				vc_counters_free(out);
 				snprintf(err, errlen, "out of memory");
@@ -86,7 +86,7 @@ int vc_counters_read(const char *root, const char *dev, int port, struct vc_coun
 			 port, root);
 		return -1;
 	}
-	sort(out);
+	vc_counters_sort(out);
 	return 0;
 }
 
@@ -106,7 +106,7 @@ int vc_counters_parse_rdma_statistic(const char *text, struct vc_counters *out)
 	while ((t = strtok_r(NULL, " \t\n", &save))) {
 		char *value = strtok_r(NULL, " \t\n", &save);
 		uint64_t v;
-		if (!value || !parse_u64(value, &v) || add(out, t, v) != 0) {
+		if (!value || !parse_u64(value, &v) || vc_counters_add(out, t, v) != 0) {
 			rc = -1;
 			break;
 		}
@@ -115,7 +115,7 @@ int vc_counters_parse_rdma_statistic(const char *text, struct vc_counters *out)
 	if (rc)
 		vc_counters_free(out);
 	else
-		sort(out);
+		vc_counters_sort(out);
 	return rc;
 }
 
@@ -135,7 +135,7 @@ int vc_counters_delta(const struct vc_counters *before, const struct vc_counters
 		if (!b)
 			continue;
 		uint64_t d = after->v[i].value >= b->value ? after->v[i].value - b->value : 0;
-		if (add(delta, after->v[i].name, d) != 0) {
+		if (vc_counters_add(delta, after->v[i].name, d) != 0) {
 			vc_counters_free(delta);
 			return -1;
 		}

@@ -37,6 +37,10 @@ int vc_counters_parse_rdma_statistic(const char *text, struct vc_counters *out);
 int vc_counters_delta(const struct vc_counters *before, const struct vc_counters *after,
 		      struct vc_counters *delta);
 
+/* Build a set by hand (a remote read-back): add, then sort once. 0 or -1 (memory). */
+int vc_counters_add(struct vc_counters *c, const char *name, uint64_t value);
+void vc_counters_sort(struct vc_counters *c);
+
 const struct vc_counter *vc_counter_find(const struct vc_counters *c, const char *name);
 void vc_counters_free(struct vc_counters *c);
 

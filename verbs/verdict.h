@@ -18,8 +18,8 @@ enum vd_level { VD_PASS, VD_MARGINAL, VD_FATAL };
 
 struct vd_check {
 	enum vd_level level;
-	char what[48];
-	char detail[320];
+	char what[96];
+	char detail[400];
 };
 
 struct vd_list {
@@ -30,21 +30,32 @@ struct vd_list {
 /* What the intent says the path must show (from gen/derive.c). */
 struct vd_expected {
 	double min_gbps;
+	int mtu;      /* the netdev MTU of the intent */
 	int path_mtu; /* 256..4096 */
 	int tos;      /* DSCP << 2 | ECT(0) when ECN is on */
 	bool ecn;
 };
 
-/* What the run measured; a value < 0 was not measured. */
-struct vd_measured {
-	double gbps;
+/* One end of the pair, as read back; a value < 0 was not read. */
+struct vd_side {
+	const char *name; /* the host's name in the intent */
+	int netdev_mtu;
 	int active_mtu;
-	int tos;			 /* the ToS the host really applies */
+	int tos;			 /* the ToS the host really applies (rdma_cm default) */
 	const struct vc_counters *delta; /* NULL: counters could not be read */
 };
 
-/* Counters whose increase during the run means loss or retransmission. */
+/* What the run measured: the client first, then the server. */
+struct vd_measured {
+	double gbps;  /* < 0: the traffic test did not run */
+	int path_mtu; /* negotiated on the QP; < 0: not known */
+	struct vd_side side[2];
+	size_t n_sides;
+};
+
+/* Counters whose increase during the run means loss (FATAL) or a retransmission (MARGINAL). */
 extern const char *const vd_loss_counters[];
+extern const char *const vd_retransmit_counters[];
 /* Counters that show ECN marks and CNPs: reported, never judged. */
 extern const char *const vd_ecn_counters[];
 

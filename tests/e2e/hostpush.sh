@@ -18,7 +18,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 mkdir -p "$state"
-sshd_start "$dir/sshd" "sh $here/fakehost.sh $state $fake"
+# The real qosgen is on the sessions' PATH too, for verify's probe.
+mkdir -p "$dir/bin"
+ln -s "$Q" "$dir/bin/qosgen"
+sshd_start "$dir/sshd" "sh $here/fakehost.sh $state $dir/bin:$fake"
 user=${USER:-$(id -un)}
 cat >"$dir/intent.yaml" <<YAML
 version: 1
@@ -33,6 +36,11 @@ qos:
 hosts:
   - {name: esx, platform: esxi, address: 127.0.0.1, port: $port, user: $user, uplink: vmnic2, pvrdma_vmknic: vmk3}
   - {name: gpu1, platform: linux, address: 127.0.0.1, port: $port, user: $user, netdev: lo, rdma_device: qgtest0}
+  - {name: gpu2, platform: linux, address: 127.0.0.1, port: $port, user: $user, netdev: lo, rdma_device: qgtest1}
+verify:
+  pairs:
+    - {client: gpu1, server: gpu2, min_gbps: 90}
+  duration_s: 1
 YAML
 echo "nmlx5_core enabled = 1 options = 'max_vfs=4 pfctx=8'" >"$state/module.nmlx5_core"
 echo "nmlx5_rdma enabled = 1 options = ''" >"$state/module.nmlx5_rdma"
@@ -83,6 +91,34 @@ push --all --json
 [ $st -eq 3 ] && grep -q '"device":	"esx"' "$dir/out" && grep -q '"result":	"converged"' "$dir/out" &&
 	grep -q '"result":	"PARTIAL"' "$dir/out"
 check all-json $? "exit $st: $(cat "$dir/out" "$dir/err")"
+
+# verify over real SSH: the facts are read on the host (lo: MTU 65536,
+# 127.0.0.1), and a host without the RDMA device fails loudly, naming the
+# verb call, on both sides; exit 3 (the test could not run).
+# shellcheck disable=SC2086
+"$Q" verify "$dir/intent.yaml" $opts >"$dir/out" 2>"$dir/err"
+st=$?
+[ $st -eq 3 ] && grep -q "^== gpu1 -> gpu2: no result to no result, 65536 B x 171662, traffic class 106, to 127.0.0.1" "$dir/out" &&
+	grep -q "the server on gpu2 exited 3: qosgen probe: ibv_open_device: no RDMA device 'qgtest1'" "$dir/out" &&
+	grep -q "^\[FATAL\] Check bandwidth: no result: the traffic test did not run" "$dir/out" &&
+	grep -q "^\[MARGINAL\] Check RoCE marking on gpu1: rdma_cm's default ToS could not be read" "$dir/out"
+check verify-no-rdma-device $? "exit $st: $(cat "$dir/out" "$dir/err")"
+# shellcheck disable=SC2086
+"$Q" verify "$dir/intent.yaml" $opts --pair gpu2:gpu1 >"$dir/out" 2>"$dir/err"
+st=$?
+[ $st -eq 2 ] && grep -q "no pair 'gpu2:gpu1' in the intent's verify.pairs" "$dir/err"
+check verify-unknown-pair $? "exit $st: $(cat "$dir/err")"
+# shellcheck disable=SC2086
+"$Q" verify "$dir/intent.yaml" $opts --json >"$dir/out" 2>"$dir/err"
+st=$?
+[ $st -eq 3 ] && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+assert r["client"] == "gpu1" and r["server"] == "gpu2", r
+assert r["hosts"][0]["netdev_mtu"] == 65536 and r["hosts"][0]["roce_tos"] == -1, r
+assert r["summary"]["fatal"] >= 1 and r["checks"][0]["check"] == "bandwidth", r
+' "$dir/out"
+check verify-json $? "exit $st: $(cat "$dir/out" "$dir/err")"
 
 echo "$pass host push checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -96,36 +96,70 @@ static void test_verdicts(void **state)
 	assert_int_equal(vc_counters_parse_rdma_statistic(
 			     "link rxe0/1 out_of_seq_request 7 completer_retry_err 2\n", &lossy),
 			 0);
-	struct vd_expected e = {.min_gbps = 10, .path_mtu = 4096, .tos = 106, .ecn = true};
+	struct vd_expected e = {
+	    .min_gbps = 10, .mtu = 9000, .path_mtu = 4096, .tos = 106, .ecn = true};
 	bool fatal;
-	struct vd_measured good = {.gbps = 12.5, .active_mtu = 4096, .tos = 106, .delta = &clean};
+	struct vd_measured good = {
+	    .gbps = 12.5,
+	    .path_mtu = 4096,
+	    .side = {{"a", 9000, 4096, 106, &clean}, {"b", 9000, 4096, 106, &clean}},
+	    .n_sides = 2};
 	char *out = judge(&e, &good, &fatal);
 	assert_false(fatal);
-	assert_non_null(strstr(out, "[PASS] Check bandwidth: 12.50 Gb/s >= 10.00\n"));
-	assert_non_null(
-	    strstr(out, "[PASS] Check RoCE marking: ToS 106 (0x6a): DSCP 26, ECT(0)\n"));
-	assert_non_null(strstr(out, "[PASS] Check ECN and CNP: np_cnp_sent +3\n"));
-	assert_non_null(strstr(out, "\nPASS: 5\nMARGINAL: 0\nFATAL: 0\n"));
+	assert_string_equal(
+	    out, "[PASS] Check bandwidth: 12.50 Gb/s >= 10.00\n"
+		 "[PASS] Check path MTU: 4096 (a active 4096, netdev MTU 9000, b active 4096, "
+		 "netdev MTU 9000)\n"
+		 "[PASS] Check RoCE marking on a: ToS 106 (0x6a): DSCP 26, ECT(0)\n"
+		 "[PASS] Check RoCE marking on b: ToS 106 (0x6a): DSCP 26, ECT(0)\n"
+		 "[PASS] Check loss counters: no sequence error, no discard\n"
+		 "[PASS] Check retransmissions: none\n"
+		 "[PASS] Check ECN and CNP: a np_cnp_sent +3, b np_cnp_sent +3\n"
+		 "\nPASS: 7\nMARGINAL: 0\nFATAL: 0\n");
 	free(out);
 
 	/* The two negative cases the VM runs: ToS left at 0, MTU 1500 on one side. */
-	struct vd_measured bad = {.gbps = 9.5, .active_mtu = 1024, .tos = 0, .delta = &lossy};
+	struct vd_measured bad = {
+	    .gbps = 9.5,
+	    .path_mtu = 1024,
+	    .side = {{"a", 9000, 4096, 106, &clean}, {"b", 1500, 1024, 0, &lossy}},
+	    .n_sides = 2};
 	out = judge(&e, &bad, &fatal);
 	assert_true(fatal);
 	assert_non_null(strstr(out, "[MARGINAL] Check bandwidth: 9.50 Gb/s < 10.00, within 10%"));
-	assert_non_null(strstr(out, "[FATAL] Check path MTU: active MTU 1024 < 4096"));
-	assert_non_null(strstr(out, "[FATAL] Check RoCE marking: ToS 0 (0x00) carries DSCP 0, "
-				    "expected 26"));
+	assert_non_null(strstr(out, "[FATAL] Check path MTU: 1024 < 4096: b: active MTU 1024, "
+				    "netdev MTU 1500 (the intent sets 9000)"));
+	assert_non_null(strstr(out, "[PASS] Check RoCE marking on a:"));
+	assert_non_null(strstr(out, "[FATAL] Check RoCE marking on b: ToS 0 (0x00) carries DSCP "
+				    "0, expected 26"));
 	assert_non_null(strstr(out, "[FATAL] Check loss counters: rose during the run: "
-				    "out_of_seq_request +7, completer_retry_err +2"));
+				    "b out_of_seq_request +7\n"));
+	assert_non_null(strstr(out, "[MARGINAL] Check retransmissions: after ACK timeouts, with "
+				    "no sequence error: b completer_retry_err +2 ("));
+	assert_non_null(strstr(out, "b reports no ECN counters"));
 	free(out);
-	/* DSCP right but no ECT(0): marginal, with the reason. */
-	struct vd_measured noecn = {.gbps = 11, .active_mtu = 4096, .tos = 104, .delta = &clean};
+	/* DSCP right but no ECT(0): marginal, with the reason; unread values are marginal. */
+	struct vd_measured noecn = {
+	    .gbps = 11,
+	    .path_mtu = -1,
+	    .side = {{"a", -1, -1, 104, &clean}, {"b", 9000, 4096, -1, NULL}},
+	    .n_sides = 2};
 	out = judge(&e, &noecn, &fatal);
 	assert_false(fatal);
-	assert_non_null(strstr(out,
-			       "[MARGINAL] Check RoCE marking: ToS 104 (0x68): DSCP 26 but ECN "
-			       "bits 0, expected 2"));
+	assert_non_null(
+	    strstr(out, "[MARGINAL] Check RoCE marking on a: ToS 104 (0x68): DSCP 26 but ECN "
+			"bits 0, expected 2"));
+	assert_non_null(strstr(out, "[MARGINAL] Check path MTU: not fully read"));
+	assert_non_null(strstr(out, "[MARGINAL] Check RoCE marking on b: rdma_cm's default ToS "
+				    "could not be read"));
+	assert_non_null(strstr(out, "[MARGINAL] Check loss counters: cannot read the port "
+				    "counters of b"));
+	free(out);
+	/* No traffic at all is fatal. */
+	struct vd_measured none = {.gbps = -1, .path_mtu = -1, .n_sides = 0};
+	out = judge(&e, &none, &fatal);
+	assert_true(fatal);
+	assert_non_null(strstr(out, "[FATAL] Check bandwidth: no result"));
 	free(out);
 	vc_counters_free(&clean);
 	vc_counters_free(&lossy);

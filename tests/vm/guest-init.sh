@@ -6,7 +6,7 @@
 # force traffic across the veth (two netns do not work for rxe; see
 # shared/notes/soft-roce-vm/FINDINGS.md). The guest has no NIC: all traffic
 # stays inside it. Results are serial lines "@@ RESULT NAME PASS|FAIL DETAIL".
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin:/bb
+export PATH=/opt/qosgen/bin:/bin:/sbin:/usr/bin:/usr/sbin:/bb
 /bb/busybox --install -s /bb 2>/dev/null
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -46,21 +46,39 @@ mtu_before=$(cat /sys/class/net/vethA/mtu)
 active_before=$(ibv_devinfo -d rxe0 | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p')
 info "before: vethA mtu $mtu_before, rxe0 active_mtu $active_before"
 
-# The scripts qosgen generated for the two hosts, run as push would run them.
-for h in vm-a vm-b; do
-	info "before $h: $(ls /sys/class/net | tr '\n' ' ')"
-	sh "/qosgen/host/$h.sh" >"/tmp/$h.log" 2>&1
-	echo $? >"/tmp/$h.rc"
-	sed "s/^/@@ SCRIPT $h /" "/tmp/$h.log"
+# Each host has its own sshd on its own address; qosgen reaches them as it
+# reaches hosts in the field: libssh, strict known_hosts, key auth.
+export HOME=/root
+mkdir -p /run/sshd /dev/pts
+chmod 755 /run/sshd
+mount -t devpts devpts /dev/pts
+chmod 700 /root/.ssh
+chmod 600 /root/.ssh/id_ed25519
+for h in a b; do
+	/usr/sbin/sshd -f "/etc/ssh/sshd_$h" -E "/tmp/sshd_$h.log" || info "sshd $h failed: $(cat /tmp/sshd_$h.log)"
 done
+i=0
+while [ ! -s /run/sshd_a.pid ] || [ ! -s /run/sshd_b.pid ]; do
+	i=$((i + 1))
+	[ $i -gt 50 ] && break
+	sleep 0.2
+done
+I=/qosgen/intent.yaml
+
+# qosgen push of both hosts' settings over SSH. rxe has no MLNX_OFED ECN
+# sysfs: push reports those knobs missing (PARTIAL, exit 3) and sets the rest.
+qosgen push $I --all >/tmp/push.out 2>/tmp/push.err
+rc=$?
+sed 's/^/@@ PUSH /' /tmp/push.err
 for h in vm-a vm-b; do
-	# rxe has no MLNX_OFED ECN sysfs: reported as missing, exit 2, the rest set.
-	if [ "$(cat /tmp/$h.rc)" = 2 ] && grep -q '^\[changed\] mtu: 1500 -> 9000' "/tmp/$h.log" &&
-		grep -q '^\[changed\] roce_tos: 0 -> 106' "/tmp/$h.log" &&
-		grep -q '^\[missing\] ecn.roce_np.enable.3' "/tmp/$h.log"; then
-		result "script-$h" PASS "mtu and roce_tos changed, ECN knobs reported missing, exit 2"
+	dev=rxe0 net=vethA
+	[ $h = vm-b ] && dev=rxe1 net=vethB
+	tos=$(cat /sys/kernel/config/rdma_cm/$dev/ports/1/default_roce_tos 2>/dev/null)
+	if [ $rc = 3 ] && grep -q "^$h: .* (2 changed); missing on this host: ecn" /tmp/push.err &&
+		grep -q "^$h  *linux *PARTIAL" /tmp/push.err && [ "$(cat /sys/class/net/$net/mtu)" = 9000 ] && [ "$tos" = 106 ]; then
+		result "push-$h" PASS "over SSH: $net MTU 1500 -> 9000, $dev default_roce_tos 0 -> 106, ECN knobs reported missing (PARTIAL, exit 3)"
 	else
-		result "script-$h" FAIL "exit $(cat /tmp/$h.rc)"
+		result "push-$h" FAIL "exit $rc, $net MTU $(cat /sys/class/net/$net/mtu), roce_tos ${tos:-unread}; sshd: $(tail -2 /tmp/sshd_a.log | tr '\n' ' ')"
 	fi
 done
 active_after=$(ibv_devinfo -d rxe0 | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p')
@@ -70,13 +88,87 @@ else
 	result active-mtu FAIL "rxe0 active_mtu $active_after"
 fi
 
-# A second run changes nothing.
-sh /qosgen/host/vm-a.sh >/tmp/again.log 2>&1
-if ! grep -q '^\[changed\]' /tmp/again.log && grep -q '^\[ok\] roce_tos: 106' /tmp/again.log; then
-	result script-idempotent PASS "second run: nothing changed"
+# A second push changes nothing.
+qosgen push $I --all >/tmp/again.out 2>/tmp/again.err
+if [ "$(grep -c '(0 changed)' /tmp/again.err)" = 2 ]; then
+	result push-idempotent PASS "second push: nothing changed on either host"
 else
-	result script-idempotent FAIL "$(grep '^\[changed\]' /tmp/again.log | head -3 | tr '\n' ' ')"
+	result push-idempotent FAIL "$(head -3 /tmp/again.err | tr '\n' ' ')"
 fi
+
+# qosgen verify over SSH, tcpdump on the server's veth: the evidence of what
+# the run put on the wire (RDMA WRITE data at path MTU 4096: IP length > 4000).
+verify_run() { # NAME: runs verify with a capture, prints both, leaves /tmp/NAME.{out,rc,dump}
+	tcpdump -i vethB -n -v -c 3000 -Z root udp port 4791 >"/tmp/$1.dump" 2>/dev/null &
+	d=$!
+	sleep 1
+	t0=$(date +%s)
+	qosgen verify $I >"/tmp/$1.out" 2>&1
+	echo $? >"/tmp/$1.rc"
+	t1=$(date +%s)
+	sleep 1
+	kill $d 2>/dev/null
+	wait $d 2>/dev/null
+	sed "s/^/@@ VERIFY $1 /" "/tmp/$1.out"
+	echo "@@ VERIFY $1 exit $(cat /tmp/$1.rc), $((t1 - t0)) s"
+	grep 'length [4-9][0-9][0-9][0-9])' "/tmp/$1.dump" | head -2 | sed "s/^/@@ TCPDUMP $1 /"
+	info "$1 tcpdump, full-size packets by ToS: $(grep 'length [4-9][0-9][0-9][0-9])' "/tmp/$1.dump" | grep -o 'tos 0x[0-9a-f]*' | sort | uniq -c | tr '\n' ' ')"
+}
+big_with() { grep "length [4-9][0-9][0-9][0-9])" "/tmp/$1.dump" | grep -c "$2"; }
+big_without() { grep "length [4-9][0-9][0-9][0-9])" "/tmp/$1.dump" | grep -vc "$2"; }
+
+verify_run verify-ok
+if [ "$(cat /tmp/verify-ok.rc)" = 0 ] && grep -q '^FATAL: 0' /tmp/verify-ok.out &&
+	grep -q '^\[PASS\] Check path MTU: 4096' /tmp/verify-ok.out &&
+	grep -q '^\[PASS\] Check RoCE marking on vm-a: ToS 106 (0x6a): DSCP 26, ECT(0)' /tmp/verify-ok.out &&
+	grep -q '^\[PASS\] Check bandwidth' /tmp/verify-ok.out; then
+	result verify-pass PASS "$(grep '^\[PASS\] Check bandwidth' /tmp/verify-ok.out); $(grep 'Check retransmissions' /tmp/verify-ok.out)"
+else
+	result verify-pass FAIL "exit $(cat /tmp/verify-ok.rc); see VERIFY lines"
+fi
+n=$(big_with verify-ok 'tos 0x6a,ECT(0)')
+if [ "$n" -gt 100 ] && [ "$(big_without verify-ok 'tos 0x6a,ECT(0)')" = 0 ]; then
+	result verify-wire-tos PASS "$n full-size RoCE packets of the verify run, all tos 0x6a (DSCP 26, ECT(0))"
+else
+	result verify-wire-tos FAIL "$n with tos 0x6a; see TCPDUMP lines"
+fi
+
+# Negative: vm-a's rdma_cm ToS back to 0. verify must call the marking FATAL,
+# and the wire must show the unmarked traffic; then push repairs it.
+echo 0 >/sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos
+verify_run verify-tos0
+if [ "$(cat /tmp/verify-tos0.rc)" = 1 ] &&
+	grep -q '^\[FATAL\] Check RoCE marking on vm-a: ToS 0 (0x00) carries DSCP 0, expected 26' /tmp/verify-tos0.out &&
+	grep -q '^\[PASS\] Check RoCE marking on vm-b' /tmp/verify-tos0.out; then
+	result verify-tos-fatal PASS "$(grep '^\[FATAL\]' /tmp/verify-tos0.out | head -1)"
+else
+	result verify-tos-fatal FAIL "exit $(cat /tmp/verify-tos0.rc); see VERIFY lines"
+fi
+n=$(big_with verify-tos0 'tos 0x0,')
+if [ "$n" -gt 100 ]; then
+	result verify-tos-wire PASS "$n full-size RoCE packets with tos 0x0 on the wire: the FATAL is real"
+else
+	result verify-tos-wire FAIL "$n with tos 0x0; see TCPDUMP lines"
+fi
+qosgen push $I --host vm-a >/tmp/repair.out 2>/tmp/repair.err
+if grep -q '^vm-a: .*(1 changed)' /tmp/repair.err &&
+	[ "$(cat /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos)" = 106 ]; then
+	result push-repairs PASS "$(grep '^vm-a:' /tmp/repair.err)"
+else
+	result push-repairs FAIL "$(head -2 /tmp/repair.err | tr '\n' ' ')"
+fi
+
+# Negative: MTU 1500 on vm-b's netdev: RoCE MTU 1024 there, path MTU FATAL.
+ip link set vethB mtu 1500
+verify_run verify-mtu1500
+if [ "$(cat /tmp/verify-mtu1500.rc)" = 1 ] &&
+	grep -q '^\[FATAL\] Check path MTU: 1024 < 4096: vm-b: active MTU 1024, netdev MTU 1500 (the intent sets 9000)' /tmp/verify-mtu1500.out; then
+	result verify-mtu-fatal PASS "$(grep '^\[FATAL\] Check path MTU' /tmp/verify-mtu1500.out)"
+else
+	result verify-mtu-fatal FAIL "exit $(cat /tmp/verify-mtu1500.rc); see VERIFY lines"
+fi
+qosgen push $I --host vm-b >/tmp/repair2.out 2>/tmp/repair2.err
+[ "$(cat /sys/class/net/vethB/mtu)" = 9000 ] || info "push did not restore vethB's MTU: $(cat /tmp/repair2.err)"
 
 # rdma_cm traffic with no ToS option: the host's default_roce_tos must be on the wire.
 # -Z root: the image has no tcpdump user to drop privileges to.

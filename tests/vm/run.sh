@@ -17,7 +17,7 @@ fail() {
 	echo "FAIL vm: $*"
 	exit 1
 }
-for tool in qemu-system-x86_64 busybox ib_write_bw tcpdump rdma cpio depmod; do
+for tool in qemu-system-x86_64 busybox ib_write_bw tcpdump rdma cpio depmod ssh-keygen /usr/sbin/sshd; do
 	command -v "$tool" >/dev/null || fail "$tool is missing ('make setup' installs the VM packages)"
 done
 
@@ -48,8 +48,13 @@ qos:
   lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}
   cnp: {priority: 6, dscp: 48, ets: strict}
 hosts:
-  - {name: vm-a, platform: linux, function: vf, address: 10.77.0.1, netdev: vethA, rdma_device: rxe0}
-  - {name: vm-b, platform: linux, function: vf, address: 10.77.0.2, netdev: vethB, rdma_device: rxe1}
+  - {name: vm-a, platform: linux, function: vf, address: 10.77.0.1, user: root, netdev: vethA, rdma_device: rxe0}
+  - {name: vm-b, platform: linux, function: vf, address: 10.77.0.2, user: root, netdev: vethB, rdma_device: rxe1}
+verify:
+  pairs:
+    - {client: vm-a, server: vm-b, min_gbps: 0.2}
+  message_size: 65536
+  duration_s: 3
 YAML
 rm -rf "$cache/out"
 "$Q" build "$cache/intent.yaml" -o "$cache/out" >/dev/null || fail "qosgen build failed"
@@ -66,7 +71,7 @@ cp "$(command -v busybox)" "$root/bb/busybox"
 # dash is /bin/sh as on a Debian host: busybox's sh would run its own applets
 # (its ip ignores "peer name") before the real tools in PATH.
 ln -s dash "$root/usr/bin/sh"
-for b in dash ip rdma tcpdump ibv_devinfo ib_write_bw "$Q"; do
+for b in dash ip rdma tcpdump ibv_devinfo ib_write_bw /usr/sbin/sshd "$Q"; do
 	p=$(command -v "$b")
 	cp "$p" "$root/usr/bin/"
 	ldd "$p" | awk '/=>/ {print $3} /^\t\/lib/ {print $1}' >>"$cache/libs"
@@ -83,8 +88,44 @@ for lib in $(sort -u "$cache/libs") /lib64/ld-linux-x86-64.so.2; do
 	cp "$real" "$root$lib" 2>/dev/null || true
 done
 rm -f "$cache/libs"
-echo "root:x:0:0::/:/bin/sh" >"$root/etc/passwd"
-echo "root:x:0:" >"$root/etc/group"
+mv "$root/usr/bin/sshd" "$root/usr/sbin/sshd" # sshd re-executes itself by this path
+# qosgen where only vm-a's sessions find it: verify then runs qosgen probe on
+# vm-a and falls back to ib_write_bw on vm-b, so both paths run for real.
+mkdir -p "$root/opt/qosgen/bin"
+mv "$root/usr/bin/qosgen" "$root/opt/qosgen/bin/qosgen"
+# Two hosts, two sshds (one per address), keys made here: strict host-key
+# checking inside the guest, as in the field.
+printf 'root:x:0:0::/root:/bin/sh\nsshd:x:100:65534::/run/sshd:/usr/sbin/nologin\n' >"$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+mkdir -p "$root/etc/ssh" "$root/root/.ssh"
+rm -rf "$cache/keys"
+mkdir -p "$cache/keys"
+for k in host_a host_b client; do
+	ssh-keygen -q -t ed25519 -N '' -C "qosgen-vm-$k" -f "$cache/keys/$k" || fail "ssh-keygen failed"
+done
+cp "$cache/keys/host_a" "$cache/keys/host_b" "$root/etc/ssh/"
+cp "$cache/keys/client" "$root/root/.ssh/id_ed25519"
+cp "$cache/keys/client.pub" "$root/root/.ssh/authorized_keys"
+{
+	echo "10.77.0.1 $(cut -d' ' -f1-2 "$cache/keys/host_a.pub")"
+	echo "10.77.0.2 $(cut -d' ' -f1-2 "$cache/keys/host_b.pub")"
+} >"$root/root/.ssh/known_hosts"
+for h in a b; do
+	addr=10.77.0.1
+	[ "$h" = b ] && addr=10.77.0.2
+	cat >"$root/etc/ssh/sshd_$h" <<CONF
+ListenAddress $addr
+HostKey /etc/ssh/host_$h
+PidFile /run/sshd_$h.pid
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+# Sessions see the tools where the image keeps them (busybox applets in /bb).
+SetEnv PATH=$([ $h = a ] && printf /opt/qosgen/bin:)/usr/bin:/usr/sbin:/bin:/sbin:/bb
+CONF
+done
 : >"$root/modules.order"
 for m in configfs veth crc32_generic rdma_rxe ib_uverbs rdma_ucm; do
 	modprobe -d "$cache/kpkg" -S "$kv" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" {print $2}'
@@ -97,6 +138,7 @@ done
 # crc32_generic is needed by rdma_rxe but missing from its modules.dep (FINDINGS.md).
 grep -q crc32_generic "$root/modules.order" || fail "no crc32_generic module"
 cp -r "$cache/out/host" "$root/qosgen/"
+cp "$cache/intent.yaml" "$root/qosgen/intent.yaml"
 cp "$here/guest-init.sh" "$root/init"
 chmod +x "$root/init"
 (cd "$root" && find . -print0 | cpio --null -o -H newc 2>/dev/null | gzip -1 >"$cache/initramfs.gz")
@@ -116,4 +158,4 @@ pass=$(grep -c '^@@ RESULT .* PASS' "$cache/serial.log")
 failn=$(grep -c '^@@ RESULT .* FAIL' "$cache/serial.log")
 grep -q '^@@ DONE' "$cache/serial.log" || { echo "FAIL vm: the guest did not finish"; failn=$((failn + 1)); }
 echo "$pass vm checks passed, $failn failed"
-[ "$failn" -eq 0 ] && [ "$pass" -ge 9 ]
+[ "$failn" -eq 0 ] && [ "$pass" -ge 15 ]

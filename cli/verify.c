@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `qosgen verify`: for each pair of the intent, over SSH: read both hosts'
+ * facts (MTUs, the ToS rdma_cm applies, the RoCE v2 GID, port counters),
+ * start the server side, run the client, read the facts again, and judge
+ * (verbs/verdict.c). Pairs run one after the other: two bandwidth tests at
+ * once would measure each other.
+ *
+ * The traffic class on the wire is the one the host itself applies (rdma_cm's
+ * default_roce_tos, read back), not the intent's: verify tests the host's
+ * marking, and a host left at ToS 0 must show up as FATAL, not be papered
+ * over by a correct --tclass.
+ */
+#include "verify.h"
+#include "../gen/derive.h"
+#include "../gen/errmsg.h"
+#include "../verbs/remote.h"
+#include "../verbs/verdict.h"
+
+#include <arpa/inet.h>
+#include <cjson/cJSON.h>
+#include <libssh/libssh.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { EXIT_OK = 0, EXIT_FATAL = 1, EXIT_USAGE = 2, EXIT_SYSTEM = 3 };
+
+struct side {
+	const struct qg_host *h;
+	struct qg_ssh *ssh;
+	struct vr_facts before, after;
+	bool have_before, have_after;
+	struct vc_counters delta;
+	bool have_delta;
+	struct qg_buf out, err; /* the traffic tool's output */
+	int status;
+	char fail[512]; /* why this side could not be run */
+};
+
+struct server_job {
+	struct side *s;
+	const char *script;
+	int rc;
+	char err[512];
+};
+
+static void *run_server(void *arg)
+{
+	struct server_job *j = arg;
+	j->rc = qg_ssh_run(j->s->ssh, "sh -s", j->script, strlen(j->script), &j->s->out, &j->s->err,
+			   &j->s->status, j->err, sizeof(j->err));
+	return NULL;
+}
+
+static int connect_side(struct side *s, const struct qg_ssh_opts *o)
+{
+	struct qg_ssh_target t = {.host = s->h->address,
+				  .port = s->h->port_given ? s->h->port : 0,
+				  .user = s->h->user[0] ? s->h->user : NULL};
+	return qg_ssh_connect(&t, o, &s->ssh, s->fail, sizeof(s->fail));
+}
+
+static int read_facts(struct side *s, struct vr_facts *f)
+{
+	struct qg_buf script = {0}, out = {0};
+	vr_facts_script(s->h, &script);
+	int status = -1, rc = qg_ssh_run(s->ssh, "sh -s", script.data, script.len, &out, NULL,
+					 &status, s->fail, sizeof(s->fail));
+	if (rc == 0 && vr_facts_parse(out.data ? out.data : "", f, s->fail, sizeof(s->fail)) != 0)
+		rc = -1;
+	qg_buf_free(&script);
+	qg_buf_free(&out);
+	return rc;
+}
+
+/* The last few lines of a tool's stderr/stdout, for a message. */
+static void tail(const struct qg_buf *b, char *dst, size_t len)
+{
+	dst[0] = '\0';
+	if (!b->len)
+		return;
+	const char *end = b->data + b->len;
+	while (end > b->data && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	const char *p = end;
+	for (int lines = 0; p > b->data && lines < 2; p--)
+		if (p[-1] == '\n')
+			lines++;
+	snprintf(dst, len, "%.*s", (int)(end - p), p);
+	for (char *c = dst; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+}
+
+struct pair_report {
+	const struct qg_pair *p;
+	struct side side[2]; /* client, server */
+	struct vr_result client, server;
+	struct vr_run run;
+	char server_addr[16];
+	struct vd_list checks;
+	bool unreachable; /* a host could not be reached or the tool not run */
+	char why[600];
+};
+
+static void free_side(struct side *s)
+{
+	if (s->ssh)
+		qg_ssh_close(s->ssh);
+	if (s->have_before)
+		vr_facts_free(&s->before);
+	if (s->have_after)
+		vr_facts_free(&s->after);
+	vc_counters_free(&s->delta);
+	qg_buf_free(&s->out);
+	qg_buf_free(&s->err);
+}
+
+static void run_pair(const struct qg_model *m, const struct verify_opts *vo, struct pair_report *r)
+{
+	const struct qg_qos *q = &m->qos;
+	struct side *c = &r->side[0], *s = &r->side[1];
+	c->h = &m->hosts[r->p->client];
+	s->h = &m->hosts[r->p->server];
+	vr_result_init(&r->client);
+	vr_result_init(&r->server);
+	for (int i = 0; i < 2; i++) {
+		struct side *x = &r->side[i];
+		if (connect_side(x, &vo->ssh) != 0 || read_facts(x, &x->before) != 0) {
+			snprintf(r->why, sizeof(r->why), "%s: %s", x->h->name, x->fail);
+			r->unreachable = true;
+			return;
+		}
+		x->have_before = true;
+	}
+	/* Where the client connects: the server's RoCE netdev address, else its SSH address. */
+	struct in_addr a;
+	if (s->before.ipv4[0])
+		snprintf(r->server_addr, sizeof(r->server_addr), "%s", s->before.ipv4);
+	else if (inet_pton(AF_INET, s->h->address, &a) == 1)
+		snprintf(r->server_addr, sizeof(r->server_addr), "%s", s->h->address);
+	else {
+		snprintf(r->why, sizeof(r->why),
+			 "%s: no IPv4 address on %s to run RoCE traffic to (is the netdev up?)",
+			 s->h->name, s->h->netdev);
+		r->unreachable = true;
+		return;
+	}
+	int tos = qg_roce_tos(q);
+	int size = m->verify.message_size, secs = m->verify.duration_s;
+	r->run = (struct vr_run){.tcp_port = vo->tcp_port,
+				 .size = size,
+				 .iters = vr_iters(size, secs, r->p->min_gbps_centi),
+				 /* at a tenth of the minimum bandwidth, plus set-up */
+				 .limit_s = secs * 10 + 30};
+	struct vr_run srv = r->run, cli = r->run;
+	srv.server = true;
+	srv.tclass = s->before.roce_tos >= 0 ? s->before.roce_tos : tos;
+	srv.gid_index = s->before.have_qosgen ? -1 : s->before.gid_index;
+	cli.peer = r->server_addr;
+	cli.tclass = c->before.roce_tos >= 0 ? c->before.roce_tos : tos;
+	cli.gid_index = c->before.have_qosgen ? -1 : c->before.gid_index;
+	r->run.tclass = cli.tclass;
+	struct qg_buf sscript = {0}, cscript = {0};
+	vr_run_script(s->h, &srv, &sscript);
+	vr_run_script(c->h, &cli, &cscript);
+
+	struct server_job job = {.s = s, .script = sscript.data};
+	pthread_t tid;
+	bool threaded = pthread_create(&tid, NULL, run_server, &job) == 0;
+	if (!threaded) {
+		snprintf(r->why, sizeof(r->why), "cannot start a thread for the server side");
+		r->unreachable = true;
+	} else {
+		/* qosgen probe's client retries the connect; the perftest fallback loops. */
+		nanosleep(&(struct timespec){.tv_nsec = 300 * 1000 * 1000}, NULL);
+		c->status = -1;
+		if (qg_ssh_run(c->ssh, "sh -s", cscript.data, cscript.len, &c->out, &c->err,
+			       &c->status, c->fail, sizeof(c->fail)) != 0) {
+			snprintf(r->why, sizeof(r->why), "%s: %s", c->h->name, c->fail);
+			r->unreachable = true;
+		}
+		pthread_join(tid, NULL);
+		if (job.rc != 0 && !r->unreachable) {
+			snprintf(r->why, sizeof(r->why), "%s: %s", s->h->name, job.err);
+			r->unreachable = true;
+		}
+	}
+	qg_buf_free(&sscript);
+	qg_buf_free(&cscript);
+	if (r->unreachable)
+		return;
+
+	/* Both sides' errors, the server's first: a server that failed makes the client fail. */
+	char err[256], t[300], why[2][300] = {"", ""};
+	if (s->status != 0 ||
+	    vr_result_parse(s->out.data ? s->out.data : "", &r->server, err, sizeof(err)) != 0) {
+		tail(s->err.len ? &s->err : &s->out, t, sizeof(t));
+		snprintf(why[0], sizeof(why[0]), "the server on %s exited %d: %s", s->h->name,
+			 s->status, t[0] ? t : err);
+		vr_result_init(&r->server);
+	}
+	if (c->status != 0 ||
+	    vr_result_parse(c->out.data ? c->out.data : "", &r->client, err, sizeof(err)) != 0) {
+		tail(c->err.len ? &c->err : &c->out, t, sizeof(t));
+		snprintf(why[1], sizeof(why[1]), "the client on %s exited %d: %s", c->h->name,
+			 c->status, t[0] ? t : err);
+		vr_result_init(&r->client);
+	}
+	snprintf(r->why, sizeof(r->why), "%s%s%s", why[0], why[0][0] && why[1][0] ? "; " : "",
+		 why[1]);
+	for (int i = 0; i < 2; i++) {
+		struct side *x = &r->side[i];
+		if (read_facts(x, &x->after) == 0) {
+			x->have_after = true;
+			x->have_delta = vc_counters_delta(&x->before.counters, &x->after.counters,
+							  &x->delta) == 0;
+		}
+	}
+}
+
+static void judge_pair(const struct qg_model *m, struct pair_report *r)
+{
+	const struct qg_qos *q = &m->qos;
+	struct vd_expected e = {.min_gbps = (double)r->p->min_gbps_centi / 100,
+				.mtu = q->mtu,
+				.path_mtu = qg_roce_path_mtu(q->mtu),
+				.tos = qg_roce_tos(q),
+				.ecn = q->ecn};
+	struct vd_measured me = {.gbps = r->client.ok ? r->client.gbps : -1,
+				 .path_mtu = r->client.ok ? r->client.path_mtu : -1,
+				 .n_sides = 2};
+	for (int i = 0; i < 2; i++) {
+		struct side *x = &r->side[i];
+		const struct vr_facts *f = x->have_after ? &x->after : &x->before;
+		const struct vr_result *res = i == 0 ? &r->client : &r->server;
+		me.side[i] = (struct vd_side){
+		    .name = x->h->name,
+		    .netdev_mtu = f->netdev_mtu,
+		    /* the verbs tool's own reading first: ibv_devinfo may be missing */
+		    .active_mtu = res->active_mtu >= 0 ? res->active_mtu : f->active_mtu,
+		    .tos = x->before.roce_tos,
+		    .delta = x->have_delta && x->delta.n ? &x->delta : NULL};
+	}
+	vd_judge(&e, &me, &r->checks);
+}
+
+static void print_text(const struct pair_report *r, FILE *f)
+{
+	const char *cn = r->side[0].h->name, *sn = r->side[1].h->name;
+	if (r->unreachable) {
+		fprintf(f,
+			"== %s -> %s\n[FATAL] Check reach: %s\n\nPASS: 0\nMARGINAL: 0\nFATAL: 1\n",
+			cn, sn, r->why);
+		return;
+	}
+	fprintf(f, "== %s -> %s: %s to %s, %d B x %llu, traffic class %d, to %s\n", cn, sn,
+		r->client.ok ? r->client.tool : "no result",
+		r->server.ok ? r->server.tool : "no result", r->run.size, r->run.iters,
+		r->run.tclass, r->server_addr);
+	if (r->why[0])
+		fprintf(f, "   %s\n", r->why);
+	struct qg_buf b = {0};
+	vd_print(&r->checks, &b);
+	fputs(b.data ? b.data : "", f);
+	qg_buf_free(&b);
+}
+
+static cJSON *side_json(const struct side *x)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct vr_facts *f = x->have_after ? &x->after : &x->before;
+	cJSON_AddStringToObject(o, "host", x->h->name);
+	cJSON_AddNumberToObject(o, "netdev_mtu", f->netdev_mtu);
+	cJSON_AddNumberToObject(o, "active_mtu", f->active_mtu);
+	cJSON_AddNumberToObject(o, "roce_tos", x->before.roce_tos);
+	cJSON_AddNumberToObject(o, "gid_index", f->gid_index);
+	cJSON *d = cJSON_AddObjectToObject(o, "counters_delta");
+	for (size_t i = 0; i < x->delta.n; i++)
+		if (x->delta.v[i].value)
+			cJSON_AddNumberToObject(d, x->delta.v[i].name, (double)x->delta.v[i].value);
+	return o;
+}
+
+static cJSON *pair_json(const struct pair_report *r)
+{
+	static const char *const level[] = {"PASS", "MARGINAL", "FATAL"};
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "client", r->side[0].h->name);
+	cJSON_AddStringToObject(o, "server", r->side[1].h->name);
+	cJSON *checks = cJSON_AddArrayToObject(o, "checks");
+	int count[3] = {0};
+	if (r->unreachable) {
+		cJSON *c = cJSON_CreateObject();
+		cJSON_AddStringToObject(c, "level", "FATAL");
+		cJSON_AddStringToObject(c, "check", "reach");
+		cJSON_AddStringToObject(c, "detail", r->why);
+		cJSON_AddItemToArray(checks, c);
+		count[2]++;
+	} else {
+		cJSON_AddStringToObject(o, "tool", r->client.ok ? r->client.tool : "");
+		cJSON_AddStringToObject(o, "server_tool", r->server.ok ? r->server.tool : "");
+		cJSON_AddStringToObject(o, "server_address", r->server_addr);
+		cJSON_AddNumberToObject(o, "size", r->run.size);
+		cJSON_AddNumberToObject(o, "iters", (double)r->run.iters);
+		cJSON_AddNumberToObject(o, "tclass", r->run.tclass);
+		cJSON_AddNumberToObject(o, "gbps", r->client.ok ? r->client.gbps : -1);
+		cJSON_AddNumberToObject(o, "path_mtu", r->client.ok ? r->client.path_mtu : -1);
+		if (r->why[0])
+			cJSON_AddStringToObject(o, "error", r->why);
+		for (size_t i = 0; i < r->checks.n; i++) {
+			cJSON *c = cJSON_CreateObject();
+			cJSON_AddStringToObject(c, "level", level[r->checks.v[i].level]);
+			cJSON_AddStringToObject(c, "check", r->checks.v[i].what);
+			cJSON_AddStringToObject(c, "detail", r->checks.v[i].detail);
+			cJSON_AddItemToArray(checks, c);
+			count[r->checks.v[i].level]++;
+		}
+		cJSON *sides = cJSON_AddArrayToObject(o, "hosts");
+		for (int i = 0; i < 2; i++)
+			cJSON_AddItemToArray(sides, side_json(&r->side[i]));
+	}
+	cJSON *sum = cJSON_AddObjectToObject(o, "summary");
+	cJSON_AddNumberToObject(sum, "pass", count[0]);
+	cJSON_AddNumberToObject(sum, "marginal", count[1]);
+	cJSON_AddNumberToObject(sum, "fatal", count[2]);
+	return o;
+}
+
+/* "CLIENT:SERVER" names a pair of the intent. */
+static bool pair_wanted(const struct qg_model *m, const struct qg_pair *p, const char *want)
+{
+	if (!want)
+		return true;
+	const char *colon = strchr(want, ':');
+	if (!colon)
+		return false;
+	const char *cn = m->hosts[p->client].name, *sn = m->hosts[p->server].name;
+	return strlen(cn) == (size_t)(colon - want) && !strncmp(want, cn, strlen(cn)) &&
+	       !strcmp(colon + 1, sn);
+}
+
+int verify_run(const struct qg_model *m, const struct verify_opts *vo)
+{
+	size_t n = 0;
+	struct pair_report *reports = calloc(m->verify.n_pairs + 1, sizeof(*reports));
+	if (!reports)
+		return EXIT_SYSTEM;
+	for (size_t i = 0; i < m->verify.n_pairs; i++)
+		if (pair_wanted(m, &m->verify.pairs[i], vo->pair))
+			reports[n++].p = &m->verify.pairs[i];
+	if (n == 0) {
+		if (vo->pair)
+			fprintf(stderr,
+				"qosgen verify: no pair '%s' in the intent's verify.pairs "
+				"(CLIENT:SERVER, by host name)\n",
+				vo->pair);
+		else
+			fprintf(stderr, "qosgen verify: the intent has no verify.pairs\n");
+		free(reports);
+		return EXIT_USAGE;
+	}
+	ssh_init();
+	int rc = EXIT_OK;
+	cJSON *all = vo->json ? cJSON_CreateArray() : NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct pair_report *r = &reports[i];
+		double t0 = qg_monotonic_s();
+		run_pair(m, vo, r);
+		if (!r->unreachable)
+			judge_pair(m, r);
+		if (all)
+			cJSON_AddItemToArray(all, pair_json(r));
+		else {
+			print_text(r, stdout);
+			fprintf(stdout, "(%.1f s)\n", qg_monotonic_s() - t0);
+		}
+		fflush(stdout);
+		if (r->unreachable || !r->client.ok)
+			rc = EXIT_SYSTEM;
+		else if (vd_fatal(&r->checks) && rc == EXIT_OK)
+			rc = EXIT_FATAL;
+		for (int k = 0; k < 2; k++)
+			if (r->side[k].h)
+				free_side(&r->side[k]);
+	}
+	if (all) {
+		char *s = cJSON_Print(all);
+		if (s)
+			printf("%s\n", s);
+		free(s);
+		cJSON_Delete(all);
+	}
+	ssh_finalize();
+	free(reports);
+	return rc;
+}

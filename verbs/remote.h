@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What `qosgen verify` runs on a host over SSH, and how it reads the answers.
+ * Pure: scripts are built into buffers (sent as stdin of `sh -s`, never as
+ * argv), answers are parsed from text. The I/O is in cli/verify.c.
+ *
+ * The facts script prints one "KEY VALUE" line per fact; anything it cannot
+ * read is simply absent, so the parser's defaults mean "not measured":
+ *   qosgen-facts 1
+ *   netdev_mtu 9000          /sys/class/net/NETDEV/mtu
+ *   ipv4 10.77.0.2           the netdev's address: where the probe connects
+ *   port_state 4: ACTIVE     /sys/class/infiniband/DEV/ports/1/state
+ *   active_mtu 4096          ibv_devinfo (sysfs has no active MTU)
+ *   gid_index 1              the RoCE v2 GID holding the netdev's IPv4 address
+ *   roce_tos 106             rdma_cm's default_roce_tos (configfs)
+ *   counter NAME VALUE       .../counters, .../hw_counters, ethtool -S rx/tx_prioN_*
+ *   have qosgen | have ib_write_bw
+ */
+#ifndef QG_REMOTE_H
+#define QG_REMOTE_H
+
+#include "../gen/buf.h"
+#include "../gen/model.h"
+#include "counters.h"
+
+#include <stdbool.h>
+
+struct vr_facts {
+	bool seen; /* the "qosgen-facts 1" line: the script really ran */
+	int netdev_mtu, active_mtu, gid_index, roce_tos; /* -1: not read */
+	char ipv4[16];					 /* "": not read */
+	char port_state[24];
+	bool have_qosgen, have_perftest;
+	struct vc_counters counters;
+};
+
+void vr_facts_script(const struct qg_host *h, struct qg_buf *out);
+/* 0, or -1 when the text is not a facts answer (err says why). */
+int vr_facts_parse(const char *text, struct vr_facts *f, char *err, size_t errlen);
+void vr_facts_free(struct vr_facts *f);
+
+struct vr_run {
+	bool server;
+	const char *peer; /* client: the server's IPv4 address (checked by the caller) */
+	int tcp_port;
+	int tclass;
+	int gid_index; /* -1: let the tool choose (qosgen probe picks the RoCE v2 GID itself) */
+	int size;
+	unsigned long long iters;
+	int limit_s; /* > 0: killed after this long where timeout(1) exists (a server whose
+		      * client never came must not linger) */
+};
+
+/*
+ * The traffic side as a script: `qosgen probe` where it is installed, else
+ * ib_write_bw with the same size, iterations, traffic class and GID (the two
+ * speak one protocol). A perftest client retries while the server is not
+ * listening yet; qosgen probe retries by itself.
+ */
+void vr_run_script(const struct qg_host *h, const struct vr_run *r, struct qg_buf *out);
+
+struct vr_result {
+	bool ok;
+	char tool[16];				     /* "qosgen probe" or "ib_write_bw" */
+	double gbps;				     /* < 0: not reported */
+	int active_mtu, path_mtu, tclass, gid_index; /* -1: not reported */
+	unsigned long long size, iters;
+};
+
+/* Nothing reported: every value "not measured". */
+void vr_result_init(struct vr_result *r);
+/* qosgen probe's JSON line or ib_write_bw's report. 0, or -1 with err. */
+int vr_result_parse(const char *text, struct vr_result *r, char *err, size_t errlen);
+
+/*
+ * How many messages make a run of duration_s at the pair's minimum
+ * bandwidth (faster paths finish sooner): at least 100, so that a tiny
+ * minimum still measures something.
+ */
+unsigned long long vr_iters(int message_size, int duration_s, long long min_gbps_centi);
+
+#endif
