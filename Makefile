@@ -11,7 +11,7 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Libraries by pkg-config name.
-PKG_QOSGEN := yaml-0.1 libcjson libxml-2.0 libcrypto libssh libibverbs
+PKG_QOSGEN := yaml-0.1 libcjson libxml-2.0 libcrypto libssh libibverbs libcurl
 PKG_TEST := cmocka
 PKG_ALL := $(PKG_QOSGEN) $(PKG_TEST)
 
@@ -33,7 +33,7 @@ endif
 
 TEMPLATES := $(sort $(wildcard templates/*.in))
 LIB_SRCS := $(sort $(wildcard gen/*.c) $(wildcard targets/*/*.c) $(wildcard transport/*.c) \
-	$(wildcard verbs/*.c))
+	$(wildcard verbs/*.c) $(wildcard vsphere/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/templates_builtin.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)

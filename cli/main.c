@@ -239,8 +239,10 @@ static int cmd_explain(int argc, char **argv)
  */
 #define SSH_OPTIONS                                                                                \
 	{"switch", required_argument, NULL, 's'}, {"host", required_argument, NULL, 'h'},          \
-	    {"all", no_argument, NULL, 'a'}, {"known-hosts", required_argument, NULL, 'k'},        \
-	    {"accept-new", no_argument, NULL, 'A'}, {"identity", required_argument, NULL, 'i'},    \
+	    {"dvs", required_argument, NULL, 'D'}, {"ca-file", required_argument, NULL, 'C'},      \
+	    {"insecure", no_argument, NULL, 'I'}, {"all", no_argument, NULL, 'a'},                 \
+	    {"known-hosts", required_argument, NULL, 'k'}, {"accept-new", no_argument, NULL, 'A'}, \
+	    {"identity", required_argument, NULL, 'i'},                                            \
 	    {"ssh-config", required_argument, NULL, 'F'},                                          \
 	    {"timeout", required_argument, NULL, 't'},                                             \
 	{                                                                                          \
@@ -259,6 +261,15 @@ static int ssh_option(const char *cmd, int c, struct push_opts *po, bool *all)
 		return 1;
 	case 'h':
 		po->host_name = optarg;
+		return 1;
+	case 'D':
+		po->dvs_name = optarg;
+		return 1;
+	case 'C':
+		po->ssh.ca_file = optarg;
+		return 1;
+	case 'I':
+		po->ssh.insecure = true;
 		return 1;
 	case 'a':
 		*all = true;
@@ -292,7 +303,8 @@ static int ssh_option(const char *cmd, int c, struct push_opts *po, bool *all)
 /* After option parsing: exactly one way of naming the devices. */
 static bool one_device_choice(const struct push_opts *po, bool all)
 {
-	return (po->switch_name != NULL) + (po->host_name != NULL) + all == 1;
+	return (po->switch_name != NULL) + (po->host_name != NULL) + (po->dvs_name != NULL) + all ==
+	       1;
 }
 
 static const struct option diff_opts[] = {
@@ -333,8 +345,8 @@ static int cmd_diff(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("diff", "expected one INTENT file");
 	if (!one_device_choice(&po, all))
-		return usage_error("diff",
-				   "name the devices: --switch NAME, --host NAME, or --all");
+		return usage_error(
+		    "diff", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
 	const char *sw = po.switch_name;
 	if (file && !sw)
 		return usage_error("diff", "--running-config goes with --switch NAME");
@@ -623,7 +635,8 @@ static const struct command commands[] = {
      "and the reason for each default and derived value, then what each device gets.\n\n"
      "  --json             the same rows as JSON\n"},
     {"diff", cmd_diff,
-     "qosgen diff INTENT (--switch NAME [--running-config FILE] | --host NAME | --all)\n"
+     "qosgen diff INTENT (--switch NAME [--running-config FILE] | --host NAME | --dvs NAME |\n"
+     "       --all)\n"
      "       [--exit-code] [SSH options of push]",
      "Print what differs between the devices and the intent, reading them over SSH: for a\n"
      "switch the fewest commands, ranges compressed as Onyx prints them; for a host the\n"
@@ -632,7 +645,8 @@ static const struct command commands[] = {
      "  --exit-code        exit 1 when there are differences (as git diff --exit-code)\n"
      "  --known-hosts, --accept-new, --identity, --ssh-config: as for push\n"},
     {"push", cmd_push,
-     "qosgen push INTENT (--switch NAME | --host NAME | --all) [-j N] [--dry-run] [--json]\n"
+     "qosgen push INTENT (--switch NAME | --host NAME | --dvs NAME | --all) [-j N] [--dry-run]\n"
+     "       [--json] [--ca-file FILE] [--insecure]\n"
      "       [--known-hosts FILE]"
      " [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S] [--templates DIR]",
      "Bring the devices to the intent over SSH, sending only what differs: a second push of an\n"
@@ -641,8 +655,15 @@ static const struct command commands[] = {
      "what it applied (reconnecting if needed) and says in which state the switch is left.\n"
      "A host gets its generated script over the session (sh -s), which changes only what\n"
      "differs and reports each setting; a missing tool or knob is reported, not fatal to\n"
-     "the rest. DVS push through the vSphere API comes later.\n\n"
-     "  --switch NAME      one switch; --host NAME: one host; --all: every switch and host\n"
+     "the rest. A DVS goes through the vSphere API (HTTPS to vCenter): its maxMtu with the\n"
+     "configVersion just read (retried if someone changed the switch meanwhile), and on its\n"
+     "hosts Net.PVRDMAVmknic and the pvrdma firewall ruleset. vCenter and credentials as\n"
+     "govc takes them: $GOVC_URL (else the intent's vcenter), $GOVC_USERNAME,\n"
+     "$GOVC_PASSWORD, $GOVC_INSECURE, $GOVC_TLS_CA_CERTS; never on the command line.\n\n"
+     "  --switch NAME      one switch; --host NAME: one host; --dvs NAME: one distributed\n"
+     "                     switch; --all: every device\n"
+     "  --ca-file FILE     the CA of vCenter's certificate (default: the system's CAs)\n"
+     "  --insecure         do not check vCenter's certificate (loudly; not recommended)\n"
      "  -j, --jobs N       devices in parallel (default 4)\n"
      "  --dry-run          read back and print what would be sent; send nothing\n"
      "  --json             results as JSON on stdout\n"

@@ -13,6 +13,7 @@
 #include "../transport/ssh.h"
 
 #include <cjson/cJSON.h>
+#include <curl/curl.h>
 #include <libssh/libssh.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -104,13 +105,15 @@ static void print_json(const struct qg_model *m, struct job *jobs, size_t n)
 
 int push_run(const struct qg_model *m, const struct push_opts *po)
 {
-	struct job *jobs = calloc(m->n_switches + m->n_hosts + 1, sizeof(*jobs));
+	struct job *jobs = calloc(m->n_switches + m->n_hosts + m->n_dvs + 1, sizeof(*jobs));
 	if (!jobs)
 		return 3;
-	bool all = !po->switch_name && !po->host_name;
+	bool all = !po->switch_name && !po->host_name && !po->dvs_name;
 	size_t n = 0;
-	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_HOST; kind++) {
-		const char *want = kind == QG_DEVICE_SWITCH ? po->switch_name : po->host_name;
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS; kind++) {
+		const char *want = kind == QG_DEVICE_SWITCH ? po->switch_name
+				   : kind == QG_DEVICE_HOST ? po->host_name
+							    : po->dvs_name;
 		for (size_t i = 0; i < qg_device_count(m, kind); i++) {
 			if (!all && (!want || strcmp(want, qg_device_name(m, kind, i))))
 				continue;
@@ -121,8 +124,12 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	}
 	if (!all && n == 0) {
 		fprintf(stderr, "qosgen push: no %s named '%s' in the intent\n",
-			po->switch_name ? "switch" : "host",
-			po->switch_name ? po->switch_name : po->host_name);
+			po->switch_name ? "switch"
+			: po->host_name ? "host"
+					: "DVS",
+			po->switch_name ? po->switch_name
+			: po->host_name ? po->host_name
+					: po->dvs_name);
 		free(jobs);
 		return 2;
 	}
@@ -143,6 +150,7 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 
 	/* libssh must be initialised once, before any thread uses it. */
 	ssh_init();
+	curl_global_init(CURL_GLOBAL_DEFAULT);
 	struct pool p = {.m = m, .ctx = &ctx, .po = po, .jobs = jobs, .n = n};
 	pthread_mutex_init(&p.lock, NULL);
 	size_t workers = po->jobs > 0 ? (size_t)po->jobs : 4;
@@ -160,6 +168,7 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	free(tids);
 	pthread_mutex_destroy(&p.lock);
 	ssh_finalize();
+	curl_global_cleanup();
 
 	int failed = 0, differ = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -179,10 +188,6 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 				qg_device_name(m, jobs[i].kind, jobs[i].index),
 				jobs[i].target->name, state_name[jobs[i].r.state],
 				jobs[i].r.lines_sent, jobs[i].r.lines_rolled_back, jobs[i].seconds);
-		if (all && m->n_dvs > 0)
-			fprintf(stderr,
-				"(DVS: push through the vSphere API is not implemented yet; "
-				"dvs/*.govc.sh in the build output does it with govc)\n");
 		fprintf(stderr, "%zu device%s, %d failed\n", n, n == 1 ? "" : "s", failed);
 	}
 	for (size_t i = 0; i < n; i++)

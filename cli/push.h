@@ -7,7 +7,8 @@
 
 struct push_opts {
 	const char *switch_name; /* --switch NAME */
-	const char *host_name;	 /* --host NAME; both NULL with --all */
+	const char *host_name;	 /* --host NAME */
+	const char *dvs_name;	 /* --dvs NAME; all three NULL with --all */
 	int jobs;		 /* -j */
 	bool dry_run, json;
 	struct qg_ssh_opts ssh;

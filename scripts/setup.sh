@@ -13,11 +13,12 @@ set -eu
 
 PKGS="gcc make pkg-config diffutils
 libyaml-dev libssh-dev libcjson-dev libxml2-dev libcmocka-dev libibverbs-dev libssl-dev
+libcurl4-openssl-dev
 clang libclang-rt-14-dev
 openssh-server openssh-client
 ansible python3-paramiko
 qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftest tcpdump
-rdmacm-utils cpio kmod iproute2"
+rdmacm-utils cpio kmod iproute2 openssl"
 
 missing=""
 for p in $PKGS; do

@@ -34,6 +34,13 @@ struct qg_ssh_opts {
 	int connect_timeout_s;	  /* 0: 10 */
 	int command_timeout_s;	  /* 0: 120 */
 	int keepalive_s;	  /* 0: 15; an SSH_MSG_IGNORE while waiting, to keep NATs open */
+	/*
+	 * vSphere endpoints (the DVS target speaks HTTPS, not SSH; the options
+	 * travel with the other device-access options): a CA file for the
+	 * server's certificate, and the explicit, loud opt-out of checking it.
+	 */
+	const char *ca_file;
+	bool insecure;
 };
 
 struct qg_ssh;

@@ -12,6 +12,7 @@
  * govc script does it with `dvs.add`.
  */
 #include "dvs.h"
+#include "dvs_push.h"
 
 #include <errno.h>
 #include <libxml/tree.h>
@@ -201,4 +202,5 @@ const struct qg_target qg_target_dvs = {
     .applies = dvs_applies,
     .settings = dvs_settings,
     .emit = dvs_emit,
+    .push = dvs_push,
 };

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+#include "soap.h"
+#include "../gen/buf.h"
+#include "../gen/errmsg.h"
+
+#include <curl/curl.h>
+#include <libxml/parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define X(s) ((const xmlChar *)(s))
+
+struct vs_conn {
+	CURL *curl;
+	struct curl_slist *headers;
+	char url[512];
+};
+
+int vs_conn_open(const struct vs_conn_opts *o, struct vs_conn **out, char *err, size_t errlen)
+{
+	struct vs_conn *c = calloc(1, sizeof(*c));
+	if (!c)
+		return qg_errf(err, errlen, "out of memory");
+	snprintf(c->url, sizeof(c->url), "%s", o->url);
+	c->curl = curl_easy_init();
+	/* vim25 6.5 is what vcsim 0.24 and every vCenter since 6.5 answer. */
+	c->headers = curl_slist_append(NULL, "Content-Type: text/xml; charset=utf-8");
+	c->headers =
+	    c->headers ? curl_slist_append(c->headers, "SOAPAction: \"urn:vim25/6.5\"") : NULL;
+	if (!c->curl || !c->headers) {
+		vs_conn_close(c);
+		return qg_errf(err, errlen, "cannot initialise libcurl");
+	}
+	CURL *h = c->curl;
+	curl_easy_setopt(h, CURLOPT_URL, c->url);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, c->headers);
+	curl_easy_setopt(h, CURLOPT_POST, 1L);
+	/* The session cookie: libcurl's engine, in memory only (an empty file name). */
+	curl_easy_setopt(h, CURLOPT_COOKIEFILE, "");
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)(o->timeout_s > 0 ? o->timeout_s : 60));
+	if (o->ca_file)
+		curl_easy_setopt(h, CURLOPT_CAINFO, o->ca_file);
+	if (o->insecure) {
+		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+	}
+	*out = c;
+	return 0;
+}
+
+void vs_conn_close(struct vs_conn *c)
+{
+	if (!c)
+		return;
+	if (c->curl)
+		curl_easy_cleanup(c->curl);
+	curl_slist_free_all(c->headers);
+	free(c);
+}
+
+xmlNodePtr vs_request(xmlDocPtr *doc, const char *op, const char *this_type, const char *this_val)
+{
+	*doc = xmlNewDoc(X("1.0"));
+	xmlNodePtr env = *doc ? xmlNewNode(NULL, X("Envelope")) : NULL;
+	if (!env)
+		return NULL;
+	xmlDocSetRootElement(*doc, env);
+	xmlNsPtr soap = xmlNewNs(env, X(VS_NS_SOAP), X("soapenv"));
+	if (!soap || !xmlNewNs(env, X(VS_NS_XSI), X("xsi")) ||
+	    !xmlNewNs(env, X("http://www.w3.org/2001/XMLSchema"), X("xsd")))
+		return NULL;
+	xmlSetNs(env, soap);
+	xmlNodePtr body = xmlNewChild(env, soap, X("Body"), NULL);
+	xmlNodePtr req = body ? xmlNewChild(body, NULL, X(op), NULL) : NULL;
+	xmlNsPtr vim = req ? xmlNewNs(req, X(VS_NS_VIM), NULL) : NULL;
+	if (!vim)
+		return NULL;
+	xmlSetNs(req, vim);
+	xmlNodePtr self = vs_add(req, "_this", this_val);
+	if (!self || !xmlNewProp(self, X("type"), X(this_type)))
+		return NULL;
+	return req;
+}
+
+xmlNodePtr vs_add(xmlNodePtr parent, const char *name, const char *text)
+{
+	return xmlNewTextChild(parent, parent->ns, X(name), text ? X(text) : NULL);
+}
+
+xmlNodePtr vs_add_typed(xmlNodePtr parent, const char *name, const char *xsi_type, const char *text)
+{
+	xmlNodePtr n = vs_add(parent, name, text);
+	xmlNsPtr xsi = n ? xmlSearchNsByHref(n->doc, n, X(VS_NS_XSI)) : NULL;
+	if (!xsi || !xmlNewNsProp(n, xsi, X("type"), X(xsi_type)))
+		return NULL;
+	return n;
+}
+
+static size_t collect(char *p, size_t size, size_t n, void *ctx)
+{
+	qg_buf_append(ctx, p, size * n);
+	return size * n;
+}
+
+xmlNodePtr vs_child(xmlNodePtr n, const char *name)
+{
+	for (xmlNodePtr k = n ? n->children : NULL; k; k = k->next)
+		if (k->type == XML_ELEMENT_NODE && (!name || !strcmp((const char *)k->name, name)))
+			return k;
+	return NULL;
+}
+
+xmlNodePtr vs_next(xmlNodePtr n, const char *name)
+{
+	for (xmlNodePtr k = n ? n->next : NULL; k; k = k->next)
+		if (k->type == XML_ELEMENT_NODE && (!name || !strcmp((const char *)k->name, name)))
+			return k;
+	return NULL;
+}
+
+char *vs_text(xmlNodePtr n)
+{
+	xmlChar *t = n ? xmlNodeGetContent(n) : NULL;
+	char *s = strdup(t ? (const char *)t : "");
+	xmlFree(t);
+	return s;
+}
+
+void vs_xsi_type(xmlNodePtr n, char *out, size_t len)
+{
+	xmlChar *t = n ? xmlGetNsProp(n, X("type"), X(VS_NS_XSI)) : NULL;
+	const char *s = t ? (const char *)t : "";
+	const char *colon = strchr(s, ':');
+	snprintf(out, len, "%s", colon ? colon + 1 : s);
+	xmlFree(t);
+}
+
+void vs_attr(xmlNodePtr n, const char *name, char *out, size_t len)
+{
+	/* xmlGetProp would also match XMLSchema-instance:type: the plain attribute only. */
+	xmlChar *t = n ? xmlGetNoNsProp(n, X(name)) : NULL;
+	snprintf(out, len, "%s", t ? (const char *)t : "");
+	xmlFree(t);
+}
+
+void vs_fault_of(xmlNodePtr fault, char *type, size_t typelen, char *msg, size_t msglen)
+{
+	type[0] = msg[0] = '\0';
+	/* <soapenv:Fault>: faultstring, detail/<XFault xsi:type="X">. */
+	xmlNodePtr fs = vs_child(fault, "faultstring"), detail = vs_child(fault, "detail");
+	/* A task's LocalizedMethodFault: fault xsi:type="X", localizedMessage. */
+	xmlNodePtr inner = vs_child(fault, "fault"), lm = vs_child(fault, "localizedMessage");
+	xmlNodePtr typed = detail ? vs_child(detail, NULL) : inner;
+	vs_xsi_type(typed, type, typelen);
+	if (!type[0] && typed) {
+		snprintf(type, typelen, "%s", (const char *)typed->name);
+		size_t n = strlen(type);
+		if (n > 5 && !strcmp(type + n - 5, "Fault"))
+			type[n - 5] = '\0';
+	}
+	char *m = vs_text(fs ? fs : lm);
+	snprintf(msg, msglen, "%s", m ? m : "");
+	free(m);
+}
+
+int vs_call(struct vs_conn *c, xmlDocPtr doc, xmlDocPtr *resp, xmlNodePtr *ret, char *fault,
+	    size_t faultlen, char *err, size_t errlen)
+{
+	*resp = NULL;
+	*ret = NULL;
+	fault[0] = '\0';
+	xmlChar *body = NULL;
+	int blen = 0;
+	xmlDocDumpMemoryEnc(doc, &body, &blen, "UTF-8");
+	xmlFreeDoc(doc);
+	if (!body)
+		return qg_errf(err, errlen, "out of memory");
+	struct qg_buf answer = {0};
+	char curl_err[CURL_ERROR_SIZE] = "";
+	curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, (const char *)body);
+	curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)blen);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &answer);
+	curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, curl_err);
+	CURLcode rc = curl_easy_perform(c->curl);
+	/* The request may hold a password (Login): scrub it before freeing. */
+	explicit_bzero(body, (size_t)blen);
+	xmlFree(body);
+	curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, NULL);
+	curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, NULL);
+	long status = 0;
+	curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+	if (rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE) {
+		qg_buf_free(&answer);
+		return qg_errf(err, errlen,
+			       "%s: the server's TLS certificate is not trusted (%s); give its CA "
+			       "with --ca-file (or $GOVC_TLS_CA_CERTS), or --insecure to skip the "
+			       "check",
+			       c->url, curl_err[0] ? curl_err : curl_easy_strerror(rc));
+	}
+	if (rc != CURLE_OK) {
+		qg_buf_free(&answer);
+		return qg_errf(err, errlen, "%s: %s", c->url,
+			       curl_err[0] ? curl_err : curl_easy_strerror(rc));
+	}
+	xmlDocPtr d = answer.len ? xmlReadMemory(answer.data, (int)answer.len, "answer.xml", NULL,
+						 XML_PARSE_NONET | XML_PARSE_NOBLANKS)
+				 : NULL;
+	qg_buf_free(&answer);
+	xmlNodePtr env = d ? xmlDocGetRootElement(d) : NULL;
+	xmlNodePtr b = vs_child(env, "Body"), first = vs_child(b, NULL);
+	if (!first) {
+		xmlFreeDoc(d);
+		return qg_errf(err, errlen,
+			       "%s: HTTP %ld with no SOAP answer (is this a vSphere "
+			       "endpoint? the URL ends in /sdk)",
+			       c->url, status);
+	}
+	if (!strcmp((const char *)first->name, "Fault")) {
+		char msg[400];
+		vs_fault_of(first, fault, faultlen, msg, sizeof(msg));
+		xmlFreeDoc(d);
+		return qg_errf(err, errlen, "%s%s%s", fault, msg[0] ? ": " : "", msg);
+	}
+	*resp = d;
+	*ret = first;
+	return 0;
+}
