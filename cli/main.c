@@ -300,6 +300,29 @@ static int ssh_option(const char *cmd, int c, struct push_opts *po, bool *all)
 	}
 }
 
+/* --ask-password: the prompt's answer lives in memory only, until drop_password(). */
+static int ask_password(const char *cmd, struct qg_ssh_opts *ssh)
+{
+	char err[256];
+	char *password = qg_ssh_ask_password("SSH password: ", err, sizeof(err));
+	if (!password) {
+		fprintf(stderr, "qosgen %s: %s\n", cmd, err);
+		return EXIT_SYSTEM;
+	}
+	ssh->password = password;
+	return EXIT_OK;
+}
+
+static void drop_password(struct qg_ssh_opts *ssh)
+{
+	char *password = (char *)ssh->password;
+	if (password) {
+		explicit_bzero(password, strlen(password));
+		free(password);
+	}
+	ssh->password = NULL;
+}
+
 /* After option parsing: exactly one way of naming the devices. */
 static bool one_device_choice(const struct push_opts *po, bool all)
 {
@@ -443,28 +466,18 @@ static int cmd_push(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("push", "expected one INTENT file");
 	if (!one_device_choice(&po, all))
-		return usage_error("push",
-				   "name the devices: --switch NAME, --host NAME, or --all");
+		return usage_error(
+		    "push", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
 	struct qg_model m;
 	int rc = load(argv[optind], false, &m);
 	if (rc != EXIT_OK)
 		return rc;
-	char *password = NULL;
-	if (ask) {
-		char err[256];
-		password = qg_ssh_ask_password("SSH password: ", err, sizeof(err));
-		if (!password) {
-			fprintf(stderr, "qosgen push: %s\n", err);
-			qg_model_free(&m);
-			return EXIT_SYSTEM;
-		}
-		po.ssh.password = password;
+	if (ask && ask_password("push", &po.ssh) != EXIT_OK) {
+		qg_model_free(&m);
+		return EXIT_SYSTEM;
 	}
 	rc = push_run(&m, &po);
-	if (password) {
-		explicit_bzero(password, strlen(password));
-		free(password);
-	}
+	drop_password(&po.ssh);
 	qg_model_free(&m);
 	return rc;
 }
@@ -596,22 +609,12 @@ static int cmd_verify(int argc, char **argv)
 	if (rc != EXIT_OK)
 		return rc;
 	vo.ssh = po.ssh;
-	char *password = NULL;
-	if (ask) {
-		char err[256];
-		password = qg_ssh_ask_password("SSH password: ", err, sizeof(err));
-		if (!password) {
-			fprintf(stderr, "qosgen verify: %s\n", err);
-			qg_model_free(&m);
-			return EXIT_SYSTEM;
-		}
-		vo.ssh.password = password;
+	if (ask && ask_password("verify", &vo.ssh) != EXIT_OK) {
+		qg_model_free(&m);
+		return EXIT_SYSTEM;
 	}
 	rc = verify_run(&m, &vo);
-	if (password) {
-		explicit_bzero(password, strlen(password));
-		free(password);
-	}
+	drop_password(&vo.ssh);
 	qg_model_free(&m);
 	return rc;
 }
