@@ -14,6 +14,7 @@
 #include "verify.h"
 #include "../gen/derive.h"
 #include "../gen/errmsg.h"
+#include "../targets/host/script_push.h"
 #include "../verbs/remote.h"
 #include "../verbs/verdict.h"
 
@@ -57,9 +58,7 @@ static void *run_server(void *arg)
 
 static int connect_side(struct side *s, const struct qg_ssh_opts *o)
 {
-	struct qg_ssh_target t = {.host = s->h->address,
-				  .port = s->h->port_given ? s->h->port : 0,
-				  .user = s->h->user[0] ? s->h->user : NULL};
+	struct qg_ssh_target t = host_ssh_target(s->h);
 	return qg_ssh_connect(&t, o, &s->ssh, s->fail, sizeof(s->fail));
 }
 

@@ -17,6 +17,12 @@ struct vs_conn {
 	char url[512];
 };
 
+static size_t collect(char *p, size_t size, size_t n, void *ctx)
+{
+	qg_buf_append(ctx, p, size * n);
+	return size * n;
+}
+
 int vs_conn_open(const struct vs_conn_opts *o, struct vs_conn **out, char *err, size_t errlen)
 {
 	struct vs_conn *c = calloc(1, sizeof(*c));
@@ -36,6 +42,7 @@ int vs_conn_open(const struct vs_conn_opts *o, struct vs_conn **out, char *err, 
 	curl_easy_setopt(h, CURLOPT_URL, c->url);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, c->headers);
 	curl_easy_setopt(h, CURLOPT_POST, 1L);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
 	/* The session cookie: libcurl's engine, in memory only (an empty file name). */
 	curl_easy_setopt(h, CURLOPT_COOKIEFILE, "");
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
@@ -98,12 +105,6 @@ xmlNodePtr vs_add_typed(xmlNodePtr parent, const char *name, const char *xsi_typ
 	if (!xsi || !xmlNewNsProp(n, xsi, X("type"), X(xsi_type)))
 		return NULL;
 	return n;
-}
-
-static size_t collect(char *p, size_t size, size_t n, void *ctx)
-{
-	qg_buf_append(ctx, p, size * n);
-	return size * n;
 }
 
 xmlNodePtr vs_child(xmlNodePtr n, const char *name)
@@ -183,7 +184,6 @@ int vs_call(struct vs_conn *c, xmlDocPtr doc, xmlDocPtr *resp, xmlNodePtr *ret, 
 	char curl_err[CURL_ERROR_SIZE] = "";
 	curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, (const char *)body);
 	curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)blen);
-	curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, collect);
 	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &answer);
 	curl_easy_setopt(c->curl, CURLOPT_ERRORBUFFER, curl_err);
 	CURLcode rc = curl_easy_perform(c->curl);

@@ -13,7 +13,7 @@ struct vim {
 	bool logged_in;
 };
 
-static void ref_of(xmlNodePtr n, struct vim_ref *r)
+void vim_ref_of(xmlNodePtr n, struct vim_ref *r)
 {
 	vs_attr(n, "type", r->type, sizeof(r->type));
 	char *t = vs_text(n);
@@ -67,10 +67,10 @@ int vim_connect(const struct vs_conn_opts *o, const char *user, const char *pass
 		return -1;
 	}
 	xmlNodePtr sc = vs_child(ret, "returnval");
-	ref_of(vs_child(sc, "propertyCollector"), &v->pc);
-	ref_of(vs_child(sc, "sessionManager"), &v->sm);
-	ref_of(vs_child(sc, "rootFolder"), &v->root);
-	ref_of(vs_child(sc, "viewManager"), &v->views);
+	vim_ref_of(vs_child(sc, "propertyCollector"), &v->pc);
+	vim_ref_of(vs_child(sc, "sessionManager"), &v->sm);
+	vim_ref_of(vs_child(sc, "rootFolder"), &v->root);
+	vim_ref_of(vs_child(sc, "viewManager"), &v->views);
 	xmlFreeDoc(resp);
 	if (!v->pc.value[0] || !v->sm.value[0] || !v->root.value[0] || !v->views.value[0]) {
 		vim_close(v);
@@ -171,7 +171,7 @@ static int find_each(xmlNodePtr o, void *ctx)
 		vim_path_text(p, "name", name, sizeof(name));
 		vim_path_text(p, "val", val, sizeof(val));
 		if (!strcmp(name, "name") && !strcmp(val, f->name)) {
-			ref_of(vs_child(o, "obj"), f->out);
+			vim_ref_of(vs_child(o, "obj"), f->out);
 			f->found = true;
 			return 1;
 		}
@@ -194,7 +194,7 @@ int vim_find(struct vim *v, const char *type, const char *name, struct vim_ref *
 	if (vs_call(v->c, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
 		return -1;
 	struct vim_ref view;
-	ref_of(vs_child(ret, "returnval"), &view);
+	vim_ref_of(vs_child(ret, "returnval"), &view);
 	xmlFreeDoc(resp);
 
 	req = vs_request(&doc, "RetrievePropertiesEx", v->pc.type, v->pc.value);

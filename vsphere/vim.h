@@ -18,6 +18,9 @@ struct vim_ref {
 
 struct vim;
 
+/* A ManagedObjectReference element: its plain "type" attribute and its text. */
+void vim_ref_of(xmlNodePtr n, struct vim_ref *r);
+
 /* RetrieveServiceContent and Login. The password is not kept. */
 int vim_connect(const struct vs_conn_opts *o, const char *user, const char *password,
 		struct vim **out, char *err, size_t errlen);

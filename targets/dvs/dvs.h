@@ -8,13 +8,14 @@
 #define QG_TARGET_DVS_H
 
 #include "../../gen/target.h"
+#include "../../vsphere/soap.h"
 
 extern const struct qg_target qg_target_dvs;
 
-/* XML namespaces of the request. */
-#define DVS_NS_SOAP "http://schemas.xmlsoap.org/soap/envelope/"
-#define DVS_NS_XSI "http://www.w3.org/2001/XMLSchema-instance"
-#define DVS_NS_VIM "urn:vim25"
+/* XML namespaces of the request: vsphere/soap.h's. */
+#define DVS_NS_SOAP VS_NS_SOAP
+#define DVS_NS_XSI VS_NS_XSI
+#define DVS_NS_VIM VS_NS_VIM
 
 /*
  * The SOAP envelope for ReconfigureDvs_Task, pretty-printed. `_this` and

@@ -177,15 +177,8 @@ static int read_dvs(struct vim *v, struct dvs_state *st, char *err, size_t errle
 	return 0;
 }
 
-static void ref_text(xmlNodePtr n, struct vim_ref *r)
-{
-	vs_attr(n, "type", r->type, sizeof(r->type));
-	char *t = vs_text(n);
-	snprintf(r->value, sizeof(r->value), "%s", t ? t : "");
-	free(t);
-}
-
-static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
+/* The host's object and its option and firewall managers: looked up once per push. */
+static int locate_host(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
 {
 	int f = vim_find(v, "HostSystem", h->h->address, &h->ref, err, errlen);
 	if (f == 1)
@@ -201,9 +194,19 @@ static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 	xmlNodePtr vals[2];
 	if (vim_props(v, &h->ref, paths, 2, &doc, vals, err, errlen) != 0)
 		return -1;
-	ref_text(vals[0], &h->options);
-	ref_text(vals[1], &h->firewall);
+	vim_ref_of(vals[0], &h->options);
+	vim_ref_of(vals[1], &h->firewall);
 	xmlFreeDoc(doc);
+	return 0;
+}
+
+/* The values push sets, from a located host. */
+static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
+{
+	if (!h->found || !h->h->pvrdma_vmknic[0])
+		return 0;
+	xmlDocPtr doc;
+	xmlNodePtr vals[1];
 
 	/* An option that was never set does not exist: InvalidName, not an error. */
 	char fault[64];
@@ -246,14 +249,23 @@ static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 	return 0;
 }
 
-static int read_state(struct vim *v, const struct qg_model *m, size_t i, struct dvs_state *st,
-		      char *err, size_t errlen)
+/* Find the switch and the hosts by name: once per push (each find is a ContainerView). */
+static int locate(struct vim *v, const struct qg_model *m, size_t i, struct dvs_state *st,
+		  char *err, size_t errlen)
 {
-	const struct qg_dvs *d = &m->dvs[i];
-	int f = vim_find(v, "DistributedVirtualSwitch", d->name, &st->ref, err, errlen);
+	int f = vim_find(v, "DistributedVirtualSwitch", m->dvs[i].name, &st->ref, err, errlen);
 	if (f < 0)
 		return -1;
 	st->found = f == 0;
+	for (size_t k = 0; k < st->n_hosts; k++)
+		if (locate_host(v, &st->hosts[k], err, errlen) != 0)
+			return -1;
+	return 0;
+}
+
+/* The values of what locate() found: before the push, and again to prove it. */
+static int read_state(struct vim *v, struct dvs_state *st, char *err, size_t errlen)
+{
 	if (st->found && read_dvs(v, st, err, errlen) != 0)
 		return -1;
 	for (size_t k = 0; k < st->n_hosts; k++) {
@@ -290,7 +302,7 @@ static int set_mtu(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, 
 		if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
 			return -1;
 		struct vim_ref task;
-		ref_text(vs_child(ret, "returnval"), &task);
+		vim_ref_of(vs_child(ret, "returnval"), &task);
 		xmlFreeDoc(resp);
 		if (vim_wait_task(v, &task, 120, fault, sizeof(fault), err, errlen) == 0)
 			return 0;
@@ -366,7 +378,8 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 				  .timeout_s = o->command_timeout_s};
 	int rc = vim_connect(&co, ep.user, ep.password, &v, err, sizeof(err));
 	dvs_endpoint_free(&ep);
-	if (rc != 0 || read_state(v, m, i, &st, err, sizeof(err)) != 0) {
+	if (rc != 0 || locate(v, m, i, &st, err, sizeof(err)) != 0 ||
+	    read_state(v, &st, err, sizeof(err)) != 0) {
 		qg_push_say(r, "%s", err);
 		goto out;
 	}
@@ -411,10 +424,9 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		}
 	}
 	r->lines_sent = n;
-	struct dvs_state after = {.n_hosts = st.n_hosts, .hosts = st.hosts};
+	struct dvs_state after = st; /* same objects, values read again */
 	struct qg_buf left = {0};
-	if (read_state(v, m, i, &after, err, sizeof(err)) != 0 ||
-	    dvs_plan(m, i, &after, &left) != 0) {
+	if (read_state(v, &after, err, sizeof(err)) != 0 || dvs_plan(m, i, &after, &left) != 0) {
 		r->state = QG_PUSH_FAILED;
 		qg_push_say(r, "still differs after the push: %s", left.data ? left.data : err);
 	} else {

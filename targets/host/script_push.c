@@ -26,6 +26,13 @@ static void keys_with(const struct qg_report *rep, enum qg_report_status st, cha
 						 rep->v[k].key);
 }
 
+struct qg_ssh_target host_ssh_target(const struct qg_host *h)
+{
+	return (struct qg_ssh_target){.host = h->address,
+				      .port = h->port_given ? h->port : 0,
+				      .user = h->user[0] ? h->user : NULL};
+}
+
 int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
 {
@@ -41,9 +48,7 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 		qg_push_say(r, "cannot generate the host script");
 		goto out;
 	}
-	struct qg_ssh_target target = {.host = h->address,
-				       .port = h->port_given ? h->port : 0,
-				       .user = h->user[0] ? h->user : NULL};
+	struct qg_ssh_target target = host_ssh_target(h);
 	if (qg_ssh_connect(&target, o, &ssh, err, sizeof(err)) != 0) {
 		qg_push_say(r, "%s", err);
 		goto out;

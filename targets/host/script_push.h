@@ -10,6 +10,10 @@
 #define QG_SCRIPT_PUSH_H
 
 #include "../../gen/target.h"
+#include "../../transport/ssh.h"
+
+/* Where a host of the intent is reached: its address, port and user, or ~/.ssh/config's. */
+struct qg_ssh_target host_ssh_target(const struct qg_host *h);
 
 int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);

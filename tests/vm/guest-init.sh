@@ -52,8 +52,8 @@ export HOME=/root
 mkdir -p /run/sshd /dev/pts
 chmod 755 /run/sshd
 mount -t devpts devpts /dev/pts
-chmod 700 /root/.ssh
-chmod 600 /root/.ssh/id_ed25519
+chmod 700 "$HOME/.ssh"
+chmod 600 "$HOME/.ssh/id_ed25519"
 for h in a b; do
 	/usr/sbin/sshd -f "/etc/ssh/sshd_$h" -E "/tmp/sshd_$h.log" || info "sshd $h failed: $(cat /tmp/sshd_$h.log)"
 done

@@ -95,21 +95,23 @@ mkdir -p "$root/opt/qosgen/bin"
 mv "$root/usr/bin/qosgen" "$root/opt/qosgen/bin/qosgen"
 # Two hosts, two sshds (one per address), keys made here: strict host-key
 # checking inside the guest, as in the field.
+# The guest's own root home (inside the image, not on this machine).
+gssh=$root/root/.ssh
 printf 'root:x:0:0::/root:/bin/sh\nsshd:x:100:65534::/run/sshd:/usr/sbin/nologin\n' >"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
-mkdir -p "$root/etc/ssh" "$root/root/.ssh"
+mkdir -p "$root/etc/ssh" "$gssh"
 rm -rf "$cache/keys"
 mkdir -p "$cache/keys"
 for k in host_a host_b client; do
 	ssh-keygen -q -t ed25519 -N '' -C "qosgen-vm-$k" -f "$cache/keys/$k" || fail "ssh-keygen failed"
 done
 cp "$cache/keys/host_a" "$cache/keys/host_b" "$root/etc/ssh/"
-cp "$cache/keys/client" "$root/root/.ssh/id_ed25519"
-cp "$cache/keys/client.pub" "$root/root/.ssh/authorized_keys"
+cp "$cache/keys/client" "$gssh/id_ed25519"
+cp "$cache/keys/client.pub" "$gssh/authorized_keys"
 {
 	echo "10.77.0.1 $(cut -d' ' -f1-2 "$cache/keys/host_a.pub")"
 	echo "10.77.0.2 $(cut -d' ' -f1-2 "$cache/keys/host_b.pub")"
-} >"$root/root/.ssh/known_hosts"
+} >"$gssh/known_hosts"
 for h in a b; do
 	addr=10.77.0.1
 	[ "$h" = b ] && addr=10.77.0.2
