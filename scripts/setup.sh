@@ -18,7 +18,7 @@ clang libclang-rt-14-dev
 openssh-server openssh-client
 ansible python3-paramiko
 qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftest tcpdump
-rdmacm-utils cpio kmod iproute2 openssl"
+rdmacm-utils cpio kmod iproute2 openssl jq curl"
 
 missing=""
 for p in $PKGS; do

@@ -87,10 +87,13 @@ xmlNodePtr vs_request(xmlDocPtr *doc, const char *op, const char *this_type, con
 	if (!vim)
 		return NULL;
 	xmlSetNs(req, vim);
-	xmlNodePtr self = vs_add(req, "_this", this_val);
-	if (!self || !xmlNewProp(self, X("type"), X(this_type)))
-		return NULL;
-	return req;
+	return vs_add_ref(req, "_this", this_type, this_val) ? req : NULL;
+}
+
+xmlNodePtr vs_add_ref(xmlNodePtr parent, const char *name, const char *type, const char *value)
+{
+	xmlNodePtr n = vs_add(parent, name, value);
+	return n && xmlNewProp(n, X("type"), X(type)) ? n : NULL;
 }
 
 xmlNodePtr vs_add(xmlNodePtr parent, const char *name, const char *text)

@@ -36,7 +36,9 @@ void vs_conn_close(struct vs_conn *c);
 xmlNodePtr vs_request(xmlDocPtr *doc, const char *op, const char *this_type, const char *this_val);
 /* A child element with text (escaped by libxml2); NULL on allocation failure. */
 xmlNodePtr vs_add(xmlNodePtr parent, const char *name, const char *text);
-/* ... with an xsi:type. */
+/* A ManagedObjectReference: <name type="TYPE">VALUE</name>. */
+xmlNodePtr vs_add_ref(xmlNodePtr parent, const char *name, const char *type, const char *value);
+/* A child element with text and an xsi:type. */
 xmlNodePtr vs_add_typed(xmlNodePtr parent, const char *name, const char *xsi_type,
 			const char *text);
 

@@ -2,6 +2,7 @@
 #include "dvs_push.h"
 #include "../../gen/errmsg.h"
 #include "../../transport/ssh.h"
+#include "../esxi/esxi.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
@@ -12,6 +13,65 @@
 #define PVRDMA_RULESET "pvrdma"
 /* ReconfigureDvs_Task attempts when someone else changes the switch meanwhile. */
 #define DVS_RETRIES 3
+
+bool dvs_host_has_uplink(const struct dvs_host_state *h)
+{
+	for (size_t p = 0; p < h->n_pnics; p++)
+		if (!strcmp(h->pnics[p].device, h->h->uplink))
+			return true;
+	return false;
+}
+
+/* The host's membership: on the switch with its RoCE uplink. */
+static int plan_member(const struct dvs_host_state *h, struct qg_buf *out)
+{
+	if (!h->member) {
+		qg_buf_printf(out, "[differs] host %s: on the switch: no -> yes, with %s\n",
+			      h->h->name, h->h->uplink);
+		return 1;
+	}
+	if (dvs_host_has_uplink(h))
+		return 0;
+	qg_buf_printf(out, "[differs] host %s: %s on the switch: no -> yes", h->h->name,
+		      h->h->uplink);
+	for (size_t p = 0; p < h->n_pnics; p++)
+		qg_buf_printf(out, "%s%s", p ? ", " : " (keeps ", h->pnics[p].device);
+	qg_buf_puts(out, h->n_pnics ? ")\n" : "\n");
+	return 1;
+}
+
+static int plan_modules(const struct dvs_host_state *h, struct qg_buf *out)
+{
+	int n = 0;
+	for (size_t k = 0; k < h->n_mod; k++) {
+		const struct dvs_module *mo = &h->mod[k];
+		if (mo->state == DVS_MODULE_NO_API) {
+			qg_buf_printf(out,
+				      "[n/a] host %s: module options: the endpoint has no "
+				      "HostKernelModuleSystem (%s); the host script sets them "
+				      "over SSH\n",
+				      h->h->name, mo->why);
+			return 0;
+		}
+		if (mo->state == DVS_MODULE_NOT_LOADED) {
+			qg_buf_printf(out, "[n/a] host %s: module %s is not on this host\n",
+				      h->h->name, mo->name);
+			continue;
+		}
+		for (int c = 0; c < mo->n_changes; c++)
+			qg_buf_printf(out, "[differs] host %s: %s.%s: %s -> %s\n", h->h->name,
+				      mo->name, mo->changes[c].key,
+				      mo->changes[c].have[0] ? mo->changes[c].have : "unset",
+				      mo->changes[c].want);
+		n += mo->n_changes;
+	}
+	if (n)
+		qg_buf_printf(out,
+			      "[reboot] host %s: module options apply at its next reboot "
+			      "(maintenance mode first)\n",
+			      h->h->name);
+	return n;
+}
 
 int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, struct qg_buf *out)
 {
@@ -28,9 +88,15 @@ int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, str
 		qg_buf_printf(out, "[differs] maxMtu: %d -> %d\n", st->max_mtu, d->mtu);
 		n++;
 	}
-	if (st->uplinks >= 0 && st->uplinks != d->uplinks)
-		qg_buf_printf(out, "[n/a] uplinks: %d, the intent says %d (not changed by push)\n",
+	if (st->uplinks < d->uplinks) {
+		qg_buf_printf(out, "[differs] uplinks: %d -> %d\n", st->uplinks, d->uplinks);
+		n++;
+	} else if (st->uplinks > d->uplinks) {
+		qg_buf_printf(out,
+			      "[n/a] uplinks: %d, the intent says %d (push adds uplinks, never "
+			      "removes one: a NIC may be on it)\n",
 			      st->uplinks, d->uplinks);
+	}
 	for (size_t k = 0; k < st->n_hosts; k++) {
 		const struct dvs_host_state *h = &st->hosts[k];
 		if (!h->found) {
@@ -39,26 +105,23 @@ int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, str
 			    h->h->name, h->h->address, h->h->name);
 			continue;
 		}
-		if (!h->member)
-			qg_buf_printf(
-			    out,
-			    "[n/a] host %s: not on the switch (push does not add hosts: that "
-			    "needs the host's uplink; the govc script of the build does it)\n",
-			    h->h->name);
-		if (!h->h->pvrdma_vmknic[0])
-			continue;
-		if (!h->vmknic_set || strcmp(h->vmknic, h->h->pvrdma_vmknic)) {
-			qg_buf_printf(out, "[differs] host %s: %s: %s -> %s\n", h->h->name,
-				      PVRDMA_OPTION, h->vmknic_set ? h->vmknic : "unset",
-				      h->h->pvrdma_vmknic);
-			n++;
+		n += plan_member(h, out);
+		if (h->h->pvrdma_vmknic[0]) {
+			if (!h->vmknic_set || strcmp(h->vmknic, h->h->pvrdma_vmknic)) {
+				qg_buf_printf(out, "[differs] host %s: %s: %s -> %s\n", h->h->name,
+					      PVRDMA_OPTION, h->vmknic_set ? h->vmknic : "unset",
+					      h->h->pvrdma_vmknic);
+				n++;
+			}
+			if (!h->fw_known || !h->fw_enabled) {
+				qg_buf_printf(
+				    out, "[differs] host %s: firewall ruleset %s: %s -> enabled\n",
+				    h->h->name, PVRDMA_RULESET,
+				    h->fw_known ? "disabled" : "absent");
+				n++;
+			}
 		}
-		if (!h->fw_known || !h->fw_enabled) {
-			qg_buf_printf(
-			    out, "[differs] host %s: firewall ruleset %s: %s -> enabled\n",
-			    h->h->name, PVRDMA_RULESET, h->fw_known ? "disabled" : "absent");
-			n++;
-		}
+		n += plan_modules(h, out);
 	}
 	return n;
 }
@@ -143,12 +206,29 @@ static int int_of(xmlNodePtr n)
 	return v;
 }
 
-static int count_children(xmlNodePtr n, const char *name)
+/* One host of config.host: which of ours it is, and its NICs on the switch. */
+static void read_member(struct dvs_state *st, xmlNodePtr member)
 {
-	int c = 0;
-	for (xmlNodePtr k = vs_child(n, name); k; k = vs_next(k, name))
-		c++;
-	return c;
+	xmlNodePtr cfg = vs_child(member, "config");
+	char id[160];
+	vim_path_text(cfg, "host", id, sizeof(id));
+	st->members++;
+	for (size_t k = 0; k < st->n_hosts; k++) {
+		struct dvs_host_state *h = &st->hosts[k];
+		if (!h->found || strcmp(h->ref.value, id))
+			continue;
+		h->member = true;
+		xmlNodePtr backing = vs_child(cfg, "backing");
+		for (xmlNodePtr p = vs_child(backing, "pnicSpec"); p && h->n_pnics < DVS_MAX_PNICS;
+		     p = vs_next(p, "pnicSpec")) {
+			struct dvs_pnic *n = &h->pnics[h->n_pnics++];
+			vim_path_text(p, "pnicDevice", n->device, sizeof(n->device));
+			vim_path_text(p, "uplinkPortKey", n->port_key, sizeof(n->port_key));
+			vim_path_text(p, "uplinkPortgroupKey", n->portgroup_key,
+				      sizeof(n->portgroup_key));
+			vim_path_text(p, "connectionCookie", n->cookie, sizeof(n->cookie));
+		}
+	}
 }
 
 static int read_dvs(struct vim *v, struct dvs_state *st, char *err, size_t errlen)
@@ -163,21 +243,30 @@ static int read_dvs(struct vim *v, struct dvs_state *st, char *err, size_t errle
 	char *t = vs_text(vals[1]);
 	snprintf(st->version, sizeof(st->version), "%s", t ? t : "");
 	free(t);
-	st->uplinks = vals[2] ? count_children(vals[2], "uplinkPortName") : -1;
-	st->members = 0;
-	snprintf(st->member_ids, sizeof(st->member_ids), " ");
-	for (xmlNodePtr k = vs_child(vals[3], NULL); k; k = vs_next(k, NULL)) {
-		char id[160];
-		vim_path_text(k, "config.host", id, sizeof(id));
-		size_t used = strlen(st->member_ids);
-		snprintf(st->member_ids + used, sizeof(st->member_ids) - used, "%s ", id);
-		st->members++;
+	/* vcsim leaves the policy out of a switch made without one: no uplinks. */
+	st->uplinks = 0;
+	for (xmlNodePtr u = vs_child(vals[2], "uplinkPortName"); u;
+	     u = vs_next(u, "uplinkPortName")) {
+		if (st->uplinks < DVS_MAX_UPLINKS) {
+			char *name = vs_text(u);
+			snprintf(st->uplink_names[st->uplinks], sizeof(st->uplink_names[0]), "%s",
+				 name ? name : "");
+			free(name);
+		}
+		st->uplinks++;
 	}
+	st->members = 0;
+	for (size_t k = 0; k < st->n_hosts; k++) {
+		st->hosts[k].member = false;
+		st->hosts[k].n_pnics = 0;
+	}
+	for (xmlNodePtr k = vs_child(vals[3], NULL); k; k = vs_next(k, NULL))
+		read_member(st, k);
 	xmlFreeDoc(doc);
 	return 0;
 }
 
-/* The host's object and its option and firewall managers: looked up once per push. */
+/* The host's object and its managers: looked up once per push. */
 static int locate_host(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
 {
 	int f = vim_find(v, "HostSystem", h->h->address, &h->ref, err, errlen);
@@ -186,24 +275,78 @@ static int locate_host(struct vim *v, struct dvs_host_state *h, char *err, size_
 	if (f < 0)
 		return -1;
 	h->found = f == 0;
-	if (!h->found || !h->h->pvrdma_vmknic[0])
+	if (!h->found)
 		return 0;
 	static const char *const paths[] = {"configManager.advancedOption",
-					    "configManager.firewallSystem"};
+					    "configManager.firewallSystem",
+					    "configManager.kernelModuleSystem"};
 	xmlDocPtr doc;
-	xmlNodePtr vals[2];
-	if (vim_props(v, &h->ref, paths, 2, &doc, vals, err, errlen) != 0)
+	xmlNodePtr vals[3];
+	if (vim_props(v, &h->ref, paths, 3, &doc, vals, err, errlen) != 0)
 		return -1;
 	vim_ref_of(vals[0], &h->options);
 	vim_ref_of(vals[1], &h->firewall);
+	vim_ref_of(vals[2], &h->modsys);
 	xmlFreeDoc(doc);
+	return 0;
+}
+
+/*
+ * A module's configured option string, merged with the intent. Only faults
+ * that say the API or the module is not there are states; others are errors.
+ */
+static int read_module(struct vim *v, const struct dvs_host_state *h, struct dvs_module *mo,
+		       char *err, size_t errlen)
+{
+	mo->state = DVS_MODULE_NO_API;
+	mo->n_changes = 0;
+	mo->live[0] = mo->merged[0] = '\0';
+	if (!h->modsys.value[0]) {
+		snprintf(mo->why, sizeof(mo->why), "no configManager.kernelModuleSystem");
+		return 0;
+	}
+	xmlDocPtr doc, resp;
+	xmlNodePtr ret;
+	char fault[64];
+	xmlNodePtr req =
+	    vs_request(&doc, "QueryConfiguredModuleOptionString", h->modsys.type, h->modsys.value);
+	if (!req || !vs_add(req, "name", mo->name)) {
+		xmlFreeDoc(doc);
+		return qg_errf(err, errlen, "out of memory");
+	}
+	if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0) {
+		if (!strcmp(fault, "NotFound")) {
+			mo->state = DVS_MODULE_NOT_LOADED;
+			return 0;
+		}
+		/* vcsim names the manager in every host's configManager but has no such object. */
+		if (!strcmp(fault, "ManagedObjectNotFound") || !strcmp(fault, "NotImplemented") ||
+		    !strcmp(fault, "MethodNotFound")) {
+			snprintf(mo->why, sizeof(mo->why), "%s", fault);
+			return 0;
+		}
+		return -1;
+	}
+	vim_path_text(ret, "returnval", mo->live, sizeof(mo->live));
+	xmlFreeDoc(resp);
+	mo->state = DVS_MODULE_READ;
+	mo->n_changes = esxi_options_merge(mo->name, mo->live, &h->want, mo->merged,
+					   sizeof(mo->merged), mo->changes, DVS_MAX_OPT_CHANGES);
+	if (mo->n_changes < 0)
+		return qg_errf(err, errlen, "module %s: the option string is too long to merge",
+			       mo->name);
 	return 0;
 }
 
 /* The values push sets, from a located host. */
 static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
 {
-	if (!h->found || !h->h->pvrdma_vmknic[0])
+	if (!h->found)
+		return 0;
+	for (size_t k = 0; k < h->n_mod; k++)
+		if (read_module(v, h, &h->mod[k], err, errlen) != 0)
+			return -1;
+	if (!h->h->pvrdma_vmknic[0])
 		return 0;
 	xmlDocPtr doc;
 	xmlNodePtr vals[1];
@@ -268,35 +411,122 @@ static int read_state(struct vim *v, struct dvs_state *st, char *err, size_t err
 {
 	if (st->found && read_dvs(v, st, err, errlen) != 0)
 		return -1;
-	for (size_t k = 0; k < st->n_hosts; k++) {
-		struct dvs_host_state *h = &st->hosts[k];
-		if (read_host(v, h, err, errlen) != 0)
+	for (size_t k = 0; k < st->n_hosts; k++)
+		if (read_host(v, &st->hosts[k], err, errlen) != 0)
 			return -1;
-		char id[170];
-		snprintf(id, sizeof(id), " %s ", h->ref.value);
-		h->member = h->found && strstr(st->member_ids, id) != NULL;
-	}
 	return 0;
 }
 
-/* ReconfigureDvs_Task with the version just read; a concurrent change is re-read and retried. */
-static int set_mtu(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, int *retries,
-		   char *err, size_t errlen)
+/* What the switch's own reconfigure changes: maxMtu, uplinks, membership. */
+static bool switch_differs(const struct qg_dvs *d, const struct dvs_state *st)
 {
-	for (int attempt = 0;; attempt++) {
-		xmlDocPtr doc;
-		char fault[64];
+	if (st->max_mtu != d->mtu || st->uplinks < d->uplinks)
+		return true;
+	for (size_t k = 0; k < st->n_hosts; k++) {
+		const struct dvs_host_state *h = &st->hosts[k];
+		if (h->found && (!h->member || !dvs_host_has_uplink(h)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The uplink names: those the switch has, kept as they are (hosts' NICs sit
+ * on them by name), then vCenter's own "Uplink N" for the new ones, N their
+ * position (or the next number no uplink has).
+ */
+static bool add_uplinks(xmlNodePtr spec, const struct qg_dvs *d, const struct dvs_state *st)
+{
+	xmlNodePtr up =
+	    vs_add_typed(spec, "uplinkPortPolicy", "DVSNameArrayUplinkPortPolicy", NULL);
+	if (!up)
+		return false;
+	for (int k = 0; k < st->uplinks; k++)
+		if (!vs_add(up, "uplinkPortName", st->uplink_names[k]))
+			return false;
+	for (int k = st->uplinks, n = st->uplinks + 1; k < d->uplinks; k++) {
+		char name[24];
+		bool taken;
+		do {
+			snprintf(name, sizeof(name), "Uplink %d", n++);
+			taken = false;
+			for (int j = 0; j < st->uplinks && !taken; j++)
+				taken = !strcmp(st->uplink_names[j], name);
+		} while (taken);
+		if (!vs_add(up, "uplinkPortName", name))
+			return false;
+	}
+	return true;
+}
+
+static bool add_pnic(xmlNodePtr backing, const struct dvs_pnic *p)
+{
+	xmlNodePtr n = vs_add(backing, "pnicSpec", NULL);
+	return n && vs_add(n, "pnicDevice", p->device) &&
+	       (!p->port_key[0] || vs_add(n, "uplinkPortKey", p->port_key)) &&
+	       (!p->portgroup_key[0] || vs_add(n, "uplinkPortgroupKey", p->portgroup_key)) &&
+	       (!p->cookie[0] || vs_add(n, "connectionCookie", p->cookie));
+}
+
+/*
+ * A host joins with its uplink NIC (add), or a member gets it next to the
+ * NICs it has (edit: the backing replaces the list, so they are all sent).
+ */
+static bool add_member(xmlNodePtr spec, const struct dvs_host_state *h)
+{
+	xmlNodePtr m = vs_add(spec, "host", NULL);
+	xmlNodePtr backing = NULL;
+	if (!m || !vs_add(m, "operation", h->member ? "edit" : "add") ||
+	    !vs_add_ref(m, "host", h->ref.type, h->ref.value) ||
+	    !(backing = vs_add_typed(m, "backing", "DistributedVirtualSwitchHostMemberPnicBacking",
+				     NULL)))
+		return false;
+	for (size_t p = 0; p < h->n_pnics; p++)
+		if (!add_pnic(backing, &h->pnics[p]))
+			return false;
+	struct dvs_pnic uplink;
+	memset(&uplink, 0, sizeof(uplink));
+	snprintf(uplink.device, sizeof(uplink.device), "%s", h->h->uplink);
+	return add_pnic(backing, &uplink);
+}
+
+xmlDocPtr dvs_switch_request(const struct qg_dvs *d, const struct dvs_state *st)
+{
+	xmlDocPtr doc;
+	xmlNodePtr req = vs_request(&doc, "ReconfigureDvs_Task", st->ref.type, st->ref.value);
+	xmlNodePtr spec = req ? vs_add_typed(req, "spec", "VMwareDVSConfigSpec", NULL) : NULL;
+	bool ok = spec && vs_add(spec, "configVersion", st->version);
+	if (ok && st->uplinks < d->uplinks)
+		ok = add_uplinks(spec, d, st);
+	for (size_t k = 0; ok && k < st->n_hosts; k++) {
+		const struct dvs_host_state *h = &st->hosts[k];
+		if (h->found && (!h->member || !dvs_host_has_uplink(h)))
+			ok = add_member(spec, h);
+	}
+	if (ok && st->max_mtu != d->mtu) {
 		char mtu[16];
 		snprintf(mtu, sizeof(mtu), "%d", d->mtu);
-		xmlNodePtr req =
-		    vs_request(&doc, "ReconfigureDvs_Task", st->ref.type, st->ref.value);
-		xmlNodePtr spec =
-		    req ? vs_add_typed(req, "spec", "VMwareDVSConfigSpec", NULL) : NULL;
-		if (!spec || !vs_add(spec, "configVersion", st->version) ||
-		    !vs_add(spec, "maxMtu", mtu)) {
-			xmlFreeDoc(doc);
+		ok = vs_add(spec, "maxMtu", mtu) != NULL;
+	}
+	if (!ok) {
+		xmlFreeDoc(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/*
+ * One ReconfigureDvs_Task with the version just read; on a concurrent change
+ * the switch is read again and the request made anew from what is there now.
+ */
+static int set_switch(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, int *retries,
+		      char *err, size_t errlen)
+{
+	for (int attempt = 0;; attempt++) {
+		char fault[64];
+		xmlDocPtr doc = dvs_switch_request(d, st);
+		if (!doc)
 			return qg_errf(err, errlen, "out of memory");
-		}
 		xmlDocPtr resp;
 		xmlNodePtr ret;
 		if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
@@ -311,15 +541,31 @@ static int set_mtu(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, 
 		(*retries)++;
 		if (read_dvs(v, st, err, errlen) != 0)
 			return -1;
-		if (st->max_mtu == d->mtu)
+		if (!switch_differs(d, st))
 			return 0; /* the other change already did it */
 	}
 }
 
+/* The host's own settings; each call is atomic on the server. */
 static int set_host(struct vim *v, const struct dvs_host_state *h, char *err, size_t errlen)
 {
 	xmlDocPtr doc;
 	char fault[64];
+	for (size_t k = 0; k < h->n_mod; k++) {
+		const struct dvs_module *mo = &h->mod[k];
+		if (mo->state != DVS_MODULE_READ || !mo->n_changes)
+			continue;
+		xmlNodePtr req =
+		    vs_request(&doc, "UpdateModuleOptionString", h->modsys.type, h->modsys.value);
+		if (!req || !vs_add(req, "name", mo->name) || !vs_add(req, "options", mo->merged)) {
+			xmlFreeDoc(doc);
+			return qg_errf(err, errlen, "out of memory");
+		}
+		if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0)
+			return -1;
+	}
+	if (!h->h->pvrdma_vmknic[0])
+		return 0;
 	if (!h->vmknic_set || strcmp(h->vmknic, h->h->pvrdma_vmknic)) {
 		xmlNodePtr req =
 		    vs_request(&doc, "UpdateOptions", h->options.type, h->options.value);
@@ -345,6 +591,68 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, char *err, si
 	return 0;
 }
 
+/* Of one host, what a push must leave in place. */
+struct kept {
+	char nics[DVS_MAX_PNICS][QG_IFNAME_LEN];
+	size_t n_nics;
+	char sent[DVS_MAX_MODULES][1024]; /* "" where the module is not changed */
+};
+
+static void keep(const struct dvs_host_state *h, struct kept *k)
+{
+	memset(k, 0, sizeof(*k));
+	for (size_t p = 0; p < h->n_pnics; p++)
+		snprintf(k->nics[k->n_nics++], QG_IFNAME_LEN, "%s", h->pnics[p].device);
+	for (size_t j = 0; j < h->n_mod; j++)
+		if (h->mod[j].state == DVS_MODULE_READ && h->mod[j].n_changes)
+			snprintf(k->sent[j], sizeof(k->sent[j]), "%s", h->mod[j].merged);
+}
+
+/*
+ * The proof that nothing was clobbered: every NIC a host had on the switch is
+ * still on it, and each module string reads back exactly as sent.
+ */
+static bool lost(const struct dvs_state *after, const struct kept *kept, char *err, size_t errlen)
+{
+	for (size_t k = 0; k < after->n_hosts; k++) {
+		const struct dvs_host_state *h = &after->hosts[k];
+		for (size_t p = 0; p < kept[k].n_nics; p++) {
+			bool there = false;
+			for (size_t q = 0; q < h->n_pnics && !there; q++)
+				there = !strcmp(h->pnics[q].device, kept[k].nics[p]);
+			if (!there) {
+				qg_errf(err, errlen, "host %s: %s is no longer on the switch",
+					h->h->name, kept[k].nics[p]);
+				return true;
+			}
+		}
+		for (size_t j = 0; j < h->n_mod; j++)
+			if (kept[k].sent[j][0] && strcmp(kept[k].sent[j], h->mod[j].live)) {
+				qg_errf(
+				    err, errlen, "host %s: module %s options read '%s', sent '%s'",
+				    h->h->name, h->mod[j].name, h->mod[j].live, kept[k].sent[j]);
+				return true;
+			}
+	}
+	return false;
+}
+
+/* Which module options each host should have: what the ESXi target sets. */
+static int want_modules(const struct qg_model *m, const struct qg_dvs *d, struct dvs_state *st)
+{
+	for (size_t k = 0; k < d->n_hosts; k++) {
+		struct dvs_host_state *h = &st->hosts[k];
+		h->h = &m->hosts[d->hosts[k]];
+		if (qg_target_esxi.settings(m, d->hosts[k], &h->want) != 0 || h->want.oom)
+			return -1;
+		char names[DVS_MAX_MODULES][32];
+		h->n_mod = esxi_options_modules(&h->want, names, DVS_MAX_MODULES);
+		for (size_t j = 0; j < h->n_mod; j++)
+			snprintf(h->mod[j].name, sizeof(h->mod[j].name), "%s", names[j]);
+	}
+	return 0;
+}
+
 int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	     const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
 {
@@ -354,18 +662,20 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	struct dvs_endpoint ep;
 	struct vim *v = NULL;
 	struct dvs_state st = {.n_hosts = d->n_hosts};
+	struct kept *kept = NULL;
 	r->state = QG_PUSH_UNCHANGED;
 	st.hosts = calloc(d->n_hosts + 1, sizeof(*st.hosts));
 	if (!st.hosts) {
 		qg_push_say(r, "out of memory");
 		return -1;
 	}
-	for (size_t k = 0; k < d->n_hosts; k++)
-		st.hosts[k].h = &m->hosts[d->hosts[k]];
+	if (want_modules(m, d, &st) != 0) {
+		qg_push_say(r, "out of memory");
+		goto out;
+	}
 	if (dvs_endpoint(d, o->ca_file, o->insecure, &ep, err, sizeof(err)) != 0) {
 		qg_push_say(r, "%s", err);
-		free(st.hosts);
-		return -1;
+		goto out;
 	}
 	if (ep.insecure)
 		fprintf(stderr,
@@ -385,6 +695,15 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	}
 	struct qg_buf plan = {0};
 	int n = dvs_plan(m, i, &st, &plan);
+	/* What push leaves to others is said in every outcome; the lines are in qosgen diff. */
+	char notes[96] = "";
+	int n_notes = 0;
+	for (const char *p = plan.data; p && (p = strstr(p, "[n/a]")); p++)
+		n_notes++;
+	if (n_notes)
+		snprintf(notes, sizeof(notes),
+			 "; %d note%s (not changed by push: qosgen diff lists %s)", n_notes,
+			 n_notes == 1 ? "" : "s", n_notes == 1 ? "it" : "them");
 	r->lines_planned = n;
 	qg_buf_append(&r->sent, plan.data ? plan.data : "", plan.len);
 	qg_buf_free(&plan);
@@ -394,32 +713,49 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	}
 	if (n == 0) {
 		r->state = QG_PUSH_IN_SYNC;
-		qg_push_say(r, "in sync: maxMtu %d, configVersion %s, %d host%s on the switch",
-			    st.max_mtu, st.version, st.members, st.members == 1 ? "" : "s");
+		qg_push_say(r, "in sync: maxMtu %d, configVersion %s, %d host%s on the switch%s",
+			    st.max_mtu, st.version, st.members, st.members == 1 ? "" : "s", notes);
 		goto out;
 	}
 	if (dry_run) {
 		r->state = QG_PUSH_WOULD_CHANGE;
-		qg_push_say(r, "%d setting%s would change (dry run: nothing changed)", n,
-			    n == 1 ? "" : "s");
+		qg_push_say(r, "%d setting%s would change (dry run: nothing changed)%s", n,
+			    n == 1 ? "" : "s", notes);
 		goto out;
 	}
 	/* Each call below is atomic on the server; the read-back after them is the proof. */
 	int retries = 0, was = st.max_mtu;
 	char before[64];
 	snprintf(before, sizeof(before), "%s", st.version);
-	if (st.max_mtu != d->mtu && set_mtu(v, d, &st, &retries, err, sizeof(err)) != 0) {
+	if (switch_differs(d, &st) && set_switch(v, d, &st, &retries, err, sizeof(err)) != 0) {
 		r->state = QG_PUSH_FAILED;
-		qg_push_say(r, "maxMtu not changed: %s", err);
+		qg_push_say(r, "the switch is not changed: %s", err);
 		goto out;
 	}
+	/* What was there and must still be: the NICs as last read, the module strings as sent. */
+	kept = malloc(st.n_hosts * sizeof(*kept) + 1);
+	if (!kept) {
+		r->state = QG_PUSH_FAILED;
+		qg_push_say(r, "out of memory (the switch is changed: maxMtu %d)", d->mtu);
+		goto out;
+	}
+	for (size_t k = 0; k < st.n_hosts; k++)
+		keep(&st.hosts[k], &kept[k]);
+	struct qg_buf reboot = {0};
 	for (size_t k = 0; k < st.n_hosts; k++) {
-		if (!st.hosts[k].found || !st.hosts[k].h->pvrdma_vmknic[0])
+		const struct dvs_host_state *h = &st.hosts[k];
+		if (!h->found)
 			continue;
-		if (set_host(v, &st.hosts[k], err, sizeof(err)) != 0) {
+		bool modules = false;
+		for (size_t j = 0; j < h->n_mod; j++)
+			modules |= h->mod[j].state == DVS_MODULE_READ && h->mod[j].n_changes;
+		if (modules)
+			qg_buf_printf(&reboot, "%s%s", reboot.len ? ", " : "", h->h->name);
+		if (set_host(v, h, err, sizeof(err)) != 0) {
 			r->state = QG_PUSH_FAILED;
-			qg_push_say(r, "host %s: %s (the switch's maxMtu is %d now)",
-				    st.hosts[k].h->name, err, d->mtu);
+			qg_push_say(r, "host %s: %s (the switch is changed: maxMtu %d)", h->h->name,
+				    err, d->mtu);
+			qg_buf_free(&reboot);
 			goto out;
 		}
 	}
@@ -429,6 +765,9 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	if (read_state(v, &after, err, sizeof(err)) != 0 || dvs_plan(m, i, &after, &left) != 0) {
 		r->state = QG_PUSH_FAILED;
 		qg_push_say(r, "still differs after the push: %s", left.data ? left.data : err);
+	} else if (lost(&after, kept, err, sizeof(err))) {
+		r->state = QG_PUSH_FAILED;
+		qg_push_say(r, "read back: %s", err);
 	} else {
 		r->state = QG_PUSH_CONVERGED;
 		char retry[64] = "";
@@ -437,12 +776,18 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 				 retries, retries == 1 ? "y" : "ies");
 		qg_push_say(r,
 			    "%d setting%s changed, read back in sync (maxMtu %d -> %d, "
-			    "configVersion %s -> %s%s)",
-			    n, n == 1 ? "" : "s", was, after.max_mtu, before, after.version, retry);
+			    "configVersion %s -> %s%s)%s%s%s%s",
+			    n, n == 1 ? "" : "s", was, after.max_mtu, before, after.version, retry,
+			    reboot.len ? "; reboot " : "", reboot.len ? reboot.data : "",
+			    reboot.len ? " to apply the module options" : "", notes);
 	}
 	qg_buf_free(&left);
+	qg_buf_free(&reboot);
 out:
 	vim_close(v);
+	free(kept);
+	for (size_t k = 0; k < st.n_hosts; k++)
+		qg_settings_free(&st.hosts[k].want);
 	free(st.hosts);
 	return r->state == QG_PUSH_IN_SYNC || r->state == QG_PUSH_CONVERGED ||
 		       r->state == QG_PUSH_WOULD_CHANGE

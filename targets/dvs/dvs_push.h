@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Push of a vSphere Distributed Switch and its ESXi hosts' vSphere-side
- * settings through the vSphere API (vsphere/vim.c): the switch's maxMtu
- * (ReconfigureDvs_Task with the configVersion just read), and on each host
- * of dvs.hosts that names a pvrdma_vmknic, the advanced option
- * Net.PVRDMAVmknic (OptionManager) and the pvrdma firewall ruleset
- * (HostFirewallSystem). The read-back and the plan are separate from the I/O
- * so that the plan is unit-tested.
+ * settings through the vSphere API (vsphere/vim.c):
+ *  - the switch: maxMtu, more uplinks, and each host of dvs.hosts on it with
+ *    its RoCE uplink NIC, in one ReconfigureDvs_Task with the configVersion
+ *    just read (a concurrent change is re-read and retried);
+ *  - each host of dvs.hosts: the nmlx5 module options merged into the live
+ *    strings (HostKernelModuleSystem), and with a pvrdma_vmknic, the advanced
+ *    option Net.PVRDMAVmknic (OptionManager) and the pvrdma firewall ruleset
+ *    (HostFirewallSystem).
+ * The read-back and the plan are separate from the I/O so that the plan is
+ * unit-tested.
  */
 #ifndef QG_DVS_PUSH_H
 #define QG_DVS_PUSH_H
@@ -15,15 +19,53 @@
 #include "../../gen/model.h"
 #include "../../gen/target.h"
 #include "../../vsphere/vim.h"
+#include "../esxi/esxi_options.h"
+
+#define DVS_MAX_PNICS 32   /* physical NICs of one host on the switch */
+#define DVS_MAX_UPLINKS 32 /* uplink names the push keeps when it adds some */
+#define DVS_MAX_MODULES 4
+#define DVS_MAX_OPT_CHANGES 16
+
+/*
+ * A physical NIC of a host on the switch, as config.host lists it: an edit
+ * of the host's membership sends the whole list, so the ones already there
+ * go back exactly as read (same uplink port), never re-assigned.
+ */
+struct dvs_pnic {
+	char device[QG_IFNAME_LEN];
+	char port_key[64], portgroup_key[64], cookie[16];
+};
+
+enum dvs_module_state {
+	DVS_MODULE_NO_API,     /* the endpoint has no HostKernelModuleSystem */
+	DVS_MODULE_NOT_LOADED, /* NotFound: no such module on this host */
+	DVS_MODULE_READ,
+};
+
+/* A driver module's options (HostKernelModuleSystem) and their merge with the intent. */
+struct dvs_module {
+	char name[32];
+	enum dvs_module_state state;
+	char why[64];	   /* DVS_MODULE_NO_API: the fault or what is missing */
+	char live[1024];   /* QueryConfiguredModuleOptionString */
+	char merged[1024]; /* what UpdateModuleOptionString sends: esxi_options_merge */
+	struct esxi_opt_change changes[DVS_MAX_OPT_CHANGES];
+	int n_changes;
+};
 
 struct dvs_host_state {
 	const struct qg_host *h;
+	struct qg_settings want; /* the ESXi target's settings of the host: its module options */
 	bool found;
-	struct vim_ref ref, options, firewall;
+	struct vim_ref ref, options, firewall, modsys;
 	char vmknic[64]; /* Net.PVRDMAVmknic */
 	bool vmknic_set; /* false: the key does not exist yet (InvalidName) */
 	bool fw_known, fw_enabled;
-	bool member; /* on the switch (config.host) */
+	bool member;			      /* on the switch (config.host) */
+	struct dvs_pnic pnics[DVS_MAX_PNICS]; /* its NICs on the switch */
+	size_t n_pnics;
+	struct dvs_module mod[DVS_MAX_MODULES];
+	size_t n_mod;
 };
 
 struct dvs_state {
@@ -31,19 +73,32 @@ struct dvs_state {
 	struct vim_ref ref;
 	int max_mtu; /* 0: unset */
 	char version[64];
-	int uplinks;
+	int uplinks; /* config.uplinkPortPolicy's names; 0 when the server has none */
+	char uplink_names[DVS_MAX_UPLINKS][64];
 	int members;		      /* hosts on the switch */
-	char member_ids[2048];	      /* their HostSystem ids, " id id ... " */
 	struct dvs_host_state *hosts; /* one per dvs.hosts entry */
 	size_t n_hosts;
 };
 
+/* Does the host have its uplink on the switch? */
+bool dvs_host_has_uplink(const struct dvs_host_state *h);
+
 /*
- * What differs, one "[differs] KEY: HAVE -> WANT" line each (hosts that were
- * not found, and uplinks, are "[n/a]" notes: push does not create them).
- * Returns the number of differences. Pure.
+ * What differs, one "[differs] KEY: HAVE -> WANT" line each; what push
+ * does not change is an "[n/a]" note (a switch or host that is not there, an
+ * uplink count above the intent's: push never removes an uplink, a NIC may be
+ * on it; module options where the API has no HostKernelModuleSystem), and a
+ * host whose module options change gets a "[reboot]" note. Returns the
+ * number of differences. Pure.
  */
 int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, struct qg_buf *out);
+
+/*
+ * The ReconfigureDvs_Task request for what differs on the switch itself,
+ * fields in the schema's order (configVersion, uplinkPortPolicy, host,
+ * maxMtu); NULL when out of memory. Pure.
+ */
+xmlDocPtr dvs_switch_request(const struct qg_dvs *d, const struct dvs_state *st);
 
 /* Where and as whom to log in: $GOVC_URL and friends, as govc reads them. */
 struct dvs_endpoint {

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: MIT
 # qosgen push of a DVS and its hosts through the vSphere API, end to end
 # against vcsim (govmomi's vCenter simulator, built from Debian's source
-# package by tests/vcsim/build.sh, with qosgen-vcsim's one override: maxMtu
-# and configVersion), read back with govc, an independent client. TLS is
-# verified against a certificate this test makes; all traffic is to
-# 127.0.0.1; every simulator is stopped by its PID.
+# package by tests/vcsim/build.sh, with qosgen-vcsim's additions: maxMtu,
+# configVersion, uplinks and members' NICs on the switch, and a
+# HostKernelModuleSystem), read back with govc and with curl's raw SOAP,
+# clients independent of qosgen. TLS is verified against a certificate this
+# test makes; all traffic is to 127.0.0.1; every simulator is stopped by its
+# PID.
 # Usage: vsphere.sh BUILD
 set -u
 BUILD=$(cd "$1" && pwd)
@@ -56,12 +58,16 @@ qos:
   lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}
   cnp: {priority: 6, dscp: 48, ets: strict}
 hosts:
-  - {name: esx01, platform: esxi, address: esx01.lab, uplink: vmnic2, pvrdma_vmknic: vmk1}
-  - {name: esx02, platform: esxi, address: esx02.lab, uplink: vmnic2, pvrdma_vmknic: vmk1}
+  - {name: esx01, platform: esxi, address: esx01.lab, uplink: vmnic3, pvrdma_vmknic: vmk1}
+  - {name: esx02, platform: esxi, address: esx02.lab, uplink: vmnic3, pvrdma_vmknic: vmk1}
 dvs:
-  - {name: DVS0, vcenter: vcenter.lab, datacenter: DC0, mtu: 9000, hosts: [esx01, esx02]}
+  - {name: DVS0, vcenter: vcenter.lab, datacenter: DC0, mtu: 9000, uplinks: 4, hosts: [esx01, esx02]}
 YAML
-sim main
+# esx01 is on the switch with vmnic2 (which must stay on its port), esx02 is
+# not on it; the switch has 2 uplinks; nmlx5_core has an option qosgen does
+# not set (DRSS=4), which must survive the merge.
+sim main -detach esx02.lab -pnic esx01.lab=vmnic2 -uplinks 2 \
+	-module 'nmlx5_core=DRSS=4 pfctx=0x00' -module nmlx5_rdma=
 export GOVC_URL="https://$addr/sdk" GOVC_USERNAME=admin GOVC_PASSWORD=qg-secret-7
 ca="--ca-file $dir/cert.pem"
 export GOVC_TLS_CA_CERTS="$dir/cert.pem" # for govc; qosgen gets --ca-file
@@ -70,41 +76,92 @@ push() { # ARGS...: qosgen push, output in $dir/out and $dir/err, status in $st
 	st=$?
 }
 govc_get() { "$bin/govc" object.collect -s network/DVS0 "$1"; }
+# nics HOST: the host's NICs on DVS0 as govc reads config.host, "vmnic2:1,vmnic3:2" (NIC:port).
+nics() {
+	id=$("$bin/govc" find -i /DC0/host -type h -name "$1" | sed 's/^HostSystem://')
+	"$bin/govc" object.collect -json network/DVS0 config.host | jq -r --arg id "$id" \
+		'.[0].Val.DistributedVirtualSwitchHostMember[] | select(.Config.Host.Value == $id)
+		 | [.Config.Backing.PnicSpec // [] | .[] | .PnicDevice + ":" + .UplinkPortKey] | join(",")'
+}
+# modopts HOST MODULE: the module's configured option string, read with raw
+# SOAP over curl (govc has no command for it). The password goes on stdin.
+modopts() {
+	ref=$("$bin/govc" object.collect -s "/DC0/host/DC0_C0/$1" configManager.kernelModuleSystem)
+	soap() {
+		curl -s --cacert "$dir/cert.pem" -b "$dir/jar" -c "$dir/jar" -H 'Content-Type: text/xml' \
+			-H 'SOAPAction: "urn:vim25/6.5"' --data-binary @- "https://$addr/sdk"
+	}
+	env='<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>'
+	printf '%s<Login xmlns="urn:vim25"><_this type="SessionManager">SessionManager</_this><userName>admin</userName><password>%s</password></Login></soapenv:Body></soapenv:Envelope>' \
+		"$env" "$GOVC_PASSWORD" | soap >/dev/null
+	printf '%s<QueryConfiguredModuleOptionString xmlns="urn:vim25"><_this type="%s">%s</_this><name>%s</name></QueryConfiguredModuleOptionString></soapenv:Body></soapenv:Envelope>' \
+		"$env" "${ref%%:*}" "${ref#*:}" "$2" | soap | sed -n 's|.*<returnval>\(.*\)</returnval>.*|\1|p'
+	rm -f "$dir/jar"
+}
 
 # shellcheck disable=SC2086
 env -u GOVC_TLS_CA_CERTS "$Q" diff "$dir/intent.yaml" --dvs DVS0 $ca --exit-code >"$dir/d" 2>&1
 st=$?
 [ $st -eq 1 ] && grep -qx '\[differs\] maxMtu: 0 -> 9000' "$dir/d" &&
+	grep -qx '\[differs\] uplinks: 2 -> 4' "$dir/d" &&
+	grep -qx '\[differs\] host esx01: vmnic3 on the switch: no -> yes (keeps vmnic2)' "$dir/d" &&
+	grep -qx '\[differs\] host esx02: on the switch: no -> yes, with vmnic3' "$dir/d" &&
 	grep -qx '\[differs\] host esx02: Net.PVRDMAVmknic: unset -> vmk1' "$dir/d" &&
 	grep -qx '\[differs\] host esx01: firewall ruleset pvrdma: disabled -> enabled' "$dir/d" &&
-	[ "$(govc_get config.maxMtu)" = 0 ]
+	grep -qx '\[differs\] host esx01: nmlx5_core.pfctx: 0x00 -> 0x08' "$dir/d" &&
+	grep -qx '\[differs\] host esx02: nmlx5_rdma.dscp_force: unset -> 26' "$dir/d" &&
+	grep -qx '\[reboot\] host esx02: module options apply at its next reboot (maintenance mode first)' "$dir/d" &&
+	[ "$(grep -c '^\[differs\]' "$dir/d")" = 16 ] &&
+	[ "$(govc_get config.maxMtu)" = 0 ] && [ "$(nics esx01.lab)" = vmnic2:1 ]
 check diff-reads-back $? "exit $st: $(cat "$dir/d")"
 
 t0=$(date +%s%N)
 # shellcheck disable=SC2086
 push --dvs DVS0 $ca
 t1=$(date +%s%N)
-[ $st -eq 0 ] && grep -q '^DVS0: 5 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 2)' "$dir/err" &&
+[ $st -eq 0 ] && grep -q '^DVS0: 16 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 2); reboot esx01, esx02 to apply the module options' "$dir/err" &&
 	[ "$(govc_get config.maxMtu)" = 9000 ] && [ "$(govc_get config.configVersion)" = 2 ] &&
+	[ "$(govc_get config.uplinkPortPolicy)" = "Uplink 1,Uplink 2,Uplink 3,Uplink 4" ] &&
+	[ "$(nics esx01.lab)" = vmnic2:1,vmnic3:2 ] && [ "$(nics esx02.lab)" = vmnic3:3 ] &&
+	[ "$(modopts esx01.lab nmlx5_core)" = "DRSS=4 pfctx=0x08 pfcrx=0x08 trust_state=2" ] &&
+	[ "$(modopts esx02.lab nmlx5_rdma)" = "dscp_force=26" ] &&
 	"$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic | grep -q 'Net.PVRDMAVmknic: *vmk1$' &&
 	"$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx02.lab Net.PVRDMAVmknic | grep -q 'Net.PVRDMAVmknic: *vmk1$' &&
 	"$bin/govc" firewall.ruleset.find -c=false -host /DC0/host/DC0_C0/esx01.lab -direction outbound -port 28250 -enabled=true | grep -qx pvrdma
-check push-then-govc-reads-it $? "exit $st: $(cat "$dir/err") maxMtu $(govc_get config.maxMtu)"
+check push-then-govc-reads-it $? "exit $st: $(cat "$dir/err") maxMtu $(govc_get config.maxMtu), esx01 $(nics esx01.lab), esx02 $(nics esx02.lab), nmlx5_core '$(modopts esx01.lab nmlx5_core)'"
 echo "timing: one DVS push (2 hosts), end to end: $(((t1 - t0) / 1000000)) ms"
 
 # shellcheck disable=SC2086
 push --dvs DVS0 $ca
 [ $st -eq 0 ] && grep -q '^DVS0: in sync: maxMtu 9000, configVersion 2' "$dir/err" &&
-	[ "$(govc_get config.configVersion)" = 2 ]
+	[ "$(govc_get config.configVersion)" = 2 ] &&
+	[ "$(modopts esx01.lab nmlx5_core)" = "DRSS=4 pfctx=0x08 pfcrx=0x08 trust_state=2" ]
 check re-push-sends-nothing $? "exit $st: $(cat "$dir/err")"
 
-# Someone changes the switch between qosgen's read and its reconfigure.
+# Someone changes the switch between qosgen's read and its reconfigure. This
+# simulator, like stock vcsim, has no HostKernelModuleSystem: a note, not a failure.
+main=$addr
 sim stale -concurrent 1
 GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca
 [ $st -eq 0 ] &&
-	grep -q '^DVS0: 5 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 3, 1 retry after a concurrent change)' "$dir/err" &&
+	grep -q '^DVS0: 8 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 3, 1 retry after a concurrent change); 2 notes (not changed by push: qosgen diff lists them)$' "$dir/err" &&
+	GOVC_URL="https://$addr/sdk" env -u GOVC_TLS_CA_CERTS "$Q" diff "$dir/intent.yaml" --dvs DVS0 $ca >"$dir/d" 2>&1 &&
+	grep -qx '\[n/a\] host esx01: module options: the endpoint has no HostKernelModuleSystem (ManagedObjectNotFound); the host script sets them over SSH' "$dir/d" &&
 	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.maxMtu)" = 9000 ]
-check stale-config-version-retried $? "exit $st: $(cat "$dir/err")"
+check stale-config-version-retried $? "exit $st: $(cat "$dir/err" "$dir/d")"
+
+# A NIC the host does not have: vCenter refuses the whole reconfigure, so
+# nothing at all is changed (the hosts' settings come after the switch's).
+sim badnic -detach esx02.lab
+sed 's/uplink: vmnic3/uplink: vmnic9/' "$dir/intent.yaml" >"$dir/bad.yaml"
+GOVC_URL="https://$addr/sdk" env -u GOVC_TLS_CA_CERTS "$Q" push "$dir/bad.yaml" --dvs DVS0 $ca >"$dir/out" 2>"$dir/err"
+st=$?
+[ $st -eq 3 ] && grep -q '^DVS0: the switch is not changed: .*NotFound' "$dir/err" &&
+	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.maxMtu)" = 0 ] &&
+	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.configVersion)" = 1 ] &&
+	! GOVC_URL="https://$addr/sdk" "$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic >/dev/null 2>&1
+check refused-nic-changes-nothing $? "exit $st: $(cat "$dir/err")"
+addr=$main
 
 GOVC_PASSWORD=wrong-password push --dvs DVS0 $ca
 [ $st -eq 3 ] && grep -q "login as 'admin' refused: wrong user name or password" "$dir/err" &&

@@ -88,48 +88,160 @@ static void test_plan(void **state)
 {
 	(void)state;
 	struct qg_model m;
-	load_ok(BASE_QOS "hosts:\n"
-			 "  - {name: esx01, platform: esxi, address: esx01.lab, uplink: vmnic2, "
-			 "pvrdma_vmknic: vmk1}\n"
-			 "  - {name: esx02, platform: esxi, address: esx02.lab, uplink: vmnic2}\n"
-			 "dvs:\n"
-			 "  - {name: DVS0, vcenter: vc.lab, datacenter: DC0, mtu: 9000, hosts: "
-			 "[esx01, esx02]}\n",
+	load_ok(BASE_QOS
+		"hosts:\n"
+		"  - {name: esx01, platform: esxi, address: esx01.lab, uplink: vmnic2, "
+		"pvrdma_vmknic: vmk1}\n"
+		"  - {name: esx02, platform: esxi, address: esx02.lab, uplink: vmnic2}\n"
+		"  - {name: esx03, platform: esxi, address: esx03.lab, uplink: vmnic2}\n"
+		"dvs:\n"
+		"  - {name: DVS0, vcenter: vc.lab, datacenter: DC0, mtu: 9000, uplinks: 2, "
+		"hosts: [esx01, esx02, esx03]}\n",
 		&m);
-	struct dvs_host_state hosts[2] = {
+	struct dvs_host_state hosts[3] = {
 	    {.h = &m.hosts[0],
 	     .found = true,
 	     .member = true,
+	     .n_pnics = 1,
+	     .pnics = {{.device = "vmnic0", .port_key = "16"}},
 	     .vmknic_set = false,
 	     .fw_known = true,
-	     .fw_enabled = false},
-	    {.h = &m.hosts[1], .found = false},
+	     .fw_enabled = false,
+	     .n_mod = 2,
+	     .mod = {{.name = "nmlx5_core",
+		      .state = DVS_MODULE_READ,
+		      .n_changes = 1,
+		      .changes = {{.key = "pfctx", .have = "0", .want = "0x08"}}},
+		     {.name = "nmlx5_rdma", .state = DVS_MODULE_NOT_LOADED}}},
+	    {.h = &m.hosts[1],
+	     .found = true,
+	     .n_mod = 1,
+	     .mod = {{.name = "nmlx5_core",
+		      .state = DVS_MODULE_NO_API,
+		      .why = "ManagedObjectNotFound"}}},
+	    {.h = &m.hosts[2], .found = false},
 	};
 	struct dvs_state st = {
-	    .found = true, .max_mtu = 1500, .uplinks = -1, .hosts = hosts, .n_hosts = 2};
+	    .found = true, .max_mtu = 1500, .uplinks = 1, .hosts = hosts, .n_hosts = 3};
 	struct qg_buf b = {0};
-	assert_int_equal(dvs_plan(&m, 0, &st, &b), 3);
-	assert_string_equal(b.data, "[differs] maxMtu: 1500 -> 9000\n"
-				    "[differs] host esx01: Net.PVRDMAVmknic: unset -> vmk1\n"
-				    "[differs] host esx01: firewall ruleset pvrdma: disabled -> "
-				    "enabled\n"
-				    "[n/a] host esx02: not in this vCenter (looked for 'esx02.lab' "
-				    "and 'esx02')\n");
+	assert_int_equal(dvs_plan(&m, 0, &st, &b), 7);
+	assert_string_equal(
+	    b.data, "[differs] maxMtu: 1500 -> 9000\n"
+		    "[differs] uplinks: 1 -> 2\n"
+		    "[differs] host esx01: vmnic2 on the switch: no -> yes (keeps vmnic0)\n"
+		    "[differs] host esx01: Net.PVRDMAVmknic: unset -> vmk1\n"
+		    "[differs] host esx01: firewall ruleset pvrdma: disabled -> enabled\n"
+		    "[differs] host esx01: nmlx5_core.pfctx: 0 -> 0x08\n"
+		    "[n/a] host esx01: module nmlx5_rdma is not on this host\n"
+		    "[reboot] host esx01: module options apply at its next reboot (maintenance "
+		    "mode first)\n"
+		    "[differs] host esx02: on the switch: no -> yes, with vmnic2\n"
+		    "[n/a] host esx02: module options: the endpoint has no "
+		    "HostKernelModuleSystem (ManagedObjectNotFound); the host script sets them "
+		    "over SSH\n"
+		    "[n/a] host esx03: not in this vCenter (looked for 'esx03.lab' and 'esx03')\n");
 	qg_buf_free(&b);
-	/* In sync: nothing to send; a host without pvrdma_vmknic gets nothing. */
+
+	/* The switch's request: only what differs, the NICs a member has sent back as read. */
+	hosts[1].member = true;
+	snprintf(hosts[1].pnics[0].device, sizeof(hosts[1].pnics[0].device), "vmnic2");
+	hosts[1].n_pnics = 1;
+	snprintf(hosts[0].ref.type, sizeof(hosts[0].ref.type), "HostSystem");
+	snprintf(hosts[0].ref.value, sizeof(hosts[0].ref.value), "host-21");
+	snprintf(st.ref.type, sizeof(st.ref.type), "VmwareDistributedVirtualSwitch");
+	snprintf(st.ref.value, sizeof(st.ref.value), "dvs-9");
+	snprintf(st.version, sizeof(st.version), "7");
+	snprintf(st.uplink_names[0], sizeof(st.uplink_names[0]), "Uplink 2");
+	xmlDocPtr doc = dvs_switch_request(&m.dvs[0], &st);
+	assert_non_null(doc);
+	xmlChar *mem;
+	int size;
+	xmlDocDumpMemory(doc, &mem, &size);
+	assert_non_null(strstr(
+	    (char *)mem,
+	    "<_this type=\"VmwareDistributedVirtualSwitch\">dvs-9</_this><spec "
+	    "xsi:type=\"VMwareDVSConfigSpec\"><configVersion>7</configVersion>"
+	    "<uplinkPortPolicy xsi:type=\"DVSNameArrayUplinkPortPolicy\"><uplinkPortName>Uplink "
+	    "2</uplinkPortName><uplinkPortName>Uplink 3</uplinkPortName></uplinkPortPolicy>"
+	    "<host><operation>edit</operation><host type=\"HostSystem\">host-21</host><backing "
+	    "xsi:type=\"DistributedVirtualSwitchHostMemberPnicBacking\"><pnicSpec><pnicDevice>"
+	    "vmnic0</pnicDevice><uplinkPortKey>16</uplinkPortKey></pnicSpec><pnicSpec>"
+	    "<pnicDevice>vmnic2</pnicDevice></pnicSpec></backing></host>"
+	    "<maxMtu>9000</maxMtu></spec>"));
+	xmlFree(mem);
+	xmlFreeDoc(doc);
+
+	/* In sync: nothing to send. */
 	st.max_mtu = 9000;
+	st.uplinks = 2;
+	hosts[0].pnics[1] = hosts[1].pnics[0];
+	hosts[0].n_pnics = 2;
 	hosts[0].vmknic_set = true;
 	snprintf(hosts[0].vmknic, sizeof(hosts[0].vmknic), "vmk1");
 	hosts[0].fw_enabled = true;
-	hosts[1].found = hosts[1].member = true;
+	hosts[0].mod[0].n_changes = 0;
+	hosts[1].mod[0].state = DVS_MODULE_READ;
 	assert_int_equal(dvs_plan(&m, 0, &st, &b), 0);
-	assert_null(b.data);
+	assert_string_equal(b.data, "[n/a] host esx01: module nmlx5_rdma is not on this host\n"
+				    "[n/a] host esx03: not in this vCenter (looked for "
+				    "'esx03.lab' and 'esx03')\n");
+	qg_buf_free(&b);
+	/* More uplinks than the intent's: push never removes one. */
+	st.uplinks = 3;
+	assert_int_equal(dvs_plan(&m, 0, &st, &b), 0);
+	assert_non_null(strstr(b.data, "[n/a] uplinks: 3, the intent says 2 (push adds uplinks, "
+				       "never removes one: a NIC may be on it)\n"));
+	qg_buf_free(&b);
 	/* A switch that is not there is a note, not a change push could make. */
 	st.found = false;
 	assert_int_equal(dvs_plan(&m, 0, &st, &b), 0);
 	assert_non_null(strstr(b.data, "[n/a] dvs: no switch named 'DVS0'"));
 	qg_buf_free(&b);
 	qg_model_free(&m);
+}
+
+/* Module option strings: merged, never clobbered, as the host script does it. */
+static void test_module_merge(void **state)
+{
+	(void)state;
+	struct qg_settings want = {0};
+	qg_settings_add(&want, "nmlx5_core.pfctx", "0x08");
+	qg_settings_add(&want, "Net.PVRDMAVmknic", "vmk1");
+	qg_settings_add(&want, "nmlx5_core.pfcrx", "0x08");
+	qg_settings_add(&want, "nmlx5_core.trust_state", "2");
+	qg_settings_add(&want, "nmlx5_rdma.dscp_force", "26");
+	qg_settings_add(&want, "vmk1.mtu", "9000");
+	char names[4][32];
+	assert_int_equal(esxi_options_modules(&want, names, 4), 2);
+	assert_string_equal(names[0], "nmlx5_core");
+	assert_string_equal(names[1], "nmlx5_rdma");
+
+	char out[256];
+	struct esxi_opt_change c[4];
+	/* Others' options stay in place; 8 is 0x08; what differs moves to the end. */
+	assert_int_equal(esxi_options_merge("nmlx5_core", "DRSS=4 pfcrx=8  trust_state=1 RSS=2",
+					    &want, out, sizeof(out), c, 4),
+			 2);
+	assert_string_equal(out, "DRSS=4 pfcrx=8 RSS=2 pfctx=0x08 trust_state=2");
+	assert_string_equal(c[0].key, "pfctx");
+	assert_string_equal(c[0].have, "");
+	assert_string_equal(c[1].have, "1");
+	assert_string_equal(c[1].want, "2");
+	/* In sync: nothing to change, the string as it was. */
+	assert_int_equal(esxi_options_merge("nmlx5_core", "pfctx=0x8 pfcrx=0x08 trust_state=2",
+					    &want, out, sizeof(out), c, 4),
+			 0);
+	assert_string_equal(out, "pfctx=0x8 pfcrx=0x08 trust_state=2");
+	/* A key written twice: the loader keeps the last, so does the compare; both go. */
+	assert_int_equal(esxi_options_merge("nmlx5_rdma", "dscp_force=26 dscp_force=0", &want, out,
+					    sizeof(out), c, 4),
+			 1);
+	assert_string_equal(out, "dscp_force=26");
+	/* Too long to write: an error, and no half string. */
+	assert_int_equal(esxi_options_merge("nmlx5_core", "DRSS=4", &want, out, 12, c, 4), -1);
+	assert_string_equal(out, "");
+	assert_int_equal(esxi_options_merge("nmlx5_core", "", &want, out, sizeof(out), c, 1), -1);
+	qg_settings_free(&want);
 }
 
 static void test_endpoint(void **state)
@@ -173,9 +285,8 @@ static void test_endpoint(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_faults),
-	    cmocka_unit_test(test_request_escapes),
-	    cmocka_unit_test(test_plan),
+	    cmocka_unit_test(test_faults),   cmocka_unit_test(test_request_escapes),
+	    cmocka_unit_test(test_plan),     cmocka_unit_test(test_module_merge),
 	    cmocka_unit_test(test_endpoint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # vcsim and govc (govmomi 0.24.2) from Debian's own packages, offline, plus
-# qosgen-vcsim: the stock simulator with the one override qosgen's tests need.
+# qosgen-vcsim: the stock simulator with what qosgen's tests need and it lacks (see its main.go).
 # Debian's golang-github-vmware-govmomi-dev ships the simulator library but
 # leaves govc/ and vcsim/ out (debian/rules excludes them); the source package
 # has both, so it is fetched with `apt-get source` (a deb-src entry for the

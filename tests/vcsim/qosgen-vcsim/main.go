@@ -1,11 +1,22 @@
 // SPDX-License-Identifier: MIT
 //
 // qosgen-vcsim: govmomi 0.24.2's vCenter simulator (the VPX inventory: one
-// datacenter, a cluster of three hosts, a standalone host, DVS0), with the
-// one thing stock vcsim lacks for qosgen's tests: ReconfigureDvs_Task that
-// applies maxMtu and checks and advances configVersion, as vCenter does.
+// datacenter, a cluster of three hosts, a standalone host, DVS0), with what
+// stock vcsim lacks for qosgen's tests, written after the vSphere API
+// reference, not after any one server's behaviour:
+//
+//   - ReconfigureDvs_Task applies maxMtu and uplinkPortPolicy, checks and
+//     advances configVersion, and keeps config.host (each member's physical
+//     NICs) as vCenter reports it; stock vcsim ignores all of these and
+//     tracks members only in summary.hostMember.
+//   - with -module, a HostKernelModuleSystem per host
+//     (QueryConfiguredModuleOptionString, UpdateModuleOptionString); stock
+//     vcsim names one in every host's configManager but has no such object.
+//
 // Everything else (SOAP, sessions, PropertyCollector, tasks, OptionManager,
-// HostFirewallSystem) is the stock simulator.
+// HostFirewallSystem) is the stock simulator. Every host also gets vmnic2
+// and vmnic3, free NICs like a dual-port ConnectX (stock hosts have vmnic0,
+// used by vSwitch0, and vmnic1).
 //
 // Test knobs, never in a real vCenter:
 //
@@ -17,6 +28,12 @@
 //	-hosts A,B,...  names for the cluster's hosts, in inventory order (vCenter
 //	                names hosts by FQDN; vcsim's DC0_C0_H0 fits no DNS name,
 //	                and its HostSystem has no Rename_Task).
+//	-detach A,...   these hosts are not on DVS0 at the start.
+//	-pnic H=NIC     host H is on DVS0 with NIC at the start (repeatable);
+//	                other members have no NIC on it.
+//	-uplinks N      DVS0 starts with uplinks "Uplink 1".."Uplink N".
+//	-module M=OPTS  every host has module M with option string OPTS
+//	                (repeatable); any other module is NotFound.
 //
 // $VCSIM_USERNAME and $VCSIM_PASSWORD, when set, are the only login accepted
 // (stock vcsim takes any); from the environment so that no password is in argv.
@@ -37,17 +54,36 @@ import (
 
 	"github.com/vmware/govmomi/simulator"
 	"github.com/vmware/govmomi/vim25/methods"
+	"github.com/vmware/govmomi/vim25/mo"
 	"github.com/vmware/govmomi/vim25/soap"
 	"github.com/vmware/govmomi/vim25/types"
 )
 
 var hostNames = flag.String("hosts", "", "comma-separated names for DC0_C0's hosts")
 var concurrent = flag.Int("concurrent", 0, "reconfigures that first see a concurrent change")
+var detach = flag.String("detach", "", "comma-separated hosts that are not on DVS0")
+var uplinks = flag.Int("uplinks", 0, "DVS0's uplink count at the start")
+
+type pairs map[string]string
+
+func (p pairs) String() string { return fmt.Sprint(map[string]string(p)) }
+func (p pairs) Set(v string) error {
+	k := strings.IndexByte(v, '=')
+	if k < 1 {
+		return fmt.Errorf("want NAME=VALUE, got %q", v)
+	}
+	p[v[:k]] = v[k+1:]
+	return nil
+}
+
+var pnics = pairs{}
+var modules = pairs{}
 
 // The simulator's PropertyCollector finds the managed object type by walking
 // embedded fields by value: embedding a pointer makes it panic.
 type dvs struct {
 	simulator.DistributedVirtualSwitch
+	ports int // the last uplink port key handed out
 }
 
 func bump(info *types.DVSConfigInfo) {
@@ -70,23 +106,146 @@ func (d *dvs) ReconfigureDvsTask(req *types.ReconfigureDvs_Task) soap.HasFault {
 		if spec.ConfigVersion != info.ConfigVersion {
 			return nil, &types.ConcurrentAccess{}
 		}
-		if len(spec.Host) > 0 {
-			return nil, &types.NotSupported{} // membership changes: not what qosgen sends
+		// All or nothing, as in vCenter: a refused member leaves the switch as it was.
+		hosts := append([]types.DistributedVirtualSwitchHostMember(nil), info.Host...)
+		members := append([]types.ManagedObjectReference(nil), d.Summary.HostMember...)
+		if fault := d.members(spec.Host); fault != nil {
+			info.Host, d.Summary.HostMember = hosts, members
+			return nil, fault
+		}
+		if spec.UplinkPortPolicy != nil {
+			info.UplinkPortPolicy = spec.UplinkPortPolicy
 		}
 		if v, ok := req.Spec.(*types.VMwareDVSConfigSpec); ok && v.MaxMtu != 0 {
 			d.Config.(*types.VMwareDVSConfigInfo).MaxMtu = v.MaxMtu
 		}
 		bump(info)
-		simulator.Map.Update(d, []types.PropertyChange{{Name: "config", Val: d.Config}})
+		simulator.Map.Update(d, []types.PropertyChange{
+			{Name: "config", Val: d.Config},
+			{Name: "summary.hostMember", Val: d.Summary.HostMember},
+		})
 		return nil, nil
 	})
 	return &methods.ReconfigureDvs_TaskBody{Res: &types.ReconfigureDvs_TaskResponse{Returnval: task.Run()}}
+}
+
+// The NICs of a backing, each with an uplink port key: the one asked for, or
+// the next free one, as vCenter assigns them.
+func (d *dvs) backing(h *simulator.HostSystem, b types.BaseDistributedVirtualSwitchHostMemberBacking) (types.BaseDistributedVirtualSwitchHostMemberBacking, types.BaseMethodFault) {
+	pb, ok := b.(*types.DistributedVirtualSwitchHostMemberPnicBacking)
+	if !ok || pb == nil {
+		return &types.DistributedVirtualSwitchHostMemberPnicBacking{}, nil
+	}
+	used := map[string]bool{}
+	for _, sw := range h.Config.Network.Vswitch {
+		for _, key := range sw.Pnic {
+			used[key] = true
+		}
+	}
+	out := &types.DistributedVirtualSwitchHostMemberPnicBacking{}
+	for _, p := range pb.PnicSpec {
+		var nic *types.PhysicalNic
+		for k := range h.Config.Network.Pnic {
+			if h.Config.Network.Pnic[k].Device == p.PnicDevice {
+				nic = &h.Config.Network.Pnic[k]
+			}
+		}
+		if nic == nil {
+			return nil, &types.NotFound{}
+		}
+		if used[nic.Key] {
+			return nil, &types.ResourceInUse{Type: "PhysicalNic", Name: p.PnicDevice}
+		}
+		if p.UplinkPortKey == "" {
+			d.ports++
+			p.UplinkPortKey = strconv.Itoa(d.ports)
+		}
+		out.PnicSpec = append(out.PnicSpec, p)
+	}
+	return out, nil
+}
+
+// Membership as vCenter keeps it: config.host with each member's NICs, and
+// summary.hostMember. An edit's backing replaces the member's NIC list.
+func (d *dvs) members(specs []types.DistributedVirtualSwitchHostMemberConfigSpec) types.BaseMethodFault {
+	info := d.Config.GetDVSConfigInfo()
+	for _, m := range specs {
+		h, _ := simulator.Map.Get(m.Host).(*simulator.HostSystem)
+		if h == nil {
+			return &types.ManagedObjectNotFound{Obj: m.Host}
+		}
+		at := -1
+		for k := range info.Host {
+			if *info.Host[k].Config.Host == m.Host {
+				at = k
+			}
+		}
+		switch types.ConfigSpecOperation(m.Operation) {
+		case types.ConfigSpecOperationAdd, types.ConfigSpecOperationEdit:
+			if (at >= 0) != (m.Operation == string(types.ConfigSpecOperationEdit)) {
+				if at >= 0 {
+					return &types.AlreadyExists{Name: h.Name}
+				}
+				return &types.NotFound{}
+			}
+			b, fault := d.backing(h, m.Backing)
+			if fault != nil {
+				return fault
+			}
+			if at < 0 {
+				ref := m.Host
+				info.Host = append(info.Host, types.DistributedVirtualSwitchHostMember{
+					Config: types.DistributedVirtualSwitchHostMemberConfigInfo{Host: &ref},
+					Status: "up",
+				})
+				at = len(info.Host) - 1
+				d.Summary.HostMember = append(d.Summary.HostMember, ref)
+			}
+			info.Host[at].Config.Backing = b
+		case types.ConfigSpecOperationRemove:
+			if at < 0 {
+				return &types.NotFound{}
+			}
+			info.Host = append(info.Host[:at], info.Host[at+1:]...)
+			simulator.RemoveReference(&d.Summary.HostMember, m.Host)
+		}
+	}
+	return nil
+}
+
+// A host's kernel modules and their configured option strings.
+type kmod struct {
+	mo.HostKernelModuleSystem
+	options map[string]string
+}
+
+func (k *kmod) QueryConfiguredModuleOptionString(req *types.QueryConfiguredModuleOptionString) soap.HasFault {
+	body := &methods.QueryConfiguredModuleOptionStringBody{}
+	if v, ok := k.options[req.Name]; ok {
+		body.Res = &types.QueryConfiguredModuleOptionStringResponse{Returnval: v}
+	} else {
+		body.Fault_ = simulator.Fault("", &types.NotFound{})
+	}
+	return body
+}
+
+func (k *kmod) UpdateModuleOptionString(req *types.UpdateModuleOptionString) soap.HasFault {
+	body := &methods.UpdateModuleOptionStringBody{}
+	if _, ok := k.options[req.Name]; ok {
+		k.options[req.Name] = req.Options
+		body.Res = &types.UpdateModuleOptionStringResponse{}
+	} else {
+		body.Fault_ = simulator.Fault("", &types.NotFound{})
+	}
+	return body
 }
 
 func main() {
 	listen := flag.String("l", "127.0.0.1:0", "listen address (tests use loopback only)")
 	cert := flag.String("cert", "", "TLS certificate (PEM)")
 	key := flag.String("key", "", "TLS key (PEM)")
+	flag.Var(pnics, "pnic", "HOST=NIC: on DVS0 with NIC at the start")
+	flag.Var(modules, "module", "MODULE=OPTIONS: a module every host has")
 	flag.Parse()
 
 	model := simulator.VPX()
@@ -94,12 +253,6 @@ func main() {
 		log.Fatal(err)
 	}
 	defer model.Remove()
-	for _, e := range simulator.Map.All("DistributedVirtualSwitch") {
-		d := e.(*simulator.DistributedVirtualSwitch)
-		d.Config.GetDVSConfigInfo().ConfigVersion = "1"
-		simulator.Map.Put(&dvs{*d})
-	}
-
 	if *hostNames != "" {
 		var hosts []*simulator.HostSystem
 		for _, e := range simulator.Map.All("HostSystem") {
@@ -114,6 +267,54 @@ func main() {
 				hosts[k].Summary.Config.Name = name
 			}
 		}
+	}
+	for _, e := range simulator.Map.All("HostSystem") {
+		h := e.(*simulator.HostSystem)
+		for _, n := range []string{"vmnic2", "vmnic3"} {
+			h.Config.Network.Pnic = append(h.Config.Network.Pnic, types.PhysicalNic{
+				Key: "key-vim.host.PhysicalNic-" + n, Device: n, Driver: "nmlx5_core"})
+		}
+		if len(modules) > 0 {
+			k := &kmod{options: map[string]string{}}
+			k.Self.Type = "HostKernelModuleSystem"
+			for m, o := range modules {
+				k.options[m] = o
+			}
+			ref := simulator.Map.Put(k).Reference()
+			h.ConfigManager.KernelModuleSystem = &ref
+		}
+	}
+
+	for _, e := range simulator.Map.All("DistributedVirtualSwitch") {
+		d := &dvs{DistributedVirtualSwitch: *e.(*simulator.DistributedVirtualSwitch)}
+		info := d.Config.GetDVSConfigInfo()
+		info.ConfigVersion = "1"
+		if *uplinks > 0 {
+			p := &types.DVSNameArrayUplinkPortPolicy{}
+			for k := 1; k <= *uplinks; k++ {
+				p.UplinkPortName = append(p.UplinkPortName, fmt.Sprintf("Uplink %d", k))
+			}
+			info.UplinkPortPolicy = p
+		}
+		// Stock vcsim put every host on the switch without config.host.
+		var specs []types.DistributedVirtualSwitchHostMemberConfigSpec
+		for _, ref := range d.Summary.HostMember {
+			h := simulator.Map.Get(ref).(*simulator.HostSystem)
+			if strings.Contains(","+*detach+",", ","+h.Name+",") {
+				continue
+			}
+			b := &types.DistributedVirtualSwitchHostMemberPnicBacking{}
+			if nic, ok := pnics[h.Name]; ok {
+				b.PnicSpec = []types.DistributedVirtualSwitchHostMemberPnicSpec{{PnicDevice: nic}}
+			}
+			specs = append(specs, types.DistributedVirtualSwitchHostMemberConfigSpec{
+				Operation: "add", Host: ref, Backing: b})
+		}
+		d.Summary.HostMember = nil
+		if fault := d.members(specs); fault != nil {
+			log.Fatalf("DVS0's starting members: %#v", fault)
+		}
+		simulator.Map.Put(d)
 	}
 
 	model.Service.Listen = &url.URL{Host: *listen}
