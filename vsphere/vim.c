@@ -115,7 +115,7 @@ void vim_close(struct vim *v)
 	free(v);
 }
 
-void vim_path_text(xmlNodePtr n, const char *path, char *out, size_t len)
+bool vim_path_text(xmlNodePtr n, const char *path, char *out, size_t len)
 {
 	char part[64];
 	const char *p = path;
@@ -126,8 +126,9 @@ void vim_path_text(xmlNodePtr n, const char *path, char *out, size_t len)
 		p += k + (p[k] == '.');
 	}
 	char *t = n ? vs_text(n) : NULL;
-	snprintf(out, len, "%s", t ? t : "");
+	int w = snprintf(out, len, "%s", t ? t : "");
 	free(t);
+	return w >= 0 && (size_t)w < len;
 }
 
 /* RetrievePropertiesEx, then ContinueRetrievePropertiesEx while a token comes back. */

@@ -56,7 +56,10 @@ int vim_invoke_ret(struct vim *v, xmlDocPtr doc, xmlDocPtr *resp, xmlNodePtr *re
 int vim_wait_task(struct vim *v, const struct vim_ref *task, int timeout_s, char *fault,
 		  size_t faultlen, char *err, size_t errlen);
 
-/* "a.b" -> the text of <a><b> under n; "" if absent. */
-void vim_path_text(xmlNodePtr n, const char *path, char *out, size_t len);
+/*
+ * "a.b" -> the text of <a><b> under n; "" if absent. False when it did not
+ * fit in out (cut short): a value that is sent back must not be.
+ */
+bool vim_path_text(xmlNodePtr n, const char *path, char *out, size_t len);
 
 #endif

@@ -206,8 +206,12 @@ static int int_of(xmlNodePtr n)
 	return v;
 }
 
-/* One host of config.host: which of ours it is, and its NICs on the switch. */
-static void read_member(struct dvs_state *st, xmlNodePtr member)
+/*
+ * One host of config.host: which of ours it is, and its NICs on the switch.
+ * An edit sends them back, so one that does not fit here is an error, never
+ * a NIC cut short or left out.
+ */
+static int read_member(struct dvs_state *st, xmlNodePtr member, char *err, size_t errlen)
 {
 	xmlNodePtr cfg = vs_child(member, "config");
 	char id[160];
@@ -219,16 +223,22 @@ static void read_member(struct dvs_state *st, xmlNodePtr member)
 			continue;
 		h->member = true;
 		xmlNodePtr backing = vs_child(cfg, "backing");
-		for (xmlNodePtr p = vs_child(backing, "pnicSpec"); p && h->n_pnics < DVS_MAX_PNICS;
-		     p = vs_next(p, "pnicSpec")) {
-			struct dvs_pnic *n = &h->pnics[h->n_pnics++];
-			vim_path_text(p, "pnicDevice", n->device, sizeof(n->device));
-			vim_path_text(p, "uplinkPortKey", n->port_key, sizeof(n->port_key));
-			vim_path_text(p, "uplinkPortgroupKey", n->portgroup_key,
-				      sizeof(n->portgroup_key));
-			vim_path_text(p, "connectionCookie", n->cookie, sizeof(n->cookie));
+		for (xmlNodePtr p = vs_child(backing, "pnicSpec"); p; p = vs_next(p, "pnicSpec")) {
+			struct dvs_pnic *n = &h->pnics[h->n_pnics];
+			if (h->n_pnics == DVS_MAX_PNICS ||
+			    !vim_path_text(p, "pnicDevice", n->device, sizeof(n->device)) ||
+			    !vim_path_text(p, "uplinkPortKey", n->port_key, sizeof(n->port_key)) ||
+			    !vim_path_text(p, "uplinkPortgroupKey", n->portgroup_key,
+					   sizeof(n->portgroup_key)) ||
+			    !vim_path_text(p, "connectionCookie", n->cookie, sizeof(n->cookie)))
+				return qg_errf(err, errlen,
+					       "host %s: its NICs on the switch are more or longer "
+					       "than qosgen can send back (%d NICs)",
+					       h->h->name, DVS_MAX_PNICS);
+			h->n_pnics++;
 		}
 	}
+	return 0;
 }
 
 static int read_dvs(struct vim *v, struct dvs_state *st, char *err, size_t errlen)
@@ -247,11 +257,20 @@ static int read_dvs(struct vim *v, struct dvs_state *st, char *err, size_t errle
 	st->uplinks = 0;
 	for (xmlNodePtr u = vs_child(vals[2], "uplinkPortName"); u;
 	     u = vs_next(u, "uplinkPortName")) {
+		/* Kept only to be sent back when uplinks are added: at most 32 (the intent's most).
+		 */
 		if (st->uplinks < DVS_MAX_UPLINKS) {
 			char *name = vs_text(u);
-			snprintf(st->uplink_names[st->uplinks], sizeof(st->uplink_names[0]), "%s",
-				 name ? name : "");
+			int w = snprintf(st->uplink_names[st->uplinks], sizeof(st->uplink_names[0]),
+					 "%s", name ? name : "");
 			free(name);
+			if (w < 0 || (size_t)w >= sizeof(st->uplink_names[0])) {
+				xmlFreeDoc(doc);
+				return qg_errf(
+				    err, errlen,
+				    "uplink name longer than qosgen can send back: %.40s...",
+				    st->uplink_names[st->uplinks]);
+			}
 		}
 		st->uplinks++;
 	}
@@ -260,10 +279,11 @@ static int read_dvs(struct vim *v, struct dvs_state *st, char *err, size_t errle
 		st->hosts[k].member = false;
 		st->hosts[k].n_pnics = 0;
 	}
-	for (xmlNodePtr k = vs_child(vals[3], NULL); k; k = vs_next(k, NULL))
-		read_member(st, k);
+	int rc = 0;
+	for (xmlNodePtr k = vs_child(vals[3], NULL); k && !rc; k = vs_next(k, NULL))
+		rc = read_member(st, k, err, errlen);
 	xmlFreeDoc(doc);
-	return 0;
+	return rc;
 }
 
 /* The host's object and its managers: looked up once per push. */
@@ -327,8 +347,13 @@ static int read_module(struct vim *v, const struct dvs_host_state *h, struct dvs
 		}
 		return -1;
 	}
-	vim_path_text(ret, "returnval", mo->live, sizeof(mo->live));
+	bool fits = vim_path_text(ret, "returnval", mo->live, sizeof(mo->live));
 	xmlFreeDoc(resp);
+	if (!fits)
+		return qg_errf(err, errlen,
+			       "module %s: the option string is longer than %zu characters; "
+			       "qosgen will not merge what it cannot read whole",
+			       mo->name, sizeof(mo->live) - 1);
 	mo->state = DVS_MODULE_READ;
 	mo->n_changes = esxi_options_merge(mo->name, mo->live, &h->want, mo->merged,
 					   sizeof(mo->merged), mo->changes, DVS_MAX_OPT_CHANGES);
