@@ -218,6 +218,11 @@ static void test_module_merge(void **state)
 
 	char out[256];
 	struct esxi_opt_change c[4];
+	/* The host script's merge over SSH gives the same string (tests/scripts/run.sh). */
+	assert_int_equal(
+	    esxi_options_merge("nmlx5_core", "max_vfs=4 pfctx=8", &want, out, sizeof(out), c, 4),
+	    2);
+	assert_string_equal(out, "max_vfs=4 pfctx=8 pfcrx=0x08 trust_state=2");
 	/* Others' options stay in place; 8 is 0x08; what differs moves to the end. */
 	assert_int_equal(esxi_options_merge("nmlx5_core", "DRSS=4 pfcrx=8  trust_state=1 RSS=2",
 					    &want, out, sizeof(out), c, 4),
