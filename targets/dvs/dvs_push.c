@@ -11,6 +11,8 @@
 
 #define PVRDMA_OPTION "Net.PVRDMAVmknic"
 #define PVRDMA_RULESET "pvrdma"
+/* A new portgroup's ports: vCenter's own default, and autoExpand adds more as VMs need them. */
+#define DVS_PORTGROUP_PORTS 8
 /* ReconfigureDvs_Task attempts when someone else changes the switch meanwhile. */
 #define DVS_RETRIES 3
 
@@ -96,6 +98,13 @@ int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, str
 			      "[n/a] uplinks: %d, the intent says %d (push adds uplinks, never "
 			      "removes one: a NIC may be on it)\n",
 			      st->uplinks, d->uplinks);
+	}
+	if (d->portgroup[0] && !st->portgroup) {
+		qg_buf_printf(out,
+			      "[differs] portgroup %s: absent -> made (static binding, %d ports, "
+			      "growing as needed)\n",
+			      d->portgroup, DVS_PORTGROUP_PORTS);
+		n++;
 	}
 	for (size_t k = 0; k < st->n_hosts; k++) {
 		const struct dvs_host_state *h = &st->hosts[k];
@@ -241,14 +250,22 @@ static int read_member(struct dvs_state *st, xmlNodePtr member, char *err, size_
 	return 0;
 }
 
-static int read_dvs(struct vim *v, struct dvs_state *st, char *err, size_t errlen)
+static int read_dvs(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, char *err,
+		    size_t errlen)
 {
 	static const char *const paths[] = {"config.maxMtu", "config.configVersion",
-					    "config.uplinkPortPolicy", "config.host"};
+					    "config.uplinkPortPolicy", "config.host",
+					    "summary.portgroupName"};
 	xmlDocPtr doc;
-	xmlNodePtr vals[4];
-	if (vim_props(v, &st->ref, paths, 4, &doc, vals, err, errlen) != 0)
+	xmlNodePtr vals[5];
+	if (vim_props(v, &st->ref, paths, 5, &doc, vals, err, errlen) != 0)
 		return -1;
+	st->portgroup = false;
+	for (xmlNodePtr n = vs_child(vals[4], NULL); n && d->portgroup[0]; n = vs_next(n, NULL)) {
+		char *name = vs_text(n);
+		st->portgroup |= name && !strcmp(name, d->portgroup);
+		free(name);
+	}
 	st->max_mtu = int_of(vals[0]);
 	char *t = vs_text(vals[1]);
 	snprintf(st->version, sizeof(st->version), "%s", t ? t : "");
@@ -432,9 +449,10 @@ static int locate(struct vim *v, const struct qg_model *m, size_t i, struct dvs_
 }
 
 /* The values of what locate() found: before the push, and again to prove it. */
-static int read_state(struct vim *v, struct dvs_state *st, char *err, size_t errlen)
+static int read_state(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, char *err,
+		      size_t errlen)
 {
-	if (st->found && read_dvs(v, st, err, errlen) != 0)
+	if (st->found && read_dvs(v, d, st, err, errlen) != 0)
 		return -1;
 	for (size_t k = 0; k < st->n_hosts; k++)
 		if (read_host(v, &st->hosts[k], err, errlen) != 0)
@@ -564,11 +582,38 @@ static int set_switch(struct vim *v, const struct qg_dvs *d, struct dvs_state *s
 		if (strcmp(fault, "ConcurrentAccess") || attempt + 1 >= DVS_RETRIES)
 			return -1;
 		(*retries)++;
-		if (read_dvs(v, st, err, errlen) != 0)
+		if (read_dvs(v, d, st, err, errlen) != 0)
 			return -1;
 		if (!switch_differs(d, st))
 			return 0; /* the other change already did it */
 	}
+}
+
+/*
+ * The intent's portgroup, as vCenter makes a default one: static (early)
+ * binding, a few ports that grow as VMs are connected. Its own task.
+ */
+static int add_portgroup(struct vim *v, const struct qg_dvs *d, const struct dvs_state *st,
+			 char *err, size_t errlen)
+{
+	xmlDocPtr doc, resp;
+	xmlNodePtr ret;
+	char fault[64], ports[16];
+	snprintf(ports, sizeof(ports), "%d", DVS_PORTGROUP_PORTS);
+	xmlNodePtr req = vs_request(&doc, "AddDVPortgroup_Task", st->ref.type, st->ref.value);
+	xmlNodePtr spec = req ? vs_add(req, "spec", NULL) : NULL;
+	/* Fields in the schema's order. */
+	if (!spec || !vs_add(spec, "name", d->portgroup) || !vs_add(spec, "numPorts", ports) ||
+	    !vs_add(spec, "type", "earlyBinding") || !vs_add(spec, "autoExpand", "true")) {
+		xmlFreeDoc(doc);
+		return qg_errf(err, errlen, "out of memory");
+	}
+	if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
+		return -1;
+	struct vim_ref task;
+	vim_ref_of(vs_child(ret, "returnval"), &task);
+	xmlFreeDoc(resp);
+	return vim_wait_task(v, &task, 120, fault, sizeof(fault), err, errlen);
 }
 
 /* The host's own settings; each call is atomic on the server. */
@@ -714,7 +759,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	int rc = vim_connect(&co, ep.user, ep.password, &v, err, sizeof(err));
 	dvs_endpoint_free(&ep);
 	if (rc != 0 || locate(v, m, i, &st, err, sizeof(err)) != 0 ||
-	    read_state(v, &st, err, sizeof(err)) != 0) {
+	    read_state(v, d, &st, err, sizeof(err)) != 0) {
 		qg_push_say(r, "%s", err);
 		goto out;
 	}
@@ -752,16 +797,33 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	int retries = 0, was = st.max_mtu;
 	char before[64];
 	snprintf(before, sizeof(before), "%s", st.version);
-	if (switch_differs(d, &st) && set_switch(v, d, &st, &retries, err, sizeof(err)) != 0) {
-		r->state = QG_PUSH_FAILED;
-		qg_push_say(r, "the switch is not changed: %s", err);
-		goto out;
+	/* What a failure part-way leaves, said with it. */
+	const char *done = "nothing was changed before it";
+	bool reconfigured = false;
+	if (switch_differs(d, &st)) {
+		if (set_switch(v, d, &st, &retries, err, sizeof(err)) != 0) {
+			r->state = QG_PUSH_FAILED;
+			qg_push_say(r, "the switch is not changed: %s", err);
+			goto out;
+		}
+		done = "the switch's reconfigure was done before it";
+		reconfigured = true;
+	}
+	if (d->portgroup[0] && !st.portgroup) {
+		if (add_portgroup(v, d, &st, err, sizeof(err)) != 0) {
+			r->state = QG_PUSH_FAILED;
+			qg_push_say(r, "portgroup %s not made: %s (%s)", d->portgroup, err, done);
+			goto out;
+		}
+		done = reconfigured
+			   ? "the switch's reconfigure and the portgroup were done before it"
+			   : "the portgroup was made before it";
 	}
 	/* What was there and must still be: the NICs as last read, the module strings as sent. */
 	kept = malloc(st.n_hosts * sizeof(*kept) + 1);
 	if (!kept) {
 		r->state = QG_PUSH_FAILED;
-		qg_push_say(r, "out of memory (the switch is changed: maxMtu %d)", d->mtu);
+		qg_push_say(r, "out of memory (%s)", done);
 		goto out;
 	}
 	for (size_t k = 0; k < st.n_hosts; k++)
@@ -778,8 +840,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			qg_buf_printf(&reboot, "%s%s", reboot.len ? ", " : "", h->h->name);
 		if (set_host(v, h, err, sizeof(err)) != 0) {
 			r->state = QG_PUSH_FAILED;
-			qg_push_say(r, "host %s: %s (the switch is changed: maxMtu %d)", h->h->name,
-				    err, d->mtu);
+			qg_push_say(r, "host %s: %s (%s)", h->h->name, err, done);
 			qg_buf_free(&reboot);
 			goto out;
 		}
@@ -787,7 +848,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	r->lines_sent = n;
 	struct dvs_state after = st; /* same objects, values read again */
 	struct qg_buf left = {0};
-	if (read_state(v, &after, err, sizeof(err)) != 0 || dvs_plan(m, i, &after, &left) != 0) {
+	if (read_state(v, d, &after, err, sizeof(err)) != 0 || dvs_plan(m, i, &after, &left) != 0) {
 		r->state = QG_PUSH_FAILED;
 		qg_push_say(r, "still differs after the push: %s", left.data ? left.data : err);
 	} else if (lost(&after, kept, err, sizeof(err))) {

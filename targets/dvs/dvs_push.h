@@ -4,7 +4,8 @@
  * settings through the vSphere API (vsphere/vim.c):
  *  - the switch: maxMtu, more uplinks, and each host of dvs.hosts on it with
  *    its RoCE uplink NIC, in one ReconfigureDvs_Task with the configVersion
- *    just read (a concurrent change is re-read and retried);
+ *    just read (a concurrent change is re-read and retried); then the
+ *    intent's portgroup, made if the switch has none of that name;
  *  - each host of dvs.hosts: the nmlx5 module options merged into the live
  *    strings (HostKernelModuleSystem), and with a pvrdma_vmknic, the advanced
  *    option Net.PVRDMAVmknic (OptionManager) and the pvrdma firewall ruleset
@@ -75,7 +76,8 @@ struct dvs_state {
 	char version[64];
 	int uplinks; /* config.uplinkPortPolicy's names; 0 when the server has none */
 	char uplink_names[DVS_MAX_UPLINKS][64];
-	int members;		      /* hosts on the switch */
+	bool portgroup; /* the intent's portgroup is on the switch (summary.portgroupName) */
+	int members;	/* hosts on the switch */
 	struct dvs_host_state *hosts; /* one per dvs.hosts entry */
 	size_t n_hosts;
 };

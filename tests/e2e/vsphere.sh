@@ -61,7 +61,8 @@ hosts:
   - {name: esx01, platform: esxi, address: esx01.lab, uplink: vmnic3, pvrdma_vmknic: vmk1}
   - {name: esx02, platform: esxi, address: esx02.lab, uplink: vmnic3, pvrdma_vmknic: vmk1}
 dvs:
-  - {name: DVS0, vcenter: vcenter.lab, datacenter: DC0, mtu: 9000, uplinks: 4, hosts: [esx01, esx02]}
+  - {name: DVS0, vcenter: vcenter.lab, datacenter: DC0, mtu: 9000, uplinks: 4,
+     portgroup: BF-PVRDMA-DPORTGROUP, hosts: [esx01, esx02]}
 YAML
 # esx01 is on the switch with vmnic2 (which must stay on its port), esx02 is
 # not on it; the switch has 2 uplinks; nmlx5_core has an option qosgen does
@@ -104,6 +105,7 @@ env -u GOVC_TLS_CA_CERTS "$Q" diff "$dir/intent.yaml" --dvs DVS0 $ca --exit-code
 st=$?
 [ $st -eq 1 ] && grep -qx '\[differs\] maxMtu: 0 -> 9000' "$dir/d" &&
 	grep -qx '\[differs\] uplinks: 2 -> 4' "$dir/d" &&
+	grep -qx '\[differs\] portgroup BF-PVRDMA-DPORTGROUP: absent -> made (static binding, 8 ports, growing as needed)' "$dir/d" &&
 	grep -qx '\[differs\] host esx01: vmnic3 on the switch: no -> yes (keeps vmnic2)' "$dir/d" &&
 	grep -qx '\[differs\] host esx02: on the switch: no -> yes, with vmnic3' "$dir/d" &&
 	grep -qx '\[differs\] host esx02: Net.PVRDMAVmknic: unset -> vmk1' "$dir/d" &&
@@ -111,7 +113,7 @@ st=$?
 	grep -qx '\[differs\] host esx01: nmlx5_core.pfctx: 0x00 -> 0x08' "$dir/d" &&
 	grep -qx '\[differs\] host esx02: nmlx5_rdma.dscp_force: unset -> 26' "$dir/d" &&
 	grep -qx '\[reboot\] host esx02: module options apply at its next reboot (maintenance mode first)' "$dir/d" &&
-	[ "$(grep -c '^\[differs\]' "$dir/d")" = 16 ] &&
+	[ "$(grep -c '^\[differs\]' "$dir/d")" = 17 ] &&
 	[ "$(govc_get config.maxMtu)" = 0 ] && [ "$(nics esx01.lab)" = vmnic2:1 ]
 check diff-reads-back $? "exit $st: $(cat "$dir/d")"
 
@@ -119,9 +121,11 @@ t0=$(date +%s%N)
 # shellcheck disable=SC2086
 push --dvs DVS0 $ca
 t1=$(date +%s%N)
-[ $st -eq 0 ] && grep -q '^DVS0: 16 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 2); reboot esx01, esx02 to apply the module options' "$dir/err" &&
+[ $st -eq 0 ] && grep -q '^DVS0: 17 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 2); reboot esx01, esx02 to apply the module options' "$dir/err" &&
 	[ "$(govc_get config.maxMtu)" = 9000 ] && [ "$(govc_get config.configVersion)" = 2 ] &&
 	[ "$(govc_get config.uplinkPortPolicy)" = "Uplink 1,Uplink 2,Uplink 3,Uplink 4" ] &&
+	govc_get summary.portgroupName | tr , '\n' | grep -qx BF-PVRDMA-DPORTGROUP &&
+	[ "$("$bin/govc" object.collect -s network/BF-PVRDMA-DPORTGROUP config.type)" = earlyBinding ] &&
 	[ "$(nics esx01.lab)" = vmnic2:1,vmnic3:2 ] && [ "$(nics esx02.lab)" = vmnic3:3 ] &&
 	[ "$(modopts esx01.lab nmlx5_core)" = "DRSS=4 pfctx=0x08 pfcrx=0x08 trust_state=2" ] &&
 	[ "$(modopts esx02.lab nmlx5_rdma)" = "dscp_force=26" ] &&
@@ -144,7 +148,7 @@ main=$addr
 sim stale -concurrent 1
 GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca
 [ $st -eq 0 ] &&
-	grep -q '^DVS0: 8 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 3, 1 retry after a concurrent change); 2 notes (not changed by push: qosgen diff lists them)$' "$dir/err" &&
+	grep -q '^DVS0: 9 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 3, 1 retry after a concurrent change); 2 notes (not changed by push: qosgen diff lists them)$' "$dir/err" &&
 	GOVC_URL="https://$addr/sdk" env -u GOVC_TLS_CA_CERTS "$Q" diff "$dir/intent.yaml" --dvs DVS0 $ca >"$dir/d" 2>&1 &&
 	grep -qx '\[n/a\] host esx01: module options: the endpoint has no HostKernelModuleSystem (ManagedObjectNotFound); the host script sets them over SSH' "$dir/d" &&
 	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.maxMtu)" = 9000 ]
@@ -159,6 +163,7 @@ st=$?
 [ $st -eq 3 ] && grep -q '^DVS0: the switch is not changed: .*NotFound' "$dir/err" &&
 	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.maxMtu)" = 0 ] &&
 	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.configVersion)" = 1 ] &&
+	! GOVC_URL="https://$addr/sdk" govc_get summary.portgroupName | grep -q BF-PVRDMA &&
 	! GOVC_URL="https://$addr/sdk" "$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic >/dev/null 2>&1
 check refused-nic-changes-nothing $? "exit $st: $(cat "$dir/err")"
 addr=$main

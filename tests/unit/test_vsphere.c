@@ -96,7 +96,7 @@ static void test_plan(void **state)
 		"  - {name: esx03, platform: esxi, address: esx03.lab, uplink: vmnic2}\n"
 		"dvs:\n"
 		"  - {name: DVS0, vcenter: vc.lab, datacenter: DC0, mtu: 9000, uplinks: 2, "
-		"hosts: [esx01, esx02, esx03]}\n",
+		"portgroup: PG-1, hosts: [esx01, esx02, esx03]}\n",
 		&m);
 	struct dvs_host_state hosts[3] = {
 	    {.h = &m.hosts[0],
@@ -124,10 +124,12 @@ static void test_plan(void **state)
 	struct dvs_state st = {
 	    .found = true, .max_mtu = 1500, .uplinks = 1, .hosts = hosts, .n_hosts = 3};
 	struct qg_buf b = {0};
-	assert_int_equal(dvs_plan(&m, 0, &st, &b), 7);
+	assert_int_equal(dvs_plan(&m, 0, &st, &b), 8);
 	assert_string_equal(
 	    b.data, "[differs] maxMtu: 1500 -> 9000\n"
 		    "[differs] uplinks: 1 -> 2\n"
+		    "[differs] portgroup PG-1: absent -> made (static binding, 8 ports, growing as "
+		    "needed)\n"
 		    "[differs] host esx01: vmnic2 on the switch: no -> yes (keeps vmnic0)\n"
 		    "[differs] host esx01: Net.PVRDMAVmknic: unset -> vmk1\n"
 		    "[differs] host esx01: firewall ruleset pvrdma: disabled -> enabled\n"
@@ -173,6 +175,7 @@ static void test_plan(void **state)
 
 	/* In sync: nothing to send. */
 	st.max_mtu = 9000;
+	st.portgroup = true;
 	st.uplinks = 2;
 	hosts[0].pnics[1] = hosts[1].pnics[0];
 	hosts[0].n_pnics = 2;
