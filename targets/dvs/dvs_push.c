@@ -1,211 +1,19 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The I/O half of the DVS push: log in, locate, read the state, send what
+ * dvs_plan.c says differs, read back. See dvs_push.h for the whole.
+ */
 #include "dvs_push.h"
 #include "../../gen/errmsg.h"
-#include "../../transport/ssh.h"
+#include "../../transport/ssh.h" /* struct qg_ssh_opts: the push options, TLS ones included */
 #include "../esxi/esxi.h"
 
-#include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PVRDMA_OPTION "Net.PVRDMAVmknic"
-#define PVRDMA_RULESET "pvrdma"
-/* A new portgroup's ports: vCenter's own default, and autoExpand adds more as VMs need them. */
-#define DVS_PORTGROUP_PORTS 8
 /* ReconfigureDvs_Task attempts when someone else changes the switch meanwhile. */
 #define DVS_RETRIES 3
-
-bool dvs_host_has_uplink(const struct dvs_host_state *h)
-{
-	for (size_t p = 0; p < h->n_pnics; p++)
-		if (!strcmp(h->pnics[p].device, h->h->uplink))
-			return true;
-	return false;
-}
-
-/* The host's membership: on the switch with its RoCE uplink. */
-static int plan_member(const struct dvs_host_state *h, struct qg_buf *out)
-{
-	if (!h->member) {
-		qg_buf_printf(out, "[differs] host %s: on the switch: no -> yes, with %s\n",
-			      h->h->name, h->h->uplink);
-		return 1;
-	}
-	if (dvs_host_has_uplink(h))
-		return 0;
-	qg_buf_printf(out, "[differs] host %s: %s on the switch: no -> yes", h->h->name,
-		      h->h->uplink);
-	for (size_t p = 0; p < h->n_pnics; p++)
-		qg_buf_printf(out, "%s%s", p ? ", " : " (keeps ", h->pnics[p].device);
-	qg_buf_puts(out, h->n_pnics ? ")\n" : "\n");
-	return 1;
-}
-
-static int plan_modules(const struct dvs_host_state *h, struct qg_buf *out)
-{
-	int n = 0;
-	for (size_t k = 0; k < h->n_mod; k++) {
-		const struct dvs_module *mo = &h->mod[k];
-		if (mo->state == DVS_MODULE_NO_API) {
-			qg_buf_printf(out,
-				      "[n/a] host %s: module options: the endpoint has no "
-				      "HostKernelModuleSystem (%s); the host script sets them "
-				      "over SSH\n",
-				      h->h->name, mo->why);
-			return 0;
-		}
-		if (mo->state == DVS_MODULE_NOT_LOADED) {
-			qg_buf_printf(out, "[n/a] host %s: module %s is not on this host\n",
-				      h->h->name, mo->name);
-			continue;
-		}
-		for (int c = 0; c < mo->n_changes; c++)
-			qg_buf_printf(out, "[differs] host %s: %s.%s: %s -> %s\n", h->h->name,
-				      mo->name, mo->changes[c].key,
-				      mo->changes[c].have[0] ? mo->changes[c].have : "unset",
-				      mo->changes[c].want);
-		n += mo->n_changes;
-	}
-	if (n)
-		qg_buf_printf(out,
-			      "[reboot] host %s: module options apply at its next reboot "
-			      "(maintenance mode first)\n",
-			      h->h->name);
-	return n;
-}
-
-int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, struct qg_buf *out)
-{
-	const struct qg_dvs *d = &m->dvs[i];
-	int n = 0;
-	if (!st->found) {
-		qg_buf_printf(out,
-			      "[n/a] dvs: no switch named '%s' (create it with the govc script "
-			      "of the build output)\n",
-			      d->name);
-		return 0;
-	}
-	if (st->max_mtu != d->mtu) {
-		qg_buf_printf(out, "[differs] maxMtu: %d -> %d\n", st->max_mtu, d->mtu);
-		n++;
-	}
-	if (st->uplinks < d->uplinks) {
-		qg_buf_printf(out, "[differs] uplinks: %d -> %d\n", st->uplinks, d->uplinks);
-		n++;
-	} else if (st->uplinks > d->uplinks) {
-		qg_buf_printf(out,
-			      "[n/a] uplinks: %d, the intent says %d (push adds uplinks, never "
-			      "removes one: a NIC may be on it)\n",
-			      st->uplinks, d->uplinks);
-	}
-	if (d->portgroup[0] && !st->portgroup) {
-		qg_buf_printf(out,
-			      "[differs] portgroup %s: absent -> made (static binding, %d ports, "
-			      "growing as needed)\n",
-			      d->portgroup, DVS_PORTGROUP_PORTS);
-		n++;
-	}
-	for (size_t k = 0; k < st->n_hosts; k++) {
-		const struct dvs_host_state *h = &st->hosts[k];
-		if (!h->found) {
-			qg_buf_printf(
-			    out, "[n/a] host %s: not in this vCenter (looked for '%s' and '%s')\n",
-			    h->h->name, h->h->address, h->h->name);
-			continue;
-		}
-		n += plan_member(h, out);
-		if (h->h->pvrdma_vmknic[0]) {
-			if (!h->vmknic_set || strcmp(h->vmknic, h->h->pvrdma_vmknic)) {
-				qg_buf_printf(out, "[differs] host %s: %s: %s -> %s\n", h->h->name,
-					      PVRDMA_OPTION, h->vmknic_set ? h->vmknic : "unset",
-					      h->h->pvrdma_vmknic);
-				n++;
-			}
-			if (!h->fw_known || !h->fw_enabled) {
-				qg_buf_printf(
-				    out, "[differs] host %s: firewall ruleset %s: %s -> enabled\n",
-				    h->h->name, PVRDMA_RULESET,
-				    h->fw_known ? "disabled" : "absent");
-				n++;
-			}
-		}
-		n += plan_modules(h, out);
-	}
-	return n;
-}
-
-/* $NAME is set and not empty. */
-static const char *env(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v ? v : NULL;
-}
-
-static bool truthy(const char *v)
-{
-	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes"));
-}
-
-int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure,
-		 struct dvs_endpoint *out, char *err, size_t errlen)
-{
-	memset(out, 0, sizeof(*out));
-	const char *given = env("GOVC_URL");
-	char raw[600];
-	if (given && strstr(given, "://"))
-		snprintf(raw, sizeof(raw), "%s", given);
-	else
-		snprintf(raw, sizeof(raw), "https://%s%s", given ? given : d->vcenter,
-			 given && strchr(given, '/') ? "" : "/sdk");
-	/* libcurl's URL parser takes the user and password out, as govc does. */
-	CURLU *u = curl_url();
-	char *user = NULL, *pass = NULL, *clean = NULL;
-	int rc = -1;
-	if (!u || curl_url_set(u, CURLUPART_URL, raw, 0) != CURLUE_OK) {
-		qg_errf(err, errlen, "GOVC_URL is not a URL (https://HOST/sdk)");
-		goto out;
-	}
-	curl_url_get(u, CURLUPART_USER, &user, CURLU_URLDECODE);
-	curl_url_get(u, CURLUPART_PASSWORD, &pass, CURLU_URLDECODE);
-	curl_url_set(u, CURLUPART_USER, NULL, 0);
-	curl_url_set(u, CURLUPART_PASSWORD, NULL, 0);
-	if (curl_url_get(u, CURLUPART_URL, &clean, 0) != CURLUE_OK) {
-		qg_errf(err, errlen, "GOVC_URL is not a URL (https://HOST/sdk)");
-		goto out;
-	}
-	snprintf(out->url, sizeof(out->url), "%s", clean);
-	const char *eu = env("GOVC_USERNAME"), *ep = env("GOVC_PASSWORD");
-	snprintf(out->user, sizeof(out->user), "%s", eu ? eu : user ? user : "");
-	out->password = strdup(ep ? ep : pass ? pass : "");
-	if (!out->user[0] || !out->password || !out->password[0]) {
-		qg_errf(err, errlen,
-			"no vSphere credentials: set GOVC_USERNAME and GOVC_PASSWORD (or "
-			"GOVC_URL=https://USER:PASSWORD@HOST/sdk) in the environment");
-		dvs_endpoint_free(out);
-		goto out;
-	}
-	out->ca_file = ca_file ? ca_file : env("GOVC_TLS_CA_CERTS");
-	out->insecure = insecure || truthy(env("GOVC_INSECURE"));
-	rc = 0;
-out:
-	if (pass)
-		explicit_bzero(pass, strlen(pass));
-	curl_free(user);
-	curl_free(pass);
-	curl_free(clean);
-	curl_url_cleanup(u);
-	return rc;
-}
-
-void dvs_endpoint_free(struct dvs_endpoint *e)
-{
-	if (e->password) {
-		explicit_bzero(e->password, strlen(e->password));
-		free(e->password);
-	}
-	e->password = NULL;
-}
 
 static int int_of(xmlNodePtr n)
 {
@@ -396,7 +204,7 @@ static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 	/* An option that was never set does not exist: InvalidName, not an error. */
 	char fault[64];
 	xmlNodePtr req = vs_request(&doc, "QueryOptions", h->options.type, h->options.value);
-	if (!req || !vs_add(req, "name", PVRDMA_OPTION)) {
+	if (!req || !vs_add(req, "name", DVS_PVRDMA_OPTION)) {
 		xmlFreeDoc(doc);
 		return qg_errf(err, errlen, "out of memory");
 	}
@@ -407,7 +215,7 @@ static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 		for (xmlNodePtr o = vs_child(ret, "returnval"); o; o = vs_next(o, "returnval")) {
 			char key[128];
 			vim_path_text(o, "key", key, sizeof(key));
-			if (!strcmp(key, PVRDMA_OPTION)) {
+			if (!strcmp(key, DVS_PVRDMA_OPTION)) {
 				vim_path_text(o, "value", h->vmknic, sizeof(h->vmknic));
 				h->vmknic_set = true;
 			}
@@ -425,7 +233,7 @@ static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 		char key[64], enabled[16];
 		vim_path_text(rs, "key", key, sizeof(key));
 		vim_path_text(rs, "enabled", enabled, sizeof(enabled));
-		if (!strcmp(key, PVRDMA_RULESET)) {
+		if (!strcmp(key, DVS_PVRDMA_RULESET)) {
 			h->fw_known = true;
 			h->fw_enabled = !strcmp(enabled, "true");
 		}
@@ -460,104 +268,6 @@ static int read_state(struct vim *v, const struct qg_dvs *d, struct dvs_state *s
 	return 0;
 }
 
-/* What the switch's own reconfigure changes: maxMtu, uplinks, membership. */
-static bool switch_differs(const struct qg_dvs *d, const struct dvs_state *st)
-{
-	if (st->max_mtu != d->mtu || st->uplinks < d->uplinks)
-		return true;
-	for (size_t k = 0; k < st->n_hosts; k++) {
-		const struct dvs_host_state *h = &st->hosts[k];
-		if (h->found && (!h->member || !dvs_host_has_uplink(h)))
-			return true;
-	}
-	return false;
-}
-
-/*
- * The uplink names: those the switch has, kept as they are (hosts' NICs sit
- * on them by name), then vCenter's own "Uplink N" for the new ones, N their
- * position (or the next number no uplink has).
- */
-static bool add_uplinks(xmlNodePtr spec, const struct qg_dvs *d, const struct dvs_state *st)
-{
-	xmlNodePtr up =
-	    vs_add_typed(spec, "uplinkPortPolicy", "DVSNameArrayUplinkPortPolicy", NULL);
-	if (!up)
-		return false;
-	for (int k = 0; k < st->uplinks; k++)
-		if (!vs_add(up, "uplinkPortName", st->uplink_names[k]))
-			return false;
-	for (int k = st->uplinks, n = st->uplinks + 1; k < d->uplinks; k++) {
-		char name[24];
-		bool taken;
-		do {
-			snprintf(name, sizeof(name), "Uplink %d", n++);
-			taken = false;
-			for (int j = 0; j < st->uplinks && !taken; j++)
-				taken = !strcmp(st->uplink_names[j], name);
-		} while (taken);
-		if (!vs_add(up, "uplinkPortName", name))
-			return false;
-	}
-	return true;
-}
-
-static bool add_pnic(xmlNodePtr backing, const struct dvs_pnic *p)
-{
-	xmlNodePtr n = vs_add(backing, "pnicSpec", NULL);
-	return n && vs_add(n, "pnicDevice", p->device) &&
-	       (!p->port_key[0] || vs_add(n, "uplinkPortKey", p->port_key)) &&
-	       (!p->portgroup_key[0] || vs_add(n, "uplinkPortgroupKey", p->portgroup_key)) &&
-	       (!p->cookie[0] || vs_add(n, "connectionCookie", p->cookie));
-}
-
-/*
- * A host joins with its uplink NIC (add), or a member gets it next to the
- * NICs it has (edit: the backing replaces the list, so they are all sent).
- */
-static bool add_member(xmlNodePtr spec, const struct dvs_host_state *h)
-{
-	xmlNodePtr m = vs_add(spec, "host", NULL);
-	xmlNodePtr backing = NULL;
-	if (!m || !vs_add(m, "operation", h->member ? "edit" : "add") ||
-	    !vs_add_ref(m, "host", h->ref.type, h->ref.value) ||
-	    !(backing = vs_add_typed(m, "backing", "DistributedVirtualSwitchHostMemberPnicBacking",
-				     NULL)))
-		return false;
-	for (size_t p = 0; p < h->n_pnics; p++)
-		if (!add_pnic(backing, &h->pnics[p]))
-			return false;
-	struct dvs_pnic uplink;
-	memset(&uplink, 0, sizeof(uplink));
-	snprintf(uplink.device, sizeof(uplink.device), "%s", h->h->uplink);
-	return add_pnic(backing, &uplink);
-}
-
-xmlDocPtr dvs_switch_request(const struct qg_dvs *d, const struct dvs_state *st)
-{
-	xmlDocPtr doc;
-	xmlNodePtr req = vs_request(&doc, "ReconfigureDvs_Task", st->ref.type, st->ref.value);
-	xmlNodePtr spec = req ? vs_add_typed(req, "spec", "VMwareDVSConfigSpec", NULL) : NULL;
-	bool ok = spec && vs_add(spec, "configVersion", st->version);
-	if (ok && st->uplinks < d->uplinks)
-		ok = add_uplinks(spec, d, st);
-	for (size_t k = 0; ok && k < st->n_hosts; k++) {
-		const struct dvs_host_state *h = &st->hosts[k];
-		if (h->found && (!h->member || !dvs_host_has_uplink(h)))
-			ok = add_member(spec, h);
-	}
-	if (ok && st->max_mtu != d->mtu) {
-		char mtu[16];
-		snprintf(mtu, sizeof(mtu), "%d", d->mtu);
-		ok = vs_add(spec, "maxMtu", mtu) != NULL;
-	}
-	if (!ok) {
-		xmlFreeDoc(doc);
-		return NULL;
-	}
-	return doc;
-}
-
 /*
  * One ReconfigureDvs_Task with the version just read; on a concurrent change
  * the switch is read again and the request made anew from what is there now.
@@ -584,7 +294,7 @@ static int set_switch(struct vim *v, const struct qg_dvs *d, struct dvs_state *s
 		(*retries)++;
 		if (read_dvs(v, d, st, err, errlen) != 0)
 			return -1;
-		if (!switch_differs(d, st))
+		if (!dvs_switch_differs(d, st))
 			return 0; /* the other change already did it */
 	}
 }
@@ -640,7 +350,7 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, char *err, si
 		xmlNodePtr req =
 		    vs_request(&doc, "UpdateOptions", h->options.type, h->options.value);
 		xmlNodePtr cv = req ? vs_add(req, "changedValue", NULL) : NULL;
-		if (!cv || !vs_add(cv, "key", PVRDMA_OPTION) ||
+		if (!cv || !vs_add(cv, "key", DVS_PVRDMA_OPTION) ||
 		    !vs_add_typed(cv, "value", "xsd:string", h->h->pvrdma_vmknic)) {
 			xmlFreeDoc(doc);
 			return qg_errf(err, errlen, "out of memory");
@@ -651,7 +361,7 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, char *err, si
 	if (!h->fw_known || !h->fw_enabled) {
 		xmlNodePtr req =
 		    vs_request(&doc, "EnableRuleset", h->firewall.type, h->firewall.value);
-		if (!req || !vs_add(req, "id", PVRDMA_RULESET)) {
+		if (!req || !vs_add(req, "id", DVS_PVRDMA_RULESET)) {
 			xmlFreeDoc(doc);
 			return qg_errf(err, errlen, "out of memory");
 		}
@@ -800,7 +510,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	/* What a failure part-way leaves, said with it. */
 	const char *done = "nothing was changed before it";
 	bool reconfigured = false;
-	if (switch_differs(d, &st)) {
+	if (dvs_switch_differs(d, &st)) {
 		if (set_switch(v, d, &st, &retries, err, sizeof(err)) != 0) {
 			r->state = QG_PUSH_FAILED;
 			qg_push_say(r, "the switch is not changed: %s", err);

@@ -22,6 +22,10 @@
 #include "../../vsphere/vim.h"
 #include "../esxi/esxi_options.h"
 
+#define DVS_PVRDMA_OPTION "Net.PVRDMAVmknic"
+#define DVS_PVRDMA_RULESET "pvrdma"
+/* A new portgroup's ports: vCenter's own default; autoExpand adds more as VMs need them. */
+#define DVS_PORTGROUP_PORTS 8
 #define DVS_MAX_PNICS 32   /* physical NICs of one host on the switch */
 #define DVS_MAX_UPLINKS 32 /* uplink names the push keeps when it adds some */
 #define DVS_MAX_MODULES 4
@@ -95,6 +99,11 @@ bool dvs_host_has_uplink(const struct dvs_host_state *h);
  */
 int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, struct qg_buf *out);
 
+/* The pure half, in dvs_plan.c. */
+
+/* Does the switch itself differ: maxMtu, too few uplinks, a host or its uplink NIC not on it? */
+bool dvs_switch_differs(const struct qg_dvs *d, const struct dvs_state *st);
+
 /*
  * The ReconfigureDvs_Task request for what differs on the switch itself,
  * fields in the schema's order (configVersion, uplinkPortPolicy, host,
@@ -102,7 +111,7 @@ int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, str
  */
 xmlDocPtr dvs_switch_request(const struct qg_dvs *d, const struct dvs_state *st);
 
-/* Where and as whom to log in: $GOVC_URL and friends, as govc reads them. */
+/* Where and as whom to log in: $GOVC_URL and friends, as govc reads them (dvs_endpoint.c). */
 struct dvs_endpoint {
 	char url[512]; /* https://HOST/sdk, credentials removed */
 	char user[256];

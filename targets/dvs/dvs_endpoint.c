@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* Where and as whom the DVS push logs in: the environment, as govc reads it. */
+#include "dvs_push.h"
+#include "../../gen/errmsg.h"
+
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* $NAME is set and not empty. */
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+static bool truthy(const char *v)
+{
+	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes"));
+}
+
+int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure,
+		 struct dvs_endpoint *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	const char *given = env("GOVC_URL");
+	char raw[600];
+	if (given && strstr(given, "://"))
+		snprintf(raw, sizeof(raw), "%s", given);
+	else
+		snprintf(raw, sizeof(raw), "https://%s%s", given ? given : d->vcenter,
+			 given && strchr(given, '/') ? "" : "/sdk");
+	/* libcurl's URL parser takes the user and password out, as govc does. */
+	CURLU *u = curl_url();
+	char *user = NULL, *pass = NULL, *clean = NULL;
+	int rc = -1;
+	if (!u || curl_url_set(u, CURLUPART_URL, raw, 0) != CURLUE_OK) {
+		qg_errf(err, errlen, "GOVC_URL is not a URL (https://HOST/sdk)");
+		goto out;
+	}
+	curl_url_get(u, CURLUPART_USER, &user, CURLU_URLDECODE);
+	curl_url_get(u, CURLUPART_PASSWORD, &pass, CURLU_URLDECODE);
+	curl_url_set(u, CURLUPART_USER, NULL, 0);
+	curl_url_set(u, CURLUPART_PASSWORD, NULL, 0);
+	if (curl_url_get(u, CURLUPART_URL, &clean, 0) != CURLUE_OK) {
+		qg_errf(err, errlen, "GOVC_URL is not a URL (https://HOST/sdk)");
+		goto out;
+	}
+	snprintf(out->url, sizeof(out->url), "%s", clean);
+	const char *eu = env("GOVC_USERNAME"), *ep = env("GOVC_PASSWORD");
+	snprintf(out->user, sizeof(out->user), "%s", eu ? eu : user ? user : "");
+	out->password = strdup(ep ? ep : pass ? pass : "");
+	if (!out->user[0] || !out->password || !out->password[0]) {
+		qg_errf(err, errlen,
+			"no vSphere credentials: set GOVC_USERNAME and GOVC_PASSWORD (or "
+			"GOVC_URL=https://USER:PASSWORD@HOST/sdk) in the environment");
+		dvs_endpoint_free(out);
+		goto out;
+	}
+	out->ca_file = ca_file ? ca_file : env("GOVC_TLS_CA_CERTS");
+	out->insecure = insecure || truthy(env("GOVC_INSECURE"));
+	rc = 0;
+out:
+	if (pass)
+		explicit_bzero(pass, strlen(pass));
+	curl_free(user);
+	curl_free(pass);
+	curl_free(clean);
+	curl_url_cleanup(u);
+	return rc;
+}
+
+void dvs_endpoint_free(struct dvs_endpoint *e)
+{
+	if (e->password) {
+		explicit_bzero(e->password, strlen(e->password));
+		free(e->password);
+	}
+	e->password = NULL;
+}
