@@ -34,9 +34,7 @@ mkdir -p "$dir/keys" "$dir/home/.ssh"
 {
 	echo "version: 1"
 	echo "fabric: bench"
-	echo "qos:"
-	echo "  lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}"
-	echo "  cnp: {priority: 6, dscp: 48, ets: strict}"
+	echo "$E2E_QOS"
 	echo "switches:"
 } >"$dir/intent.yaml"
 : >"$dir/inventory.ini"
@@ -85,18 +83,7 @@ ansible_become=yes
 ansible_become_method=enable
 ansible_buffer_read_timeout=0
 INV
-	cat >"$dir/ansible.cfg" <<CFG
-[defaults]
-collections_path = $dir/collections:/usr/lib/python3/dist-packages
-inventory = $dir/inventory.ini
-host_key_checking = True
-interpreter_python = /usr/bin/python3
-retry_files_enabled = False
-forks = 64
-[persistent_connection]
-connect_timeout = 60
-command_timeout = 60
-CFG
+	ansible_cfg "$dir" 64 60 60
 	ifs=""
 	for p in $(seq 1 32); do ifs="$ifs${ifs:+, }Eth1/$p"; done
 	cat >"$dir/playbook.yml" <<PLAY

@@ -9,12 +9,18 @@
 #include <stdio.h>
 #include <string.h>
 
-bool dvs_host_has_uplink(const struct dvs_host_state *h)
+static bool has_uplink(const struct dvs_host_state *h)
 {
 	for (size_t p = 0; p < h->n_pnics; p++)
 		if (!strcmp(h->pnics[p].device, h->h->uplink))
 			return true;
 	return false;
+}
+
+/* The switch's reconfigure adds the host, or its uplink NIC to it. */
+static bool joins(const struct dvs_host_state *h)
+{
+	return h->found && (!h->member || !has_uplink(h));
 }
 
 /* The host's membership: on the switch with its RoCE uplink. */
@@ -25,7 +31,7 @@ static int plan_member(const struct dvs_host_state *h, struct qg_buf *out)
 			      h->h->name, h->h->uplink);
 		return 1;
 	}
-	if (dvs_host_has_uplink(h))
+	if (has_uplink(h))
 		return 0;
 	qg_buf_printf(out, "[differs] host %s: %s on the switch: no -> yes", h->h->name,
 		      h->h->uplink);
@@ -133,11 +139,9 @@ bool dvs_switch_differs(const struct qg_dvs *d, const struct dvs_state *st)
 {
 	if (st->max_mtu != d->mtu || st->uplinks < d->uplinks)
 		return true;
-	for (size_t k = 0; k < st->n_hosts; k++) {
-		const struct dvs_host_state *h = &st->hosts[k];
-		if (h->found && (!h->member || !dvs_host_has_uplink(h)))
+	for (size_t k = 0; k < st->n_hosts; k++)
+		if (joins(&st->hosts[k]))
 			return true;
-	}
 	return false;
 }
 
@@ -211,7 +215,7 @@ xmlDocPtr dvs_switch_request(const struct qg_dvs *d, const struct dvs_state *st)
 		ok = add_uplinks(spec, d, st);
 	for (size_t k = 0; ok && k < st->n_hosts; k++) {
 		const struct dvs_host_state *h = &st->hosts[k];
-		if (h->found && (!h->member || !dvs_host_has_uplink(h)))
+		if (joins(h))
 			ok = add_member(spec, h);
 	}
 	if (ok && st->max_mtu != d->mtu) {

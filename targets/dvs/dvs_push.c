@@ -333,7 +333,7 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, char *err, si
 	char fault[64];
 	for (size_t k = 0; k < h->n_mod; k++) {
 		const struct dvs_module *mo = &h->mod[k];
-		if (mo->state != DVS_MODULE_READ || !mo->n_changes)
+		if (!mo->n_changes) /* also every module that was not read */
 			continue;
 		xmlNodePtr req =
 		    vs_request(&doc, "UpdateModuleOptionString", h->modsys.type, h->modsys.value);
@@ -384,7 +384,7 @@ static void keep(const struct dvs_host_state *h, struct kept *k)
 	for (size_t p = 0; p < h->n_pnics; p++)
 		snprintf(k->nics[k->n_nics++], QG_IFNAME_LEN, "%s", h->pnics[p].device);
 	for (size_t j = 0; j < h->n_mod; j++)
-		if (h->mod[j].state == DVS_MODULE_READ && h->mod[j].n_changes)
+		if (h->mod[j].n_changes)
 			snprintf(k->sent[j], sizeof(k->sent[j]), "%s", h->mod[j].merged);
 }
 
@@ -545,7 +545,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			continue;
 		bool modules = false;
 		for (size_t j = 0; j < h->n_mod; j++)
-			modules |= h->mod[j].state == DVS_MODULE_READ && h->mod[j].n_changes;
+			modules |= h->mod[j].n_changes > 0;
 		if (modules)
 			qg_buf_printf(&reboot, "%s%s", reboot.len ? ", " : "", h->h->name);
 		if (set_host(v, h, err, sizeof(err)) != 0) {

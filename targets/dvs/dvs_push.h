@@ -55,7 +55,7 @@ struct dvs_module {
 	char live[1024];   /* QueryConfiguredModuleOptionString */
 	char merged[1024]; /* what UpdateModuleOptionString sends: esxi_options_merge */
 	struct esxi_opt_change changes[DVS_MAX_OPT_CHANGES];
-	int n_changes;
+	int n_changes; /* 0 unless the module was read (DVS_MODULE_READ) */
 };
 
 struct dvs_host_state {
@@ -85,9 +85,6 @@ struct dvs_state {
 	struct dvs_host_state *hosts; /* one per dvs.hosts entry */
 	size_t n_hosts;
 };
-
-/* Does the host have its uplink on the switch? */
-bool dvs_host_has_uplink(const struct dvs_host_state *h);
 
 /*
  * What differs, one "[differs] KEY: HAVE -> WANT" line each; what push

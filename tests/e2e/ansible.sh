@@ -29,18 +29,7 @@ user=${USER:-$(id -un)}
 # Strict host key checking, with the test sshd's key known.
 mkdir -p "$dir/home/.ssh"
 printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$dir/home/.ssh/known_hosts"
-cat >"$dir/ansible.cfg" <<CFG
-[defaults]
-collections_path = $dir/collections:/usr/lib/python3/dist-packages
-inventory = $dir/inventory.ini
-host_key_checking = True
-interpreter_python = /usr/bin/python3
-retry_files_enabled = False
-nocows = True
-[persistent_connection]
-connect_timeout = 15
-command_timeout = 30
-CFG
+ansible_cfg "$dir" 5 15 30
 cat >"$dir/inventory.ini" <<INV
 [switches]
 sw1 ansible_host=127.0.0.1 ansible_port=$port ansible_user=$user ansible_ssh_private_key_file=$dir/sshd/client_key ansible_connection=ansible.netcommon.network_cli ansible_network_os=mellanox.onyx.onyx ansible_become=yes ansible_become_method=enable
@@ -86,13 +75,7 @@ echo "ansible: $recap"
 cat >"$dir/intent.yaml" <<YAML
 version: 1
 fabric: ansible-interop
-qos:
-  lossless:
-    priority: 3
-    dscp: [26]
-    pool: {name: roce, memory_percent: 50}
-    ecn: {min_kb: 150, max_kb: 1500}
-  cnp: {priority: 6, dscp: 48, ets: strict}
+$E2E_QOS
 switches:
   - {name: sw1, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1-1/4]}
 YAML

@@ -26,13 +26,7 @@ user=${USER:-$(id -un)}
 cat >"$dir/intent.yaml" <<YAML
 version: 1
 fabric: e2e-hosts
-qos:
-  lossless:
-    priority: 3
-    dscp: [26]
-    pool: {name: roce, memory_percent: 50}
-    ecn: {min_kb: 150, max_kb: 1500}
-  cnp: {priority: 6, dscp: 48, ets: strict}
+$E2E_QOS
 hosts:
   - {name: esx, platform: esxi, address: 127.0.0.1, port: $port, user: $user, uplink: vmnic2, pvrdma_vmknic: vmk3}
   - {name: gpu1, platform: linux, address: 127.0.0.1, port: $port, user: $user, netdev: lo, rdma_device: qgtest0}

@@ -3,6 +3,13 @@
 
 pass=0
 fail=0
+
+# The qos section of every e2e and bench intent: the spec's reference values
+# (DSCP 26 lossless on priority 3, CNPs on 6). Each test writes the rest.
+E2E_QOS='qos:
+  lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}
+  cnp: {priority: 6, dscp: 48, ets: strict}'
+
 # check NAME STATUS DETAIL: count a check; print the detail when it failed.
 check() {
 	if [ "$2" -eq 0 ]; then
@@ -44,4 +51,22 @@ sshd_start() {
 		exit 1
 	fi
 	port=$(cat "$1/port")
+}
+
+# ansible_cfg DIR FORKS CONNECT_S COMMAND_S: DIR/ansible.cfg for the Onyx
+# collection in DIR/collections and DIR/inventory.ini, host keys checked.
+ansible_cfg() {
+	cat >"$1/ansible.cfg" <<CFG
+[defaults]
+collections_path = $1/collections:/usr/lib/python3/dist-packages
+inventory = $1/inventory.ini
+host_key_checking = True
+interpreter_python = /usr/bin/python3
+retry_files_enabled = False
+nocows = True
+forks = $2
+[persistent_connection]
+connect_timeout = $3
+command_timeout = $4
+CFG
 }

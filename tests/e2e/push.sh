@@ -25,13 +25,7 @@ user=${USER:-$(id -un)}
 cat >"$dir/intent.yaml" <<YAML
 version: 1
 fabric: e2e
-qos:
-  lossless:
-    priority: 3
-    dscp: [26]
-    pool: {name: roce, memory_percent: 50}
-    ecn: {min_kb: 150, max_kb: 1500}
-  cnp: {priority: 6, dscp: 48, ets: strict}
+$E2E_QOS
 switches:
   - {name: sw1, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1-1/32]}
 YAML

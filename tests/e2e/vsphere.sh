@@ -54,9 +54,7 @@ sim() {
 cat >"$dir/intent.yaml" <<YAML
 version: 1
 fabric: vcsim
-qos:
-  lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}
-  cnp: {priority: 6, dscp: 48, ets: strict}
+$E2E_QOS
 hosts:
   - {name: esx01, platform: esxi, address: esx01.lab, uplink: vmnic3, pvrdma_vmknic: vmk1}
   - {name: esx02, platform: esxi, address: esx02.lab, uplink: vmnic3, pvrdma_vmknic: vmk1}
@@ -84,14 +82,16 @@ nics() {
 		'.[0].Val.DistributedVirtualSwitchHostMember[] | select(.Config.Host.Value == $id)
 		 | [.Config.Backing.PnicSpec // [] | .[] | .PnicDevice + ":" + .UplinkPortKey] | join(",")'
 }
+# soap: POST the SOAP envelope on stdin to the simulator at $addr, with a
+# cookie jar for the session.
+soap() {
+	curl -s --cacert "$dir/cert.pem" -b "$dir/jar" -c "$dir/jar" -H 'Content-Type: text/xml' \
+		-H 'SOAPAction: "urn:vim25/6.5"' --data-binary @- "https://$addr/sdk"
+}
 # modopts HOST MODULE: the module's configured option string, read with raw
 # SOAP over curl (govc has no command for it). The password goes on stdin.
 modopts() {
 	ref=$("$bin/govc" object.collect -s "/DC0/host/DC0_C0/$1" configManager.kernelModuleSystem)
-	soap() {
-		curl -s --cacert "$dir/cert.pem" -b "$dir/jar" -c "$dir/jar" -H 'Content-Type: text/xml' \
-			-H 'SOAPAction: "urn:vim25/6.5"' --data-binary @- "https://$addr/sdk"
-	}
 	env='<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>'
 	printf '%s<Login xmlns="urn:vim25"><_this type="SessionManager">SessionManager</_this><userName>admin</userName><password>%s</password></Login></soapenv:Body></soapenv:Envelope>' \
 		"$env" "$GOVC_PASSWORD" | soap >/dev/null

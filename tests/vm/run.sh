@@ -95,9 +95,11 @@ mkdir -p "$root/opt/qosgen/bin"
 mv "$root/usr/bin/qosgen" "$root/opt/qosgen/bin/qosgen"
 # Two hosts, two sshds (one per address), keys made here: strict host-key
 # checking inside the guest, as in the field.
-# The guest's own root home (inside the image, not on this machine).
-gssh=$root/root/.ssh
-printf 'root:x:0:0::/root:/bin/sh\nsshd:x:100:65534::/run/sshd:/usr/sbin/nologin\n' >"$root/etc/passwd"
+# The guest root's home, a path inside the image (guest-init.sh sets the same
+# HOME); its .ssh is staged under $root here.
+ghome=/root
+gssh=$root$ghome/.ssh
+printf 'root:x:0:0::%s:/bin/sh\nsshd:x:100:65534::/run/sshd:/usr/sbin/nologin\n' "$ghome" >"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 mkdir -p "$root/etc/ssh" "$gssh"
 rm -rf "$cache/keys"

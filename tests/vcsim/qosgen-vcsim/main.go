@@ -180,19 +180,20 @@ func (d *dvs) members(specs []types.DistributedVirtualSwitchHostMemberConfigSpec
 				at = k
 			}
 		}
-		switch types.ConfigSpecOperation(m.Operation) {
+		op := types.ConfigSpecOperation(m.Operation)
+		switch {
+		case op == types.ConfigSpecOperationAdd && at >= 0:
+			return &types.AlreadyExists{Name: h.Name}
+		case op == types.ConfigSpecOperationEdit && at < 0:
+			return &types.NotFound{}
+		}
+		switch op {
 		case types.ConfigSpecOperationAdd, types.ConfigSpecOperationEdit:
-			if (at >= 0) != (m.Operation == string(types.ConfigSpecOperationEdit)) {
-				if at >= 0 {
-					return &types.AlreadyExists{Name: h.Name}
-				}
-				return &types.NotFound{}
-			}
 			b, fault := d.backing(h, m.Backing)
 			if fault != nil {
 				return fault
 			}
-			if at < 0 {
+			if op == types.ConfigSpecOperationAdd {
 				ref := m.Host
 				info.Host = append(info.Host, types.DistributedVirtualSwitchHostMember{
 					Config: types.DistributedVirtualSwitchHostMemberConfigInfo{Host: &ref},
