@@ -38,6 +38,13 @@ ip rule del pref 0 lookup local
 ip rule add pref 1000 lookup local
 ip route add 10.77.0.2/32 dev vethA table 100
 ip route add 10.77.0.1/32 dev vethB table 101
+# Every packet either veth receives is handled by vCPU 0's backlog (RPS mask
+# 1), as one RX queue of a real NIC handles a flow. Measured in one boot:
+# ACK-timeout retries in 12 of 12 verify runs left to the sending vCPU, in 5
+# of 12 with this; the loss counters stayed 0 in all 24.
+for d in vethA vethB; do
+	echo 1 >/sys/class/net/$d/queues/rx-0/rps_cpus || info "cannot set rps_cpus on $d"
+done
 rdma link add rxe0 type rxe netdev vethA
 rdma link add rxe1 type rxe netdev vethB
 
@@ -124,7 +131,8 @@ if [ "$(cat /tmp/verify-ok.rc)" = 0 ] && grep -q '^FATAL: 0' /tmp/verify-ok.out 
 	grep -q '^\[PASS\] Check bandwidth' /tmp/verify-ok.out; then
 	result verify-pass PASS "$(grep '^\[PASS\] Check bandwidth' /tmp/verify-ok.out); $(grep 'Check retransmissions' /tmp/verify-ok.out)"
 else
-	result verify-pass FAIL "exit $(cat /tmp/verify-ok.rc); see VERIFY lines"
+	# The checks that failed, in the result line itself: a CI log may keep only its tail.
+	result verify-pass FAIL "exit $(cat /tmp/verify-ok.rc): $(grep -E '^(\[(FATAL|MARGINAL)\]|qosgen|error)' /tmp/verify-ok.out | tr '\n' ' ')"
 fi
 n=$(big_with verify-ok 'tos 0x6a,ECT(0)')
 if [ "$n" -gt 100 ] && [ "$(big_without verify-ok 'tos 0x6a,ECT(0)')" = 0 ]; then
@@ -251,6 +259,9 @@ fi
 probe_pair perftest-perftest "$W -d rxe1" "$W -d rxe0 10.77.0.2"
 pt=$(awk '/^ *65536 +2000/ {print $4}' /tmp/perftest-perftest.client)
 qg=$(sed -n 's/.*"gbps": \([0-9.]*\).*/\1/p' /tmp/probe-probe.client | awk '{printf "%.2f", $1 * 1e9 / 8 / 1048576}')
-echo "@@ BENCH ib_write_bw $pt MiB/s, qosgen probe $qg MiB/s, ratio $(echo "$qg $pt" | awk '$2 > 0 {printf "%.2f", $1 / $2}')x (65536 B x 2000, rxe over veth, target >= 0.97x)"
+# perftest's average is 0.00 on some runs under TCG (it times with the cycle
+# counter): no ratio then, and the line says why.
+ratio=$(echo "$qg $pt" | awk '$2 > 0 {printf "%.2fx", $1 / $2; exit} {print "n/a (ib_write_bw printed no rate)"}')
+echo "@@ BENCH ib_write_bw ${pt:-?} MiB/s, qosgen probe ${qg:-?} MiB/s, ratio $ratio (65536 B x 2000, rxe over veth, target >= 0.97x)"
 echo "@@ DONE"
 poweroff -f

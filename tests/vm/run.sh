@@ -40,6 +40,10 @@ if [ ! -f "$cache/kpkg/boot/vmlinuz-$kv" ]; then
 fi
 
 # The intent of the two VM hosts, compiled by the qosgen under test.
+# min_gbps: the guest is emulated (TCG, no KVM here), and its RoCE rate follows
+# the host's load: 0.48-0.59 Gb/s idle, 0.29-0.39 with two busy neighbours or
+# on CI. 0.1 keeps the check about the verdict path, not about the machine;
+# the FATAL and MARGINAL bands are unit-tested (tests/unit/test_verify.c).
 cat >"$cache/intent.yaml" <<YAML
 version: 1
 fabric: soft-roce-vm
@@ -52,7 +56,7 @@ hosts:
   - {name: vm-b, platform: linux, function: vf, address: 10.77.0.2, user: root, netdev: vethB, rdma_device: rxe1}
 verify:
   pairs:
-    - {client: vm-a, server: vm-b, min_gbps: 0.2}
+    - {client: vm-a, server: vm-b, min_gbps: 0.1}
   message_size: 65536
   duration_s: 3
 YAML
