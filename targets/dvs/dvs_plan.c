@@ -41,6 +41,23 @@ static int plan_member(const struct dvs_host_state *h, struct qg_buf *out)
 	return 1;
 }
 
+/* The pvrdma vmknic's MTU; push changes the MTU of one that is there, never makes one. */
+static int plan_vnic(const struct dvs_host_state *h, struct qg_buf *out)
+{
+	if (!h->vnic.found) {
+		qg_buf_printf(out,
+			      "[n/a] host %s: no VMkernel NIC %s (add it on the RoCE portgroup; "
+			      "push sets the MTU of one that is there)\n",
+			      h->h->name, h->h->pvrdma_vmknic);
+		return 0;
+	}
+	if (!h->vnic_mtu || h->vnic.mtu == h->vnic_mtu)
+		return 0;
+	qg_buf_printf(out, "[differs] host %s: %s.mtu: %d -> %d\n", h->h->name,
+		      h->h->pvrdma_vmknic, h->vnic.mtu, h->vnic_mtu);
+	return 1;
+}
+
 static int plan_modules(const struct dvs_host_state *h, struct qg_buf *out)
 {
 	int n = 0;
@@ -129,6 +146,7 @@ int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, str
 				    h->fw_known ? "disabled" : "absent");
 				n++;
 			}
+			n += plan_vnic(h, out);
 		}
 		n += plan_modules(h, out);
 	}

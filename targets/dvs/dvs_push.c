@@ -122,16 +122,17 @@ static int locate_host(struct vim *v, struct dvs_host_state *h, char *err, size_
 	h->found = f == 0;
 	if (!h->found)
 		return 0;
-	static const char *const paths[] = {"configManager.advancedOption",
-					    "configManager.firewallSystem",
-					    "configManager.kernelModuleSystem"};
+	static const char *const paths[] = {
+	    "configManager.advancedOption", "configManager.firewallSystem",
+	    "configManager.kernelModuleSystem", "configManager.networkSystem"};
 	xmlDocPtr doc;
-	xmlNodePtr vals[3];
-	if (vim_props(v, &h->ref, paths, 3, &doc, vals, err, errlen) != 0)
+	xmlNodePtr vals[4];
+	if (vim_props(v, &h->ref, paths, 4, &doc, vals, err, errlen) != 0)
 		return -1;
 	vim_ref_of(vals[0], &h->options);
 	vim_ref_of(vals[1], &h->firewall);
 	vim_ref_of(vals[2], &h->modsys);
+	vim_ref_of(vals[3], &h->netsys);
 	xmlFreeDoc(doc);
 	return 0;
 }
@@ -188,6 +189,39 @@ static int read_module(struct vim *v, const struct dvs_host_state *h, struct dvs
 	return 0;
 }
 
+/*
+ * The pvrdma vmknic among the host's VMkernel NICs: its MTU, and what the
+ * MTU update must leave as it was (the address, MAC, portgroup).
+ */
+static int read_vnic(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
+{
+	static const char *const paths[] = {"config.network.vnic"};
+	xmlDocPtr doc;
+	xmlNodePtr vals[1];
+	if (vim_props(v, &h->ref, paths, 1, &doc, vals, err, errlen) != 0)
+		return -1;
+	memset(&h->vnic, 0, sizeof(h->vnic));
+	for (xmlNodePtr n = vs_child(vals[0], NULL); n; n = vs_next(n, NULL)) {
+		char dev[QG_IFNAME_LEN], mtu[16];
+		vim_path_text(n, "device", dev, sizeof(dev));
+		if (strcmp(dev, h->h->pvrdma_vmknic))
+			continue;
+		struct dvs_vnic *x = &h->vnic;
+		x->found = true;
+		vim_path_text(n, "spec.mtu", mtu, sizeof(mtu));
+		x->mtu = atoi(mtu);
+		vim_path_text(n, "spec.ip.ipAddress", x->ip, sizeof(x->ip));
+		vim_path_text(n, "spec.mac", x->mac, sizeof(x->mac));
+		/* A standard portgroup by name, a distributed one by key. */
+		if (!vim_path_text(n, "portgroup", x->portgroup, sizeof(x->portgroup)) ||
+		    !x->portgroup[0])
+			vim_path_text(n, "spec.distributedVirtualPort.portgroupKey", x->portgroup,
+				      sizeof(x->portgroup));
+	}
+	xmlFreeDoc(doc);
+	return 0;
+}
+
 /* The values push sets, from a located host. */
 static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
 {
@@ -239,7 +273,7 @@ static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 		}
 	}
 	xmlFreeDoc(doc);
-	return 0;
+	return read_vnic(v, h, err, errlen);
 }
 
 /* Find the switch and the hosts by name: once per push (each find is a ContainerView). */
@@ -368,6 +402,29 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, char *err, si
 		if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0)
 			return -1;
 	}
+	if (h->vnic.found && h->vnic_mtu && h->vnic.mtu != h->vnic_mtu) {
+		if (!h->netsys.value[0])
+			return qg_errf(err, errlen, "no configManager.networkSystem to set %s's MTU",
+				       h->h->pvrdma_vmknic);
+		/*
+		 * Only the MTU: the spec's unset fields stay as they are (PowerCLI's
+		 * Set-VMHostNetworkAdapter -Mtu sends the same), so the address and
+		 * portgroup are never sent back; the read-back proves they held.
+		 */
+		char mtu[16];
+		snprintf(mtu, sizeof(mtu), "%d", h->vnic_mtu);
+		xmlNodePtr req =
+		    vs_request(&doc, "UpdateVirtualNic", h->netsys.type, h->netsys.value);
+		xmlNodePtr nic = req && vs_add(req, "device", h->h->pvrdma_vmknic)
+				     ? vs_add(req, "nic", NULL)
+				     : NULL;
+		if (!nic || !vs_add(nic, "mtu", mtu)) {
+			xmlFreeDoc(doc);
+			return qg_errf(err, errlen, "out of memory");
+		}
+		if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -376,6 +433,7 @@ struct kept {
 	char nics[DVS_MAX_PNICS][QG_IFNAME_LEN];
 	size_t n_nics;
 	char sent[DVS_MAX_MODULES][1024]; /* "" where the module is not changed */
+	struct dvs_vnic vnic;		  /* as read before the MTU update */
 };
 
 static void keep(const struct dvs_host_state *h, struct kept *k)
@@ -386,11 +444,13 @@ static void keep(const struct dvs_host_state *h, struct kept *k)
 	for (size_t j = 0; j < h->n_mod; j++)
 		if (h->mod[j].n_changes)
 			snprintf(k->sent[j], sizeof(k->sent[j]), "%s", h->mod[j].merged);
+	k->vnic = h->vnic;
 }
 
 /*
  * The proof that nothing was clobbered: every NIC a host had on the switch is
- * still on it, and each module string reads back exactly as sent.
+ * still on it, each module string reads back exactly as sent, and the pvrdma
+ * vmknic kept its address, MAC and portgroup.
  */
 static bool lost(const struct dvs_state *after, const struct kept *kept, char *err, size_t errlen)
 {
@@ -413,12 +473,37 @@ static bool lost(const struct dvs_state *after, const struct kept *kept, char *e
 				    h->h->name, h->mod[j].name, h->mod[j].live, kept[k].sent[j]);
 				return true;
 			}
+		const struct dvs_vnic *was = &kept[k].vnic, *is = &h->vnic;
+		if (was->found && !is->found) {
+			qg_errf(err, errlen, "host %s: %s is gone", h->h->name,
+				h->h->pvrdma_vmknic);
+			return true;
+		}
+		if (!was->found)
+			continue;
+		const struct {
+			const char *what, *was, *is;
+		} f[] = {{"address", was->ip, is->ip},
+			 {"MAC", was->mac, is->mac},
+			 {"portgroup", was->portgroup, is->portgroup}};
+		char changed[512] = "";
+		size_t used = 0;
+		for (size_t j = 0; j < sizeof(f) / sizeof(f[0]); j++)
+			if (strcmp(f[j].was, f[j].is) && used < sizeof(changed))
+				used += (size_t)snprintf(changed + used, sizeof(changed) - used,
+							 "%s%s '%s' -> '%s'", used ? ", " : "",
+							 f[j].what, f[j].was, f[j].is);
+		if (changed[0]) {
+			qg_errf(err, errlen, "host %s: %s changed beyond its MTU: %s", h->h->name,
+				h->h->pvrdma_vmknic, changed);
+			return true;
+		}
 	}
 	return false;
 }
 
-/* Which module options each host should have: what the ESXi target sets. */
-static int want_modules(const struct qg_model *m, const struct qg_dvs *d, struct dvs_state *st)
+/* What each host should have: the module options and vmknic MTU the ESXi target sets. */
+static int want_settings(const struct qg_model *m, const struct qg_dvs *d, struct dvs_state *st)
 {
 	for (size_t k = 0; k < d->n_hosts; k++) {
 		struct dvs_host_state *h = &st->hosts[k];
@@ -429,6 +514,13 @@ static int want_modules(const struct qg_model *m, const struct qg_dvs *d, struct
 		h->n_mod = esxi_options_modules(&h->want, names, DVS_MAX_MODULES);
 		for (size_t j = 0; j < h->n_mod; j++)
 			snprintf(h->mod[j].name, sizeof(h->mod[j].name), "%s", names[j]);
+		h->vnic_mtu = 0;
+		if (h->h->pvrdma_vmknic[0]) {
+			char key[QG_IFNAME_LEN + 8];
+			snprintf(key, sizeof(key), "%s.mtu", h->h->pvrdma_vmknic);
+			const char *mtu = qg_settings_get(&h->want, key);
+			h->vnic_mtu = mtu ? atoi(mtu) : 0;
+		}
 	}
 	return 0;
 }
@@ -449,7 +541,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		qg_push_say(r, "out of memory");
 		return -1;
 	}
-	if (want_modules(m, d, &st) != 0) {
+	if (want_settings(m, d, &st) != 0) {
 		qg_push_say(r, "out of memory");
 		goto out;
 	}

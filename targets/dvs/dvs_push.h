@@ -8,8 +8,8 @@
  *    intent's portgroup, made if the switch has none of that name;
  *  - each host of dvs.hosts: the nmlx5 module options merged into the live
  *    strings (HostKernelModuleSystem), and with a pvrdma_vmknic, the advanced
- *    option Net.PVRDMAVmknic (OptionManager) and the pvrdma firewall ruleset
- *    (HostFirewallSystem).
+ *    option Net.PVRDMAVmknic (OptionManager), the pvrdma firewall ruleset
+ *    (HostFirewallSystem) and that VMkernel NIC's MTU (HostNetworkSystem).
  * The read-back and the plan are separate from the I/O so that the plan is
  * unit-tested.
  */
@@ -58,11 +58,24 @@ struct dvs_module {
 	int n_changes; /* 0 unless the module was read (DVS_MODULE_READ) */
 };
 
+/*
+ * The pvrdma VMkernel NIC (config.network.vnic). Its address, MAC and
+ * portgroup are read only to prove that the MTU update left them as they were.
+ */
+struct dvs_vnic {
+	bool found;
+	int mtu;
+	char ip[64], mac[32], portgroup[128];
+};
+
 struct dvs_host_state {
 	const struct qg_host *h;
-	struct qg_settings want; /* the ESXi target's settings of the host: its module options */
+	/* The ESXi target's settings of the host: its module options, the vmknic's MTU. */
+	struct qg_settings want;
+	int vnic_mtu; /* what want says for <pvrdma_vmknic>.mtu; 0 without a pvrdma_vmknic */
 	bool found;
-	struct vim_ref ref, options, firewall, modsys;
+	struct vim_ref ref, options, firewall, modsys, netsys;
+	struct dvs_vnic vnic;
 	char vmknic[64]; /* Net.PVRDMAVmknic */
 	bool vmknic_set; /* false: the key does not exist yet (InvalidName) */
 	bool fw_known, fw_enabled;

@@ -3,8 +3,8 @@
 # qosgen push of a DVS and its hosts through the vSphere API, end to end
 # against vcsim (govmomi's vCenter simulator, built from Debian's source
 # package by tests/vcsim/build.sh, with qosgen-vcsim's additions: maxMtu,
-# configVersion, uplinks and members' NICs on the switch, and a
-# HostKernelModuleSystem), read back with govc and with curl's raw SOAP,
+# configVersion, uplinks and members' NICs on the switch, a
+# HostKernelModuleSystem, UpdateVirtualNic), read back with govc and with curl's raw SOAP,
 # clients independent of qosgen. TLS is verified against a certificate this
 # test makes; all traffic is to 127.0.0.1; every simulator is stopped by its
 # PID.
@@ -64,9 +64,10 @@ dvs:
 YAML
 # esx01 is on the switch with vmnic2 (which must stay on its port), esx02 is
 # not on it; the switch has 2 uplinks; nmlx5_core has an option qosgen does
-# not set (DRSS=4), which must survive the merge.
+# not set (DRSS=4), which must survive the merge; both hosts have vmk1 at MTU
+# 1500, whose address must survive the MTU change.
 sim main -detach esx02.lab -pnic esx01.lab=vmnic2 -uplinks 2 \
-	-module 'nmlx5_core=DRSS=4 pfctx=0x00' -module nmlx5_rdma=
+	-module 'nmlx5_core=DRSS=4 pfctx=0x00' -module nmlx5_rdma= -vmk vmk1
 export GOVC_URL="https://$addr/sdk" GOVC_USERNAME=admin GOVC_PASSWORD=qg-secret-7
 ca="--ca-file $dir/cert.pem"
 export GOVC_TLS_CA_CERTS="$dir/cert.pem" # for govc; qosgen gets --ca-file
@@ -81,6 +82,11 @@ nics() {
 	"$bin/govc" object.collect -json network/DVS0 config.host | jq -r --arg id "$id" \
 		'.[0].Val.DistributedVirtualSwitchHostMember[] | select(.Config.Host.Value == $id)
 		 | [.Config.Backing.PnicSpec // [] | .[] | .PnicDevice + ":" + .UplinkPortKey] | join(",")'
+}
+# vnic HOST: the host's vmk1 as govc reads config.network.vnic, "MTU ADDRESS".
+vnic() {
+	"$bin/govc" object.collect -json "/DC0/host/DC0_C0/$1" config.network.vnic |
+		jq -r '.[0].Val.HostVirtualNic[] | select(.Device == "vmk1") | "\(.Spec.Mtu) \(.Spec.Ip.IpAddress)"'
 }
 # soap: POST the SOAP envelope on stdin to the simulator at $addr, with a
 # cookie jar for the session.
@@ -113,7 +119,8 @@ st=$?
 	grep -qx '\[differs\] host esx01: nmlx5_core.pfctx: 0x00 -> 0x08' "$dir/d" &&
 	grep -qx '\[differs\] host esx02: nmlx5_rdma.dscp_force: unset -> 26' "$dir/d" &&
 	grep -qx '\[reboot\] host esx02: module options apply at its next reboot (maintenance mode first)' "$dir/d" &&
-	[ "$(grep -c '^\[differs\]' "$dir/d")" = 17 ] &&
+	grep -qx '\[differs\] host esx02: vmk1.mtu: 1500 -> 9000' "$dir/d" &&
+	[ "$(grep -c '^\[differs\]' "$dir/d")" = 19 ] &&
 	[ "$(govc_get config.maxMtu)" = 0 ] && [ "$(nics esx01.lab)" = vmnic2:1 ]
 check diff-reads-back $? "exit $st: $(cat "$dir/d")"
 
@@ -121,7 +128,7 @@ t0=$(date +%s%N)
 # shellcheck disable=SC2086
 push --dvs DVS0 $ca
 t1=$(date +%s%N)
-[ $st -eq 0 ] && grep -q '^DVS0: 17 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 2); reboot esx01, esx02 to apply the module options' "$dir/err" &&
+[ $st -eq 0 ] && grep -q '^DVS0: 19 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 2); reboot esx01, esx02 to apply the module options' "$dir/err" &&
 	[ "$(govc_get config.maxMtu)" = 9000 ] && [ "$(govc_get config.configVersion)" = 2 ] &&
 	[ "$(govc_get config.uplinkPortPolicy)" = "Uplink 1,Uplink 2,Uplink 3,Uplink 4" ] &&
 	govc_get summary.portgroupName | tr , '\n' | grep -qx BF-PVRDMA-DPORTGROUP &&
@@ -131,8 +138,9 @@ t1=$(date +%s%N)
 	[ "$(modopts esx02.lab nmlx5_rdma)" = "dscp_force=26" ] &&
 	"$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic | grep -q 'Net.PVRDMAVmknic: *vmk1$' &&
 	"$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx02.lab Net.PVRDMAVmknic | grep -q 'Net.PVRDMAVmknic: *vmk1$' &&
-	"$bin/govc" firewall.ruleset.find -c=false -host /DC0/host/DC0_C0/esx01.lab -direction outbound -port 28250 -enabled=true | grep -qx pvrdma
-check push-then-govc-reads-it $? "exit $st: $(cat "$dir/err") maxMtu $(govc_get config.maxMtu), esx01 $(nics esx01.lab), esx02 $(nics esx02.lab), nmlx5_core '$(modopts esx01.lab nmlx5_core)'"
+	"$bin/govc" firewall.ruleset.find -c=false -host /DC0/host/DC0_C0/esx01.lab -direction outbound -port 28250 -enabled=true | grep -qx pvrdma &&
+	[ "$(vnic esx01.lab)" = "9000 192.168.77.12" ] && [ "$(vnic esx02.lab)" = "9000 192.168.77.13" ]
+check push-then-govc-reads-it $? "exit $st: $(cat "$dir/err") maxMtu $(govc_get config.maxMtu), esx01 $(nics esx01.lab), esx02 $(nics esx02.lab), nmlx5_core '$(modopts esx01.lab nmlx5_core)', vmk1 '$(vnic esx01.lab)' '$(vnic esx02.lab)'"
 echo "timing: one DVS push (2 hosts), end to end: $(((t1 - t0) / 1000000)) ms"
 
 # shellcheck disable=SC2086
@@ -143,14 +151,16 @@ push --dvs DVS0 $ca
 check re-push-sends-nothing $? "exit $st: $(cat "$dir/err")"
 
 # Someone changes the switch between qosgen's read and its reconfigure. This
-# simulator, like stock vcsim, has no HostKernelModuleSystem: a note, not a failure.
+# simulator, like stock vcsim, has no HostKernelModuleSystem, and no vmk1:
+# notes, not failures.
 main=$addr
 sim stale -concurrent 1
 GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca
 [ $st -eq 0 ] &&
-	grep -q '^DVS0: 9 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 3, 1 retry after a concurrent change); 2 notes (not changed by push: qosgen diff lists them)$' "$dir/err" &&
+	grep -q '^DVS0: 9 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 3, 1 retry after a concurrent change); 4 notes (not changed by push: qosgen diff lists them)$' "$dir/err" &&
 	GOVC_URL="https://$addr/sdk" env -u GOVC_TLS_CA_CERTS "$Q" diff "$dir/intent.yaml" --dvs DVS0 $ca >"$dir/d" 2>&1 &&
 	grep -qx '\[n/a\] host esx01: module options: the endpoint has no HostKernelModuleSystem (ManagedObjectNotFound); the host script sets them over SSH' "$dir/d" &&
+	grep -qx '\[n/a\] host esx02: no VMkernel NIC vmk1 (add it on the RoCE portgroup; push sets the MTU of one that is there)' "$dir/d" &&
 	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.maxMtu)" = 9000 ]
 check stale-config-version-retried $? "exit $st: $(cat "$dir/err" "$dir/d")"
 
@@ -166,6 +176,14 @@ st=$?
 	! GOVC_URL="https://$addr/sdk" govc_get summary.portgroupName | grep -q BF-PVRDMA &&
 	! GOVC_URL="https://$addr/sdk" "$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic >/dev/null 2>&1
 check refused-nic-changes-nothing $? "exit $st: $(cat "$dir/err")"
+
+# A server that takes the MTU-only update as a whole spec (unset = empty)
+# would wipe the vmknic's address: the read-back must say so, not "in sync".
+sim replace -vmk vmk1 -vnic-replace
+GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca
+[ $st -eq 3 ] &&
+	grep -q "^DVS0: read back: host esx01: vmk1 changed beyond its MTU: address '192.168.77.12' -> '', MAC '00:50:56:77:00:0c' -> ''$" "$dir/err"
+check vnic-clobber-caught $? "exit $st: $(cat "$dir/err")"
 addr=$main
 
 GOVC_PASSWORD=wrong-password push --dvs DVS0 $ca

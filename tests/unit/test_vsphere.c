@@ -107,6 +107,8 @@ static void test_plan(void **state)
 	     .vmknic_set = false,
 	     .fw_known = true,
 	     .fw_enabled = false,
+	     .vnic = {.found = true, .mtu = 1500, .ip = "10.0.0.1"},
+	     .vnic_mtu = 9000,
 	     .n_mod = 2,
 	     .mod = {{.name = "nmlx5_core",
 		      .state = DVS_MODULE_READ,
@@ -124,7 +126,7 @@ static void test_plan(void **state)
 	struct dvs_state st = {
 	    .found = true, .max_mtu = 1500, .uplinks = 1, .hosts = hosts, .n_hosts = 3};
 	struct qg_buf b = {0};
-	assert_int_equal(dvs_plan(&m, 0, &st, &b), 8);
+	assert_int_equal(dvs_plan(&m, 0, &st, &b), 9);
 	assert_string_equal(
 	    b.data, "[differs] maxMtu: 1500 -> 9000\n"
 		    "[differs] uplinks: 1 -> 2\n"
@@ -133,6 +135,7 @@ static void test_plan(void **state)
 		    "[differs] host esx01: vmnic2 on the switch: no -> yes (keeps vmnic0)\n"
 		    "[differs] host esx01: Net.PVRDMAVmknic: unset -> vmk1\n"
 		    "[differs] host esx01: firewall ruleset pvrdma: disabled -> enabled\n"
+		    "[differs] host esx01: vmk1.mtu: 1500 -> 9000\n"
 		    "[differs] host esx01: nmlx5_core.pfctx: 0 -> 0x08\n"
 		    "[n/a] host esx01: module nmlx5_rdma is not on this host\n"
 		    "[reboot] host esx01: module options apply at its next reboot (maintenance "
@@ -182,6 +185,7 @@ static void test_plan(void **state)
 	hosts[0].vmknic_set = true;
 	snprintf(hosts[0].vmknic, sizeof(hosts[0].vmknic), "vmk1");
 	hosts[0].fw_enabled = true;
+	hosts[0].vnic.mtu = 9000;
 	hosts[0].mod[0].n_changes = 0;
 	hosts[1].mod[0].state = DVS_MODULE_READ;
 	assert_int_equal(dvs_plan(&m, 0, &st, &b), 0);
@@ -189,6 +193,13 @@ static void test_plan(void **state)
 				    "[n/a] host esx03: not in this vCenter (looked for "
 				    "'esx03.lab' and 'esx03')\n");
 	qg_buf_free(&b);
+	/* A vmknic that is not there: push sets MTUs, it does not make NICs. */
+	hosts[0].vnic.found = false;
+	assert_int_equal(dvs_plan(&m, 0, &st, &b), 0);
+	assert_non_null(strstr(b.data, "[n/a] host esx01: no VMkernel NIC vmk1 (add it on the RoCE "
+				       "portgroup; push sets the MTU of one that is there)\n"));
+	qg_buf_free(&b);
+	hosts[0].vnic.found = true;
 	/* More uplinks than the intent's: push never removes one. */
 	st.uplinks = 3;
 	assert_int_equal(dvs_plan(&m, 0, &st, &b), 0);

@@ -12,6 +12,11 @@
 //   - with -module, a HostKernelModuleSystem per host
 //     (QueryConfiguredModuleOptionString, UpdateModuleOptionString); stock
 //     vcsim names one in every host's configManager but has no such object.
+//   - HostNetworkSystem.UpdateVirtualNic, which stock vcsim lacks: the set
+//     fields of the spec change (the MTU checked against ESXi's 1280-9000),
+//     unset ones stay, as callers in the field rely on (PowerCLI's
+//     Set-VMHostNetworkAdapter -Mtu sends only the MTU); config.network.vnic
+//     and networkInfo.vnic show the result.
 //
 // Everything else (SOAP, sessions, PropertyCollector, tasks, OptionManager,
 // HostFirewallSystem) is the stock simulator. Every host also gets vmnic2
@@ -34,6 +39,11 @@
 //	-uplinks N      DVS0 starts with uplinks "Uplink 1".."Uplink N".
 //	-module M=OPTS  every host has module M with option string OPTS
 //	                (repeatable); any other module is NotFound.
+//	-vmk NAME       every host has VMkernel NIC NAME (MTU 1500, a static
+//	                address) besides vmk0.
+//	-vnic-replace   UpdateVirtualNic replaces the whole spec, as a server
+//	                that took unset fields for empty would: what a client that
+//	                sends only the MTU must catch in its read-back.
 //
 // $VCSIM_USERNAME and $VCSIM_PASSWORD, when set, are the only login accepted
 // (stock vcsim takes any); from the environment so that no password is in argv.
@@ -63,6 +73,8 @@ var hostNames = flag.String("hosts", "", "comma-separated names for DC0_C0's hos
 var concurrent = flag.Int("concurrent", 0, "reconfigures that first see a concurrent change")
 var detach = flag.String("detach", "", "comma-separated hosts that are not on DVS0")
 var uplinks = flag.Int("uplinks", 0, "DVS0's uplink count at the start")
+var vmk = flag.String("vmk", "", "a VMkernel NIC every host has at the start")
+var vnicReplace = flag.Bool("vnic-replace", false, "UpdateVirtualNic replaces the whole spec")
 
 type pairs map[string]string
 
@@ -241,6 +253,52 @@ func (k *kmod) UpdateModuleOptionString(req *types.UpdateModuleOptionString) soa
 	return body
 }
 
+// A host's network system with UpdateVirtualNic. Embedded by value, as dvs.
+type netsys struct {
+	simulator.HostNetworkSystem
+}
+
+func (s *netsys) UpdateVirtualNic(req *types.UpdateVirtualNic) soap.HasFault {
+	body := &methods.UpdateVirtualNicBody{}
+	nics := s.Host.Config.Network.Vnic
+	for k := range nics {
+		if nics[k].Device != req.Device {
+			continue
+		}
+		sp, n := req.Nic, &nics[k].Spec
+		if sp.Mtu != 0 && (sp.Mtu < 1280 || sp.Mtu > 9000) {
+			body.Fault_ = simulator.Fault("MTU out of range", &types.InvalidArgument{InvalidProperty: "nic.mtu"})
+			return body
+		}
+		if *vnicReplace {
+			*n = sp
+		}
+		if sp.Mtu != 0 {
+			n.Mtu = sp.Mtu
+		}
+		if sp.Ip != nil {
+			n.Ip = sp.Ip
+		}
+		if sp.Mac != "" {
+			n.Mac = sp.Mac
+		}
+		if sp.Portgroup != "" {
+			n.Portgroup, nics[k].Portgroup = sp.Portgroup, sp.Portgroup
+		}
+		if sp.TsoEnabled != nil {
+			n.TsoEnabled = sp.TsoEnabled
+		}
+		if sp.DistributedVirtualPort != nil {
+			n.DistributedVirtualPort = sp.DistributedVirtualPort
+		}
+		s.NetworkInfo.Vnic = nics
+		body.Res = &types.UpdateVirtualNicResponse{}
+		return body
+	}
+	body.Fault_ = simulator.Fault(req.Device+" not found", &types.NotFound{})
+	return body
+}
+
 func main() {
 	listen := flag.String("l", "127.0.0.1:0", "listen address (tests use loopback only)")
 	cert := flag.String("cert", "", "TLS certificate (PEM)")
@@ -269,8 +327,24 @@ func main() {
 			}
 		}
 	}
+	// In name order, so that each host's vmk address is the same in every run.
+	var all []*simulator.HostSystem
 	for _, e := range simulator.Map.All("HostSystem") {
-		h := e.(*simulator.HostSystem)
+		all = append(all, e.(*simulator.HostSystem))
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a].Name < all[b].Name })
+	for i, h := range all {
+		if *vmk != "" {
+			ip := &types.HostIpConfig{IpAddress: fmt.Sprintf("192.168.77.%d", 10+i), SubnetMask: "255.255.255.0"}
+			h.Config.Network.Vnic = append(h.Config.Network.Vnic, types.HostVirtualNic{
+				Device: *vmk, Key: "key-vim.host.VirtualNic-" + *vmk, Portgroup: "VM Network",
+				Spec: types.HostVirtualNicSpec{Ip: ip, Mac: fmt.Sprintf("00:50:56:77:00:%02x", 10+i),
+					Portgroup: "VM Network", Mtu: 1500, TsoEnabled: types.NewBool(true),
+					NetStackInstanceKey: "defaultTcpipStack"}})
+		}
+		ns := &netsys{HostNetworkSystem: *simulator.Map.Get(*h.ConfigManager.NetworkSystem).(*simulator.HostNetworkSystem)}
+		ns.NetworkInfo.Vnic = h.Config.Network.Vnic
+		simulator.Map.Put(ns)
 		for _, n := range []string{"vmnic2", "vmnic3"} {
 			h.Config.Network.Pnic = append(h.Config.Network.Pnic, types.PhysicalNic{
 				Key: "key-vim.host.PhysicalNic-" + n, Device: n, Driver: "nmlx5_core"})
