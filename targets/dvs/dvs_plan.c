@@ -41,6 +41,11 @@ static int plan_member(const struct dvs_host_state *h, struct qg_buf *out)
 	return 1;
 }
 
+bool dvs_vnic_differs(const struct dvs_host_state *h)
+{
+	return h->vnic.found && h->vnic_mtu && h->vnic.mtu != h->vnic_mtu;
+}
+
 /* The pvrdma vmknic's MTU; push changes the MTU of one that is there, never makes one. */
 static int plan_vnic(const struct dvs_host_state *h, struct qg_buf *out)
 {
@@ -51,10 +56,10 @@ static int plan_vnic(const struct dvs_host_state *h, struct qg_buf *out)
 			      h->h->name, h->h->pvrdma_vmknic);
 		return 0;
 	}
-	if (!h->vnic_mtu || h->vnic.mtu == h->vnic_mtu)
+	if (!dvs_vnic_differs(h))
 		return 0;
-	qg_buf_printf(out, "[differs] host %s: %s.mtu: %d -> %d\n", h->h->name,
-		      h->h->pvrdma_vmknic, h->vnic.mtu, h->vnic_mtu);
+	qg_buf_printf(out, "[differs] host %s: %s.mtu: %d -> %d\n", h->h->name, h->h->pvrdma_vmknic,
+		      h->vnic.mtu, h->vnic_mtu);
 	return 1;
 }
 

@@ -213,8 +213,8 @@ static int read_vnic(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 		vim_path_text(n, "spec.ip.ipAddress", x->ip, sizeof(x->ip));
 		vim_path_text(n, "spec.mac", x->mac, sizeof(x->mac));
 		/* A standard portgroup by name, a distributed one by key. */
-		if (!vim_path_text(n, "portgroup", x->portgroup, sizeof(x->portgroup)) ||
-		    !x->portgroup[0])
+		vim_path_text(n, "portgroup", x->portgroup, sizeof(x->portgroup));
+		if (!x->portgroup[0])
 			vim_path_text(n, "spec.distributedVirtualPort.portgroupKey", x->portgroup,
 				      sizeof(x->portgroup));
 	}
@@ -402,9 +402,10 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, char *err, si
 		if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0)
 			return -1;
 	}
-	if (h->vnic.found && h->vnic_mtu && h->vnic.mtu != h->vnic_mtu) {
+	if (dvs_vnic_differs(h)) {
 		if (!h->netsys.value[0])
-			return qg_errf(err, errlen, "no configManager.networkSystem to set %s's MTU",
+			return qg_errf(err, errlen,
+				       "no configManager.networkSystem to set %s's MTU",
 				       h->h->pvrdma_vmknic);
 		/*
 		 * Only the MTU: the spec's unset fields stay as they are (PowerCLI's
@@ -433,7 +434,7 @@ struct kept {
 	char nics[DVS_MAX_PNICS][QG_IFNAME_LEN];
 	size_t n_nics;
 	char sent[DVS_MAX_MODULES][1024]; /* "" where the module is not changed */
-	struct dvs_vnic vnic;		  /* as read before the MTU update */
+	struct dvs_vnic vnic; /* as read before an MTU update; not found: no update sent */
 };
 
 static void keep(const struct dvs_host_state *h, struct kept *k)
@@ -444,7 +445,9 @@ static void keep(const struct dvs_host_state *h, struct kept *k)
 	for (size_t j = 0; j < h->n_mod; j++)
 		if (h->mod[j].n_changes)
 			snprintf(k->sent[j], sizeof(k->sent[j]), "%s", h->mod[j].merged);
-	k->vnic = h->vnic;
+	/* Only a vmknic whose MTU push changes: another's address may change by DHCP meanwhile. */
+	if (dvs_vnic_differs(h))
+		k->vnic = h->vnic;
 }
 
 /*

@@ -111,6 +111,9 @@ int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, str
 
 /* The pure half, in dvs_plan.c. */
 
+/* Is the pvrdma vmknic there with another MTU than the intent's (an UpdateVirtualNic)? */
+bool dvs_vnic_differs(const struct dvs_host_state *h);
+
 /* Does the switch itself differ: maxMtu, too few uplinks, a host or its uplink NIC not on it? */
 bool dvs_switch_differs(const struct qg_dvs *d, const struct dvs_state *st);
 
