@@ -888,6 +888,14 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 				join(sub, path, "pvrdma_vmknic");
 				read_str(w, v, sub, qg_vmknic_ok, QG_VMKNIC_RULE, h->pvrdma_vmknic,
 					 sizeof(h->pvrdma_vmknic));
+				/* The vmknic gets qos.mtu; ESXi's VMkernel NICs, like a DVS, stop
+				 * at 9000. */
+				if (h->pvrdma_vmknic[0] && w->m->qos.mtu > 9000)
+					qg_error(
+					    w->d, v->pos,
+					    "%s: %s would get qos.mtu %d, above ESXi's maximum of "
+					    "9000 for a VMkernel NIC; lower qos.mtu",
+					    sub, h->pvrdma_vmknic, w->m->qos.mtu);
 			}
 		}
 	}
@@ -1133,8 +1141,8 @@ int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_m
 	return 0;
 }
 
-int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m,
-			char **text_out, size_t *len_out)
+int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m, char **text_out,
+			size_t *len_out)
 {
 	memset(m, 0, sizeof(*m));
 	size_t len = 0;

@@ -226,6 +226,10 @@ int vs_call(struct vs_conn *c, xmlDocPtr doc, xmlDocPtr *resp, xmlNodePtr *ret, 
 	if (!strcmp((const char *)first->name, "Fault")) {
 		char msg[400];
 		vs_fault_of(first, fault, faultlen, msg, sizeof(msg));
+		/* An answer that is a fault is a refusal, typed or not (callers tell it from no
+		 * answer). */
+		if (!fault[0])
+			snprintf(fault, faultlen, "Fault");
 		xmlFreeDoc(d);
 		return qg_errf(err, errlen, "%s%s%s", fault, msg[0] ? ": " : "", msg);
 	}

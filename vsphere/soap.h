@@ -45,9 +45,10 @@ xmlNodePtr vs_add_typed(xmlNodePtr parent, const char *name, const char *xsi_typ
 /*
  * Send the request (doc is consumed). On success *resp is the answer's
  * document and *ret the operation's response element. On a SOAP fault, -1 with
- * fault set to the fault's type ("ConcurrentAccess", "InvalidLogin", ...) and
- * err to its message. On transport errors, -1 with fault "" and err saying
- * what failed (an untrusted certificate says how to trust it).
+ * fault set to the fault's type ("ConcurrentAccess", "InvalidLogin", ...;
+ * "Fault" if untyped) and err to its message. On transport errors, -1 with
+ * fault "" and err saying what failed (an untrusted certificate says how to
+ * trust it): the server may or may not have acted on the request.
  */
 int vs_call(struct vs_conn *c, xmlDocPtr doc, xmlDocPtr *resp, xmlNodePtr *ret, char *fault,
 	    size_t faultlen, char *err, size_t errlen);

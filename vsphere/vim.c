@@ -282,6 +282,8 @@ int vim_wait_task(struct vim *v, const struct vim_ref *task, int timeout_s, char
 		if (!strcmp(state, "error")) {
 			char msg[300];
 			vs_fault_of(vals[1], fault, faultlen, msg, sizeof(msg));
+			if (!fault[0]) /* failed, even without a typed fault: fault says so */
+				snprintf(fault, faultlen, "Fault");
 			xmlFreeDoc(doc);
 			return qg_errf(err, errlen, "task %s failed: %s%s%s", task->value, fault,
 				       msg[0] ? ": " : "", msg);

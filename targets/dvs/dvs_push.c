@@ -15,6 +15,25 @@
 /* ReconfigureDvs_Task attempts when someone else changes the switch meanwhile. */
 #define DVS_RETRIES 3
 
+/*
+ * How a call that changes something failed. The server refused it (a fault,
+ * or a task that ended in error): that call changed nothing. Or its outcome
+ * is unknown: the connection failed or the task had not finished in time
+ * after the request went out.
+ */
+enum { DVS_REFUSED = -1, DVS_UNKNOWN = -2 };
+
+static int failure(const char *fault)
+{
+	return fault[0] ? DVS_REFUSED : DVS_UNKNOWN;
+}
+
+/* "a, b": what a push has done so far, said with a failure part-way. */
+static void did(struct qg_buf *done, const char *what, const char *name)
+{
+	qg_buf_printf(done, "%s%s%s", done->len ? ", " : "", what, name);
+}
+
 static int int_of(xmlNodePtr n)
 {
 	char *t = vs_text(n);
@@ -306,8 +325,8 @@ static int read_state(struct vim *v, const struct qg_dvs *d, struct dvs_state *s
  * One ReconfigureDvs_Task with the version just read; on a concurrent change
  * the switch is read again and the request made anew from what is there now.
  */
-static int set_switch(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, int *retries,
-		      char *err, size_t errlen)
+static int set_switch(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, int wait_s,
+		      int *retries, char *err, size_t errlen)
 {
 	for (int attempt = 0;; attempt++) {
 		char fault[64];
@@ -317,17 +336,18 @@ static int set_switch(struct vim *v, const struct qg_dvs *d, struct dvs_state *s
 		xmlDocPtr resp;
 		xmlNodePtr ret;
 		if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
-			return -1;
+			return failure(fault);
 		struct vim_ref task;
 		vim_ref_of(vs_child(ret, "returnval"), &task);
 		xmlFreeDoc(resp);
-		if (vim_wait_task(v, &task, 120, fault, sizeof(fault), err, errlen) == 0)
+		if (vim_wait_task(v, &task, wait_s, fault, sizeof(fault), err, errlen) == 0)
 			return 0;
 		if (strcmp(fault, "ConcurrentAccess") || attempt + 1 >= DVS_RETRIES)
-			return -1;
+			return failure(fault);
 		(*retries)++;
+		/* Refused, and nothing sent since: a failed re-read leaves it refused. */
 		if (read_dvs(v, d, st, err, errlen) != 0)
-			return -1;
+			return DVS_REFUSED;
 		if (!dvs_switch_differs(d, st))
 			return 0; /* the other change already did it */
 	}
@@ -338,7 +358,7 @@ static int set_switch(struct vim *v, const struct qg_dvs *d, struct dvs_state *s
  * binding, a few ports that grow as VMs are connected. Its own task.
  */
 static int add_portgroup(struct vim *v, const struct qg_dvs *d, const struct dvs_state *st,
-			 char *err, size_t errlen)
+			 int wait_s, char *err, size_t errlen)
 {
 	xmlDocPtr doc, resp;
 	xmlNodePtr ret;
@@ -353,56 +373,80 @@ static int add_portgroup(struct vim *v, const struct qg_dvs *d, const struct dvs
 		return qg_errf(err, errlen, "out of memory");
 	}
 	if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
-		return -1;
+		return failure(fault);
 	struct vim_ref task;
 	vim_ref_of(vs_child(ret, "returnval"), &task);
 	xmlFreeDoc(resp);
-	return vim_wait_task(v, &task, 120, fault, sizeof(fault), err, errlen);
+	if (vim_wait_task(v, &task, wait_s, fault, sizeof(fault), err, errlen) != 0)
+		return failure(fault);
+	return 0;
 }
 
-/* The host's own settings; each call is atomic on the server. */
-static int set_host(struct vim *v, const struct dvs_host_state *h, char *err, size_t errlen)
+/*
+ * One call of a host's settings: sent, and on success named in done
+ * ("esx01 Net.PVRDMAVmknic"). NULL req: building it ran out of memory.
+ */
+static int host_call(struct vim *v, xmlDocPtr doc, xmlNodePtr req, const struct dvs_host_state *h,
+		     const char *what, struct qg_buf *done, char *err, size_t errlen)
+{
+	char fault[64];
+	if (!req) {
+		xmlFreeDoc(doc);
+		return qg_errf(err, errlen, "out of memory");
+	}
+	if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0) {
+		char why[512];
+		snprintf(why, sizeof(why), "%s", err);
+		qg_errf(err, errlen, "%s: %s", what, why);
+		return failure(fault);
+	}
+	char name[160];
+	snprintf(name, sizeof(name), "%s %s", h->h->name, what);
+	did(done, "", name);
+	return 0;
+}
+
+/* The host's own settings; each call is atomic on the server, each done one is named in done. */
+static int set_host(struct vim *v, const struct dvs_host_state *h, struct qg_buf *done, char *err,
+		    size_t errlen)
 {
 	xmlDocPtr doc;
-	char fault[64];
-	for (size_t k = 0; k < h->n_mod; k++) {
+	int rc = 0;
+	for (size_t k = 0; k < h->n_mod && !rc; k++) {
 		const struct dvs_module *mo = &h->mod[k];
 		if (!mo->n_changes) /* also every module that was not read */
 			continue;
 		xmlNodePtr req =
 		    vs_request(&doc, "UpdateModuleOptionString", h->modsys.type, h->modsys.value);
-		if (!req || !vs_add(req, "name", mo->name) || !vs_add(req, "options", mo->merged)) {
-			xmlFreeDoc(doc);
-			return qg_errf(err, errlen, "out of memory");
-		}
-		if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0)
-			return -1;
+		char what[64];
+		snprintf(what, sizeof(what), "%s options", mo->name);
+		rc = host_call(v, doc,
+			       req && vs_add(req, "name", mo->name) &&
+				       vs_add(req, "options", mo->merged)
+				   ? req
+				   : NULL,
+			       h, what, done, err, errlen);
 	}
-	if (!h->h->pvrdma_vmknic[0])
-		return 0;
+	if (rc || !h->h->pvrdma_vmknic[0])
+		return rc;
 	if (!h->vmknic_set || strcmp(h->vmknic, h->h->pvrdma_vmknic)) {
 		xmlNodePtr req =
 		    vs_request(&doc, "UpdateOptions", h->options.type, h->options.value);
 		xmlNodePtr cv = req ? vs_add(req, "changedValue", NULL) : NULL;
-		if (!cv || !vs_add(cv, "key", DVS_PVRDMA_OPTION) ||
-		    !vs_add_typed(cv, "value", "xsd:string", h->h->pvrdma_vmknic)) {
-			xmlFreeDoc(doc);
-			return qg_errf(err, errlen, "out of memory");
-		}
-		if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0)
-			return -1;
+		rc = host_call(v, doc,
+			       cv && vs_add(cv, "key", DVS_PVRDMA_OPTION) &&
+				       vs_add_typed(cv, "value", "xsd:string", h->h->pvrdma_vmknic)
+				   ? req
+				   : NULL,
+			       h, DVS_PVRDMA_OPTION, done, err, errlen);
 	}
-	if (!h->fw_known || !h->fw_enabled) {
+	if (!rc && (!h->fw_known || !h->fw_enabled)) {
 		xmlNodePtr req =
 		    vs_request(&doc, "EnableRuleset", h->firewall.type, h->firewall.value);
-		if (!req || !vs_add(req, "id", DVS_PVRDMA_RULESET)) {
-			xmlFreeDoc(doc);
-			return qg_errf(err, errlen, "out of memory");
-		}
-		if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0)
-			return -1;
+		rc = host_call(v, doc, req && vs_add(req, "id", DVS_PVRDMA_RULESET) ? req : NULL, h,
+			       "ruleset " DVS_PVRDMA_RULESET, done, err, errlen);
 	}
-	if (dvs_vnic_differs(h)) {
+	if (!rc && dvs_vnic_differs(h)) {
 		if (!h->netsys.value[0])
 			return qg_errf(err, errlen,
 				       "no configManager.networkSystem to set %s's MTU",
@@ -412,21 +456,18 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, char *err, si
 		 * Set-VMHostNetworkAdapter -Mtu sends the same), so the address and
 		 * portgroup are never sent back; the read-back proves they held.
 		 */
-		char mtu[16];
+		char mtu[16], what[QG_IFNAME_LEN + 8];
 		snprintf(mtu, sizeof(mtu), "%d", h->vnic_mtu);
+		snprintf(what, sizeof(what), "%s.mtu", h->h->pvrdma_vmknic);
 		xmlNodePtr req =
 		    vs_request(&doc, "UpdateVirtualNic", h->netsys.type, h->netsys.value);
 		xmlNodePtr nic = req && vs_add(req, "device", h->h->pvrdma_vmknic)
 				     ? vs_add(req, "nic", NULL)
 				     : NULL;
-		if (!nic || !vs_add(nic, "mtu", mtu)) {
-			xmlFreeDoc(doc);
-			return qg_errf(err, errlen, "out of memory");
-		}
-		if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0)
-			return -1;
+		rc = host_call(v, doc, nic && vs_add(nic, "mtu", mtu) ? req : NULL, h, what, done,
+			       err, errlen);
 	}
-	return 0;
+	return rc;
 }
 
 /* Of one host, what a push must leave in place. */
@@ -528,6 +569,22 @@ static int want_settings(const struct qg_model *m, const struct qg_dvs *d, struc
 	return 0;
 }
 
+/*
+ * A change that failed part-way: which, whether the server refused it (then it
+ * changed nothing) or its outcome is unknown, and what was done before it.
+ * Refused with nothing done before: the switch and hosts are as they were.
+ */
+static void say_failed(struct qg_push_result *r, const char *what, int how, const char *err,
+		       const struct qg_buf *done)
+{
+	bool refused = how == DVS_REFUSED;
+	r->state = refused && !done->len ? QG_PUSH_UNCHANGED : QG_PUSH_FAILED;
+	qg_push_say(r, "%s failed (%s): %s; %s%s%s", what, refused ? "refused" : "outcome unknown",
+		    err, refused ? "" : "qosgen diff shows whether it was applied; ",
+		    done->len ? "done before it: " : "nothing was changed before it",
+		    done->len ? done->data : "");
+}
+
 int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	     const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
 {
@@ -538,6 +595,8 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	struct vim *v = NULL;
 	struct dvs_state st = {.n_hosts = d->n_hosts};
 	struct kept *kept = NULL;
+	/* What was done so far, said with a failure part-way; the hosts to reboot. */
+	struct qg_buf done = {0}, reboot = {0};
 	r->state = QG_PUSH_UNCHANGED;
 	st.hosts = calloc(d->n_hosts + 1, sizeof(*st.hosts));
 	if (!st.hosts) {
@@ -599,41 +658,36 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		goto out;
 	}
 	/* Each call below is atomic on the server; the read-back after them is the proof. */
-	int retries = 0, was = st.max_mtu;
+	int retries = 0, was = st.max_mtu,
+	    wait_s = o->command_timeout_s > 0 ? o->command_timeout_s : 120;
 	char before[64];
 	snprintf(before, sizeof(before), "%s", st.version);
-	/* What a failure part-way leaves, said with it. */
-	const char *done = "nothing was changed before it";
-	bool reconfigured = false;
 	if (dvs_switch_differs(d, &st)) {
-		if (set_switch(v, d, &st, &retries, err, sizeof(err)) != 0) {
-			r->state = QG_PUSH_FAILED;
-			qg_push_say(r, "the switch is not changed: %s", err);
+		int how = set_switch(v, d, &st, wait_s, &retries, err, sizeof(err));
+		if (how) {
+			say_failed(r, "the switch's reconfigure", how, err, &done);
 			goto out;
 		}
-		done = "the switch's reconfigure was done before it";
-		reconfigured = true;
+		did(&done, "the switch's reconfigure", "");
 	}
 	if (d->portgroup[0] && !st.portgroup) {
-		if (add_portgroup(v, d, &st, err, sizeof(err)) != 0) {
-			r->state = QG_PUSH_FAILED;
-			qg_push_say(r, "portgroup %s not made: %s (%s)", d->portgroup, err, done);
+		int how = add_portgroup(v, d, &st, wait_s, err, sizeof(err));
+		if (how) {
+			char what[QG_LABEL_LEN + 16];
+			snprintf(what, sizeof(what), "portgroup %s", d->portgroup);
+			say_failed(r, what, how, err, &done);
 			goto out;
 		}
-		done = reconfigured
-			   ? "the switch's reconfigure and the portgroup were done before it"
-			   : "the portgroup was made before it";
+		did(&done, "portgroup ", d->portgroup);
 	}
 	/* What was there and must still be: the NICs as last read, the module strings as sent. */
 	kept = malloc(st.n_hosts * sizeof(*kept) + 1);
 	if (!kept) {
-		r->state = QG_PUSH_FAILED;
-		qg_push_say(r, "out of memory (%s)", done);
+		say_failed(r, "the hosts' settings", DVS_REFUSED, "out of memory", &done);
 		goto out;
 	}
 	for (size_t k = 0; k < st.n_hosts; k++)
 		keep(&st.hosts[k], &kept[k]);
-	struct qg_buf reboot = {0};
 	for (size_t k = 0; k < st.n_hosts; k++) {
 		const struct dvs_host_state *h = &st.hosts[k];
 		if (!h->found)
@@ -643,10 +697,11 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			modules |= h->mod[j].n_changes > 0;
 		if (modules)
 			qg_buf_printf(&reboot, "%s%s", reboot.len ? ", " : "", h->h->name);
-		if (set_host(v, h, err, sizeof(err)) != 0) {
-			r->state = QG_PUSH_FAILED;
-			qg_push_say(r, "host %s: %s (%s)", h->h->name, err, done);
-			qg_buf_free(&reboot);
+		int how = set_host(v, h, &done, err, sizeof(err));
+		if (how) {
+			char what[QG_LABEL_LEN + 8];
+			snprintf(what, sizeof(what), "host %s", h->h->name);
+			say_failed(r, what, how, err, &done);
 			goto out;
 		}
 	}
@@ -673,8 +728,9 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			    reboot.len ? " to apply the module options" : "", notes);
 	}
 	qg_buf_free(&left);
-	qg_buf_free(&reboot);
 out:
+	qg_buf_free(&reboot);
+	qg_buf_free(&done);
 	vim_close(v);
 	free(kept);
 	for (size_t k = 0; k < st.n_hosts; k++)

@@ -170,12 +170,32 @@ sim badnic -detach esx02.lab
 sed 's/uplink: vmnic3/uplink: vmnic9/' "$dir/intent.yaml" >"$dir/bad.yaml"
 GOVC_URL="https://$addr/sdk" env -u GOVC_TLS_CA_CERTS "$Q" push "$dir/bad.yaml" --dvs DVS0 $ca >"$dir/out" 2>"$dir/err"
 st=$?
-[ $st -eq 3 ] && grep -q '^DVS0: the switch is not changed: .*NotFound' "$dir/err" &&
+[ $st -eq 3 ] && grep -q "^DVS0: the switch's reconfigure failed (refused): task .*NotFound.*; nothing was changed before it$" "$dir/err" &&
+	grep -q '^DVS0  *dvs  *UNCHANGED ' "$dir/err" &&
 	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.maxMtu)" = 0 ] &&
 	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.configVersion)" = 1 ] &&
 	! GOVC_URL="https://$addr/sdk" govc_get summary.portgroupName | grep -q BF-PVRDMA &&
 	! GOVC_URL="https://$addr/sdk" "$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic >/dev/null 2>&1
 check refused-nic-changes-nothing $? "exit $st: $(cat "$dir/err")"
+
+# A reconfigure that never finishes (the task stays queued): after --timeout
+# qosgen cannot know whether it was applied, and says so; it sends nothing more.
+sim stuck -stuck
+GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca --timeout 2
+[ $st -eq 3 ] &&
+	grep -q "^DVS0: the switch's reconfigure failed (outcome unknown): task .* still 'queued' after 2 s; qosgen diff shows whether it was applied; nothing was changed before it$" "$dir/err" &&
+	grep -q '^DVS0  *dvs  *FAILED ' "$dir/err" &&
+	! GOVC_URL="https://$addr/sdk" "$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic >/dev/null 2>&1
+check stuck-task-outcome-unknown $? "exit $st: $(cat "$dir/err")"
+
+# A host's last setting refused after the switch and its other settings were
+# set: the failure names everything done before it, in order.
+sim refuse -detach esx02.lab -vmk vmk1 -vnic-refuse -module nmlx5_core= -module nmlx5_rdma=
+GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca
+[ $st -eq 3 ] &&
+	grep -q "^DVS0: host esx01 failed (refused): vmk1.mtu: HostConfigFault: vmknic busy; done before it: the switch's reconfigure, portgroup BF-PVRDMA-DPORTGROUP, esx01 nmlx5_core options, esx01 nmlx5_rdma options, esx01 Net.PVRDMAVmknic, esx01 ruleset pvrdma$" "$dir/err" &&
+	grep -q '^DVS0  *dvs  *FAILED ' "$dir/err"
+check refused-part-way-says-what-was-done $? "exit $st: $(cat "$dir/err")"
 
 # A server that takes the MTU-only update as a whole spec (unset = empty)
 # would wipe the vmknic's address: the read-back must say so, not "in sync".

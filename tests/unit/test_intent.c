@@ -169,6 +169,13 @@ static void test_ecn_and_mtu_rules(void **state)
 			"[26], pool: {name: r, memory_percent: 50}}\n"
 			"dvs:\n  - {name: D, vcenter: v, datacenter: DC}\n",
 			"above vSphere's maximum");
+	load_fails_with(
+	    "version: 1\nfabric: t\nqos:\n  mtu: 9100\n  lossless: {priority: 3, dscp: "
+	    "[26], pool: {name: r, memory_percent: 50}}\n"
+	    "hosts:\n  - {name: e, platform: esxi, address: e.lab, uplink: vmnic2, "
+	    "pvrdma_vmknic: vmk1}\n",
+	    "hosts[0].pvrdma_vmknic: vmk1 would get qos.mtu 9100, above ESXi's maximum of "
+	    "9000 for a VMkernel NIC");
 }
 
 static void test_references(void **state)

@@ -41,6 +41,10 @@
 //	                (repeatable); any other module is NotFound.
 //	-vmk NAME       every host has VMkernel NIC NAME (MTU 1500, a static
 //	                address) besides vmk0.
+//	-stuck          ReconfigureDvs_Task's tasks never start (they stay
+//	                queued): a client's wait times out, the outcome unknown.
+//	-vnic-refuse    UpdateVirtualNic fails with HostConfigFault: a host's
+//	                last setting refused after the others were set.
 //	-vnic-replace   UpdateVirtualNic replaces the whole spec, as a server
 //	                that took unset fields for empty would: what a client that
 //	                sends only the MTU must catch in its read-back.
@@ -74,6 +78,8 @@ var concurrent = flag.Int("concurrent", 0, "reconfigures that first see a concur
 var detach = flag.String("detach", "", "comma-separated hosts that are not on DVS0")
 var uplinks = flag.Int("uplinks", 0, "DVS0's uplink count at the start")
 var vmk = flag.String("vmk", "", "a VMkernel NIC every host has at the start")
+var stuck = flag.Bool("stuck", false, "reconfigure tasks stay queued")
+var vnicRefuse = flag.Bool("vnic-refuse", false, "UpdateVirtualNic fails")
 var vnicReplace = flag.Bool("vnic-replace", false, "UpdateVirtualNic replaces the whole spec")
 
 type pairs map[string]string
@@ -138,6 +144,9 @@ func (d *dvs) ReconfigureDvsTask(req *types.ReconfigureDvs_Task) soap.HasFault {
 		})
 		return nil, nil
 	})
+	if *stuck {
+		return &methods.ReconfigureDvs_TaskBody{Res: &types.ReconfigureDvs_TaskResponse{Returnval: task.Self}}
+	}
 	return &methods.ReconfigureDvs_TaskBody{Res: &types.ReconfigureDvs_TaskResponse{Returnval: task.Run()}}
 }
 
@@ -266,6 +275,10 @@ func (s *netsys) UpdateVirtualNic(req *types.UpdateVirtualNic) soap.HasFault {
 			continue
 		}
 		sp, n := req.Nic, &nics[k].Spec
+		if *vnicRefuse {
+			body.Fault_ = simulator.Fault("vmknic busy", &types.HostConfigFault{})
+			return body
+		}
 		if sp.Mtu != 0 && (sp.Mtu < 1280 || sp.Mtu > 9000) {
 			body.Fault_ = simulator.Fault("MTU out of range", &types.InvalidArgument{InvalidProperty: "nic.mtu"})
 			return body
