@@ -28,10 +28,15 @@ static int failure(const char *fault)
 	return fault[0] ? DVS_REFUSED : DVS_UNKNOWN;
 }
 
-/* "a, b": what a push has done so far, said with a failure part-way. */
-static void did(struct qg_buf *done, const char *what, const char *name)
+/* What a push has done so far ("a, b" and how many), said with a failure part-way. */
+struct done {
+	struct qg_buf list;
+	int n;
+};
+
+static void did(struct done *done, const char *what, const char *name)
 {
-	qg_buf_printf(done, "%s%s%s", done->len ? ", " : "", what, name);
+	qg_buf_printf(&done->list, "%s%s%s", done->n++ ? ", " : "", what, name);
 }
 
 static int int_of(xmlNodePtr n)
@@ -387,7 +392,7 @@ static int add_portgroup(struct vim *v, const struct qg_dvs *d, const struct dvs
  * ("esx01 Net.PVRDMAVmknic"). NULL req: building it ran out of memory.
  */
 static int host_call(struct vim *v, xmlDocPtr doc, xmlNodePtr req, const struct dvs_host_state *h,
-		     const char *what, struct qg_buf *done, char *err, size_t errlen)
+		     const char *what, struct done *done, char *err, size_t errlen)
 {
 	char fault[64];
 	if (!req) {
@@ -407,7 +412,7 @@ static int host_call(struct vim *v, xmlDocPtr doc, xmlNodePtr req, const struct 
 }
 
 /* The host's own settings; each call is atomic on the server, each done one is named in done. */
-static int set_host(struct vim *v, const struct dvs_host_state *h, struct qg_buf *done, char *err,
+static int set_host(struct vim *v, const struct dvs_host_state *h, struct done *done, char *err,
 		    size_t errlen)
 {
 	xmlDocPtr doc;
@@ -575,14 +580,15 @@ static int want_settings(const struct qg_model *m, const struct qg_dvs *d, struc
  * Refused with nothing done before: the switch and hosts are as they were.
  */
 static void say_failed(struct qg_push_result *r, const char *what, int how, const char *err,
-		       const struct qg_buf *done)
+		       const struct done *done)
 {
 	bool refused = how == DVS_REFUSED;
-	r->state = refused && !done->len ? QG_PUSH_UNCHANGED : QG_PUSH_FAILED;
+	r->state = refused && !done->n ? QG_PUSH_UNCHANGED : QG_PUSH_FAILED;
+	r->lines_sent = done->n;
 	qg_push_say(r, "%s failed (%s): %s; %s%s%s", what, refused ? "refused" : "outcome unknown",
 		    err, refused ? "" : "qosgen diff shows whether it was applied; ",
-		    done->len ? "done before it: " : "nothing was changed before it",
-		    done->len ? done->data : "");
+		    done->n ? "done before it: " : "nothing was changed before it",
+		    done->n ? done->list.data : "");
 }
 
 int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
@@ -596,7 +602,8 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	struct dvs_state st = {.n_hosts = d->n_hosts};
 	struct kept *kept = NULL;
 	/* What was done so far, said with a failure part-way; the hosts to reboot. */
-	struct qg_buf done = {0}, reboot = {0};
+	struct done done = {0};
+	struct qg_buf reboot = {0};
 	r->state = QG_PUSH_UNCHANGED;
 	st.hosts = calloc(d->n_hosts + 1, sizeof(*st.hosts));
 	if (!st.hosts) {
@@ -730,7 +737,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	qg_buf_free(&left);
 out:
 	qg_buf_free(&reboot);
-	qg_buf_free(&done);
+	qg_buf_free(&done.list);
 	vim_close(v);
 	free(kept);
 	for (size_t k = 0; k < st.n_hosts; k++)
