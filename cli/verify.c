@@ -94,6 +94,22 @@ static void tail(const struct qg_buf *b, char *dst, size_t len)
 			*c = ' ';
 }
 
+/* A side's traffic result; on failure why says how it ended ("" when it did not fail). */
+static void side_result(const struct side *x, const char *role, struct vr_result *res, char *why,
+			size_t len)
+{
+	/* A side that exited non-zero with no output is not parsed: err must say something. */
+	char err[256] = "no output", t[300];
+	why[0] = '\0';
+	if (x->status == 0 &&
+	    vr_result_parse(x->out.data ? x->out.data : "", res, err, sizeof(err)) == 0)
+		return;
+	tail(x->err.len ? &x->err : &x->out, t, sizeof(t));
+	snprintf(why, len, "the %s on %s exited %d: %s", role, x->h->name, x->status,
+		 t[0] ? t : err);
+	vr_result_init(res);
+}
+
 struct pair_report {
 	const struct qg_pair *p;
 	struct side side[2]; /* client, server */
@@ -194,21 +210,9 @@ static void run_pair(const struct qg_model *m, const struct verify_opts *vo, str
 		return;
 
 	/* Both sides' errors, the server's first: a server that failed makes the client fail. */
-	char err[256], t[300], why[2][300] = {"", ""};
-	if (s->status != 0 ||
-	    vr_result_parse(s->out.data ? s->out.data : "", &r->server, err, sizeof(err)) != 0) {
-		tail(s->err.len ? &s->err : &s->out, t, sizeof(t));
-		snprintf(why[0], sizeof(why[0]), "the server on %s exited %d: %s", s->h->name,
-			 s->status, t[0] ? t : err);
-		vr_result_init(&r->server);
-	}
-	if (c->status != 0 ||
-	    vr_result_parse(c->out.data ? c->out.data : "", &r->client, err, sizeof(err)) != 0) {
-		tail(c->err.len ? &c->err : &c->out, t, sizeof(t));
-		snprintf(why[1], sizeof(why[1]), "the client on %s exited %d: %s", c->h->name,
-			 c->status, t[0] ? t : err);
-		vr_result_init(&r->client);
-	}
+	char why[2][300];
+	side_result(s, "server", &r->server, why[0], sizeof(why[0]));
+	side_result(c, "client", &r->client, why[1], sizeof(why[1]));
 	snprintf(r->why, sizeof(r->why), "%s%s%s", why[0], why[0][0] && why[1][0] ? "; " : "",
 		 why[1]);
 	for (int i = 0; i < 2; i++) {
