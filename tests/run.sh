@@ -96,8 +96,10 @@ run_ansible() { # BUILD
 run_vm() {
 	out=$(sh tests/vm/run.sh "$BUILD" 2>&1)
 	rc=$?
-	printf '%s\n' "$out" | grep -E '^(FAIL|RESULT|TCPDUMP verify|VERIFY verify-ok|INFO verify|BENCH)' |
+	printf '%s\n' "$out" | grep -E '^(FAIL|RESULT|TCPDUMP verify|VERIFY verify-ok|INFO (verify|sshd)|BENCH)' |
 		head -60 | sed 's/^/    /'
+	# The failed checks again, just above the suite's line (the part a short log keeps).
+	printf '%s\n' "$out" | grep '^FAILED ' | head -20 | sed 's/^/    /'
 	timing=$(printf '%s\n' "$out" | sed -n 's/^TIMING: //p')
 	record vm/soft-roce "$rc" "$(printf '%s\n' "$out" | tail -n 1); $timing"
 }

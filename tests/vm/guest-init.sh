@@ -64,12 +64,17 @@ chmod 600 "$HOME/.ssh/id_ed25519"
 for h in a b; do
 	/usr/sbin/sshd -f "/etc/ssh/sshd_$h" -E "/tmp/sshd_$h.log" || info "sshd $h failed: $(cat /tmp/sshd_$h.log)"
 done
+# sshd writes its pid file once it listens. Under TCG on a busy machine that
+# can take seconds (both sshds also wait for the kernel's random pool), so
+# wait up to 60 s and say how long it took; a push to an sshd not yet
+# listening would fail that host and read as a qosgen fault.
 i=0
 while [ ! -s /run/sshd_a.pid ] || [ ! -s /run/sshd_b.pid ]; do
 	i=$((i + 1))
-	[ $i -gt 50 ] && break
+	[ $i -gt 300 ] && break
 	sleep 0.2
 done
+info "sshd: $i polls of 0.2 s, pids $(cat /run/sshd_a.pid /run/sshd_b.pid 2>/dev/null | tr '\n' ' '); kernel: $(dmesg | grep 'crng init done' | head -1)"
 I=/qosgen/intent.yaml
 
 # qosgen push of both hosts' settings over SSH. rxe has no MLNX_OFED ECN
@@ -85,14 +90,15 @@ for h in vm-a vm-b; do
 		grep -q "^$h  *linux *PARTIAL" /tmp/push.err && [ "$(cat /sys/class/net/$net/mtu)" = 9000 ] && [ "$tos" = 106 ]; then
 		result "push-$h" PASS "over SSH: $net MTU 1500 -> 9000, $dev default_roce_tos 0 -> 106, ECN knobs reported missing (PARTIAL, exit 3)"
 	else
-		result "push-$h" FAIL "exit $rc, $net MTU $(cat /sys/class/net/$net/mtu), roce_tos ${tos:-unread}; sshd: $(tail -2 /tmp/sshd_a.log | tr '\n' ' ')"
+		# What push said of this host, in the result line: a CI log may keep only its tail.
+		result "push-$h" FAIL "exit $rc, $net MTU $(cat /sys/class/net/$net/mtu), roce_tos ${tos:-unread}; push: $(grep -E "^$h|^qosgen|rror" /tmp/push.err | head -4 | tr '\n' ' '); sshd: $(tail -2 /tmp/sshd_a.log | tr '\n' ' ')"
 	fi
 done
 active_after=$(ibv_devinfo -d rxe0 | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p')
 if [ "$active_after" = 4096 ] && [ "$(cat /sys/class/net/vethB/mtu)" = 9000 ]; then
 	result active-mtu PASS "rxe0 active_mtu $active_before -> $active_after after the MTU change"
 else
-	result active-mtu FAIL "rxe0 active_mtu $active_after"
+	result active-mtu FAIL "rxe0 active_mtu $active_before -> ${active_after:-unread}, vethA MTU $(cat /sys/class/net/vethA/mtu), vethB MTU $(cat /sys/class/net/vethB/mtu)"
 fi
 
 # A second push changes nothing.
@@ -100,7 +106,7 @@ qosgen push $I --all >/tmp/again.out 2>/tmp/again.err
 if [ "$(grep -c '(0 changed)' /tmp/again.err)" = 2 ]; then
 	result push-idempotent PASS "second push: nothing changed on either host"
 else
-	result push-idempotent FAIL "$(head -3 /tmp/again.err | tr '\n' ' ')"
+	result push-idempotent FAIL "$(grep -E '^vm-|^qosgen|rror' /tmp/again.err | head -4 | tr '\n' ' ')"
 fi
 
 # qosgen verify over SSH, tcpdump on the server's veth: the evidence of what
@@ -255,13 +261,19 @@ else
 	result interop-probe-server FAIL "see OUT lines"
 fi
 # bench/verify: the same link, size and iterations, perftest against perftest
-# and qosgen against qosgen, in this run. MiB/s as perftest prints it.
+# and qosgen against qosgen, in this run. MiB/s as perftest prints it. Each
+# side's best of two runs, taken in turns (perftest, probe, perftest), with
+# probe-probe above as the first probe run: one run of each, minutes apart,
+# swung 0.52-1.31x with the host's load, which measured the load, not qosgen.
 probe_pair perftest-perftest "$W -d rxe1" "$W -d rxe0 10.77.0.2"
-pt=$(awk '/^ *65536 +2000/ {print $4}' /tmp/perftest-perftest.client)
-qg=$(sed -n 's/.*"gbps": \([0-9.]*\).*/\1/p' /tmp/probe-probe.client | awk '{printf "%.2f", $1 * 1e9 / 8 / 1048576}')
+probe_pair bench-probe "$P --server -d rxe1 -s 65536 -n 2000 --tclass 106" "$P -d rxe0 -s 65536 -n 2000 --tclass 106 10.77.0.2"
+probe_pair bench-perftest "$W -d rxe1" "$W -d rxe0 10.77.0.2"
+pt=$(awk '/^ *65536 +2000/ {print $4}' /tmp/perftest-perftest.client /tmp/bench-perftest.client | sort -g | tail -1)
+qg=$(sed -n 's/.*"gbps": \([0-9.]*\).*/\1/p' /tmp/probe-probe.client /tmp/bench-probe.client |
+	awk '{printf "%.2f\n", $1 * 1e9 / 8 / 1048576}' | sort -g | tail -1)
 # perftest's average is 0.00 on some runs under TCG (it times with the cycle
 # counter): no ratio then, and the line says why.
 ratio=$(echo "$qg $pt" | awk '$2 > 0 {printf "%.2fx", $1 / $2; exit} {print "n/a (ib_write_bw printed no rate)"}')
-echo "@@ BENCH ib_write_bw ${pt:-?} MiB/s, qosgen probe ${qg:-?} MiB/s, ratio $ratio (65536 B x 2000, rxe over veth, target >= 0.97x)"
+echo "@@ BENCH ib_write_bw ${pt:-?} MiB/s, qosgen probe ${qg:-?} MiB/s, ratio $ratio (65536 B x 2000, best of 2 each, rxe over veth, target >= 0.97x)"
 echo "@@ DONE"
 poweroff -f

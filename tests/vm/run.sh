@@ -165,5 +165,8 @@ echo "TIMING: build $((built - start)) s, VM $((end - built)) s, total $((end - 
 pass=$(grep -c '^@@ RESULT .* PASS' "$cache/serial.log")
 failn=$(grep -c '^@@ RESULT .* FAIL' "$cache/serial.log")
 grep -q '^@@ DONE' "$cache/serial.log" || { echo "FAIL vm: the guest did not finish"; failn=$((failn + 1)); }
-echo "$pass vm checks passed, $failn failed"
+# The failed checks last, and by name in the summary: a CI log may keep only its tail.
+tr -d '\r' <"$cache/serial.log" | grep '^@@ RESULT .* FAIL' | sed 's/^@@ /FAILED /'
+names=$(tr -d '\r' <"$cache/serial.log" | sed -n 's/^@@ RESULT \([^ ]*\) FAIL.*/\1/p' | tr '\n' ' ')
+echo "$pass vm checks passed, $failn failed${names:+: $names}"
 [ "$failn" -eq 0 ] && [ "$pass" -ge 15 ]
