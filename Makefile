@@ -77,6 +77,12 @@ $(BUILD)/tests/onyx-sim: tests/sim/onyx_sim.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARNINGS) $(CFLAGS) $(QG_LDFLAGS) $< -o $@
 
+# LD_PRELOAD fault injection for the e2e SSH test; never built with sanitizers
+# (it is preloaded into the ASan binaries too).
+$(BUILD)/tests/slow_pub_write.so: tests/e2e/shim/slow_pub_write.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARNINGS) -O2 -shared -fPIC $< -ldl -lpthread -o $@
+
 $(BUILD)/tests/e2e_%: tests/e2e/%.c $(BUILD)/libqosgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(QG_CFLAGS) $(CFLAGS) $< $(BUILD)/libqosgen.a \
@@ -91,10 +97,10 @@ demo: setup all
 	@sh scripts/demo.sh $(BUILD)/qosgen
 
 # Every test: unit and golden, then both again under ASan+UBSan, then a short fuzz run.
-test: setup all $(UNIT_BINS) $(E2E_BINS) $(BUILD)/tests/onyx-sim
+test: setup all $(UNIT_BINS) $(E2E_BINS) $(BUILD)/tests/onyx-sim $(BUILD)/tests/slow_pub_write.so
 	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/asan $(BUILD)/asan/qosgen \
 		$(UNIT_BINS:$(BUILD)/%=$(BUILD)/asan/%) $(E2E_BINS:$(BUILD)/%=$(BUILD)/asan/%) \
-		$(BUILD)/asan/tests/onyx-sim
+		$(BUILD)/asan/tests/onyx-sim $(BUILD)/asan/tests/slow_pub_write.so
 	@$(MAKE) --no-print-directory fuzz-build
 	@sh tests/run.sh $(BUILD)
 

@@ -11,6 +11,7 @@
 
 #include "../../transport/ssh.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,88 @@ static void test_wrong_key_refused(void **state)
 	assert_non_null(strstr(err, "QOSGEN_SSH_PASSWORD"));
 }
 
+/*
+ * Many sessions of one process logging in at once with a key found the
+ * automatic way (IdentityFile, no --identity) that has no .pub beside it, as
+ * on the first push after a key was installed: libssh writes KEY.pub then,
+ * and a session that read it half-written failed its host (transport/ssh.c,
+ * publickey_auto). run.sh preloads tests/e2e/shim/slow_pub_write.c, which
+ * holds that write open for 300 ms, so without the fix some session fails
+ * every run. It must be the process's first automatic login (the fix gates
+ * only that one), so main() runs it first: test_ssh_config_honoured logs in
+ * the automatic way too.
+ */
+#define PAR_SESSIONS 8 /* below sshd's MaxStartups (10), which drops the rest */
+
+struct par_job {
+	const char *known_hosts, *config;
+	pthread_barrier_t *start;
+	bool ok;
+	char err[512];
+};
+
+static void *par_connect(void *arg)
+{
+	struct par_job *j = arg;
+	struct qg_ssh_target t = {.host = "127.0.0.1", .port = port, .user = getenv("USER")};
+	struct qg_ssh_opts o = {.known_hosts = j->known_hosts, .config = j->config,
+				.command_timeout_s = 5};
+	struct qg_ssh *s = NULL;
+	pthread_barrier_wait(j->start);
+	j->ok = qg_ssh_connect(&t, &o, &s, j->err, sizeof(j->err)) == 0;
+	qg_ssh_close(s);
+	return NULL;
+}
+
+static void test_parallel_auto_key_without_pub(void **state)
+{
+	(void)state;
+	const char *preload = getenv("LD_PRELOAD");
+	if (!preload || !strstr(preload, "slow_pub_write")) {
+		fprintf(stderr, "LD_PRELOAD lacks slow_pub_write.so: run through tests/e2e/run.sh\n");
+		fail();
+	}
+	char kh[1200], cfg[1200], auto_key[1200], pub[1300], cmd[2600];
+	path(kh, sizeof(kh), "known_hosts_par");
+	path(cfg, sizeof(cfg), "config_par");
+	path(auto_key, sizeof(auto_key), "auto_key");
+	snprintf(pub, sizeof(pub), "%s.pub", auto_key);
+	snprintf(cmd, sizeof(cmd), "cp %s %s && chmod 600 %s", key, auto_key, auto_key);
+	assert_int_equal(system(cmd), 0);
+	unlink(pub);
+	FILE *f = fopen(cfg, "w");
+	assert_non_null(f);
+	fprintf(f, "Host *\n  IdentityFile %s\n", auto_key);
+	fclose(f);
+	/* The host key recorded once, alone (with --identity): this test is about the client key. */
+	unlink(kh);
+	struct qg_ssh *s = NULL;
+	char err[512];
+	assert_int_equal(connect_with(kh, true, &s, err), 0);
+	qg_ssh_close(s);
+
+	pthread_barrier_t start;
+	pthread_barrier_init(&start, NULL, PAR_SESSIONS);
+	struct par_job jobs[PAR_SESSIONS];
+	pthread_t tids[PAR_SESSIONS];
+	for (int i = 0; i < PAR_SESSIONS; i++) {
+		jobs[i] = (struct par_job){.known_hosts = kh, .config = cfg, .start = &start};
+		assert_int_equal(pthread_create(&tids[i], NULL, par_connect, &jobs[i]), 0);
+	}
+	for (int i = 0; i < PAR_SESSIONS; i++)
+		pthread_join(tids[i], NULL);
+	pthread_barrier_destroy(&start);
+	int failed = 0;
+	for (int i = 0; i < PAR_SESSIONS; i++)
+		if (!jobs[i].ok) {
+			fprintf(stderr, "session %d of %d: %s\n", i + 1, PAR_SESSIONS, jobs[i].err);
+			failed++;
+		}
+	assert_int_equal(failed, 0);
+	/* libssh wrote the .pub it derived: the window the shim held open was real. */
+	assert_int_equal(access(pub, R_OK), 0);
+}
+
 int main(void)
 {
 	const char *d = getenv("QG_SSHD_DIR");
@@ -227,6 +310,7 @@ int main(void)
 	fclose(f);
 	port = atoi(port_text);
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parallel_auto_key_without_pub), /* first: see its comment */
 	    cmocka_unit_test(test_unknown_host_refused_then_accept_new),
 	    cmocka_unit_test(test_changed_key_always_refused),
 	    cmocka_unit_test(test_run_output_status_stdin),

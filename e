@@ -1,0 +1,1 @@
+intent.yaml: error: cannot read: No such file or directory
