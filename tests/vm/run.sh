@@ -112,6 +112,8 @@ for k in host_a host_b client; do
 	ssh-keygen -q -t ed25519 -N '' -C "qosgen-vm-$k" -f "$cache/keys/$k" || fail "ssh-keygen failed"
 done
 cp "$cache/keys/host_a" "$cache/keys/host_b" "$root/etc/ssh/"
+# The private key only, as automation often installs it: the first push's
+# parallel logins then make libssh write id_ed25519.pub (transport/ssh.c).
 cp "$cache/keys/client" "$gssh/id_ed25519"
 cp "$cache/keys/client.pub" "$gssh/authorized_keys"
 {
