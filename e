@@ -1,1 +1,0 @@
-intent.yaml: error: cannot read: No such file or directory
