@@ -164,11 +164,11 @@ st=$?
 end=$(date +%s)
 tr -d '\r' <"$cache/serial.log" | grep '^@@ ' | sed 's/^@@ //'
 echo "TIMING: build $((built - start)) s, VM $((end - built)) s, total $((end - start)) s (qemu exit $st)"
-pass=$(grep -c '^@@ RESULT .* PASS' "$cache/serial.log")
-failn=$(grep -c '^@@ RESULT .* FAIL' "$cache/serial.log")
+pass=$(grep -c '^@@ RESULT [^ ]* PASS' "$cache/serial.log")
+failn=$(grep -c '^@@ RESULT [^ ]* FAIL' "$cache/serial.log")
 grep -q '^@@ DONE' "$cache/serial.log" || { echo "FAIL vm: the guest did not finish"; failn=$((failn + 1)); }
 # The failed checks last, and by name in the summary: a CI log may keep only its tail.
-tr -d '\r' <"$cache/serial.log" | grep '^@@ RESULT .* FAIL' | sed 's/^@@ /FAILED /'
+tr -d '\r' <"$cache/serial.log" | grep '^@@ RESULT [^ ]* FAIL' | sed 's/^@@ /FAILED /'
 names=$(tr -d '\r' <"$cache/serial.log" | sed -n 's/^@@ RESULT \([^ ]*\) FAIL.*/\1/p' | tr '\n' ' ')
 echo "$pass vm checks passed, $failn failed${names:+: $names}"
 [ "$failn" -eq 0 ] && [ "$pass" -ge 15 ]
