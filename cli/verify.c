@@ -288,6 +288,15 @@ static cJSON *side_json(const struct side *x)
 	return o;
 }
 
+static void add_check(cJSON *checks, const char *level, const char *what, const char *detail)
+{
+	cJSON *c = cJSON_CreateObject();
+	cJSON_AddStringToObject(c, "level", level);
+	cJSON_AddStringToObject(c, "check", what);
+	cJSON_AddStringToObject(c, "detail", detail);
+	cJSON_AddItemToArray(checks, c);
+}
+
 static cJSON *pair_json(const struct pair_report *r)
 {
 	static const char *const level[] = {"PASS", "MARGINAL", "FATAL"};
@@ -297,11 +306,7 @@ static cJSON *pair_json(const struct pair_report *r)
 	cJSON *checks = cJSON_AddArrayToObject(o, "checks");
 	int count[3] = {0};
 	if (r->unreachable) {
-		cJSON *c = cJSON_CreateObject();
-		cJSON_AddStringToObject(c, "level", "FATAL");
-		cJSON_AddStringToObject(c, "check", "reach");
-		cJSON_AddStringToObject(c, "detail", r->why);
-		cJSON_AddItemToArray(checks, c);
+		add_check(checks, level[2], "reach", r->why);
 		count[2]++;
 	} else {
 		cJSON_AddStringToObject(o, "tool", r->client.ok ? r->client.tool : "");
@@ -315,11 +320,8 @@ static cJSON *pair_json(const struct pair_report *r)
 		if (r->why[0])
 			cJSON_AddStringToObject(o, "error", r->why);
 		for (size_t i = 0; i < r->checks.n; i++) {
-			cJSON *c = cJSON_CreateObject();
-			cJSON_AddStringToObject(c, "level", level[r->checks.v[i].level]);
-			cJSON_AddStringToObject(c, "check", r->checks.v[i].what);
-			cJSON_AddStringToObject(c, "detail", r->checks.v[i].detail);
-			cJSON_AddItemToArray(checks, c);
+			add_check(checks, level[r->checks.v[i].level], r->checks.v[i].what,
+				  r->checks.v[i].detail);
 			count[r->checks.v[i].level]++;
 		}
 		cJSON *sides = cJSON_AddArrayToObject(o, "hosts");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by the unit tests: load intents from text or from examples/. */
+/* Shared by the unit tests: load intents from text or from examples/, read fixture files. */
 #ifndef QG_TEST_HELPERS_H
 #define QG_TEST_HELPERS_H
 
@@ -11,6 +11,7 @@
 
 #include "../../gen/build.h"
 #include "../../gen/intent.h"
+#include "../../gen/readfile.h"
 #include "../../gen/template.h"
 
 #include <stdio.h>
@@ -83,6 +84,21 @@ static inline void load_example(const char *name, struct qg_model *m)
 		qg_diags_print(&d, stderr, false);
 	assert_int_equal(rc, 0);
 	qg_diags_free(&d);
+}
+
+/* A file under the source tree (rel may start with ../shared/), read whole; must exist. */
+static inline char *source_file(const char *rel)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", QG_SOURCE_DIR, rel);
+	size_t len;
+	int err;
+	char *text = qg_read_file(path, 1 << 20, &len, &err);
+	if (!text)
+		fprintf(stderr, "cannot read %s: %s%s\n", path, strerror(err),
+			strncmp(rel, "../shared/", 10) ? "" : " (keep shared/ beside the checkout)");
+	assert_non_null(text);
+	return text;
 }
 
 /* Build a model with the built-in templates; the set must succeed. */

@@ -2,21 +2,13 @@
 /* Onyx read-back and diff: parsed from real running-configs, compared as data. */
 #include "helpers.h"
 
-#include "../../gen/readfile.h"
 #include "../../targets/onyx/onyx_config.h"
 
 static char *shared_file(const char *rel)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/../shared/%s", QG_SOURCE_DIR, rel);
-	size_t len;
-	int err;
-	char *text = qg_read_file(path, 1 << 20, &len, &err);
-	if (!text)
-		fprintf(stderr, "cannot read %s: %s (keep shared/ beside the checkout)\n", path,
-			strerror(err));
-	assert_non_null(text);
-	return text;
+	snprintf(path, sizeof(path), "../shared/%s", rel);
+	return source_file(path);
 }
 
 static void parse_ok(const char *text, struct onyx_config *c)

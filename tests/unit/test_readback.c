@@ -4,7 +4,6 @@
 
 #include <errno.h>
 
-#include "../../gen/readfile.h"
 #include "../../gen/report.h"
 #include "../../targets/esxi/esxi_readback.h"
 #include "../../targets/host/linux_readback.h"
@@ -12,14 +11,8 @@
 static char *fixture(const char *rel)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/../shared/fixtures/%s", QG_SOURCE_DIR, rel);
-	size_t len;
-	int err;
-	char *text = qg_read_file(path, 1 << 20, &len, &err);
-	if (!text)
-		fprintf(stderr, "cannot read %s: %s\n", path, strerror(err));
-	assert_non_null(text);
-	return text;
+	snprintf(path, sizeof(path), "../shared/fixtures/%s", rel);
+	return source_file(path);
 }
 
 /* The part of a fixture file after the line "# <command>". */

@@ -6,7 +6,6 @@
  */
 #include "helpers.h"
 
-#include "../../gen/readfile.h"
 #include "../../verbs/remote.h"
 
 #include <sys/stat.h>
@@ -192,13 +191,7 @@ static void test_result_parse(void **state)
 	assert_int_equal(r.iters, 2000);
 
 	/* A real ib_write_bw client report, timestamps of the serial console cut off. */
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/../shared/notes/soft-roce-vm/logs/serial-6.1.0-56.log",
-		 QG_SOURCE_DIR);
-	size_t len;
-	int rerr;
-	char *log = qg_read_file(path, 1 << 20, &len, &rerr);
-	assert_non_null(log);
+	char *log = source_file("../shared/notes/soft-roce-vm/logs/serial-6.1.0-56.log");
 	char *start = strstr(log, "RDMA_Write BW Test");
 	assert_non_null(start);
 	struct qg_buf b = {0};

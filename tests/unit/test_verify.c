@@ -2,7 +2,6 @@
 /* Counters (a fixture sysfs tree, a captured rdma statistic line) and verdicts. */
 #include "helpers.h"
 
-#include "../../gen/readfile.h"
 #include "../../verbs/counters.h"
 #include "../../verbs/verdict.h"
 
@@ -49,13 +48,7 @@ static void test_sysfs_counters_listed_not_assumed(void **state)
 static void test_rdma_statistic_capture(void **state)
 {
 	(void)state;
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/tests/fixtures/rxe/rdma_statistic_link_6.1.txt",
-		 QG_SOURCE_DIR);
-	size_t len;
-	int err;
-	char *text = qg_read_file(path, 1 << 16, &len, &err);
-	assert_non_null(text);
+	char *text = source_file("tests/fixtures/rxe/rdma_statistic_link_6.1.txt");
 	struct vc_counters before, after, delta;
 	assert_int_equal(vc_counters_parse_rdma_statistic(text, &after), 0);
 	assert_int_equal(after.n, 15);
