@@ -10,20 +10,53 @@ BUILD ?= build
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 
-# Libraries by pkg-config name.
+# Libraries by pkg-config name, and the Debian package that ships each.
 PKG_QOSGEN := yaml-0.1 libcjson libxml-2.0 libcrypto libssh libibverbs libcurl
 PKG_TEST := cmocka
-PKG_ALL := $(PKG_QOSGEN) $(PKG_TEST)
+DEB_yaml-0.1 := libyaml-dev
+DEB_libcjson := libcjson-dev
+DEB_libxml-2.0 := libxml2-dev
+DEB_libcrypto := libssl-dev
+DEB_libssh := libssh-dev
+DEB_libibverbs := libibverbs-dev
+DEB_libcurl := libcurl4-openssl-dev
+DEB_cmocka := libcmocka-dev
+
+# `make demo`, `make test` and `make bench` install what is missing first
+# (scripts/setup.sh) and then build in a sub-make: the flags below run
+# pkg-config when make reads this file, so they must be read after the
+# install, never before it (a set with one missing package prints nothing,
+# and every object would be compiled without its include paths).
+SETUP_GOALS := setup demo test bench fresh-check clean
+BUILD_GOALS := $(filter-out $(SETUP_GOALS),$(or $(MAKECMDGOALS),all))
+# The test binaries need cmocka too; qosgen itself does not.
+NEED_TEST := $(filter test-run unit $(BUILD)/tests/%,$(BUILD_GOALS))
+ifneq ($(BUILD_GOALS),)
+QG_NEED := $(PKG_QOSGEN) $(if $(NEED_TEST),$(PKG_TEST))
+QG_MISSING := $(shell command -v $(PKG_CONFIG) >/dev/null 2>&1 || { echo pkg-config; exit 0; }; \
+	for p in $(QG_NEED); do $(PKG_CONFIG) --exists $$p || echo $$p; done)
+ifeq ($(QG_MISSING),pkg-config)
+$(error pkg-config is missing: apt-get install pkg-config (or run 'make setup', which installs everything))
+else ifneq ($(QG_MISSING),)
+$(error missing libraries: $(QG_MISSING): apt-get install $(foreach p,$(QG_MISSING),$(DEB_$(p))) (or run 'make setup', which installs everything))
+endif
+ifeq ($(shell command -v $(CC) 2>/dev/null),)
+$(error no C compiler '$(CC)': apt-get install gcc (or run 'make setup', which installs everything))
+endif
+endif
 
 CFLAGS ?= -O2 -g
 # -Wno-format-truncation: snprintf into bounded buffers is how diagnostic paths
 # are cut on purpose; paths that must not be cut check snprintf's result.
 WARNINGS := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes -Wvla \
 	-Wno-format-truncation
-QG_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -MMD -MP \
-	$(shell $(PKG_CONFIG) --cflags $(PKG_QOSGEN) $(PKG_TEST) 2>/dev/null)
-QG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKG_QOSGEN) 2>/dev/null)
-TEST_LIBS := $(shell $(PKG_CONFIG) --libs $(PKG_TEST) 2>/dev/null)
+ifneq ($(BUILD_GOALS),)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKG_QOSGEN))
+QG_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) -MMD -MP $(PKG_CFLAGS) \
+	$(if $(NEED_TEST),$(shell $(PKG_CONFIG) --cflags $(PKG_TEST)))
+QG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKG_QOSGEN))
+TEST_LIBS := $(if $(NEED_TEST),$(shell $(PKG_CONFIG) --libs $(PKG_TEST)))
+endif
 
 # SAN=1: AddressSanitizer + UndefinedBehaviorSanitizer, stopping at the first report.
 ifeq ($(SAN),1)
@@ -40,15 +73,13 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 E2E_SRCS := $(sort $(wildcard tests/e2e/*.c))
 E2E_BINS := $(E2E_SRCS:tests/e2e/%.c=$(BUILD)/tests/e2e_%)
 
-.PHONY: all setup deps demo test unit golden golden-update asan fuzz fuzz-build bench install clean
+.PHONY: all setup demo demo-run test test-run unit golden golden-update fuzz fuzz-build bench \
+	bench-run fresh-check install clean
 
 all: $(BUILD)/qosgen
 
 setup:
 	@sh scripts/setup.sh
-
-deps:
-	@for p in $(PKG_ALL); do $(PKG_CONFIG) --exists $$p || { echo "missing library: $$p (run 'make setup')"; exit 3; }; done
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -93,11 +124,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libqosgen.a
 	$(CC) $(QG_CFLAGS) $(CFLAGS) -DQG_SOURCE_DIR='"$(CURDIR)"' $< $(BUILD)/libqosgen.a \
 		$(QG_LDFLAGS) $(LDFLAGS) $(QG_LIBS) $(TEST_LIBS) -lpthread -o $@
 
-demo: setup all
+demo: setup
+	@$(MAKE) --no-print-directory demo-run
+
+demo-run: all
 	@sh scripts/demo.sh $(BUILD)/qosgen
 
+test: setup
+	@$(MAKE) --no-print-directory test-run
+
 # Every test: unit and golden, then both again under ASan+UBSan, then a short fuzz run.
-test: setup all $(UNIT_BINS) $(E2E_BINS) $(BUILD)/tests/onyx-sim $(BUILD)/tests/slow_pub_write.so
+test-run: all $(UNIT_BINS) $(E2E_BINS) $(BUILD)/tests/onyx-sim $(BUILD)/tests/slow_pub_write.so
 	@$(MAKE) --no-print-directory SAN=1 BUILD=$(BUILD)/asan $(BUILD)/asan/qosgen \
 		$(UNIT_BINS:$(BUILD)/%=$(BUILD)/asan/%) $(E2E_BINS:$(BUILD)/%=$(BUILD)/asan/%) \
 		$(BUILD)/asan/tests/onyx-sim $(BUILD)/asan/tests/slow_pub_write.so
@@ -115,8 +152,7 @@ golden-update: all
 
 # libFuzzer needs clang; the fuzz target compiles the library sources itself.
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all \
-	$(shell $(PKG_CONFIG) --cflags $(PKG_QOSGEN) 2>/dev/null)
+	-fno-sanitize-recover=all $(PKG_CFLAGS)
 # One target per untrusted input: the intent, and a switch's read-back.
 FUZZ_TARGETS := fuzz_intent fuzz_running_config
 fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
@@ -135,9 +171,16 @@ fuzz: fuzz-build
 
 # Benchmarks print their figures and ratios against a baseline run in the same
 # invocation; they are not part of `make test`.
-bench: setup all $(BUILD)/tests/onyx-sim
+bench: setup
+	@$(MAKE) --no-print-directory bench-run
+
+bench-run: all $(BUILD)/tests/onyx-sim
 	@sh bench/push.sh $(BUILD)
 	@sh bench/verify.sh $(BUILD)
+
+# The README's two commands in a fresh Debian 12 root (needs root; .ci/run runs it).
+fresh-check:
+	@sh tests/fresh/run.sh
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

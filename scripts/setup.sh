@@ -6,7 +6,11 @@
 # python3-paramiko are for the interop test: Ansible's mellanox.onyx modules
 # drive the Onyx simulator. qemu-system-x86 and the RDMA userland are for the
 # soft-RoCE VM test (tests/vm/): the kernel itself is fetched there with
-# apt-get download, unpacked, never installed.
+# apt-get download, unpacked, never installed. golang-go, the govmomi library
+# and dpkg-dev are for the vSphere test: tests/vcsim/build.sh builds vcsim and
+# govc from Debian's govmomi source package (fetched with a private apt
+# configuration under build/, never written to /etc/apt). python3 and procps
+# (pgrep) are used by the test scripts themselves.
 # Idempotent: packages already installed are not touched, so 'make demo' and
 # 'make test' can call it every time at the cost of one dpkg query.
 set -eu
@@ -18,7 +22,9 @@ clang libclang-rt-14-dev
 openssh-server openssh-client
 ansible python3-paramiko
 qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftest tcpdump
-rdmacm-utils cpio kmod iproute2 openssl jq curl"
+rdmacm-utils cpio kmod iproute2 openssl jq curl
+golang-go golang-github-vmware-govmomi-dev golang-github-kr-pretty-dev dpkg-dev
+python3 procps"
 
 missing=""
 for p in $PKGS; do
