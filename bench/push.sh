@@ -42,6 +42,7 @@ echo "[switches]" >>"$dir/inventory.ini"
 for i in $(seq -w 1 "$N"); do
 	ssh-keygen -q -t ed25519 -N '' -f "$dir/keys/sw$i"
 	# One sshd, one key per switch: the key picks the simulated switch.
+	sim_hostname "$SIM" "$dir/sw$i" 32 "sw$i"
 	echo "command=\"$SIM --state $dir/sw$i --ports 32\" $(cat "$dir/keys/sw$i.pub")" >>"$dir/sshd/authorized_keys"
 	printf 'Host qgbench-sw%s\n  HostName 127.0.0.1\n  Port %s\n  User %s\n  IdentityFile %s\n' \
 		"$i" "$port" "$user" "$dir/keys/sw$i" >>"$dir/ssh_config"

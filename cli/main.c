@@ -245,6 +245,7 @@ static int cmd_explain(int argc, char **argv)
 	    {"identity", required_argument, NULL, 'i'},                                            \
 	    {"ssh-config", required_argument, NULL, 'F'},                                          \
 	    {"timeout", required_argument, NULL, 't'},                                             \
+	    {"accept-hostname", no_argument, NULL, 'H'},                                           \
 	{                                                                                          \
 		"templates", required_argument, NULL, 'T'                                          \
 	}
@@ -288,6 +289,9 @@ static int ssh_option(const char *cmd, int c, struct push_opts *po, bool *all)
 		return 1;
 	case 'T':
 		po->templates = optarg;
+		return 1;
+	case 'H':
+		po->ssh.accept_hostname = true;
 		return 1;
 	case 't':
 		po->ssh.command_timeout_s = atoi(optarg);
@@ -397,19 +401,35 @@ static int cmd_diff(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const struct qg_target *t = qg_target_for(&m, QG_DEVICE_SWITCH, i);
+	if (!t || !t->diff) {
+		fprintf(stderr, "qosgen diff: switch '%s': its target reads no running-config\n",
+			sw);
+		qg_model_free(&m);
+		return EXIT_USAGE;
+	}
 	size_t len;
 	int err;
-	char *text = qg_read_file(file, READBACK_MAX, &len, &err);
+	/* "-" and /dev/stdin alike: ssh sw 'show running-config' | qosgen diff ... */
+	bool stdin_file = !strcmp(file, "-");
+	char *text = stdin_file ? qg_read_fd(0, READBACK_MAX, &len, &err)
+				: qg_read_file(file, READBACK_MAX, true, &len, &err);
 	if (!text) {
-		fprintf(stderr, "qosgen diff: cannot read '%s': %s\n", file, strerror(err));
+		fprintf(stderr, "qosgen diff: cannot read '%s': %s\n",
+			stdin_file ? "standard input" : file, strerror(err));
 		qg_model_free(&m);
 		return EXIT_SYSTEM;
 	}
 	struct qg_diags d;
-	qg_diags_init(&d, file);
+	qg_diags_init(&d, stdin_file ? "<stdin>" : file);
 	struct qg_buf out = {0};
-	rc = t->diff(&m, i, text, &out, &d) == 0 ? EXIT_OK : EXIT_SYSTEM;
+	int drc = t->diff(&m, i, text, len, &out, &d);
+	rc = drc == 0 ? EXIT_OK : EXIT_SYSTEM;
 	qg_diags_print(&d, stderr, false);
+	if (drc == -EINVAL)
+		fprintf(stderr, "qosgen diff: switch '%s': nothing to propose from this read-back\n",
+			sw);
+	else if (drc != 0)
+		fprintf(stderr, "qosgen diff: switch '%s': %s\n", sw, strerror(-drc));
 	if (rc == EXIT_OK && out.len) {
 		fputs(out.data, stdout);
 		if (exit_code)
@@ -644,14 +664,19 @@ static const struct command commands[] = {
      "Print what differs between the devices and the intent, reading them over SSH: for a\n"
      "switch the fewest commands, ranges compressed as Onyx prints them; for a host the\n"
      "settings that would change. Nothing is printed when in sync, and nothing is changed.\n"
-     "With --running-config FILE, compare a saved 'show running-config' instead.\n\n"
+     "With --running-config FILE, compare a saved 'show running-config' instead ('-' or\n"
+     "/dev/stdin: standard input). A read-back that is not a running-config (empty, binary,\n"
+     "UTF-16) or that holds what qosgen cannot judge (advanced buffer mode, a split the\n"
+     "intent's ports disagree with, a QoS line qosgen does not model on an intent port,\n"
+     "another lossless priority) is refused with its line: exit 3, nothing proposed.\n\n"
      "  --exit-code        exit 1 when there are differences (as git diff --exit-code)\n"
      "  --known-hosts, --accept-new, --identity, --ssh-config: as for push\n"},
     {"push", cmd_push,
      "qosgen push INTENT (--switch NAME | --host NAME | --dvs NAME | --all) [-j N] [--dry-run]\n"
      "       [--json] [--ca-file FILE] [--insecure]\n"
      "       [--known-hosts FILE]"
-     " [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S] [--templates DIR]",
+     " [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S] [--templates DIR]\n"
+     "       [--accept-hostname]",
      "Bring the devices to the intent over SSH, sending only what differs: a second push of an\n"
      "unchanged intent sends nothing. Before changing a switch it saves a named copy of its\n"
      "configuration on the switch; if a line is refused or the session drops, it rolls back\n"
@@ -676,6 +701,8 @@ static const struct command commands[] = {
      "  --identity FILE    private key; default ssh-agent and ~/.ssh/config's IdentityFile\n"
      "  --ssh-config FILE  instead of ~/.ssh/config (HostName, User, Port, IdentityFile)\n"
      "  --timeout S        per command (default 120)\n"
+     "  --accept-hostname  go on when a switch's running-config names another hostname\n"
+     "                     (default: that switch is refused, nothing sent)\n"
      "  --ask-password     ask for the SSH password on the terminal\n"
      "A password comes only from that prompt or $QOSGEN_SSH_PASSWORD, never from the command\n"
      "line, and is never written anywhere.\n"

@@ -1147,7 +1147,7 @@ int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m
 	memset(m, 0, sizeof(*m));
 	size_t len = 0;
 	int err = 0;
-	char *text = qg_read_file(path, QG_YAML_MAX_BYTES, &len, &err);
+	char *text = qg_read_file(path, QG_YAML_MAX_BYTES, false, &len, &err);
 	if (!text) {
 		if (err == EFBIG) {
 			qg_error(d, (struct qg_pos){0}, "intent file is larger than %u bytes",

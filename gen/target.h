@@ -69,12 +69,15 @@ struct qg_target {
 		    struct qg_outset *out);
 	/*
 	 * Read-back: given what the device printed (for onyx, `show
-	 * running-config`), append the fewest commands that bring it to the
-	 * model, one per line; nothing when in sync. Problems reading the text go
-	 * to d as warnings. 0 or -ENOMEM. NULL: not supported yet.
+	 * running-config`, len bytes), append the fewest commands that bring it
+	 * exactly to the model, one per line; nothing when in sync. Lines it
+	 * could not read are warnings in d. -EINVAL when the text is not a
+	 * read-back or holds what the target cannot judge (errors in d, at the
+	 * read-back's lines): nothing is appended then. 0, -EINVAL or -ENOMEM.
+	 * NULL: not supported yet.
 	 */
-	int (*diff)(const struct qg_model *m, size_t i, const char *readback, struct qg_buf *out,
-		    struct qg_diags *d);
+	int (*diff)(const struct qg_model *m, size_t i, const char *readback, size_t len,
+		    struct qg_buf *out, struct qg_diags *d);
 	/*
 	 * Bring device i to the model over SSH, sending only the difference and
 	 * leaving no device half-configured (see qg_push_state). Fills r; returns

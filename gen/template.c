@@ -85,7 +85,7 @@ int qg_templates_load(struct qg_templates *t, const char *dir, struct qg_diags *
 			int err = 0;
 			snprintf(path, sizeof(path), "%s/%s.in", dir, name);
 			size_t len;
-			text = qg_read_file(path, 1u << 20, &len, &err);
+			text = qg_read_file(path, 1u << 20, false, &len, &err);
 			if (text) {
 				snprintf(origin, sizeof(origin), "%s", path);
 			} else if (err != ENOENT) {

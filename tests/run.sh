@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|scripts|cli|e2e|ansible|vm|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|golden|scripts|cli|onyx|e2e|ansible|vm|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -59,6 +59,20 @@ run_cli() { # QOSGEN LABEL
 	record "$2cli" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
+# Running-configs others wrote (tests/onyx/real/) and variants: golden diffs,
+# then convergence in the Onyx simulator; and the simulator's own self-test.
+run_onyx() { # BUILD LABEL
+	out=$(sh tests/onyx/run.sh "$1/qosgen" "$1/tests/onyx-sim" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -60
+	record "$2onyx/real-configs" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+	[ -n "$2" ] && return
+	out=$(sh tests/sim/selftest.sh "$1/tests/onyx-sim" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
+	record "sim/selftest" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+}
+
 # Real sshd on 127.0.0.1: the harness starts it and stops it by PID.
 run_e2e() { # BUILD LABEL
 	out=$(sh tests/e2e/run.sh "$1" 2>&1)
@@ -71,6 +85,11 @@ run_e2e() { # BUILD LABEL
 	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
 	sweep=$(printf '%s\n' "$out" | grep '^fault sweep:')
 	record "$2e2e/push" "$rc" "$(printf '%s\n' "$out" | tail -n 1); $sweep"
+	out=$(sh tests/e2e/converge.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
+	sweep=$(printf '%s\n' "$out" | grep '^fault sweep')
+	record "$2e2e/converge" "$rc" "$(printf '%s\n' "$out" | tail -n 1); $sweep"
 	out=$(sh tests/e2e/hostpush.sh "$1" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
@@ -134,6 +153,7 @@ unit) run_unit "$BUILD" "" ;;
 golden) run_golden "$BUILD/qosgen" "" ;;
 scripts) run_scripts "$BUILD/qosgen" "" ;;
 cli) run_cli "$BUILD/qosgen" "" ;;
+onyx) run_onyx "$BUILD" "" ;;
 e2e) run_e2e "$BUILD" "" ;;
 ansible) run_ansible "$BUILD" ;;
 vm) run_vm ;;
@@ -143,6 +163,7 @@ fuzz) run_fuzz ;;
 	run_golden "$BUILD/qosgen" ""
 	run_scripts "$BUILD/qosgen" ""
 	run_cli "$BUILD/qosgen" ""
+	run_onyx "$BUILD" ""
 	run_e2e "$BUILD" ""
 	run_ansible "$BUILD"
 	run_vm
@@ -150,6 +171,7 @@ fuzz) run_fuzz ;;
 		run_unit "$BUILD/asan" "asan/"
 		run_golden "$BUILD/asan/qosgen" "asan/"
 		run_cli "$BUILD/asan/qosgen" "asan/"
+		run_onyx "$BUILD/asan" "asan/"
 		run_e2e "$BUILD/asan" "asan/"
 	else
 		record asan 1 "$BUILD/asan not built: 'make test' builds it"

@@ -41,6 +41,12 @@ struct qg_ssh_opts {
 	 */
 	const char *ca_file;
 	bool insecure;
+	/*
+	 * Push policy that travels with the device-access options until each
+	 * target has its own: go on when a switch's read-back names another
+	 * hostname (--accept-hostname); by default that refuses the switch.
+	 */
+	bool accept_hostname;
 };
 
 struct qg_ssh;

@@ -205,15 +205,28 @@ static int onyx_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	return rc;
 }
 
-static int onyx_diff(const struct qg_model *m, size_t i, const char *readback,
+static int onyx_diff(const struct qg_model *m, size_t i, const char *readback, size_t len,
 		     struct qg_buf *out, struct qg_diags *d)
 {
+	const struct qg_switch *sw = &m->switches[i];
 	struct onyx_config want, have;
 	if (onyx_config_from_model(m, i, &want) != 0)
 		return -ENOMEM;
-	if (onyx_config_parse(readback, &have, d) != 0) {
+	int rc = onyx_config_parse(readback, len, &have, d);
+	if (rc != 0) {
 		onyx_config_free(&want);
-		return -ENOMEM;
+		return rc;
+	}
+	/* A saved read-back may be from another switch: say so, and go on (push refuses). */
+	if (!onyx_config_hostname_matches(&have, sw->name, sw->address))
+		qg_warning(d, (struct qg_pos){have.hostname_line, 1},
+			   "the read-back's hostname is '%s', not switch '%s' (address %s): is it "
+			   "another switch's running-config?",
+			   have.hostname, sw->name, sw->address);
+	if (onyx_config_judge(&want, &have, d) > 0) {
+		onyx_config_free(&want);
+		onyx_config_free(&have);
+		return -EINVAL;
 	}
 	struct qg_buf cmds = {0};
 	onyx_config_diff(&want, &have, &cmds);
@@ -223,7 +236,7 @@ static int onyx_diff(const struct qg_model *m, size_t i, const char *readback,
 		qg_buf_append(out, line + 2, (size_t)(end - line - 1));
 		line = end + 1;
 	}
-	int rc = cmds.failed || out->failed ? -ENOMEM : 0;
+	rc = cmds.failed || out->failed ? -ENOMEM : 0;
 	qg_buf_free(&cmds);
 	onyx_config_free(&want);
 	onyx_config_free(&have);

@@ -10,18 +10,29 @@
 #include "onyx_config.h"
 
 #include "../../gen/fixed.h"
+#include "../../gen/names.h"
 #include "../../gen/ports.h"
 #include "onyx.h"
+#include "onyx_text.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void onyx_config_free(struct onyx_config *c)
 {
 	free(c->pools);
 	free(c->ports);
+	free(c->splits);
+	free(c->blockers);
 	memset(c, 0, sizeof(*c));
+}
+
+static void line_keep(struct onyx_line *l, int no, const char *text)
+{
+	l->no = no;
+	snprintf(l->text, sizeof(l->text), "%s", text);
 }
 
 /* ---- ports by id: a direct index, since Onyx port ids are small ---- */
@@ -170,14 +181,16 @@ static bool parse_int(const char *s, int lo, int hi, int *out)
 	return true;
 }
 
-/* Apply "traffic pool NAME ..." (w[0..1] = traffic pool). */
-static bool parse_pool(struct onyx_config *c, char **w, size_t n)
+/* Apply "traffic pool NAME ..." (w[0..1] = traffic pool) read at line lineno. */
+static bool parse_pool(struct onyx_config *c, char **w, size_t n, int lineno)
 {
 	if (n < 5 || strlen(w[2]) >= QG_POOL_LEN)
 		return false;
 	struct onyx_pool_cfg *p = pool_get(c, w[2], true);
 	if (!p)
 		return false;
+	if (!p->line)
+		p->line = lineno;
 	if (!strcmp(w[3], "type") && n == 5 && strlen(w[4]) < sizeof(p->type)) {
 		strcpy(p->type, w[4]);
 		return true;
@@ -201,13 +214,60 @@ static bool parse_pool(struct onyx_config *c, char **w, size_t n)
 }
 
 /*
+ * "no traffic pool NAME" and "no traffic pool NAME map switch-priority P..."
+ * (w[0..2] = no traffic pool): a running-config never prints them, but a
+ * read-back followed by the commands qosgen sent must read as the switch's
+ * new state (the fuzz target's convergence oracle does exactly that).
+ */
+static bool parse_no_pool(struct onyx_config *c, char **w, size_t n)
+{
+	if (n < 4)
+		return false;
+	struct onyx_pool_cfg *p = pool_get(c, w[3], false);
+	if (n == 4) {
+		if (p)
+			*p = c->pools[--c->n_pools];
+		return true;
+	}
+	if (n < 7 || strcmp(w[4], "map") || strcmp(w[5], "switch-priority"))
+		return false;
+	for (size_t k = 6; k < n; k++) {
+		int prio;
+		if (!parse_int(w[k], 0, 7, &prio))
+			return false;
+		if (p)
+			p->priority_mask &= (uint8_t)~(1u << prio);
+	}
+	return true;
+}
+
+/*
+ * A QoS setting on a port that qosgen does not model, so that it cannot say
+ * what the port does with its traffic: a switch-priority to traffic-class
+ * binding, a rewrite or default priority, an advanced-mode buffer binding.
+ * Per-port PFC mode is not one: PFC follows the lossless pool's priorities
+ * (onyx.c), and the global priority list is judged on its own.
+ */
+static bool foreign_qos(char **w, size_t n)
+{
+	if (!strcmp(w[0], "qos"))
+		return n < 2 || strcmp(w[1], "trust");
+	if (!strcmp(w[0], "traffic-class"))
+		return n < 3 || (strcmp(w[2], "congestion-control") && strcmp(w[2], "dcb"));
+	return !strcmp(w[0], "ingress-buffer") || !strcmp(w[0], "egress-buffer");
+}
+
+/*
  * Apply the part after "interface ethernet RANGE" to one port. Returns 1 when
- * applied, 0 when the line is not one qosgen manages, -1 when it is but its
- * values cannot be read.
+ * applied, 0 when the line is not one qosgen manages, 2 when it is a QoS line
+ * qosgen does not model (foreign_qos), -1 when it is managed but its values
+ * cannot be read.
  */
 static int apply_port(struct onyx_port_cfg *p, char **w, size_t n)
 {
 	int tc;
+	if (foreign_qos(w, n))
+		return 2;
 	if (n >= 2 && !strcmp(w[0], "mtu")) {
 		if ((n == 2 || (n == 3 && !strcmp(w[2], "force"))) &&
 		    parse_int(w[1], 68, 16000, &p->mtu))
@@ -258,11 +318,70 @@ static int apply_port(struct onyx_port_cfg *p, char **w, size_t n)
 	return 0;
 }
 
-int onyx_config_parse(const char *text, struct onyx_config *out, struct qg_diags *d)
+static int add_split(struct onyx_config *c, const struct qg_port *id, int ways, int lineno,
+		     const char *raw)
+{
+	struct onyx_split *v = realloc(c->splits, (c->n_splits + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	c->splits = v;
+	struct onyx_split *x = &c->splits[c->n_splits++];
+	x->module = id->module;
+	x->port = id->port;
+	x->ways = ways;
+	line_keep(&x->at, lineno, raw);
+	return 0;
+}
+
+static int add_blocker(struct onyx_config *c, int lineno, const char *raw, const char *why)
+{
+	struct onyx_blocker *v = realloc(c->blockers, (c->n_blockers + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	c->blockers = v;
+	struct onyx_blocker *x = &c->blockers[c->n_blockers++];
+	line_keep(&x->at, lineno, raw);
+	x->why = why;
+	return 0;
+}
+
+/*
+ * Switch-wide lines that make the QoS of every port impossible to judge.
+ * Returns the reason, or NULL.
+ */
+static const char *switch_blocker(char **w, size_t n)
+{
+	/* Onyx User Manual, Shared Buffer: "advanced buffer management" replaces the
+	 * basic-mode traffic pools with pools, ingress and egress buffers per port. */
+	if (n >= 2 && !strcmp(w[0], "advanced") && !strcmp(w[1], "buffer"))
+		return "the switch is in advanced buffer mode, where basic-mode traffic pools are "
+		       "not used; qosgen writes basic-mode pools and cannot judge these buffers: "
+		       "configure this switch's buffers by hand, or return it to basic mode first";
+	/* The `roce` command (Onyx 3.8.2000+) configures trust, pools, ECN and ETS itself. */
+	if (n >= 1 && !strcmp(w[0], "roce"))
+		return "Onyx's RoCE auto-configuration ('roce') owns trust, the RoCE pools, ECN "
+		       "and ETS on this switch; qosgen cannot judge settings it derives: use 'no "
+		       "roce' before managing the switch with qosgen, or keep 'roce' alone";
+	return NULL;
+}
+
+/* "interface ethernet 1/N module-type qsfp-split-K force": K, or 0 when not a split. */
+static int split_ways(char **w, size_t n)
+{
+	int ways;
+	if (n < 5 || strcmp(w[3], "module-type") || strncmp(w[4], "qsfp-split-", 11))
+		return 0;
+	return parse_int(w[4] + 11, 2, QG_PORT_SPLIT_MAX, &ways) ? ways : -1;
+}
+
+int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, struct qg_diags *d)
 {
 	memset(out, 0, sizeof(*out));
+	size_t skip;
+	if (onyx_text_check(text, len, &skip, d) != 0)
+		return -EINVAL;
 	struct port_index ix = {.slot = calloc(PORT_SLOTS, sizeof(int32_t))};
-	char *copy = strdup(text);
+	char *copy = strndup(text + skip, len - skip);
 	if (!ix.slot || !copy) {
 		free(ix.slot);
 		free(copy);
@@ -280,20 +399,54 @@ int onyx_config_parse(const char *text, struct onyx_config *out, struct qg_diags
 			continue;
 		char raw[512];
 		snprintf(raw, sizeof(raw), "%s", line);
+		raw[strcspn(raw, "\r")] = '\0';
 		char *w[MAX_WORDS];
 		size_t n = split_words(line, w);
 		struct qg_pos pos = {lineno, 1};
 		if (n == 2 && !strcmp(w[0], "hostname")) {
 			snprintf(out->hostname, sizeof(out->hostname), "%s", w[1]);
+			out->hostname_line = lineno;
 			continue;
 		}
 		if (n >= 2 && !strcmp(w[0], "traffic") && !strcmp(w[1], "pool")) {
-			if (!parse_pool(out, w, n))
+			if (!parse_pool(out, w, n, lineno))
 				qg_warning(d, pos, "cannot read '%s'; line skipped", raw);
+			continue;
+		}
+		if (n >= 3 && !strcmp(w[0], "no") && !strcmp(w[1], "traffic") &&
+		    !strcmp(w[2], "pool")) {
+			if (!parse_no_pool(out, w, n))
+				qg_warning(d, pos, "cannot read '%s'; line skipped", raw);
+			continue;
+		}
+		const char *why = switch_blocker(w, n);
+		if (why) {
+			rc = add_blocker(out, lineno, raw, why);
+			continue;
+		}
+		int prio;
+		if (n == 5 && !strcmp(w[0], "dcb") && !strcmp(w[1], "priority-flow-control") &&
+		    !strcmp(w[2], "priority") && !strcmp(w[4], "enable") &&
+		    parse_int(w[3], 0, 7, &prio)) {
+			line_keep(&out->pfc[prio], lineno, raw);
 			continue;
 		}
 		if (n < 4 || strcmp(w[0], "interface") || strcmp(w[1], "ethernet"))
 			continue;
+		struct qg_port *ports;
+		size_t np;
+		char err[200];
+		int ways = split_ways(w, n);
+		if (ways != 0) {
+			if (ways < 0 || qg_port_parse(w[2], &ports, &np, err, sizeof(err)) != 0) {
+				qg_warning(d, pos, "cannot read the split of '%s'; line skipped", raw);
+				continue;
+			}
+			for (size_t k = 0; k < np && rc == 0; k++)
+				rc = add_split(out, &ports[k], ways, lineno, raw);
+			free(ports);
+			continue;
+		}
 		/* Classify on a scratch port first: unmanaged lines touch no port. */
 		struct onyx_port_cfg probe;
 		port_defaults(&probe, &(struct qg_port){1, 1, 0});
@@ -304,9 +457,6 @@ int onyx_config_parse(const char *text, struct onyx_config *out, struct qg_diags
 			qg_warning(d, pos, "cannot read '%s'; line skipped", raw);
 			continue;
 		}
-		struct qg_port *ports;
-		size_t np;
-		char err[200];
 		if (qg_port_parse(w[2], &ports, &np, err, sizeof(err)) != 0) {
 			qg_warning(d, pos, "cannot read the ports of '%s' (%s); line skipped", raw,
 				   err);
@@ -316,7 +466,9 @@ int onyx_config_parse(const char *text, struct onyx_config *out, struct qg_diags
 			struct onyx_port_cfg *p = port_get(out, &ix, &ports[k]);
 			if (!p)
 				rc = -ENOMEM;
-			else
+			else if (kind == 2 && !p->foreign.no)
+				line_keep(&p->foreign, lineno, raw);
+			else if (kind == 1)
 				apply_port(p, w + 3, n - 3);
 		}
 		free(ports);
@@ -330,6 +482,216 @@ int onyx_config_parse(const char *text, struct onyx_config *out, struct qg_diags
 	return rc;
 }
 
+bool onyx_config_hostname_matches(const struct onyx_config *have, const char *name,
+				  const char *address)
+{
+	if (!have->hostname[0] || !strcasecmp(have->hostname, name))
+		return true;
+	/* A DNS name's first label; a dotted quad or an IPv6 address has none. */
+	size_t label = strcspn(address, ".");
+	bool dns = address[label] == '.' && strspn(address, "0123456789.") != strlen(address);
+	return dns && strlen(have->hostname) == label &&
+	       !strncasecmp(have->hostname, address, label);
+}
+
+/* ---- judge: what the diff cannot decide ---- */
+
+static const struct onyx_split *split_of(const struct onyx_config *c, int module, int port)
+{
+	for (size_t i = 0; i < c->n_splits; i++)
+		if (c->splits[i].module == module && c->splits[i].port == port)
+			return &c->splits[i];
+	return NULL;
+}
+
+/* The first subport line of the read-back under 1/N, if any (a split in effect). */
+static const struct onyx_port_cfg *subport_of(const struct onyx_config *c, int module, int port)
+{
+	for (size_t i = 0; i < c->n_ports; i++)
+		if (c->ports[i].id.module == module && c->ports[i].id.port == port &&
+		    c->ports[i].id.split)
+			return &c->ports[i];
+	return NULL;
+}
+
+/*
+ * A QoS line qosgen does not model, once per line: on every port of want it
+ * covers (a range line covers many), named as runs.
+ */
+static void judge_foreign(const struct onyx_config *want, const struct onyx_config *have,
+			  struct qg_diags *d)
+{
+	struct qg_port *ids = calloc(want->n_ports ? want->n_ports : 1, sizeof(*ids));
+	struct qg_port_run *runs = calloc(want->n_ports ? want->n_ports : 1, sizeof(*runs));
+	if (!ids || !runs) {
+		d->oom = true;
+		goto out;
+	}
+	for (size_t i = 0; i < want->n_ports; i++) {
+		const struct onyx_port_cfg *p = port_find(have, &want->ports[i].id);
+		if (!p || !p->foreign.no)
+			continue;
+		bool seen = false; /* reported with an earlier port of the same line */
+		for (size_t k = 0; k < i && !seen; k++) {
+			const struct onyx_port_cfg *q = port_find(have, &want->ports[k].id);
+			seen = q && q->foreign.no == p->foreign.no;
+		}
+		if (seen)
+			continue;
+		size_t n = 0;
+		for (size_t k = i; k < want->n_ports; k++) {
+			const struct onyx_port_cfg *q = port_find(have, &want->ports[k].id);
+			if (q && q->foreign.no == p->foreign.no)
+				ids[n++] = want->ports[k].id;
+		}
+		struct qg_buf names = {0};
+		size_t nr = qg_port_runs(ids, n, runs);
+		for (size_t r = 0; r < nr; r++) {
+			char text[2 * QG_PORT_TEXT_LEN];
+			qg_port_run_format(&runs[r], text);
+			qg_buf_printf(&names, "%s%s", r ? "," : "", text);
+		}
+		qg_error(d, (struct qg_pos){p->foreign.no, 1},
+			 "'%s': a QoS setting on the intent's port%s %s that qosgen does not model, "
+			 "so it cannot say what the port does with RoCE traffic: remove it on the "
+			 "switch (its 'no' form), or leave the port out of the intent",
+			 p->foreign.text, n == 1 ? "" : "s", names.data ? names.data : "?");
+		qg_buf_free(&names);
+	}
+out:
+	free(ids);
+	free(runs);
+}
+
+static void judge_port(const struct qg_port *id, const struct onyx_config *have,
+		       struct qg_diags *d)
+{
+	char name[QG_PORT_TEXT_LEN], whole[QG_PORT_TEXT_LEN];
+	qg_port_format(id, name);
+	qg_port_format(&(struct qg_port){id->module, id->port, 0}, whole);
+	const struct onyx_split *sp = split_of(have, id->module, id->port);
+	if (!id->split && sp) {
+		qg_error(d, (struct qg_pos){sp->at.no, 1},
+			 "'%s': port %s is split into %d on the switch, and the intent names the "
+			 "whole port: name its subports (%s/1-%s/%d) in the switch's ports, or "
+			 "unsplit the port first",
+			 sp->at.text, whole, sp->ways, whole, whole, sp->ways);
+		return;
+	}
+	if (id->split && (!sp || id->split > sp->ways)) {
+		const struct onyx_port_cfg *sub = subport_of(have, id->module, id->port);
+		if (sp)
+			qg_error(d, (struct qg_pos){sp->at.no, 1},
+				 "'%s': port %s is split into %d, so %s does not exist: correct "
+				 "the switch's ports in the intent",
+				 sp->at.text, whole, sp->ways, name);
+		else if (!sub)
+			qg_error(d, (struct qg_pos){1, 1},
+				 "the intent names subport %s, but port %s is not split on the "
+				 "switch (no 'module-type qsfp-split' line for it): split it first "
+				 "('interface ethernet %s module-type qsfp-split-4 force'), or name "
+				 "%s in the intent",
+				 name, whole, whole, whole);
+		return;
+	}
+}
+
+static void mask_text(uint8_t mask, char out[24])
+{
+	size_t o = 0;
+	for (int p = 0; p < 8; p++)
+		if (mask & (1u << p))
+			o += (size_t)snprintf(out + o, 24 - o, "%s%d", o ? " " : "", p);
+	out[o] = '\0';
+}
+
+static void judge_pools(const struct onyx_config *want, const struct onyx_config *have,
+			struct qg_diags *d)
+{
+	if (want->n_pools == 0)
+		return;
+	const struct onyx_pool_cfg *w = &want->pools[0];
+	int total = w->percent_centi > 0 ? w->percent_centi : 0, first = 0;
+	char mine[24], theirs[24], pct[24];
+	mask_text(w->priority_mask, mine);
+	for (size_t i = 0; i < have->n_pools; i++) {
+		const struct onyx_pool_cfg *h = &have->pools[i];
+		if (!strcmp(h->name, w->name))
+			continue;
+		uint8_t shared = h->priority_mask & w->priority_mask;
+		uint8_t other = h->priority_mask & (uint8_t)~w->priority_mask;
+		mask_text(shared ? shared : other, theirs);
+		/* A read-back's name goes into a command only when it is a name qosgen would write. */
+		if (shared && !qg_pool_name_ok(h->name)) {
+			qg_error(d, (struct qg_pos){h->line, 1},
+				 "traffic pool '%s' owns switch-priority %s, and qosgen sends no pool "
+				 "name outside %s: free the priority on the switch",
+				 h->name, theirs, QG_POOL_RULE);
+			continue;
+		}
+		if (shared && !other) {
+			qg_error(d, (struct qg_pos){h->line, 1},
+				 "traffic pool '%s' owns switch-priority %s, which the intent gives "
+				 "to its pool '%s'; taking it away would leave '%s' with no "
+				 "priority and its buffer still reserved: set "
+				 "qos.lossless.pool.name to '%s' to adopt that pool, or remove it on "
+				 "the switch ('no traffic pool %s')",
+				 h->name, theirs, w->name, h->name, h->name, h->name);
+			continue;
+		}
+		if (other && !strcmp(h->type, "lossless"))
+			qg_error(d, (struct qg_pos){h->line, 1},
+				 "traffic pool '%s' is lossless on switch-priority %s, besides the "
+				 "intent's lossless priority %s: PFC would pause that priority too; "
+				 "qosgen does not remove another pool: remove it ('no traffic pool "
+				 "%s') or make it lossy ('traffic pool %s type lossy') on the switch",
+				 h->name, theirs, mine, h->name, h->name);
+		if (h->percent_centi > 0) {
+			total += h->percent_centi;
+			first = first ? first : h->line;
+		}
+	}
+	if (total > 10000) {
+		qg_centi_format(total, pct);
+		qg_error(d, (struct qg_pos){first ? first : 1, 1},
+			 "the traffic pools would take %s %% of the buffer with the intent's pool "
+			 "'%s': lower qos.lossless.pool.memory_percent, or shrink or remove another "
+			 "pool on the switch",
+			 pct, w->name);
+		for (size_t i = 0; i < have->n_pools; i++) {
+			const struct onyx_pool_cfg *h = &have->pools[i];
+			if (strcmp(h->name, w->name) && h->percent_centi > 0) {
+				qg_centi_format(h->percent_centi, pct);
+				qg_note(d, (struct qg_pos){h->line, 1}, "traffic pool '%s' has %s %%",
+					h->name, pct);
+			}
+		}
+	}
+}
+
+int onyx_config_judge(const struct onyx_config *want, const struct onyx_config *have,
+		      struct qg_diags *d)
+{
+	size_t before = d->errors;
+	for (size_t i = 0; i < have->n_blockers; i++)
+		qg_error(d, (struct qg_pos){have->blockers[i].at.no, 1}, "'%s': %s",
+			 have->blockers[i].at.text, have->blockers[i].why);
+	uint8_t lossless = want->n_pools ? want->pools[0].priority_mask : 0;
+	for (int p = 0; p < 8; p++)
+		if (have->pfc[p].no && !(lossless & (1u << p)))
+			qg_error(d, (struct qg_pos){have->pfc[p].no, 1},
+				 "'%s': PFC is enabled on switch-priority %d, which the intent does "
+				 "not make lossless; qosgen does not turn off PFC it did not set: "
+				 "'no dcb priority-flow-control priority %d enable' on the switch, or "
+				 "make it the intent's lossless priority",
+				 have->pfc[p].text, p, p);
+	for (size_t i = 0; i < want->n_ports; i++)
+		judge_port(&want->ports[i].id, have, d);
+	judge_foreign(want, have, d);
+	judge_pools(want, have, d);
+	return (int)(d->errors - before);
+}
+
 /* ---- diff ---- */
 
 /* Ports that need the same command, in port order. */
@@ -339,9 +701,13 @@ struct group {
 	size_t n;
 };
 
+/*
+ * As many groups as distinct commands: a rollback may need one per port (20
+ * ports, 20 earlier MTUs), so there is no fixed cap to fall off.
+ */
 struct groups {
-	struct group v[16];
-	size_t n;
+	struct group *v;
+	size_t n, cap;
 	bool oom;
 };
 
@@ -352,9 +718,15 @@ static void group_add(struct groups *g, const char *what, const struct qg_port *
 		if (!strcmp(g->v[i].what, what))
 			x = &g->v[i];
 	if (!x) {
-		if (g->n == sizeof(g->v) / sizeof(g->v[0])) {
-			g->oom = true;
-			return;
+		if (g->n == g->cap) {
+			size_t cap = g->cap ? g->cap * 2 : 8;
+			struct group *v = realloc(g->v, cap * sizeof(*v));
+			if (!v) {
+				g->oom = true;
+				return;
+			}
+			g->v = v;
+			g->cap = cap;
 		}
 		x = &g->v[g->n++];
 		memset(x, 0, sizeof(*x));
@@ -395,6 +767,14 @@ static void groups_flush(struct groups *g, int section, struct qg_buf *out)
 	g->oom = false;
 }
 
+static void groups_free(struct groups *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->v[i].ports);
+	free(g->v);
+	memset(g, 0, sizeof(*g));
+}
+
 static bool tc_cc_differs(const struct onyx_tc_cfg *want, const struct onyx_tc_cfg *have)
 {
 	return have->cc != want->cc || have->relative != want->relative ||
@@ -406,12 +786,38 @@ static bool tc_ets_differs(const struct onyx_tc_cfg *want, const struct onyx_tc_
 	return have->ets != want->ets || (want->ets == QG_ETS_WRR && have->weight != want->weight);
 }
 
+/* "traffic pool NAME [no ]map switch-priority P ...", in Onyx's documented flat form. */
+static void pool_map_line(struct qg_buf *out, const char *name, bool no, uint8_t mask)
+{
+	if (!mask)
+		return;
+	qg_buf_printf(out, "%d\t%straffic pool %s map switch-priority", ONYX_SEC_BUFFER,
+		      no ? "no " : "", name);
+	for (int p = 0; p < 8; p++)
+		if (mask & (1u << p))
+			qg_buf_printf(out, " %d", p);
+	qg_buf_puts(out, "\n");
+}
+
+/*
+ * The pool, exactly: another pool gives up want's priorities first (a
+ * priority belongs to one pool), then the pool drops priorities beyond
+ * want's, then type, memory and the missing mappings. onyx_config_judge()
+ * has refused the cases where giving a priority up is not enough.
+ */
 static void pool_diff(const struct onyx_config *want, const struct onyx_config *have,
 		      struct qg_buf *out)
 {
 	for (size_t i = 0; i < want->n_pools; i++) {
 		const struct onyx_pool_cfg *w = &want->pools[i];
 		const struct onyx_pool_cfg *h = pool_find(have, w->name);
+		for (size_t k = 0; k < have->n_pools; k++)
+			if (strcmp(have->pools[k].name, w->name))
+				pool_map_line(out, have->pools[k].name, true,
+					      have->pools[k].priority_mask & w->priority_mask);
+		if (h)
+			pool_map_line(out, w->name, true,
+				      (uint8_t)(h->priority_mask & ~w->priority_mask));
 		if (w->type[0] && (!h || strcmp(h->type, w->type)))
 			qg_buf_printf(out, "%d\ttraffic pool %s type %s\n", ONYX_SEC_BUFFER,
 				      w->name, w->type);
@@ -421,15 +827,8 @@ static void pool_diff(const struct onyx_config *want, const struct onyx_config *
 			qg_buf_printf(out, "%d\ttraffic pool %s memory percent %s\n",
 				      ONYX_SEC_BUFFER, w->name, pct);
 		}
-		uint8_t missing = (uint8_t)(w->priority_mask & ~(h ? h->priority_mask : 0));
-		if (missing) {
-			qg_buf_printf(out, "%d\ttraffic pool %s map switch-priority",
-				      ONYX_SEC_BUFFER, w->name);
-			for (int p = 0; p < 8; p++)
-				if (missing & (1u << p))
-					qg_buf_printf(out, " %d", p);
-			qg_buf_puts(out, "\n");
-		}
+		pool_map_line(out, w->name, false,
+			      (uint8_t)(w->priority_mask & ~(h ? h->priority_mask : 0)));
 	}
 }
 
@@ -500,6 +899,7 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 		}
 	}
 	groups_flush(&g, ONYX_SEC_ETS, cmds);
+	groups_free(&g);
 }
 
 /* ---- restore ---- */
@@ -526,42 +926,64 @@ static void ets_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t
 		snprintf(what, len, "traffic-class %d dcb ets wrr %d", tc, t->weight);
 }
 
+/* Is pool `name` one a push of scope may have changed? */
+static bool pool_in_scope(const struct onyx_config *scope, const struct onyx_config *before,
+			  const struct onyx_config *now, const char *name)
+{
+	if (pool_find(scope, name))
+		return true;
+	if (!qg_pool_name_ok(name))
+		return false; /* never sent back; the check after the rollback sees it */
+	uint8_t mine = 0;
+	for (size_t i = 0; i < scope->n_pools; i++)
+		mine |= scope->pools[i].priority_mask;
+	const struct onyx_pool_cfg *b = pool_find(before, name), *n = pool_find(now, name);
+	return ((b ? b->priority_mask : 0) | (n ? n->priority_mask : 0)) & mine;
+}
+
+/*
+ * Every pool in scope back to `before`: pools the push created are removed
+ * and extra mappings dropped first (a priority belongs to one pool, so it
+ * must be free before it goes back), then type and memory, then mappings.
+ */
 static void pool_restore(const struct onyx_config *scope, const struct onyx_config *before,
 			 const struct onyx_config *now, struct qg_buf *out)
 {
-	for (size_t i = 0; i < scope->n_pools; i++) {
-		const char *name = scope->pools[i].name;
-		const struct onyx_pool_cfg *b = pool_find(before, name), *n = pool_find(now, name);
-		if (!b && !n)
-			continue;
-		if (!b) {
-			qg_buf_printf(out, "%d\tno traffic pool %s\n", ONYX_SEC_BUFFER, name);
-			continue;
-		}
-		if (b->type[0] && (!n || strcmp(b->type, n->type)))
-			qg_buf_printf(out, "%d\ttraffic pool %s type %s\n", ONYX_SEC_BUFFER, name,
-				      b->type);
-		if (b->percent_centi >= 0 && (!n || n->percent_centi != b->percent_centi)) {
-			char pct[24];
-			qg_centi_format(b->percent_centi, pct);
-			qg_buf_printf(out, "%d\ttraffic pool %s memory percent %s\n",
-				      ONYX_SEC_BUFFER, name, pct);
-		}
-		uint8_t have = n ? n->priority_mask : 0;
-		uint8_t extra = (uint8_t)(have & ~b->priority_mask);
-		uint8_t missing = (uint8_t)(b->priority_mask & ~have);
-		for (int k = 0; k < 2; k++) {
-			uint8_t m = k == 0 ? extra : missing;
-			if (!m)
-				continue;
-			qg_buf_printf(out, "%d\ttraffic pool %s %smap switch-priority",
-				      ONYX_SEC_BUFFER, name, k == 0 ? "no " : "");
-			for (int p = 0; p < 8; p++)
-				if (m & (1u << p))
-					qg_buf_printf(out, " %d", p);
-			qg_buf_puts(out, "\n");
-		}
-	}
+	const struct onyx_config *sides[2] = {before, now};
+	for (int step = 0; step < 3; step++)
+		for (int s = 0; s < 2; s++)
+			for (size_t i = 0; i < sides[s]->n_pools; i++) {
+				const char *name = sides[s]->pools[i].name;
+				/* Each name once: from before, or from now if before lacks it. */
+				if ((s == 1 && pool_find(before, name)) ||
+				    !pool_in_scope(scope, before, now, name))
+					continue;
+				const struct onyx_pool_cfg *b = pool_find(before, name);
+				const struct onyx_pool_cfg *n = pool_find(now, name);
+				uint8_t have = n ? n->priority_mask : 0;
+				if (!b) {
+					if (step == 0 && n)
+						qg_buf_printf(out, "%d\tno traffic pool %s\n",
+							      ONYX_SEC_BUFFER, name);
+					continue;
+				}
+				if (step == 0)
+					pool_map_line(out, name, true,
+						      (uint8_t)(have & ~b->priority_mask));
+				if (step == 1 && b->type[0] && (!n || strcmp(b->type, n->type)))
+					qg_buf_printf(out, "%d\ttraffic pool %s type %s\n",
+						      ONYX_SEC_BUFFER, name, b->type);
+				if (step == 1 && b->percent_centi >= 0 &&
+				    (!n || n->percent_centi != b->percent_centi)) {
+					char pct[24];
+					qg_centi_format(b->percent_centi, pct);
+					qg_buf_printf(out, "%d\ttraffic pool %s memory percent %s\n",
+						      ONYX_SEC_BUFFER, name, pct);
+				}
+				if (step == 2)
+					pool_map_line(out, name, false,
+						      (uint8_t)(b->priority_mask & ~have));
+			}
 }
 
 void onyx_config_restore(const struct onyx_config *scope, const struct onyx_config *before,
@@ -612,4 +1034,5 @@ void onyx_config_restore(const struct onyx_config *scope, const struct onyx_conf
 					 : ONYX_SEC_ETS,
 			     cmds);
 	}
+	groups_free(&g);
 }

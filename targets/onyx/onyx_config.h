@@ -30,11 +30,19 @@ struct onyx_tc_cfg {
 	int weight;
 };
 
+/* A line of the read-back, kept for messages: its number and its text. */
+struct onyx_line {
+	int no; /* 0: none */
+	char text[120];
+};
+
 struct onyx_port_cfg {
 	struct qg_port id;
 	int mtu;       /* ONYX_DEFAULT_MTU when not configured */
 	char trust[8]; /* L2, L3, both or port */
 	struct onyx_tc_cfg tc[8];
+	/* Read-back only: the first QoS line on this port that qosgen does not model. */
+	struct onyx_line foreign;
 };
 
 struct onyx_pool_cfg {
@@ -42,6 +50,23 @@ struct onyx_pool_cfg {
 	char type[12];	       /* lossless, lossy, lossy-mc; "" when not printed */
 	int percent_centi;     /* -1 when not printed */
 	uint8_t priority_mask; /* bit p: switch-priority p maps to this pool */
+	int line;	       /* read-back only: the first line naming the pool */
+};
+
+/* Read-back only: "interface ethernet 1/N module-type qsfp-split-K force". */
+struct onyx_split {
+	int module, port;
+	int ways; /* K */
+	struct onyx_line at;
+};
+
+/*
+ * Read-back only: what makes a whole switch impossible to judge, whatever the
+ * intent says (advanced buffer mode, Onyx's own RoCE auto-configuration).
+ */
+struct onyx_blocker {
+	struct onyx_line at;
+	const char *why; /* what it means and what to do, one clause */
 };
 
 struct onyx_config {
@@ -50,6 +75,13 @@ struct onyx_config {
 	struct onyx_port_cfg *ports; /* sorted by port */
 	size_t n_ports;
 	char hostname[QG_NAME_LEN]; /* from "hostname X", "" if absent */
+	/* Read-back only, for onyx_config_judge(). */
+	int hostname_line;
+	struct onyx_split *splits;
+	size_t n_splits;
+	struct onyx_blocker *blockers;
+	size_t n_blockers;
+	struct onyx_line pfc[8]; /* "dcb priority-flow-control priority P enable" */
 };
 
 void onyx_config_free(struct onyx_config *c);
@@ -58,28 +90,54 @@ void onyx_config_free(struct onyx_config *c);
 int onyx_config_from_model(const struct qg_model *m, size_t i, struct onyx_config *out);
 
 /*
- * Parse `show running-config` text (prefix mode off, as Onyx prints it:
- * "## ..." comments, indented lines, "interface ethernet 1/7-1/8 ..." ranges).
- * Lines qosgen does not manage are skipped; a managed line it cannot read is
- * reported to d (its file should name the source) and skipped. 0 or -ENOMEM.
+ * Parse `show running-config` text, len bytes (prefix mode off, as Onyx
+ * prints it: "## ..." comments, indented lines, "interface ethernet 1/7-1/8
+ * ..." ranges). Text that is not a running-config at all (onyx_text_check) is
+ * refused: -EINVAL with the error in d. Lines qosgen does not manage are
+ * skipped, but what it cannot judge is kept for onyx_config_judge(); a managed
+ * line it cannot read is a warning in d and skipped. 0, -EINVAL or -ENOMEM.
  */
-int onyx_config_parse(const char *text, struct onyx_config *out, struct qg_diags *d);
+int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, struct qg_diags *d);
 
 /*
- * The commands that take `have` to `want` for what `want` manages, fewest
- * first: ports that need the same command share one line, their ranges
- * compressed as Onyx prints them. Each line is prefixed "<section>\t" as in
- * onyx_commands(). Nothing is appended when in sync.
+ * Can the difference from `have` (a read-back) to `want` be computed exactly?
+ * Errors in d, at the read-back's lines, for each thing that makes it
+ * impossible: advanced buffer mode or Onyx's RoCE auto-configuration; a split
+ * that disagrees with want's ports; a QoS line qosgen does not model on one of
+ * want's ports; PFC or a lossless pool on another switch-priority; another
+ * pool owning want's priority that cannot simply give it up; pools over 100 %
+ * of the buffer. Returns the number of errors added (0: diff away).
+ */
+int onyx_config_judge(const struct onyx_config *want, const struct onyx_config *have,
+		      struct qg_diags *d);
+
+/*
+ * The commands that take `have` to exactly `want` for everything `want`
+ * manages, fewest first: ports that need the same command share one line,
+ * their ranges compressed as Onyx prints them; priorities mapped to the pool
+ * beyond want's are unmapped, and want's priority is unmapped from any other
+ * pool. Each line is prefixed "<section>\t" as in onyx_commands(). Nothing is
+ * appended when in sync. Call onyx_config_judge() first.
  */
 void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *have,
 		      struct qg_buf *cmds);
+
+/*
+ * Does the read-back's hostname name this switch? True when it has none, or
+ * it equals (case aside) the switch's name or, when its address is a DNS
+ * name, that name's first label.
+ */
+bool onyx_config_hostname_matches(const struct onyx_config *have, const char *name,
+				  const char *address);
 
 /*
  * The rollback of a push: commands that put back, for what `scope` manages
  * (the desired config that was pushed), the values the switch had `before`,
  * given that it is `now`. Where `before` had the default, the "no" form is
  * used ("interface ethernet 1/1 no traffic-class 3 congestion-control", "no
- * traffic pool roce"). Same line format as onyx_config_diff().
+ * traffic pool roce"). Pools: scope's pool and every pool that mapped one of
+ * its priorities. Same line format as onyx_config_diff(); cmds->failed when
+ * it could not all be computed (out of memory): never send a partial undo.
  */
 void onyx_config_restore(const struct onyx_config *scope, const struct onyx_config *before,
 			 const struct onyx_config *now, struct qg_buf *cmds);

@@ -47,7 +47,19 @@ static void disconnect(struct qg_ssh **ssh, struct onyx_session **s)
 	*ssh = NULL;
 }
 
-/* show running-config, parsed. 0, or -1 with err. */
+/* The first error in d as one line ("line 12: ..."), with how many more there are. */
+static void first_error(const struct qg_diags *d, char *err, size_t errlen)
+{
+	for (size_t k = 0; k < d->n; k++)
+		if (d->v[k].sev == QG_SEV_ERROR) {
+			snprintf(err, errlen, "running-config line %d: %s%s", d->v[k].pos.line,
+				 d->v[k].msg, d->errors > 1 ? " (and more: qosgen diff shows all)" : "");
+			return;
+		}
+	snprintf(err, errlen, "out of memory");
+}
+
+/* show running-config, parsed. 0, or -1 with err (what was read, when it was no running-config). */
 static int read_back(struct onyx_session *s, struct onyx_config *c, char *err, size_t errlen)
 {
 	struct qg_buf text = {0};
@@ -57,7 +69,9 @@ static int read_back(struct onyx_session *s, struct onyx_config *c, char *err, s
 	if (rc == 0) {
 		struct qg_diags d;
 		qg_diags_init(&d, "running-config");
-		rc = onyx_config_parse(text.data ? text.data : "", c, &d) == 0 ? 0 : -1;
+		rc = onyx_config_parse(text.data ? text.data : "", text.len, c, &d);
+		if (rc)
+			first_error(&d, err, errlen);
 		qg_diags_free(&d);
 	}
 	qg_buf_free(&text);
@@ -150,6 +164,16 @@ static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 		return;
 	}
 	onyx_config_restore(want, before, &now, &undo);
+	if (undo.failed) {
+		/* A partial undo must never be sent, nor an empty one taken for "nothing to do". */
+		r->state = QG_PUSH_FAILED;
+		qg_push_say(r,
+			    "%s; %sthe rollback could not be computed (out of memory): nothing was "
+			    "put back, the switch keeps what was applied; the earlier configuration "
+			    "is saved on it as '%s'",
+			    cause, how, r->saved_as);
+		goto done;
+	}
 	int planned = count_lines(undo.data), failed = 0;
 	char what[700] = "";
 	if (planned > 0) {
@@ -167,7 +191,7 @@ static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 	/* Verify: a third read-back must show the earlier values. */
 	if (!failed && read_back(*s, &after, err, sizeof(err)) == 0) {
 		onyx_config_restore(want, before, &after, &left);
-		if (left.len == 0) {
+		if (left.len == 0 && !left.failed) {
 			r->state = QG_PUSH_RESTORED;
 			qg_push_say(
 			    r, "%s; %srolled back %d line%s: restored to the earlier configuration",
@@ -178,10 +202,12 @@ static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 		r->state = QG_PUSH_NOT_RESTORED;
 		qg_push_say(
 		    r,
-		    "%s; %sthe rollback did not complete%s%s: the switch may be half-configured; "
-		    "the earlier configuration is saved on it as '%s'",
-		    cause, how, what[0] ? " at " : "", what, r->saved_as);
+		    "%s; %sthe rollback did not complete%s%s (%d of %d undo line%s sent): the switch "
+		    "may be half-configured; the earlier configuration is saved on it as '%s'",
+		    cause, how, what[0] ? " at " : "", what, r->lines_rolled_back, planned,
+		    planned == 1 ? "" : "s", r->saved_as);
 	}
+done:
 	onyx_config_free(&now);
 	onyx_config_free(&after);
 	qg_buf_free(&undo);
@@ -212,7 +238,28 @@ int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		qg_push_say(r, "cannot read the running-config: %s", err);
 		goto out;
 	}
+	/* The wrong host behind a name is how the wrong switch gets configured. */
+	if (!o->accept_hostname && !onyx_config_hostname_matches(&have, sw->name, sw->address)) {
+		qg_push_say(r,
+			    "refused: the switch at %s says its hostname is '%s', not '%s'; nothing "
+			    "sent (check the intent's address, or --accept-hostname to go on)",
+			    sw->address, have.hostname, sw->name);
+		goto out;
+	}
+	struct qg_diags jd;
+	qg_diags_init(&jd, "running-config");
+	if (onyx_config_judge(&want, &have, &jd) > 0) {
+		first_error(&jd, err, sizeof(err));
+		qg_push_say(r, "refused, nothing sent: %s", err);
+		qg_diags_free(&jd);
+		goto out;
+	}
+	qg_diags_free(&jd);
 	onyx_config_diff(&want, &have, &cmds);
+	if (cmds.failed) {
+		qg_push_say(r, "out of memory computing the difference; nothing sent");
+		goto out;
+	}
 	r->lines_planned = count_lines(cmds.data);
 	if (r->lines_planned == 0) {
 		r->state = QG_PUSH_IN_SYNC;

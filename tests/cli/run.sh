@@ -36,10 +36,12 @@ st=$?
 [ $st -eq 0 ] && [ ! -s "$tmp/out2" ]
 check diff-converged-prints-nothing $? "exit $st: $(cat "$tmp/out2")"
 
-# A switch with none of it (a real running-config from another fabric): all seven lines.
-"$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$shared/fixtures/onyx/onyx_config_config.cfg" >"$tmp/out3" 2>&1
-[ "$(wc -l <"$tmp/out3")" -eq 7 ] && grep -qxF "interface ethernet 1/1-1/32 qos trust L3" "$tmp/out3"
-check diff-empty-switch-gets-everything $? "$(cat "$tmp/out3")"
+# A switch with none of it (a real running-config from another fabric): all seven
+# lines, and a warning that its hostname is another switch's.
+"$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$shared/fixtures/onyx/onyx_config_config.cfg" >"$tmp/out3" 2>"$tmp/err3"
+[ "$(wc -l <"$tmp/out3")" -eq 7 ] && grep -qxF "interface ethernet 1/1-1/32 qos trust L3" "$tmp/out3" &&
+	grep -q "warning: the read-back's hostname is 'ufm-switch16', not switch 'swx-mld-1-2'" "$tmp/err3"
+check diff-empty-switch-gets-everything $? "$(cat "$tmp/out3" "$tmp/err3")"
 
 "$Q" diff "$rdg" --switch nope --running-config "$tmp/seed.rc" >/dev/null 2>"$tmp/err"
 st=$?
@@ -87,7 +89,7 @@ if [ -x "$sim" ]; then
 		"$Q" diff "examples/$name.yaml" --switch "$sw" --running-config "$tmp/sim.rc" --exit-code >"$tmp/d" 2>&1
 		check "sim-roundtrip-in-sync-$name" $? "$(cat "$tmp/d")"
 	done
-	printf 'enable\nconfigure terminal\ninterface ethernet 1/5 qos trust L2\ninterface ethernet 1/9-1/10 mtu 1500 force\nexit\nshow running-config\n' |
+	printf 'enable\nconfigure terminal\nhostname tor-1\ninterface ethernet 1/5 qos trust L2\ninterface ethernet 1/9-1/10 mtu 1500 force\nexit\nshow running-config\n' |
 		"$sim" --state "$tmp/sim" | sed -n 's/^.*\(## Running database\)/\1/; /^## Running database/,$p' >"$tmp/sim2.rc"
 	"$Q" diff examples/bitfusion-pvrdma.yaml --switch tor-1 --running-config "$tmp/sim2.rc" >"$tmp/d2" 2>&1
 	printf 'interface ethernet 1/9-1/10 mtu 9216 force\ninterface ethernet 1/5 qos trust L3\n' | cmp -s - "$tmp/d2"

@@ -6,23 +6,15 @@
 # must report changed=0; then qosgen's diff of the same intent must be empty.
 # Usage: ansible.sh BUILD
 set -u
-BUILD=$1
-Q=$(cd "$BUILD" && pwd)/qosgen
-SIM=$(cd "$BUILD" && pwd)/tests/onyx-sim
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/lib.sh"
-dir=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+e2e_start "$1"
 sw="$dir/sw"
-cleanup() {
-	kill_ansible "$dir/home"
-	sh "$here/sshd.sh" stop "$dir/sshd"
-	rm -rf "$dir"
-}
-trap cleanup EXIT INT TERM
+E2E_CLEANUP='kill_ansible "$dir/home"'
 if ! command -v ansible-playbook >/dev/null || ! ansible_collection "$dir"; then
 	echo "FAIL ansible: ansible-playbook or the mellanox.onyx collection is missing ('make setup' installs ansible)"
 	exit 1
 fi
+sim_hostname "$SIM" "$sw" 8 sw1
 sshd_start "$dir/sshd" "$SIM --state $sw --ports 8"
 user=${USER:-$(id -un)}
 

@@ -10,6 +10,21 @@ E2E_QOS='qos:
   lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}
   cnp: {priority: 6, dscp: 48, ets: strict}'
 
+# e2e_start BUILD: Q and SIM, the build's qosgen and Onyx simulator by absolute
+# path, and a new temporary $dir. At exit $E2E_CLEANUP (if set) runs, the test
+# sshd in $dir/sshd is stopped by its PID, and $dir is removed.
+e2e_start() {
+	Q=$(cd "$1" && pwd)/qosgen
+	SIM=$(cd "$1" && pwd)/tests/onyx-sim
+	dir=$(mktemp -d)
+	trap e2e_stop EXIT INT TERM
+}
+e2e_stop() {
+	eval "${E2E_CLEANUP:-:}"
+	sh "$(dirname "$0")/sshd.sh" stop "$dir/sshd"
+	rm -rf "$dir"
+}
+
 # check NAME STATUS DETAIL: count a check; print the detail when it failed.
 check() {
 	if [ "$2" -eq 0 ]; then
@@ -41,6 +56,14 @@ kill_ansible() {
 			kill "$pid" 2>/dev/null
 		fi
 	done
+}
+
+# sim_hostname SIM STATE_DIR PORTS NAME: the simulated switch calls itself NAME
+# (qosgen refuses a switch whose running-config names another host), and its
+# trace starts empty.
+sim_hostname() {
+	printf 'enable\nconfigure terminal\nhostname %s\nexit\n' "$4" | "$1" --state "$2" --ports "$3" >/dev/null
+	rm -f "$2/trace"
 }
 
 # sshd_start DIR [FORCE_COMMAND]: a test sshd (sshd.sh), loud when it cannot start.

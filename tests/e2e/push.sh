@@ -7,19 +7,11 @@
 #   -> unknown and changed host keys refused.
 # Usage: push.sh BUILD
 set -u
-BUILD=$1
-Q=$(cd "$BUILD" && pwd)/qosgen
-SIM=$(cd "$BUILD" && pwd)/tests/onyx-sim
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/lib.sh"
-dir=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+e2e_start "$1"
 sw="$dir/sw1"
-cleanup() {
-	sh "$here/sshd.sh" stop "$dir/sshd"
-	rm -rf "$dir"
-}
-trap cleanup EXIT INT TERM
 
+sim_hostname "$SIM" "$sw" 32 sw1
 sshd_start "$dir/sshd" "$SIM --state $sw --ports 32"
 user=${USER:-$(id -un)}
 cat >"$dir/intent.yaml" <<YAML
@@ -97,6 +89,7 @@ check push-repairs-drift-with-one-line $? "exit $st: $(cat "$dir/err")"
 # 6. A refused line: everything applied before it is rolled back, and verified.
 reset_switch() {
 	rm -f "$sw/state" "$sw/faults" "$sw/faults.done"
+	sim_hostname "$SIM" "$sw" 32 sw1
 	: >"$sw/trace"
 }
 reset_switch

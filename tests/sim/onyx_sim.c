@@ -2,7 +2,9 @@
 /*
  * onyx-sim: an Onyx (MLNX-OS) CLI simulator, a test tool. A real OpenSSH sshd
  * runs it as ForceCommand; clients (qosgen, Ansible's mellanox.onyx) drive it
- * over a PTY exactly as they drive a switch.
+ * over a PTY exactly as they drive a switch. Tests also pipe lines into it:
+ *   printf 'enable\nconfigure terminal\n...\nexit\nshow running-config\n' |
+ *       onyx-sim --state DIR
  *
  * Faithful to what shared/notes/onyx-cli-protocol.md records of the real CLI:
  *  - prompts "HOST [standalone: master] > ", "... # ", "... (config) # ",
@@ -14,14 +16,66 @@
  *  - `show running-config` in the shape of the RDG's reference configuration
  *    (shared/seeds/000), ranges compressed; `| json-print` shows pretty-printed
  *    with 4-space indent in the shapes of shared/fixtures/onyx.
+ *
+ * Also modelled (sources below):
+ *  - split ports: `interface ethernet 1/N module-type qsfp-split-2|qsfp-split-4
+ *    [force]` (also in interface mode, and on ranges). Without `force` the CLI
+ *    lists the ports to unmap and asks "Type 'yes' to confirm split: ", reading
+ *    the answer as the next line. A split port 1/N no longer exists (commands
+ *    naming it, or a range covering it, are refused); 1/N/1..1/N/K exist
+ *    instead. Splitting resets the port's settings. `module-type qsfp [force]`
+ *    on the first subport 1/N/1 unsplits. After a module-type change made in
+ *    interface mode the CLI is back in config mode, as the real one is.
+ *    running-config prints "interface ethernet 1/N module-type qsfp-split-K
+ *    force" first in the Ethernet section (the subport lines after it need the
+ *    split to exist when the file is replayed) and subports as runs
+ *    "interface ethernet 1/16/1-1/16/4 ...". Not modelled: admin state
+ *    (shutdown), and the platform rule that a 4-way split also unmaps a
+ *    neighbour port (SN2700 1/N+1): the simulator has no platform.
+ *  - traffic pools (basic buffer mode), up to 8: a switch-priority belongs to
+ *    at most one pool (mapping one that another pool holds is refused, naming
+ *    it); the memory percents of all pools add up to at most 100;
+ *    `no traffic pool NAME map switch-priority P [P...]` (the flat form of the
+ *    pool context's `no map switch-priority`) needs an existing pool that maps
+ *    every P; `no traffic pool NAME [force]` deletes the pool and frees its
+ *    priorities (back to the switch's default lossy pool, which is not printed).
+ *  - advanced buffer mode: `advanced buffer management force` (and `no ...` to
+ *    return to basic mode; the sources show only the force form, the bare
+ *    form is taken the same way). Entering either mode drops the other mode's buffer
+ *    configuration. In advanced mode `traffic pool ...` is refused, `pool NAME
+ *    ...` and `interface ethernet R ingress-buffer|egress-buffer ...` lines are
+ *    kept verbatim (one per pool, and one per port range, buffer and verb) and
+ *    printed back under "advanced buffer management force"; in basic mode they
+ *    are refused.
+ *
+ * Sources: NVIDIA Onyx User Manual v3.10.4606 LTS (and 3.10.4206, 4504, 4706,
+ * same text), pages "Ethernet Interface Commands" (interface ethernet
+ * <slot>/<port>[/<subport>]: "subport ... to be used if a port is split";
+ * module-type) and "Shared Buffer Commands" (traffic pool <name> [force], no
+ * traffic pool, type, map / no map switch-priority <list>, pools created
+ * implicitly); MLNX-OS User Manual 3.11 "InfiniBand Interface" (a split port
+ * x/y becomes x/y/z, each subport handled as an individual port). Public
+ * switch transcripts: "module-type qsfp-split-4", "the following interfaces
+ * will be unmapped: 1/33 1/36", "Type 'yes' to confirm split: yes", the
+ * prompt back at "(config) #" after the split, `module-type qsfp` run on
+ * 1/1/1 to unsplit. Mellanox community DOC-2884 (lossless RoCE, advanced
+ * mode), as reproduced in public notes: "advanced buffer management force",
+ * "pool iPool1 size 5242880 type dynamic", "interface ethernet 1/13-1/16
+ * ingress-buffer iPort.pg3 bind switch-priority 3"; a public switch client
+ * sends "no advanced buffer management force" to return to basic mode.
  * Wording of errors for bad arguments is not in any source we hold; those
  * messages are marked "inferred" below and keep the "% " shape clients rely on.
+ * The section a real running-config prints module-type lines in is not in any
+ * capture we hold either (tests/onyx/real/ may have one later): placed where
+ * replaying the file needs it.
  *
  * Its model and printer are its own (not qosgen's), so a qosgen bug cannot
  * hide behind a shared one.
  *
  * Usage: onyx-sim --state DIR [--ports N]
- *   DIR/state     the switch's running state (created on first use)
+ *   DIR/state     the switch's running state (created on first use; a file
+ *                 written before splits and advanced mode existed loads as
+ *                 all ports unsplit, basic mode)
  *   DIR/faults    optional: "cut_after K" (drop the session right after the
  *                 K-th configuration command took effect; once, then the file
  *                 is renamed faults.done), "reject TEXT" (refuse commands
@@ -30,6 +84,7 @@
  *   DIR/saved/    configuration files written with `configuration write to`
  * With SSH_ORIGINAL_COMMAND set (ssh host CMD), runs that one command in
  * enable mode and exits.
+ * tests/sim/selftest.sh drives the split, pool and buffer-mode behaviour.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +94,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +102,8 @@
 #define MAX_PORTS 64
 #define SPLITS 4
 #define MAX_POOLS 8
+#define MAX_ADV 64 /* advanced-mode lines kept verbatim */
+#define ADV_LEN 240
 
 enum cc { CC_NONE, CC_ECN, CC_RED, CC_BOTH };
 enum ets { ETS_DEFAULT, ETS_STRICT, ETS_WRR };
@@ -77,9 +135,13 @@ struct sw {
 	char hostname[64];
 	int n_ports;
 	struct port port[MAX_PORTS + 1][SPLITS + 1]; /* [port][split], split 0 = whole */
+	int split[MAX_PORTS + 1]; /* 0 = not split, else 2 or 4 subports */
 	struct pool pool[MAX_POOLS];
 	int n_pools;
 	bool pfc_global;
+	bool advanced; /* advanced buffer management: adv[] replaces pool[] */
+	char adv[MAX_ADV][ADV_LEN];
+	int n_adv;
 };
 
 enum mode { M_USER, M_ENABLE, M_CONFIG, M_IF };
@@ -173,6 +235,15 @@ static void state_save(void)
 	if (!f)
 		return;
 	fprintf(f, "hostname %s\nports %d\npfc %d\n", sw.hostname, sw.n_ports, sw.pfc_global);
+	/* Lines an older simulator does not know are skipped by it, and a file
+	 * without them reads as unsplit ports in basic mode. */
+	for (int p = 1; p <= sw.n_ports; p++)
+		if (sw.split[p])
+			fprintf(f, "split %d %d\n", p, sw.split[p]);
+	if (sw.advanced)
+		fprintf(f, "advanced 1\n");
+	for (int i = 0; i < sw.n_adv; i++)
+		fprintf(f, "adv %s\n", sw.adv[i]);
 	for (int i = 0; i < sw.n_pools; i++)
 		fprintf(f, "pool %s %s %d %u\n", sw.pool[i].name, sw.pool[i].type[0] ? sw.pool[i].type : "-",
 			sw.pool[i].percent_centi, sw.pool[i].prio_mask);
@@ -210,6 +281,21 @@ static void state_load(int n_ports)
 			continue;
 		if (sscanf(line, "pfc %d", &pfc) == 1) {
 			sw.pfc_global = pfc;
+			continue;
+		}
+		if (sscanf(line, "split %d %d", &p, &s) == 2) {
+			if (p >= 1 && p <= MAX_PORTS && (s == 2 || s == SPLITS))
+				sw.split[p] = s;
+			continue;
+		}
+		if (sscanf(line, "advanced %d", &pfc) == 1) {
+			sw.advanced = pfc;
+			continue;
+		}
+		if (!strncmp(line, "adv ", 4) && sw.n_adv < MAX_ADV) {
+			line[strcspn(line, "\n")] = '\0';
+			/* Precision-bounded: a longer line is cut, as adv_set refuses it. */
+			snprintf(sw.adv[sw.n_adv++], ADV_LEN, "%.*s", ADV_LEN - 1, line + 4);
 			continue;
 		}
 		unsigned mask;
@@ -260,7 +346,7 @@ static void faults_load(void)
 		if (sscanf(line, "latency_ms %d", &latency_ms) == 1)
 			continue;
 		if (!strncmp(line, "reject ", 7))
-			snprintf(reject, sizeof(reject), "%s", line + 7);
+			snprintf(reject, sizeof(reject), "%.*s", (int)sizeof(reject) - 1, line + 7);
 	}
 	fclose(f);
 }
@@ -311,6 +397,22 @@ static int parse_range(const char *text, struct pid *ids, int max)
 		out("%% Interface ethernet %s does not exist\n", text);
 		return -1;
 	}
+	/*
+	 * A split port 1/N is gone as a whole and 1/N/1..K exist instead (manual,
+	 * interface ethernet: subport "to be used if a port is split"), so a range
+	 * covering it names a port that does not exist. Same inferred wording,
+	 * naming the first missing interface.
+	 */
+	for (int p = a2; fa == 2 && p <= b2; p++)
+		if (sw.split[p]) {
+			out("%% Interface ethernet 1/%d does not exist\n", p);
+			return -1;
+		}
+	if (fa == 3 && b3 > sw.split[a2]) {
+		out("%% Interface ethernet 1/%d/%d does not exist\n", a2,
+		    sw.split[a2] ? b3 : a3);
+		return -1;
+	}
 	for (int p = a2; p <= b2; p++)
 		for (int s = (fa == 3 ? a3 : 0); s <= (fa == 3 ? b3 : 0) && n < max; s++)
 			ids[n++] = (struct pid){p, s};
@@ -342,9 +444,12 @@ static void print_runs(port_line_fn fn, int tc)
 	char prev[160] = "", cur[160];
 	int start_p = 0, start_s = 0, last_p = 0, last_s = 0;
 	bool open = false;
+	/* Whole ports first, then subports, as only the existing ones. */
 	for (int s_kind = 0; s_kind < 2; s_kind++)
 		for (int p = 1; p <= sw.n_ports; p++)
-			for (int s = s_kind ? 1 : 0; s <= (s_kind ? SPLITS : 0); s++) {
+			for (int s = s_kind ? 1 : 0; s <= (s_kind ? sw.split[p] : 0); s++) {
+				if (!s_kind && sw.split[p])
+					continue;
 				bool has = fn(&sw.port[p][s], tc, cur, sizeof(cur));
 				bool follows = open && has && !strcmp(cur, prev) &&
 					       ((s == 0 && last_s == 0 && p == last_p + 1) ||
@@ -417,8 +522,17 @@ static void show_running_config(void)
 	    when, sw.hostname);
 	out("## Running-config temporary prefix mode setting\nno cli default prefix-modes enable\n\n");
 	out("## Interface Ethernet configuration\n");
+	/* First: replaying the file must split a port before naming its subports. */
+	for (int p = 1; p <= sw.n_ports; p++)
+		if (sw.split[p])
+			out("interface ethernet 1/%d module-type qsfp-split-%d force\n", p,
+			    sw.split[p]);
 	print_runs(line_mtu, 0);
 	out("\n## Interface Ethernet buffer configuration\n");
+	if (sw.advanced)
+		out("advanced buffer management force\n");
+	for (int i = 0; i < sw.n_adv; i++)
+		out("%s\n", sw.adv[i]);
 	for (int i = 0; i < sw.n_pools; i++) {
 		struct pool *x = &sw.pool[i];
 		if (x->type[0])
@@ -579,11 +693,20 @@ static void show_pfc_json(void)
 {
 	out("[\n    {\n        \"PFC\": \"%s\"\n    },\n    {\n        \"Priority Enabled List\": \"\"\n    },\n    {\n",
 	    sw.pfc_global ? "enabled" : "disabled");
+	/* Existing interfaces only: the subports of a split port, not the port. */
 	for (int p = 1; p <= sw.n_ports; p++)
-		out("        \"Eth1/%d\": [\n            {\n                \"PFC admin\": \"%s\",\n"
-		    "                \"PFC oper\": \"%s\"\n            }\n        ]%s\n",
-		    p, sw.port[p][0].pfc_on ? "on" : "Auto",
-		    sw.port[p][0].pfc_on ? "Enabled" : "Disabled", p < sw.n_ports ? "," : "");
+		for (int s = sw.split[p] ? 1 : 0; s <= sw.split[p]; s++) {
+			char name[24];
+			if (s)
+				snprintf(name, sizeof(name), "Eth1/%d/%d", p, s);
+			else
+				snprintf(name, sizeof(name), "Eth1/%d", p);
+			bool last = p == sw.n_ports && s == sw.split[p];
+			out("        \"%s\": [\n            {\n                \"PFC admin\": \"%s\",\n"
+			    "                \"PFC oper\": \"%s\"\n            }\n        ]%s\n",
+			    name, sw.port[p][s].pfc_on ? "on" : "Auto",
+			    sw.port[p][s].pfc_on ? "Enabled" : "Disabled", last ? "" : ",");
+		}
 	out("    }\n]\n");
 }
 
@@ -634,8 +757,376 @@ static bool int_arg(const char *s, int lo, int hi, int *v, const char *what)
 	return true;
 }
 
+static struct pool *pool_find(const char *name)
+{
+	for (int i = 0; i < sw.n_pools; i++)
+		if (!strcmp(sw.pool[i].name, name))
+			return &sw.pool[i];
+	return NULL;
+}
+
+/* The manual: "if the traffic pool does not exist then it is created". */
+static struct pool *pool_get(const char *name)
+{
+	struct pool *p = pool_find(name);
+	if (p)
+		return p;
+	if (sw.n_pools == MAX_POOLS) {
+		/* inferred wording */
+		out("%% Cannot create traffic pool %s: at most %d traffic pools\n", name, MAX_POOLS);
+		return NULL;
+	}
+	p = &sw.pool[sw.n_pools++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->percent_centi = -1;
+	return p;
+}
+
+static void no_such_pool(const char *name)
+{
+	out("%% Traffic pool %s does not exist\n", name); /* inferred wording */
+}
+
+/* The lowest switch-priority in a non-empty mask, to name in a message. */
+static int lowest_prio(unsigned mask)
+{
+	int prio = 0;
+	while (!(mask & (1u << prio)))
+		prio++;
+	return prio;
+}
+
+/*
+ * Switch-priorities w[0..n-1] into a mask; for a map, none may belong to a
+ * pool other than NAME. The manual documents no move between pools, so a
+ * priority belongs to one pool at a time and the simulator refuses rather
+ * than moves: a client that relies on a silent move fails here first.
+ */
+static bool prio_list(char **w, int n, const char *name, bool mapping, unsigned *mask)
+{
+	*mask = 0;
+	for (int k = 0; k < n; k++) {
+		int prio;
+		if (!int_arg(w[k], 0, 7, &prio, "switch-priority"))
+			return false;
+		*mask |= 1u << prio;
+	}
+	for (int i = 0; mapping && i < sw.n_pools; i++) {
+		unsigned taken = sw.pool[i].prio_mask & *mask;
+		if (taken && strcmp(sw.pool[i].name, name)) {
+			/* inferred wording */
+			out("%% Switch-priority %d is already mapped to traffic pool %s\n",
+			    lowest_prio(taken), sw.pool[i].name);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool pool_map(char **w, int n, const char *name, bool no)
+{
+	unsigned mask;
+	if (!prio_list(w, n, name, !no, &mask))
+		return false;
+	if (no) {
+		/*
+		 * The flat "no traffic pool NAME map switch-priority P..." of the
+		 * pool context's "no map switch-priority". It names an existing pool
+		 * (no creation by a no-form) and only priorities that pool maps:
+		 * refused otherwise, so a client cannot pass here by unmapping what
+		 * the switch never had (inferred: the manual is silent).
+		 */
+		struct pool *p = pool_find(name);
+		if (!p) {
+			no_such_pool(name);
+			return false;
+		}
+		unsigned missing = mask & ~p->prio_mask;
+		if (missing) {
+			/* inferred wording */
+			out("%% Switch-priority %d is not mapped to traffic pool %s\n",
+			    lowest_prio(missing), name);
+			return false;
+		}
+		p->prio_mask &= ~mask;
+		return true;
+	}
+	struct pool *p = pool_get(name);
+	if (!p)
+		return false;
+	p->prio_mask |= mask;
+	return true;
+}
+
+static bool do_pool(char **w, int n, bool no)
+{
+	if (sw.advanced) {
+		/* inferred wording: advanced mode has pools of its own ("pool ...") */
+		out("%% Traffic pools cannot be configured in advanced buffer management mode\n");
+		return false;
+	}
+	if (n < 3) {
+		incomplete();
+		return false;
+	}
+	if (strlen(w[2]) > 20) {
+		bad_value(w[2], "a pool name is a string up to 20 characters");
+		return false;
+	}
+	/* "no traffic pool <name> [force]" deletes the pool; its priorities go
+	 * back to the switch's default lossy pool, which is not printed. */
+	if (no && (n == 3 || (n == 4 && !strcmp(w[3], "force")))) {
+		struct pool *p = pool_find(w[2]);
+		if (!p) {
+			no_such_pool(w[2]);
+			return false;
+		}
+		/* Keep the others in order: running-config prints creation order. */
+		int i = (int)(p - sw.pool);
+		memmove(&sw.pool[i], &sw.pool[i + 1], (size_t)(sw.n_pools - i - 1) * sizeof(*p));
+		sw.n_pools--;
+		return true;
+	}
+	/* Prefix form of the pool context's "no map ...": "traffic pool NAME no map ...". */
+	char *shifted[32];
+	if (n >= 5 && !strcmp(w[3], "no") && !no) {
+		int k = 0;
+		for (int i = 0; i < n && k < 31; i++)
+			if (i != 3)
+				shifted[k++] = w[i];
+		w = shifted;
+		n = k;
+		no = true;
+	}
+	if (n < 5) {
+		incomplete();
+		return false;
+	}
+	if (no && !pool_find(w[2])) {
+		no_such_pool(w[2]);
+		return false;
+	}
+	if (!strcmp(w[3], "type")) {
+		if (strcmp(w[4], "lossless") && strcmp(w[4], "lossy") && strcmp(w[4], "lossy-mc")) {
+			unrecognized(w[4]);
+			return false;
+		}
+		/* The manual's "type {lossless | lossy | lossy-mc} map switch-priority
+		 * <priority>": both or neither take effect. */
+		unsigned mask = 0;
+		bool map = n == 8 && !strcmp(w[5], "map") && !strcmp(w[6], "switch-priority");
+		if (n > 5 && !map) {
+			unrecognized(w[5]);
+			return false;
+		}
+		if (map && !prio_list(w + 7, 1, w[2], !no, &mask))
+			return false;
+		if (map && no && !pool_map(w + 7, 1, w[2], true))
+			return false;
+		struct pool *p = pool_get(w[2]);
+		if (!p)
+			return false;
+		snprintf(p->type, sizeof(p->type), "%s", no ? "lossy" : w[4]);
+		if (!no)
+			p->prio_mask |= mask;
+		return true;
+	}
+	if (!strcmp(w[3], "memory") && n == 6 && !strcmp(w[4], "percent")) {
+		/* Accepts 50, 50.0, 50.00 (Ansible sends Python's float repr). */
+		double v;
+		char *end;
+		v = strtod(w[5], &end);
+		if (*end || v <= 0 || v > 100) {
+			bad_value(w[5], "memory percent must be 0-100");
+			return false;
+		}
+		int centi = (int)(v * 100 + 0.5);
+		/* The pools share one buffer: their percents cannot add up past it. */
+		int total = centi;
+		for (int i = 0; i < sw.n_pools; i++)
+			if (strcmp(sw.pool[i].name, w[2]) && sw.pool[i].percent_centi > 0)
+				total += sw.pool[i].percent_centi;
+		if (total > 10000) {
+			/* inferred wording */
+			out("%% Total memory of all traffic pools would be %d.%02d%%, above 100%%\n",
+			    total / 100, total % 100);
+			return false;
+		}
+		struct pool *p = pool_get(w[2]);
+		if (!p)
+			return false;
+		p->percent_centi = centi;
+		return true;
+	}
+	if (!strcmp(w[3], "map") && n >= 6 && !strcmp(w[4], "switch-priority"))
+		return pool_map(w + 5, n - 5, w[2], no);
+	unrecognized(w[3]);
+	return false;
+}
+
+/* ---- advanced buffer mode: lines kept verbatim ---- */
+
+/* Same first `key` words: the later line replaces the earlier one. */
+static bool same_key(const char *a, const char *b, int key)
+{
+	int words = 0;
+	for (; *a && *a == *b; a++, b++)
+		if (*a == ' ' && ++words == key)
+			return true;
+	/* Both texts end a word here, and it was the key's last. */
+	return (*a == '\0' || *a == ' ') && (*b == '\0' || *b == ' ') && words + 1 >= key;
+}
+
+static bool adv_set(const char *text, int key)
+{
+	for (int i = 0; i < sw.n_adv; i++)
+		if (same_key(sw.adv[i], text, key)) {
+			snprintf(sw.adv[i], ADV_LEN, "%s", text);
+			return true;
+		}
+	if (sw.n_adv == MAX_ADV || strlen(text) >= ADV_LEN) {
+		/* inferred wording */
+		out("%% Failed to apply configuration: %s\n", text);
+		return false;
+	}
+	snprintf(sw.adv[sw.n_adv++], ADV_LEN, "%s", text);
+	return true;
+}
+
+/* "no ..." of a kept line: removes the lines that begin with text. */
+static bool adv_remove(const char *text)
+{
+	size_t len = strlen(text);
+	int kept = 0;
+	for (int i = 0; i < sw.n_adv; i++)
+		if (strncmp(sw.adv[i], text, len) || (sw.adv[i][len] && sw.adv[i][len] != ' '))
+			memmove(sw.adv[kept++], sw.adv[i], ADV_LEN);
+	if (kept == sw.n_adv) {
+		/* inferred wording */
+		out("%% No such buffer configuration: %s\n", text);
+		return false;
+	}
+	sw.n_adv = kept;
+	return true;
+}
+
+static void basic_mode_only(const char *what)
+{
+	/* inferred wording */
+	out("%% Command \"%s\" is available in advanced buffer management mode only\n", what);
+}
+
+/* "[no] pool NAME ..." (w[0] = "pool"). */
+static bool do_adv_pool(char **w, int n, bool no)
+{
+	if (!sw.advanced) {
+		basic_mode_only("pool");
+		return false;
+	}
+	if (n < (no ? 2 : 3)) {
+		incomplete();
+		return false;
+	}
+	char text[ADV_LEN] = "";
+	for (int i = 0; i < n; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s", i ? " " : "", w[i]);
+	return no ? adv_remove(text) : adv_set(text, 2);
+}
+
+/* "advanced buffer management [force]" and its no form. */
+static bool do_buffer_mode(bool no)
+{
+	/*
+	 * One mode's buffer configuration means nothing in the other: entering
+	 * either drops it (inferred: the sources show the commands, not what
+	 * becomes of the pools), so no basic pool survives into advanced mode.
+	 */
+	if (sw.advanced != !no) {
+		sw.n_pools = 0;
+		sw.n_adv = 0;
+	}
+	sw.advanced = !no;
+	return true;
+}
+
+/*
+ * "module-type qsfp|qsfp-split-2|qsfp-split-4 [force]" (w[0] = "module-type")
+ * on the ports ids. A whole port splits; the first subport 1/N/1 changes the
+ * split of its port, "qsfp" unsplitting it. Without force the CLI names the
+ * interfaces it unmaps and reads a confirmation, as the real one does.
+ */
+static bool do_module_type(const struct pid *ids, int nid, char **w, int n)
+{
+	if (n < 2) {
+		incomplete();
+		return false;
+	}
+	int ways = !strcmp(w[1], "qsfp")	   ? 0
+		   : !strcmp(w[1], "qsfp-split-2") ? 2
+		   : !strcmp(w[1], "qsfp-split-4") ? SPLITS
+						   : -1;
+	if (ways < 0 || n > 3 || (n == 3 && strcmp(w[2], "force"))) {
+		unrecognized(ways < 0 ? w[1] : w[n - 1]);
+		return false;
+	}
+	bool force = n == 3;
+	char unmapped[1024] = "";
+	int change[MAX_PORTS + 1] = {0}, n_change = 0;
+	for (int i = 0; i < nid; i++) {
+		int p = ids[i].port;
+		if (ids[i].split > 1) {
+			/* inferred wording; the public transcripts unsplit from 1/N/1 */
+			out("%% Module type of port 1/%d can be changed only on interface 1/%d/1\n", p,
+			    p);
+			return false;
+		}
+		if (sw.split[p] == ways || change[p])
+			continue;
+		change[p] = 1;
+		n_change++;
+		/* "the following interfaces will be unmapped: 1/33 1/36 " (transcript) */
+		for (int s = sw.split[p] ? 1 : 0; s <= sw.split[p]; s++) {
+			size_t len = strlen(unmapped);
+			if (s)
+				snprintf(unmapped + len, sizeof(unmapped) - len, "1/%d/%d ", p, s);
+			else
+				snprintf(unmapped + len, sizeof(unmapped) - len, "1/%d ", p);
+		}
+	}
+	if (!n_change)
+		return true; /* already of that type */
+	if (!force) {
+		char answer[64] = "";
+		out("the following interfaces will be unmapped: %s\nType 'yes' to confirm split: ",
+		    unmapped);
+		fflush(stdout);
+		if (fgets(answer, sizeof(answer), stdin)) {
+			answer[strcspn(answer, "\r\n")] = '\0';
+			trace(answer);
+		}
+		out("\n");
+		if (strcasecmp(answer, "yes")) {
+			out("%% Split aborted\n"); /* inferred wording */
+			return false;
+		}
+	}
+	/*
+	 * The old interfaces are gone and the new ones start from defaults: the
+	 * port's own settings do not carry over to its subports, nor back.
+	 */
+	for (int p = 1; p <= sw.n_ports; p++) {
+		if (!change[p])
+			continue;
+		sw.split[p] = ways;
+		for (int s = 0; s <= SPLITS; s++)
+			port_default(&sw.port[p][s]);
+	}
+	return true;
+}
+
 /* Interface subcommand (w = after "interface ethernet RANGE"). Returns true if applied. */
-static bool do_interface(struct pid *ids, int nid, char **w, int n)
+static bool do_interface(const char *range, struct pid *ids, int nid, char **w, int n)
 {
 	bool no = n > 0 && !strcmp(w[0], "no");
 	if (no) {
@@ -645,6 +1136,31 @@ static bool do_interface(struct pid *ids, int nid, char **w, int n)
 	if (n == 0) {
 		incomplete();
 		return false;
+	}
+	if (!strcmp(w[0], "module-type") && !no) {
+		if (!do_module_type(ids, nid, w, n))
+			return false;
+		/* The transcripts show "(config) #" right after a split: the
+		 * interface the context named may not exist any more. */
+		if (mode == M_IF)
+			mode = M_CONFIG;
+		return true;
+	}
+	if (!strcmp(w[0], "ingress-buffer") || !strcmp(w[0], "egress-buffer")) {
+		if (!sw.advanced) {
+			basic_mode_only(w[0]);
+			return false;
+		}
+		if (n < (no ? 2 : 3)) {
+			incomplete();
+			return false;
+		}
+		/* Kept as the client wrote it, one line per range, buffer and verb. */
+		char text[ADV_LEN];
+		snprintf(text, sizeof(text), "interface ethernet %s", range);
+		for (int i = 0; i < n; i++)
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s", w[i]);
+		return no ? adv_remove(text) : adv_set(text, 6);
 	}
 	if (!strcmp(w[0], "mtu")) {
 		int mtu;
@@ -772,91 +1288,6 @@ static bool do_interface(struct pid *ids, int nid, char **w, int n)
 	return false;
 }
 
-static struct pool *pool_get(const char *name)
-{
-	for (int i = 0; i < sw.n_pools; i++)
-		if (!strcmp(sw.pool[i].name, name))
-			return &sw.pool[i];
-	if (sw.n_pools == MAX_POOLS)
-		return NULL;
-	struct pool *p = &sw.pool[sw.n_pools++];
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->percent_centi = -1;
-	return p;
-}
-
-static bool do_pool(char **w, int n, bool no)
-{
-	if (n < 3) {
-		incomplete();
-		return false;
-	}
-	if (strlen(w[2]) > 20) {
-		bad_value(w[2], "a pool name is a string up to 20 characters");
-		return false;
-	}
-	if (no && n == 3) {
-		for (int i = 0; i < sw.n_pools; i++)
-			if (!strcmp(sw.pool[i].name, w[2])) {
-				sw.pool[i] = sw.pool[--sw.n_pools];
-				return true;
-			}
-		out("%% Traffic pool %s does not exist\n", w[2]);
-		return false;
-	}
-	/* Prefix form of the pool context's "no map ...": "traffic pool NAME no map ...". */
-	char *shifted[32];
-	if (n >= 5 && !strcmp(w[3], "no") && !no) {
-		int k = 0;
-		for (int i = 0; i < n && k < 31; i++)
-			if (i != 3)
-				shifted[k++] = w[i];
-		w = shifted;
-		n = k;
-		no = true;
-	}
-	if (n < 5) {
-		incomplete();
-		return false;
-	}
-	if (!strcmp(w[3], "type")) {
-		if (strcmp(w[4], "lossless") && strcmp(w[4], "lossy") && strcmp(w[4], "lossy-mc")) {
-			unrecognized(w[4]);
-			return false;
-		}
-		struct pool *p = pool_get(w[2]);
-		snprintf(p->type, sizeof(p->type), "%s", no ? "lossy" : w[4]);
-		return true;
-	}
-	if (!strcmp(w[3], "memory") && n == 6 && !strcmp(w[4], "percent")) {
-		/* Accepts 50, 50.0, 50.00 (Ansible sends Python's float repr). */
-		double v;
-		char *end;
-		v = strtod(w[5], &end);
-		if (*end || v <= 0 || v > 100) {
-			bad_value(w[5], "memory percent must be 0-100");
-			return false;
-		}
-		pool_get(w[2])->percent_centi = (int)(v * 100 + 0.5);
-		return true;
-	}
-	if (!strcmp(w[3], "map") && n >= 6 && !strcmp(w[4], "switch-priority")) {
-		unsigned mask = 0;
-		for (int k = 5; k < n; k++) {
-			int prio;
-			if (!int_arg(w[k], 0, 7, &prio, "switch-priority"))
-				return false;
-			mask |= 1u << prio;
-		}
-		struct pool *p = pool_get(w[2]);
-		p->prio_mask = no ? p->prio_mask & ~mask : p->prio_mask | mask;
-		return true;
-	}
-	unrecognized(w[3]);
-	return false;
-}
-
 static bool do_config_write(char **w, int n)
 {
 	if (n == 2)
@@ -972,7 +1403,7 @@ static bool handle(char *line)
 	struct pid ids[MAX_PORTS * (SPLITS + 1)];
 	if (mode == M_IF) {
 		int nid = parse_range(if_range, ids, (int)(sizeof(ids) / sizeof(ids[0])));
-		applied = nid > 0 && do_interface(ids, nid, w, n);
+		applied = nid > 0 && do_interface(if_range, ids, nid, w, n);
 	} else if (m >= 2 && !strcmp(v[0], "interface") && !strcmp(v[1], "ethernet")) {
 		if (m < 3) {
 			incomplete();
@@ -991,9 +1422,14 @@ static bool handle(char *line)
 			unrecognized(w[0]);
 			return true;
 		}
-		applied = do_interface(ids, nid, v + 3, m - 3);
+		applied = do_interface(v[2], ids, nid, v + 3, m - 3);
 	} else if (m >= 2 && !strcmp(v[0], "traffic") && !strcmp(v[1], "pool")) {
 		applied = do_pool(v, m, no);
+	} else if (m >= 1 && !strcmp(v[0], "pool")) {
+		applied = do_adv_pool(v, m, no);
+	} else if ((m == 3 || (m == 4 && !strcmp(v[3], "force"))) && !strcmp(v[0], "advanced") &&
+		   !strcmp(v[1], "buffer") && !strcmp(v[2], "management")) {
+		applied = do_buffer_mode(no);
 	} else if (m == 4 && !strcmp(v[0], "dcb") && !strcmp(v[1], "priority-flow-control") &&
 		   !strcmp(v[2], "enable") && !strcmp(v[3], "force")) {
 		sw.pfc_global = !no;

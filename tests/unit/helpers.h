@@ -93,7 +93,7 @@ static inline char *source_file(const char *rel)
 	snprintf(path, sizeof(path), "%s/%s", QG_SOURCE_DIR, rel);
 	size_t len;
 	int err;
-	char *text = qg_read_file(path, 1 << 20, &len, &err);
+	char *text = qg_read_file(path, 1 << 20, false, &len, &err);
 	if (!text)
 		fprintf(stderr, "cannot read %s: %s%s\n", path, strerror(err),
 			strncmp(rel, "../shared/", 10) ? "" : " (keep shared/ beside the checkout)");

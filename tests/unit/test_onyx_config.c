@@ -4,6 +4,8 @@
 
 #include "../../targets/onyx/onyx_config.h"
 
+#include <errno.h>
+
 static char *shared_file(const char *rel)
 {
 	char path[4096];
@@ -11,11 +13,13 @@ static char *shared_file(const char *rel)
 	return source_file(path);
 }
 
+#define PARSE(text, c, d) onyx_config_parse((text), strlen(text), (c), (d))
+
 static void parse_ok(const char *text, struct onyx_config *c)
 {
 	struct qg_diags d;
 	qg_diags_init(&d, "running-config");
-	assert_int_equal(onyx_config_parse(text, c, &d), 0);
+	assert_int_equal(PARSE(text, c, &d), 0);
 	if (d.n)
 		qg_diags_print(&d, stderr, false);
 	assert_int_equal(d.n, 0);
@@ -56,7 +60,7 @@ static void test_seed_running_config(void **state)
 	struct onyx_config c;
 	struct qg_diags d;
 	qg_diags_init(&d, "seed");
-	assert_int_equal(onyx_config_parse(start, &c, &d), 0);
+	assert_int_equal(PARSE(start, &c, &d), 0);
 	qg_diags_free(&d);
 	assert_string_equal(c.hostname, "swx-mld-1-2");
 	assert_int_equal(c.n_pools, 1);
@@ -122,7 +126,7 @@ static void test_diff_minimal_and_compressed(void **state)
 	/* Fully in sync: nothing. */
 	const char *synced = "traffic pool roce type lossless\n"
 			     "traffic pool roce memory percent 50.00\n"
-			     "traffic pool roce map switch-priority 3 4\n"
+			     "traffic pool roce map switch-priority 3\n"
 			     "interface ethernet 1/1-1/2 mtu 9216 force\n"
 			     "interface ethernet 1/1-1/2 qos trust L3\n"
 			     "interface ethernet 1/1-1/2 traffic-class 3 congestion-control ecn "
@@ -145,7 +149,8 @@ static void test_diff_pool_and_ets_details(void **state)
 			      "minimum-absolute 150 maximum-absolute 1500\n"
 			      "interface ethernet 1/1 traffic-class 6 dcb ets wrr 20\n";
 	char *out = diff_for(SWITCH_INTENT("[1/1]"), running);
-	assert_string_equal(out, "1\ttraffic pool roce type lossless\n"
+	assert_string_equal(out, "1\tno traffic pool roce map switch-priority 4\n"
+				 "1\ttraffic pool roce type lossless\n"
 				 "1\ttraffic pool roce memory percent 50.00\n"
 				 "1\ttraffic pool roce map switch-priority 3\n"
 				 "3\tinterface ethernet 1/1 traffic-class 6 dcb ets strict\n");
@@ -158,7 +163,7 @@ static void test_unreadable_managed_lines_warned(void **state)
 	struct onyx_config c;
 	struct qg_diags d;
 	qg_diags_init(&d, "rc");
-	assert_int_equal(onyx_config_parse("interface ethernet 1/1 qos trust L3\n"
+	assert_int_equal(PARSE("interface ethernet 1/1 qos trust L3\n"
 					   "interface ethernet 1/1 mtu big\n"
 					   "interface ethernet 1/1 traffic-class 9 dcb ets strict\n"
 					   "interface ethernet eth9 qos trust L2\n"
@@ -185,6 +190,237 @@ static void test_split_ports(void **state)
 	free(out);
 }
 
+/* The errors judge() finds in `running` for the intent, as "line:message-start" lines. */
+static char *judge_for(const char *intent, const char *running)
+{
+	struct qg_model m;
+	load_ok(intent, &m);
+	struct onyx_config want, have;
+	assert_int_equal(onyx_config_from_model(&m, 0, &want), 0);
+	parse_ok(running, &have);
+	struct qg_diags d;
+	qg_diags_init(&d, "rc");
+	int n = onyx_config_judge(&want, &have, &d);
+	assert_int_equal((size_t)n, d.errors);
+	struct qg_buf b = {0};
+	for (size_t k = 0; k < d.n; k++)
+		if (d.v[k].sev == QG_SEV_ERROR)
+			qg_buf_printf(&b, "%d:%.40s\n", d.v[k].pos.line, d.v[k].msg);
+	qg_diags_free(&d);
+	onyx_config_free(&want);
+	onyx_config_free(&have);
+	qg_model_free(&m);
+	return b.data ? b.data : strdup("");
+}
+
+#define POOL_OK                                                                                    \
+	"traffic pool roce type lossless\n"                                                        \
+	"traffic pool roce memory percent 50.00\n"
+
+/* Issue: a pool mapping 5 (a real template) got 3 added and was then "in sync". */
+static void test_pool_extra_priorities_unmapped(void **state)
+{
+	(void)state;
+	char *out = diff_for(SWITCH_INTENT("[1/1]"),
+			     POOL_OK "traffic pool roce map switch-priority 5\n");
+	assert_non_null(strstr(out, "1\tno traffic pool roce map switch-priority 5\n"
+				    "1\ttraffic pool roce map switch-priority 3\n"));
+	free(out);
+	out = diff_for(SWITCH_INTENT("[1/1]"), POOL_OK "traffic pool roce map switch-priority 3 4\n");
+	assert_non_null(strstr(out, "1\tno traffic pool roce map switch-priority 4\n"));
+	assert_null(strstr(out, "map switch-priority 3"));
+	free(out);
+}
+
+static void test_second_pool(void **state)
+{
+	(void)state;
+	/* It owns only the lossless priority: adopting or removing it is the user's call. */
+	char *j = judge_for(SWITCH_INTENT("[1/1]"),
+			    "traffic pool rocepool type lossless\n"
+			    "traffic pool rocepool memory percent 60.00\n"
+			    "traffic pool rocepool map switch-priority 3\n");
+	assert_string_equal(j, "1:traffic pool 'rocepool' owns switch-prio\n");
+	free(j);
+	/* A lossy pool that also carries 3: 3 moves, the rest stays. */
+	const char *lossy = "traffic pool bulk type lossy\n"
+			    "traffic pool bulk memory percent 30.00\n"
+			    "traffic pool bulk map switch-priority 0 3\n";
+	j = judge_for(SWITCH_INTENT("[1/1]"), lossy);
+	assert_string_equal(j, "");
+	free(j);
+	char *out = diff_for(SWITCH_INTENT("[1/1]"), lossy);
+	assert_non_null(strstr(out, "1\tno traffic pool bulk map switch-priority 3\n"
+				    "1\ttraffic pool roce type lossless\n"));
+	free(out);
+	/* Another lossless priority, or the buffer over 100 %: refused, the pools named. */
+	j = judge_for(SWITCH_INTENT("[1/1]"), "traffic pool storage type lossless\n"
+					      "traffic pool storage map switch-priority 4\n");
+	assert_string_equal(j, "1:traffic pool 'storage' is lossless on sw\n");
+	free(j);
+	j = judge_for(SWITCH_INTENT("[1/1]"), "traffic pool bulk type lossy\n"
+					      "traffic pool bulk memory percent 60.00\n"
+					      "traffic pool bulk map switch-priority 0\n");
+	assert_string_equal(j, "1:the traffic pools would take 110.00 % of\n");
+	free(j);
+}
+
+static void test_switches_that_cannot_be_judged(void **state)
+{
+	(void)state;
+	char *j = judge_for(SWITCH_INTENT("[1/1]"), "hostname s\n"
+						    "advanced buffer management force\n"
+						    "roce lossless\n"
+						    "dcb priority-flow-control enable force\n"
+						    "dcb priority-flow-control priority 3 enable\n"
+						    "dcb priority-flow-control priority 5 enable\n");
+	assert_string_equal(j, "2:'advanced buffer management force': the \n"
+			       "3:'roce lossless': Onyx's RoCE auto-config\n"
+			       "6:'dcb priority-flow-control priority 5 en\n");
+	free(j);
+}
+
+static void test_split_ports_judged(void **state)
+{
+	(void)state;
+	const char *split4 = "interface ethernet 1/16 module-type qsfp-split-4 force\n"
+			     "interface ethernet 1/16/1-1/16/4 mtu 9216 force\n";
+	char *j = judge_for(SWITCH_INTENT("[1/15-1/16]"), split4);
+	assert_string_equal(j, "1:'interface ethernet 1/16 module-type qsf\n");
+	free(j);
+	j = judge_for(SWITCH_INTENT("[1/16/1-1/16/4]"), split4);
+	assert_string_equal(j, "");
+	free(j);
+	j = judge_for(SWITCH_INTENT("[1/16/3]"), "interface ethernet 1/16 module-type "
+						 "qsfp-split-2 force\n");
+	assert_string_equal(j, "1:'interface ethernet 1/16 module-type qsf\n");
+	free(j);
+	j = judge_for(SWITCH_INTENT("[1/17/1]"), "hostname s\n");
+	assert_string_equal(j, "1:the intent names subport 1/17/1, but por\n");
+	free(j);
+}
+
+static void test_foreign_qos_on_intent_ports(void **state)
+{
+	(void)state;
+	const char *running = "interface ethernet 1/2 traffic-class 3 bind switch-priority 3\n"
+			      "interface ethernet 1/9 qos rewrite pcp\n"
+			      "interface ethernet 1/1-1/4 dcb priority-flow-control mode on force\n";
+	/* 1/9 is not the intent's: left alone; per-port PFC mode is judged fine. */
+	char *j = judge_for(SWITCH_INTENT("[1/1-1/4]"), running);
+	assert_string_equal(j, "1:'interface ethernet 1/2 traffic-class 3 \n");
+	free(j);
+}
+
+static int text_error(const char *text, size_t len, int *line, int *col)
+{
+	struct onyx_config c;
+	struct qg_diags d;
+	qg_diags_init(&d, "rc");
+	int rc = onyx_config_parse(text, len, &c, &d);
+	if (rc == 0)
+		onyx_config_free(&c);
+	*line = d.n ? d.v[0].pos.line : 0;
+	*col = d.n ? d.v[0].pos.col : 0;
+	qg_diags_free(&d);
+	return rc;
+}
+
+static void test_not_a_running_config(void **state)
+{
+	(void)state;
+	int line, col;
+	assert_int_equal(text_error("", 0, &line, &col), -EINVAL);
+	assert_int_equal(text_error(" \n\r\n", 4, &line, &col), -EINVAL);
+	assert_int_equal(text_error("\xff\xfeh\0o\0", 6, &line, &col), -EINVAL);
+	/* A NUL byte no longer hides the rest of the file: refused where it is. */
+	assert_int_equal(text_error("hostname s\ninterface\0 ethernet 1/1 mtu 9216\n", 44, &line,
+				    &col),
+			 -EINVAL);
+	assert_int_equal(line, 2);
+	assert_int_equal(col, 10);
+	assert_int_equal(text_error("hostname s\n\x01\x02", 13, &line, &col), -EINVAL);
+	assert_int_equal(text_error("Permission denied\nConnection closed\n", 36, &line, &col),
+			 -EINVAL);
+	/* A UTF-8 byte-order mark is skipped: the first line still counts; CRLF reads. */
+	struct onyx_config c;
+	parse_ok("\xef\xbb\xbfhostname s1\r\ninterface ethernet 1/1 mtu 9216 force\r\n", &c);
+	assert_string_equal(c.hostname, "s1");
+	assert_int_equal(port(&c, 1, 1, 0)->mtu, 9216);
+	onyx_config_free(&c);
+}
+
+static void test_hostname_matches(void **state)
+{
+	(void)state;
+	struct onyx_config c = {0};
+	assert_true(onyx_config_hostname_matches(&c, "sw1", "10.0.0.1"));
+	strcpy(c.hostname, "SW1");
+	assert_true(onyx_config_hostname_matches(&c, "sw1", "10.0.0.1"));
+	assert_false(onyx_config_hostname_matches(&c, "sw2", "10.0.0.1"));
+	assert_true(onyx_config_hostname_matches(&c, "leaf-a", "sw1.lab.example.net"));
+	assert_false(onyx_config_hostname_matches(&c, "leaf-a", "sw10.lab.example.net"));
+	strcpy(c.hostname, "10");
+	assert_false(onyx_config_hostname_matches(&c, "leaf-a", "10.0.0.1"));
+}
+
+/* Issue: 20 ports with 20 distinct earlier MTUs used to give an empty, failed undo. */
+static void test_restore_has_no_cap(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(SWITCH_INTENT("[1/1-1/20]"), &m);
+	struct onyx_config scope, before, now;
+	assert_int_equal(onyx_config_from_model(&m, 0, &scope), 0);
+	struct qg_buf text = {0};
+	for (int p = 1; p <= 20; p++)
+		qg_buf_printf(&text, "interface ethernet 1/%d mtu %d force\n", p, 1500 + 100 * p);
+	parse_ok(text.data, &before);
+	parse_ok("interface ethernet 1/1-1/20 mtu 9216 force\n", &now);
+	struct qg_buf undo = {0};
+	onyx_config_restore(&scope, &before, &now, &undo);
+	assert_false(undo.failed);
+	int lines = 0;
+	for (const char *c = undo.data; c && *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 20);
+	assert_non_null(strstr(undo.data, "0\tinterface ethernet 1/20 mtu 3500 force\n"));
+	/* Applied, the undo leaves nothing: parse it back as the switch would print it. */
+	struct qg_buf left = {0};
+	onyx_config_restore(&scope, &before, &before, &left);
+	assert_null(left.data);
+	assert_false(left.failed);
+	qg_buf_free(&undo);
+	qg_buf_free(&text);
+	onyx_config_free(&scope);
+	onyx_config_free(&before);
+	onyx_config_free(&now);
+	qg_model_free(&m);
+}
+
+/* A priority moved from another pool goes back there after the push's pool is gone. */
+static void test_restore_moves_priority_back(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(SWITCH_INTENT("[1/1]"), &m);
+	struct onyx_config scope, before, now;
+	assert_int_equal(onyx_config_from_model(&m, 0, &scope), 0);
+	parse_ok("traffic pool bulk type lossy\ntraffic pool bulk map switch-priority 0 3\n", &before);
+	parse_ok("traffic pool bulk type lossy\ntraffic pool bulk map switch-priority 0\n" POOL_OK
+		 "traffic pool roce map switch-priority 3\n",
+		 &now);
+	struct qg_buf undo = {0};
+	onyx_config_restore(&scope, &before, &now, &undo);
+	assert_string_equal(undo.data, "1\tno traffic pool roce\n"
+				       "1\ttraffic pool bulk map switch-priority 3\n");
+	qg_buf_free(&undo);
+	onyx_config_free(&scope);
+	onyx_config_free(&before);
+	onyx_config_free(&now);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +430,15 @@ int main(void)
 	    cmocka_unit_test(test_diff_pool_and_ets_details),
 	    cmocka_unit_test(test_unreadable_managed_lines_warned),
 	    cmocka_unit_test(test_split_ports),
+	    cmocka_unit_test(test_pool_extra_priorities_unmapped),
+	    cmocka_unit_test(test_second_pool),
+	    cmocka_unit_test(test_switches_that_cannot_be_judged),
+	    cmocka_unit_test(test_split_ports_judged),
+	    cmocka_unit_test(test_foreign_qos_on_intent_ports),
+	    cmocka_unit_test(test_not_a_running_config),
+	    cmocka_unit_test(test_hostname_matches),
+	    cmocka_unit_test(test_restore_has_no_cap),
+	    cmocka_unit_test(test_restore_moves_priority_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

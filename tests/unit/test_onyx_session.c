@@ -63,18 +63,18 @@ static void test_restore_uses_no_forms_and_scope(void **state)
 	struct qg_diags d;
 	qg_diags_init(&d, "rc");
 	/* Before: 1/1-1/4 trust L3 only. Now: the push got halfway. */
-	assert_int_equal(onyx_config_parse("interface ethernet 1/1-1/4 qos trust L3\n"
-					   "interface ethernet 1/9 mtu 9000 force\n",
-					   &before, &d),
+	const char *b_text = "interface ethernet 1/1-1/4 qos trust L3\n"
+			     "interface ethernet 1/9 mtu 9000 force\n";
+	assert_int_equal(onyx_config_parse(b_text, strlen(b_text), &before, &d),
 			 0);
-	assert_int_equal(onyx_config_parse("interface ethernet 1/1-1/4 mtu 9216 force\n"
-					   "traffic pool roce type lossless\n"
-					   "interface ethernet 1/1-1/4 qos trust L3\n"
-					   "interface ethernet 1/1-1/2 traffic-class 3 congestion-control "
-					   "ecn minimum-absolute 150 maximum-absolute 1500\n"
-					   "interface ethernet 1/1 traffic-class 6 dcb ets strict\n"
-					   "interface ethernet 1/9 mtu 1500 force\n",
-					   &now, &d),
+	const char *n_text = "interface ethernet 1/1-1/4 mtu 9216 force\n"
+			     "traffic pool roce type lossless\n"
+			     "interface ethernet 1/1-1/4 qos trust L3\n"
+			     "interface ethernet 1/1-1/2 traffic-class 3 congestion-control "
+			     "ecn minimum-absolute 150 maximum-absolute 1500\n"
+			     "interface ethernet 1/1 traffic-class 6 dcb ets strict\n"
+			     "interface ethernet 1/9 mtu 1500 force\n";
+	assert_int_equal(onyx_config_parse(n_text, strlen(n_text), &now, &d),
 			 0);
 	struct qg_buf b = {0};
 	onyx_config_restore(&scope, &before, &now, &b);
