@@ -147,14 +147,18 @@ unit: all $(UNIT_BINS)
 golden: all
 	@QG_ONLY=golden sh tests/run.sh $(BUILD)
 
-golden-update: all
+golden-update: all $(BUILD)/tests/onyx-sim
 	@sh tests/golden/update.sh $(BUILD)/qosgen
+	@QG_UPDATE=1 sh tests/onyx/run.sh $(BUILD)/qosgen $(BUILD)/tests/onyx-sim
 
 # libFuzzer needs clang; the fuzz target compiles the library sources itself.
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all $(PKG_CFLAGS)
-# One target per untrusted input: the intent, and a switch's read-back.
-FUZZ_TARGETS := fuzz_intent fuzz_running_config
+# One target per untrusted input (the intent, each kind of device answer):
+# tests/fuzz/fuzz_NAME.c, its seeds in tests/fuzz/corpus-NAME/, and an
+# optional dictionary tests/fuzz/NAME.dict (NAME's underscores as dashes).
+# tests/run.sh runs every one.
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(BUILD)/gen/templates_builtin.c
@@ -163,11 +167,10 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(BUILD)/gen/templates_builtin.c
 
 FUZZ_SECONDS ?= 300
 fuzz: fuzz-build
-	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus-running-config
-	$(BUILD)/fuzz/fuzz_intent -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
-		-dict=tests/fuzz/intent.dict $(BUILD)/fuzz/corpus tests/fuzz/corpus
-	$(BUILD)/fuzz/fuzz_running_config -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
-		$(BUILD)/fuzz/corpus-running-config tests/fuzz/corpus-running-config
+	@for t in $(FUZZ_TARGETS); do n=$$(echo $${t#fuzz_} | tr _ -); mkdir -p $(BUILD)/fuzz/corpus-$$n; \
+		d=; [ -f tests/fuzz/$$n.dict ] && d=-dict=tests/fuzz/$$n.dict; \
+		$(BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=8192 $$d \
+			$(BUILD)/fuzz/corpus-$$n tests/fuzz/corpus-$$n || exit 1; done
 
 # Benchmarks print their figures and ratios against a baseline run in the same
 # invocation; they are not part of `make test`.

@@ -123,20 +123,21 @@ run_vm() {
 	record vm/soft-roce "$rc" "$(printf '%s\n' "$out" | tail -n 1); $timing"
 }
 
+# Every tests/fuzz/fuzz_NAME.c, over its seeds tests/fuzz/corpus-NAME/ (and
+# tests/fuzz/NAME.dict when there is one); NAME's underscores become dashes.
 run_fuzz() {
 	secs=${QG_FUZZ_SECONDS:-20}
-	for target in fuzz_intent fuzz_running_config; do
+	for src in tests/fuzz/fuzz_*.c; do
+		target=$(basename "$src" .c)
+		name=$(printf '%s' "${target#fuzz_}" | tr _ -)
 		f=$BUILD/fuzz/$target
 		if [ ! -x "$f" ]; then
 			record "fuzz/$target" 1 "$f not built: run 'make fuzz-build' (needs clang)"
 			continue
 		fi
-		seeds=tests/fuzz/corpus
-		dict=-dict=tests/fuzz/intent.dict
-		if [ "$target" = fuzz_running_config ]; then
-			seeds=tests/fuzz/corpus-running-config
-			dict=
-		fi
+		seeds=tests/fuzz/corpus-$name
+		dict=
+		[ -f "tests/fuzz/$name.dict" ] && dict=-dict=tests/fuzz/$name.dict
 		corpus=$(mktemp -d)
 		# shellcheck disable=SC2086
 		out=$("$f" -max_total_time="$secs" -max_len=8192 $dict "$corpus" "$seeds" 2>&1)

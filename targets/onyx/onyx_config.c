@@ -191,7 +191,12 @@ static bool parse_pool(struct onyx_config *c, char **w, size_t n, int lineno)
 		return false;
 	if (!p->line)
 		p->line = lineno;
-	if (!strcmp(w[3], "type") && n == 5 && strlen(w[4]) < sizeof(p->type)) {
+	/*
+	 * Only the types Onyx documents (Shared Buffer Commands): a read-back value
+	 * goes back into the switch in a rollback, so nothing else is kept.
+	 */
+	if (!strcmp(w[3], "type") && n == 5 &&
+	    (!strcmp(w[4], "lossless") || !strcmp(w[4], "lossy") || !strcmp(w[4], "lossy-mc"))) {
 		strcpy(p->type, w[4]);
 		return true;
 	}

@@ -398,6 +398,23 @@ static void test_restore_has_no_cap(void **state)
 	qg_model_free(&m);
 }
 
+/* Security review: a pool type the switch printed went back into it in a rollback. */
+static void test_pool_type_whitelisted(void **state)
+{
+	(void)state;
+	struct onyx_config c;
+	struct qg_diags d;
+	qg_diags_init(&d, "rc");
+	const char *text = "traffic pool roce type lossless\x1b]0;owned\n"
+			   "traffic pool bulk type lossy-mc\n";
+	assert_int_equal(PARSE(text, &c, &d), 0);
+	assert_int_equal(d.warnings, 1);
+	assert_string_equal(c.pools[0].type, "");
+	assert_string_equal(c.pools[1].type, "lossy-mc");
+	qg_diags_free(&d);
+	onyx_config_free(&c);
+}
+
 /* A priority moved from another pool goes back there after the push's pool is gone. */
 static void test_restore_moves_priority_back(void **state)
 {
@@ -439,6 +456,7 @@ int main(void)
 	    cmocka_unit_test(test_hostname_matches),
 	    cmocka_unit_test(test_restore_has_no_cap),
 	    cmocka_unit_test(test_restore_moves_priority_back),
+	    cmocka_unit_test(test_pool_type_whitelisted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
