@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "diag.h"
 
+#include "escape.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,23 +44,7 @@ static char *vformat(const char *fmt, va_list ap)
 	if (!raw)
 		return NULL;
 	vsnprintf(raw, (size_t)n + 1, fmt, ap);
-	char *s = malloc((size_t)n * 4 + 1);
-	if (!s) {
-		free(raw);
-		return NULL;
-	}
-	size_t k = 0;
-	for (const unsigned char *p = (const unsigned char *)raw; *p; p++) {
-		if (*p == '\n')
-			k += (size_t)sprintf(s + k, "\\n");
-		else if (*p == '\t')
-			k += (size_t)sprintf(s + k, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
-			k += (size_t)sprintf(s + k, "\\x%02x", *p);
-		else
-			s[k++] = (char)*p;
-	}
-	s[k] = '\0';
+	char *s = qg_escape(raw);
 	free(raw);
 	return s;
 }
