@@ -13,6 +13,7 @@
  */
 #include "onyx.h"
 
+#include "../../gen/fixed.h"
 #include "../../gen/ports.h"
 #include "onyx_config.h"
 
@@ -53,80 +54,22 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 	}
 }
 
-/* Print "<sec>\tinterface ethernet <run> <what>\n" for each run of ports. */
-static void per_ports(struct qg_buf *out, const struct qg_port_run *runs, size_t n_runs,
-		      enum onyx_section sec, const char *what)
-{
-	for (size_t r = 0; r < n_runs; r++) {
-		char text[2 * QG_PORT_TEXT_LEN];
-		qg_port_run_format(&runs[r], text);
-		qg_buf_printf(out, "%d\tinterface ethernet %s %s\n", sec, text, what);
-	}
-}
-
-static void ets_line(char *buf, size_t len, const struct qg_class *c)
-{
-	if (c->ets.mode == QG_ETS_STRICT)
-		snprintf(buf, len, "traffic-class %d dcb ets strict", c->traffic_class);
-	else
-		snprintf(buf, len, "traffic-class %d dcb ets wrr %d", c->traffic_class,
-			 c->ets.weight);
-}
-
-void onyx_commands(const struct qg_model *m, size_t i, struct qg_buf *out)
-{
-	const struct qg_switch *s = &m->switches[i];
-	const struct qg_qos *q = &m->qos;
-	struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
-	if (!runs) {
-		out->failed = true;
-		return;
-	}
-	size_t n_runs = qg_port_runs(s->ports, s->n_ports, runs);
-	char what[128];
-
-	snprintf(what, sizeof(what), "mtu %d force", q->switch_mtu);
-	per_ports(out, runs, n_runs, ONYX_SEC_INTERFACE, what);
-
-	/* Memory percent printed with two decimals, as Onyx prints it back ("50.00"). */
-	qg_buf_printf(out, "%d\ttraffic pool %s type lossless\n", ONYX_SEC_BUFFER, q->pool_name);
-	qg_buf_printf(out, "%d\ttraffic pool %s memory percent %d.%02d\n", ONYX_SEC_BUFFER,
-		      q->pool_name, q->pool_percent_centi / 100, q->pool_percent_centi % 100);
-	qg_buf_printf(out, "%d\ttraffic pool %s map switch-priority %d\n", ONYX_SEC_BUFFER,
-		      q->pool_name, q->lossless.priority);
-
-	per_ports(out, runs, n_runs, ONYX_SEC_QOS,
-		  q->trust == QG_TRUST_DSCP ? "qos trust L3" : "qos trust L2");
-	if (q->ecn) {
-		snprintf(what, sizeof(what),
-			 "traffic-class %d congestion-control ecn minimum-absolute %d "
-			 "maximum-absolute %d",
-			 q->lossless.traffic_class, q->ecn_min_kb, q->ecn_max_kb);
-		per_ports(out, runs, n_runs, ONYX_SEC_QOS, what);
-	}
-
-	/* ETS lines in traffic-class order, as the running-config lists them. */
-	const struct qg_class *ets[2] = {&q->lossless, q->cnp ? &q->cnpc : NULL};
-	if (ets[1] && ets[1]->traffic_class < ets[0]->traffic_class) {
-		ets[1] = ets[0];
-		ets[0] = &q->cnpc;
-	}
-	for (int k = 0; k < 2; k++) {
-		if (!ets[k] || ets[k]->ets.mode == QG_ETS_UNSET)
-			continue;
-		ets_line(what, sizeof(what), ets[k]);
-		per_ports(out, runs, n_runs, ONYX_SEC_ETS, what);
-	}
-	free(runs);
-}
-
+/*
+ * The settings of switch i, read off its desired config (one model for the
+ * file, the diff and these): every port gets the same values, so the first
+ * port's are the switch's.
+ */
 static int onyx_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
 {
-	const struct qg_switch *s = &m->switches[i];
-	const struct qg_qos *q = &m->qos;
-	struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
-	if (!runs)
+	struct onyx_config want;
+	if (onyx_config_from_model(m, i, &want) != 0)
 		return -ENOMEM;
+	const struct qg_switch *s = &m->switches[i];
+	struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
+	if (!runs) {
+		onyx_config_free(&want);
+		return -ENOMEM;
+	}
 	size_t n_runs = qg_port_runs(s->ports, s->n_ports, runs);
 	struct qg_buf list = {0};
 	for (size_t r = 0; r < n_runs; r++) {
@@ -137,28 +80,38 @@ static int onyx_settings(const struct qg_model *m, size_t i, struct qg_settings 
 	free(runs);
 	qg_settings_add(out, "ports", "%s", list.data ? list.data : "");
 	qg_buf_free(&list);
-	qg_settings_add(out, "mtu", "%d", q->switch_mtu);
-	qg_settings_add(out, "trust", "%s", q->trust == QG_TRUST_DSCP ? "L3" : "L2");
-	qg_settings_add(out, "pool", "%s", q->pool_name);
-	qg_settings_add(out, "pool.type", "lossless");
-	qg_settings_add(out, "pool.memory_percent", "%d.%02d", q->pool_percent_centi / 100,
-			q->pool_percent_centi % 100);
-	qg_settings_add(out, "pool.switch_priority", "%d", q->lossless.priority);
-	char key[64];
-	if (q->ecn) {
-		snprintf(key, sizeof(key), "tc%d.ecn", q->lossless.traffic_class);
-		qg_settings_add(out, key, "%d..%d KB", q->ecn_min_kb, q->ecn_max_kb);
+	const struct onyx_pool_cfg *pool = &want.pools[0];
+	const struct onyx_port_cfg *p = want.n_ports ? &want.ports[0] : NULL;
+	if (p) {
+		qg_settings_add(out, "mtu", "%d", p->mtu);
+		qg_settings_add(out, "trust", "%s", p->trust);
 	}
-	const struct qg_class *cls[2] = {&q->lossless, q->cnp ? &q->cnpc : NULL};
-	for (int k = 0; k < 2; k++) {
-		if (!cls[k] || cls[k]->ets.mode == QG_ETS_UNSET)
+	char pct[24], key[64];
+	qg_centi_format(pool->percent_centi, pct);
+	qg_settings_add(out, "pool", "%s", pool->name);
+	qg_settings_add(out, "pool.type", "%s", pool->type);
+	qg_settings_add(out, "pool.memory_percent", "%s", pct);
+	for (int prio = 0; prio < 8; prio++)
+		if (pool->priority_mask & (1u << prio))
+			qg_settings_add(out, "pool.switch_priority", "%d", prio);
+	for (int tc = 0; p && tc < 8; tc++) {
+		const struct onyx_tc_cfg *t = &p->tc[tc];
+		if (t->cc == ONYX_CC_ECN) {
+			snprintf(key, sizeof(key), "tc%d.ecn", tc);
+			qg_settings_add(out, key, "%d..%d KB", t->cc_min, t->cc_max);
+		}
+	}
+	for (int tc = 0; p && tc < 8; tc++) {
+		const struct onyx_tc_cfg *t = &p->tc[tc];
+		if (t->ets == QG_ETS_UNSET)
 			continue;
-		snprintf(key, sizeof(key), "tc%d.ets", cls[k]->traffic_class);
-		if (cls[k]->ets.mode == QG_ETS_STRICT)
+		snprintf(key, sizeof(key), "tc%d.ets", tc);
+		if (t->ets == QG_ETS_STRICT)
 			qg_settings_add(out, key, "strict");
 		else
-			qg_settings_add(out, key, "wrr %d", cls[k]->ets.weight);
+			qg_settings_add(out, key, "wrr %d", t->weight);
 	}
+	onyx_config_free(&want);
 	return out->oom ? -ENOMEM : 0;
 }
 
@@ -166,23 +119,27 @@ static int onyx_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 		     struct qg_outset *out)
 {
 	struct qg_buf cmds = {0}, body = {0};
-	onyx_commands(m, i, &cmds);
+	struct onyx_config want;
+	if (onyx_config_from_model(m, i, &want) != 0)
+		return -ENOMEM;
+	onyx_config_emit(&want, &cmds);
+	onyx_config_free(&want);
 	if (cmds.failed) {
 		qg_buf_free(&cmds);
 		return -ENOMEM;
 	}
 	/* Section comments as in a running-config, so the file reads like one. */
-	int section = -1;
-	for (char *line = cmds.data; line && *line;) {
-		char *end = strchr(line, '\n');
-		int sec = line[0] - '0';
-		if (sec != section) {
+	int section = -1, sec;
+	const char *cursor = cmds.data, *line;
+	size_t len;
+	while (onyx_cmds_next(&cursor, &sec, &line, &len)) {
+		if (sec != section && sec >= 0 && sec < ONYX_SEC_COUNT) {
 			qg_buf_printf(&body, "%s##\n## %s\n##\n", section < 0 ? "" : "\n",
 				      onyx_section_title[sec]);
 			section = sec;
 		}
-		qg_buf_append(&body, line + 2, (size_t)(end - line - 1));
-		line = end + 1;
+		qg_buf_append(&body, line, len);
+		qg_buf_puts(&body, "\n");
 	}
 	qg_buf_free(&cmds);
 	/* The template ends the file with its own newline after {{body}}. */
@@ -230,11 +187,13 @@ static int onyx_diff(const struct qg_model *m, size_t i, const char *readback, s
 	}
 	struct qg_buf cmds = {0};
 	onyx_config_diff(&want, &have, &cmds);
-	/* Drop the section numbers: the output is for pasting or sending. */
-	for (char *line = cmds.data; line && *line;) {
-		char *end = strchr(line, '\n');
-		qg_buf_append(out, line + 2, (size_t)(end - line - 1));
-		line = end + 1;
+	/* Without the section numbers: the output is for pasting or sending. */
+	const char *cursor = cmds.data, *line;
+	int sec;
+	size_t n;
+	while (onyx_cmds_next(&cursor, &sec, &line, &n)) {
+		qg_buf_append(out, line, n);
+		qg_buf_puts(out, "\n");
 	}
 	rc = cmds.failed || out->failed ? -ENOMEM : 0;
 	qg_buf_free(&cmds);

@@ -22,13 +22,6 @@ enum onyx_section {
 };
 extern const char *const onyx_section_title[ONYX_SEC_COUNT];
 
-/*
- * The configuration lines for switch i, in running-config order, each
- * prefixed by its section number and a tab: "1\ttraffic pool roce type
- * lossless\n". Pure; the push issue diffs these against read-back.
- */
-void onyx_commands(const struct qg_model *m, size_t i, struct qg_buf *out);
-
 /* targets/onyx/onyx_push.c: the target's push operation. */
 int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	      const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);

@@ -29,6 +29,9 @@ void onyx_config_free(struct onyx_config *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* Congestion-control modes as the CLI spells them, by enum onyx_cc. */
+static const char *const cc_modes[] = {"", "ecn", "red", "both"};
+
 static void line_keep(struct onyx_line *l, int no, const char *text)
 {
 	l->no = no;
@@ -293,12 +296,11 @@ static int apply_port(struct onyx_port_cfg *p, char **w, size_t n)
 		return -1;
 	struct onyx_tc_cfg *t = &p->tc[tc];
 	if (!strcmp(w[2], "congestion-control")) {
-		static const char *const modes[] = {"", "ecn", "red", "both"};
 		if (n != 8)
 			return -1;
 		int mode = 0;
 		for (int k = 1; k < 4; k++)
-			if (!strcmp(w[3], modes[k]))
+			if (!strcmp(w[3], cc_modes[k]))
 				mode = k;
 		bool rel = !strcmp(w[4], "minimum-relative") && !strcmp(w[6], "maximum-relative");
 		bool abs = !strcmp(w[4], "minimum-absolute") && !strcmp(w[6], "maximum-absolute");
@@ -837,6 +839,42 @@ static void pool_diff(const struct onyx_config *want, const struct onyx_config *
 	}
 }
 
+/*
+ * The per-port command texts, one formatter each, shared by the diff (and so
+ * the generated file) and the rollback: Onyx User Manual 3.10, Interface,
+ * QoS and ETS commands. A value at its default gives the "no" form.
+ */
+static void mtu_line(char *what, size_t len, int mtu)
+{
+	snprintf(what, len, "mtu %d force", mtu);
+}
+
+static void trust_line(char *what, size_t len, const char *trust)
+{
+	snprintf(what, len, "qos trust %s", trust);
+}
+
+static void cc_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
+{
+	if (t->cc == ONYX_CC_NONE)
+		snprintf(what, len, "no traffic-class %d congestion-control", tc);
+	else
+		snprintf(what, len,
+			 "traffic-class %d congestion-control %s minimum-%s %d maximum-%s %d", tc,
+			 cc_modes[t->cc], t->relative ? "relative" : "absolute", t->cc_min,
+			 t->relative ? "relative" : "absolute", t->cc_max);
+}
+
+static void ets_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
+{
+	if (t->ets == QG_ETS_UNSET)
+		snprintf(what, len, "no traffic-class %d dcb ets", tc);
+	else if (t->ets == QG_ETS_STRICT)
+		snprintf(what, len, "traffic-class %d dcb ets strict", tc);
+	else
+		snprintf(what, len, "traffic-class %d dcb ets wrr %d", tc, t->weight);
+}
+
 void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *have,
 		      struct qg_buf *cmds)
 {
@@ -852,7 +890,7 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 			h = &dflt;
 		}
 		if (w->mtu && w->mtu != h->mtu) {
-			snprintf(what, sizeof(what), "mtu %d force", w->mtu);
+			mtu_line(what, sizeof(what), w->mtu);
 			group_add(&g, what, &w->id);
 		}
 	}
@@ -867,19 +905,14 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 			h = &dflt;
 		}
 		if (w->trust[0] && strcmp(w->trust, h->trust)) {
-			snprintf(what, sizeof(what), "qos trust %s", w->trust);
+			trust_line(what, sizeof(what), w->trust);
 			group_add(&g, what, &w->id);
 		}
 		for (int tc = 0; tc < 8; tc++) {
 			const struct onyx_tc_cfg *wt = &w->tc[tc], *ht = &h->tc[tc];
 			if (wt->cc == ONYX_CC_NONE || !tc_cc_differs(wt, ht))
 				continue;
-			static const char *const modes[] = {"", "ecn", "red", "both"};
-			snprintf(
-			    what, sizeof(what),
-			    "traffic-class %d congestion-control %s minimum-%s %d maximum-%s %d",
-			    tc, modes[wt->cc], wt->relative ? "relative" : "absolute", wt->cc_min,
-			    wt->relative ? "relative" : "absolute", wt->cc_max);
+			cc_line(what, sizeof(what), tc, wt);
 			group_add(&g, what, &w->id);
 		}
 	}
@@ -895,11 +928,7 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 			const struct onyx_tc_cfg *wt = &w->tc[tc], *ht = &h->tc[tc];
 			if (wt->ets == QG_ETS_UNSET || !tc_ets_differs(wt, ht))
 				continue;
-			if (wt->ets == QG_ETS_STRICT)
-				snprintf(what, sizeof(what), "traffic-class %d dcb ets strict", tc);
-			else
-				snprintf(what, sizeof(what), "traffic-class %d dcb ets wrr %d", tc,
-					 wt->weight);
+			ets_line(what, sizeof(what), tc, wt);
 			group_add(&g, what, &w->id);
 		}
 	}
@@ -907,29 +936,47 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 	groups_free(&g);
 }
 
+bool onyx_cmds_next(const char **cursor, int *section, const char **line, size_t *len)
+{
+	const char *c = *cursor;
+	if (!c || !*c)
+		return false;
+	const char *tab = strchr(c, '\t'), *end = strchr(c, '\n');
+	if (!tab || !end || tab > end)
+		return false; /* not a command list: nothing from it is sent */
+	*section = atoi(c);
+	*line = tab + 1;
+	*len = (size_t)(end - tab - 1);
+	*cursor = end + 1;
+	return true;
+}
+
+void onyx_config_emit(const struct onyx_config *want, struct qg_buf *cmds)
+{
+	/* A switch on which no managed value matches: the same ports, every field off. */
+	struct onyx_config none = {0};
+	none.ports = calloc(want->n_ports ? want->n_ports : 1, sizeof(*none.ports));
+	if (!none.ports) {
+		cmds->failed = true;
+		return;
+	}
+	for (size_t i = 0; i < want->n_ports; i++) {
+		struct onyx_port_cfg *p = &none.ports[none.n_ports++];
+		p->id = want->ports[i].id;
+		for (int tc = 0; tc < 8; tc++) {
+			p->tc[tc].cc_min = -1;
+			p->tc[tc].ets = want->ports[i].tc[tc].ets == QG_ETS_STRICT ? QG_ETS_WRR
+										: QG_ETS_STRICT;
+			p->tc[tc].weight = -1;
+		}
+	}
+	if (none.n_ports > 1)
+		qsort(none.ports, none.n_ports, sizeof(*none.ports), port_cfg_cmp);
+	onyx_config_diff(want, &none, cmds);
+	free(none.ports);
+}
+
 /* ---- restore ---- */
-
-static void cc_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
-{
-	static const char *const modes[] = {"", "ecn", "red", "both"};
-	if (t->cc == ONYX_CC_NONE)
-		snprintf(what, len, "no traffic-class %d congestion-control", tc);
-	else
-		snprintf(what, len,
-			 "traffic-class %d congestion-control %s minimum-%s %d maximum-%s %d", tc,
-			 modes[t->cc], t->relative ? "relative" : "absolute", t->cc_min,
-			 t->relative ? "relative" : "absolute", t->cc_max);
-}
-
-static void ets_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
-{
-	if (t->ets == QG_ETS_UNSET)
-		snprintf(what, len, "no traffic-class %d dcb ets", tc);
-	else if (t->ets == QG_ETS_STRICT)
-		snprintf(what, len, "traffic-class %d dcb ets strict", tc);
-	else
-		snprintf(what, len, "traffic-class %d dcb ets wrr %d", tc, t->weight);
-}
 
 /* Is pool `name` one a push of scope may have changed? */
 static bool pool_in_scope(const struct onyx_config *scope, const struct onyx_config *before,
@@ -1013,11 +1060,11 @@ void onyx_config_restore(const struct onyx_config *scope, const struct onyx_conf
 				n = &nd;
 			}
 			if (pass == 0 && w->mtu && b->mtu != n->mtu) {
-				snprintf(what, sizeof(what), "mtu %d force", b->mtu);
+				mtu_line(what, sizeof(what), b->mtu);
 				group_add(&g, what, &w->id);
 			}
 			if (pass == 1 && w->trust[0] && strcmp(b->trust, n->trust)) {
-				snprintf(what, sizeof(what), "qos trust %s", b->trust);
+				trust_line(what, sizeof(what), b->trust);
 				group_add(&g, what, &w->id);
 			}
 			for (int tc = 0; tc < 8; tc++) {

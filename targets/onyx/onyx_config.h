@@ -112,15 +112,30 @@ int onyx_config_judge(const struct onyx_config *want, const struct onyx_config *
 		      struct qg_diags *d);
 
 /*
+ * A command list: lines "<section>\t<command>\n", section an enum
+ * onyx_section, in running-config order. onyx_cmds_next() is the one place
+ * that reads it: it sets *section and the command (line, len bytes, no
+ * newline), advances *cursor, and is false at the end.
+ */
+bool onyx_cmds_next(const char **cursor, int *section, const char **line, size_t *len);
+
+/*
  * The commands that take `have` to exactly `want` for everything `want`
  * manages, fewest first: ports that need the same command share one line,
  * their ranges compressed as Onyx prints them; priorities mapped to the pool
  * beyond want's are unmapped, and want's priority is unmapped from any other
- * pool. Each line is prefixed "<section>\t" as in onyx_commands(). Nothing is
- * appended when in sync. Call onyx_config_judge() first.
+ * pool. A command list (above); nothing is appended when in sync. Call
+ * onyx_config_judge() first.
  */
 void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *have,
 		      struct qg_buf *cmds);
+
+/*
+ * Every line `want` manages, as the switch prints them: the generated file.
+ * It is the diff against a switch where nothing matches, so the file, the
+ * diff and the rollback share one set of command texts.
+ */
+void onyx_config_emit(const struct onyx_config *want, struct qg_buf *cmds);
 
 /*
  * Does the read-back's hostname name this switch? True when it has none, or

@@ -78,18 +78,24 @@ static int read_back(struct onyx_session *s, struct onyx_config *c, char *err, s
 	return rc ? -1 : 0;
 }
 
-/* Send section-prefixed lines in config mode. Returns lines sent OK; *failed on error. */
+/* Send a command list in config mode. Returns lines sent OK; *failed on error. */
 static int send_lines(struct onyx_session *s, const char *cmds, struct qg_buf *log, int *failed,
 		      char *what, size_t wlen, char *err, size_t errlen)
 {
-	int sent = 0;
+	int sent = 0, sec;
 	*failed = 0;
 	struct qg_buf reply = {0};
-	for (const char *line = cmds; line && *line;) {
-		const char *end = strchr(line, '\n');
+	const char *cursor = cmds, *line;
+	size_t len;
+	while (onyx_cmds_next(&cursor, &sec, &line, &len)) {
 		char cmd[512];
-		snprintf(cmd, sizeof(cmd), "%.*s", (int)(end - line - 2), line + 2);
-		line = end + 1;
+		if (len >= sizeof(cmd)) {
+			/* Never a cut command: refuse the line whole. */
+			*failed = 1;
+			snprintf(what, wlen, "a command of %zu bytes is longer than qosgen sends", len);
+			break;
+		}
+		snprintf(cmd, sizeof(cmd), "%.*s", (int)len, line);
 		reply.len = 0;
 		int rc = onyx_session_cmd(s, cmd, &reply, err, errlen);
 		if (rc == 0) {
@@ -268,10 +274,12 @@ int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	}
 	if (dry_run) {
 		r->state = QG_PUSH_WOULD_CHANGE;
-		for (const char *line = cmds.data; line && *line;) {
-			const char *end = strchr(line, '\n');
-			qg_buf_append(&r->sent, line + 2, (size_t)(end - line - 1));
-			line = end + 1;
+		const char *cursor = cmds.data, *line;
+		int sec;
+		size_t len;
+		while (onyx_cmds_next(&cursor, &sec, &line, &len)) {
+			qg_buf_append(&r->sent, line, len);
+			qg_buf_puts(&r->sent, "\n");
 		}
 		qg_push_say(r, "%d line%s to send (dry run: nothing sent)", r->lines_planned,
 			    r->lines_planned == 1 ? "" : "s");

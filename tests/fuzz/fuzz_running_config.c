@@ -82,10 +82,12 @@ static void converges(const char *text, size_t size, const struct qg_buf *cmds)
 	struct qg_buf next = {0};
 	qg_buf_append(&next, text, size);
 	qg_buf_puts(&next, "\n");
-	for (const char *line = cmds->data; line && *line;) {
-		const char *end = strchr(line, '\n');
-		qg_buf_append(&next, line + 2, (size_t)(end - line - 1));
-		line = end + 1;
+	const char *cursor = cmds->data, *line;
+	int sec;
+	size_t len;
+	while (onyx_cmds_next(&cursor, &sec, &line, &len)) {
+		qg_buf_append(&next, line, len);
+		qg_buf_puts(&next, "\n");
 	}
 	struct qg_diags d;
 	qg_diags_init(&d, "after");

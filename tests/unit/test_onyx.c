@@ -2,6 +2,7 @@
 #include "helpers.h"
 
 #include "../../targets/onyx/onyx.h"
+#include "../../targets/onyx/onyx_config.h"
 
 /*
  * The six QoS lines of the reference switch configuration, verbatim from the
@@ -64,7 +65,10 @@ static void test_ranges_and_variants(void **state)
 	    "1/1-1/4, 1/7/2, 1/7/1]}\n",
 	    &m);
 	struct qg_buf b = {0};
-	onyx_commands(&m, 0, &b);
+	struct onyx_config want;
+	assert_int_equal(onyx_config_from_model(&m, 0, &want), 0);
+	onyx_config_emit(&want, &b);
+	onyx_config_free(&want);
 	assert_string_equal(b.data,
 			    "0\tinterface ethernet 1/1-1/4 mtu 9100 force\n"
 			    "0\tinterface ethernet 1/7/1-1/7/2 mtu 9100 force\n"
