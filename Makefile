@@ -81,8 +81,9 @@ E2E_BINS := $(E2E_SRCS:tests/e2e/%.c=$(BUILD)/tests/e2e_%)
 
 all: $(BUILD)/qosgen
 
+# `make setup` installs everything; `make demo` only what building needs.
 setup:
-	@sh scripts/setup.sh
+	@sh scripts/setup.sh test
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -127,7 +128,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libqosgen.a
 	$(CC) $(QG_CFLAGS) $(CFLAGS) -DQG_SOURCE_DIR='"$(CURDIR)"' $< $(BUILD)/libqosgen.a \
 		$(QG_LDFLAGS) $(LDFLAGS) $(QG_LIBS) $(TEST_LIBS) -lpthread -o $@
 
-demo: setup
+demo:
+	@sh scripts/setup.sh build
 	@$(MAKE) --no-print-directory demo-run
 
 demo-run: all

@@ -5,7 +5,7 @@ set -eu
 Q=${1:-build/qosgen}
 intent=examples/rdg-vsphere.yaml
 out=demo-out
-echo "\$ qosgen build $intent -o $out"
+echo "\$ $Q build $intent -o $out"
 "$Q" build "$intent" -o "$out"
 echo
 echo "\$ find $out -type f | sort"
@@ -17,8 +17,18 @@ echo
 echo "\$ sed -n '/^qg_need/,\$p' $out/host/vm-horovod-1.sh   # the body of a Linux VF script"
 sed -n '/^qg_need_netdev /,$p' "$out/host/vm-horovod-1.sh"
 echo
-echo "\$ qosgen explain $intent | grep derived"
+echo "\$ $Q explain $intent | grep -E '^(KEY|derived)'"
 "$Q" explain "$intent" | grep -E '^(KEY|derived)'
 echo
-echo "\$ qosgen build $intent --check -o $out && echo in sync"
+echo "\$ $Q build $intent --check -o $out && echo in sync"
 "$Q" build "$intent" --check -o "$out" && echo "in sync"
+echo
+echo "Next, with this build (or 'sudo make install' for qosgen on the PATH):"
+next() { printf '  %-64s # %s\n' "$1" "$2"; }
+next "$Q check $intent" "validate: every problem in one run"
+next "$Q explain $intent" "every default and derived value, and why"
+next "cp $intent my.yaml" "then edit a value, say qos.lossless.ecn.min_kb"
+next "$Q build my.yaml --check -o $out" "what the edit changes, as a diff"
+next "$Q diff my.yaml --switch swx-mld-1-2 --running-config F" "against a saved 'show running-config'"
+next "$Q push my.yaml --all --dry-run" "read every device over SSH, send nothing"
+echo "'make test' installs the test tools (sshd, QEMU, Ansible, Go for vcsim) and runs every test."

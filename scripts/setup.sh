@@ -1,23 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Install what qosgen needs to build and test on Debian 12, and nothing else.
-# openssh-server is for the tests: they start their own sshd on 127.0.0.1 (no
-# service is enabled or started by this script's install). ansible and
-# python3-paramiko are for the interop test: Ansible's mellanox.onyx modules
-# drive the Onyx simulator. qemu-system-x86 and the RDMA userland are for the
-# soft-RoCE VM test (tests/vm/): the kernel itself is fetched there with
-# apt-get download, unpacked, never installed. golang-go, the govmomi library
-# and dpkg-dev are for the vSphere test: tests/vcsim/build.sh builds vcsim and
-# govc from Debian's govmomi source package (fetched with a private apt
-# configuration under build/, never written to /etc/apt). python3 and procps
-# (pgrep) are used by the test scripts themselves.
-# Idempotent: packages already installed are not touched, so 'make demo' and
-# 'make test' can call it every time at the cost of one dpkg query.
+# Install what qosgen needs on Debian 12, and nothing else; the one place
+# anything is installed.
+#   setup.sh build   the compiler and the libraries: what `make` and `make demo` need
+#   setup.sh test    that, and every tool the tests and benchmarks use (the default)
+# The test tools: openssh-server (the tests start their own sshd on 127.0.0.1;
+# no service is enabled or started by this install), ansible and
+# python3-paramiko (the interop test: Ansible's mellanox.onyx modules drive the
+# Onyx simulator), qemu-system-x86 and the RDMA userland (the soft-RoCE VM
+# test: the kernel itself is fetched there with apt-get download, unpacked,
+# never installed), clang (the fuzzers), golang-go, the govmomi library and
+# dpkg-dev (tests/vcsim/build.sh builds vcsim and govc from Debian's govmomi
+# source package, fetched with a private apt configuration under build/, never
+# written to /etc/apt), python3 and procps (pgrep), used by the test scripts.
+# Idempotent: packages already installed are not touched, so `make demo` and
+# `make test` can call it every time at the cost of one dpkg query.
 set -eu
 
-PKGS="gcc make pkg-config diffutils
-libyaml-dev libssh-dev libcjson-dev libxml2-dev libcmocka-dev libibverbs-dev libssl-dev
-libcurl4-openssl-dev
+BUILD_PKGS="gcc make pkg-config diffutils
+libyaml-dev libssh-dev libcjson-dev libxml2-dev libibverbs-dev libssl-dev
+libcurl4-openssl-dev"
+
+TEST_PKGS="libcmocka-dev
 clang libclang-rt-14-dev
 openssh-server openssh-client
 ansible python3-paramiko
@@ -25,6 +29,15 @@ qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftes
 rdmacm-utils cpio kmod iproute2 openssl jq curl
 golang-go golang-github-vmware-govmomi-dev golang-github-kr-pretty-dev dpkg-dev
 python3 procps"
+
+case ${1:-test} in
+build) PKGS=$BUILD_PKGS ;;
+test) PKGS="$BUILD_PKGS $TEST_PKGS" ;;
+*)
+	echo "usage: setup.sh [build|test]" >&2
+	exit 2
+	;;
+esac
 
 missing=""
 for p in $PKGS; do
