@@ -27,6 +27,26 @@
 struct walk {
 	struct qg_diags *d;
 	struct qg_model *m;
+	unsigned bad; /* BAD_*: the qos values that could not be read */
+};
+
+/*
+ * The qos values a rule between values reads. A value that could not be read
+ * turns off only the rules that need it, so every other problem still shows
+ * in the same run. Per class: lossless at shift 0, cnp at shift 4.
+ */
+enum {
+	BAD_PRIO = 1u << 0,
+	BAD_DSCP = 1u << 1,
+	BAD_TC = 1u << 2,
+	BAD_ETS = 1u << 3,
+	BAD_CLASS = BAD_PRIO | BAD_DSCP | BAD_TC | BAD_ETS,
+	BAD_CNP_SHIFT = 4,
+	BAD_MTU = 1u << 8,
+	BAD_SWITCH_MTU = 1u << 9,
+	BAD_ECN = 1u << 10,
+	BAD_TRUST = 1u << 11,
+	BAD_CNP_MAP = 1u << 12,
 };
 
 #define PATH_LEN 96
@@ -97,6 +117,66 @@ static void list_allowed(char *out, size_t len, const char *const *allowed)
 }
 
 /*
+ * Where each key of the schema lives, for a key given at the wrong level:
+ * "'ecn' belongs in qos.lossless" says more than the nearest spelling at the
+ * level where it was found.
+ */
+static const struct {
+	const char *key, *where;
+} key_homes[] = {
+    {"trust", "qos"},
+    {"mtu", "qos"},
+    {"switch_mtu", "qos"},
+    {"lossless", "qos"},
+    {"cnp", "qos"},
+    {"pool", "qos.lossless"},
+    {"ecn", "qos.lossless"},
+    {"priority", "qos.lossless or qos.cnp"},
+    {"dscp", "qos.lossless or qos.cnp"},
+    {"traffic_class", "qos.lossless or qos.cnp"},
+    {"ets", "qos.lossless or qos.cnp"},
+    {"memory_percent", "qos.lossless.pool"},
+    {"min_kb", "qos.lossless.ecn"},
+    {"max_kb", "qos.lossless.ecn"},
+    {"weight", "an ets mapping"},
+    {"mode", "an ets mapping"},
+    {"ports", "a switch of switches"},
+    {"netdev", "a host of hosts"},
+    {"rdma_device", "a host of hosts"},
+    {"function", "a host of hosts"},
+    {"pairs", "verify"},
+    {"qos", "the top level"},
+    {"switches", "the top level"},
+    {"hosts", "the top level"},
+    {"verify", "the top level"},
+    {"fabric", "the top level"},
+    {"version", "the top level"},
+};
+
+static const char *key_home(const char *key)
+{
+	for (size_t i = 0; i < sizeof(key_homes) / sizeof(key_homes[0]); i++)
+		if (!strcmp(key, key_homes[i].key))
+			return key_homes[i].where;
+	return NULL;
+}
+
+/* The allowed key nearest to `key` (edit distance 1 or 2), or NULL. */
+static const char *nearest_key(const char *key, const char *const *allowed)
+{
+	const char *best = NULL;
+	size_t best_d = 3;
+	for (size_t j = 0; allowed[j]; j++) {
+		size_t dd = edit_distance(key, allowed[j]);
+		if (dd < best_d) {
+			best_d = dd;
+			best = allowed[j];
+		}
+	}
+	return best;
+}
+
+/*
  * Check a mapping's keys: unknown keys and duplicate keys are errors (a typo
  * must not silently become a default, and YAML parsers disagree on which
  * duplicate wins).
@@ -109,16 +189,14 @@ static void check_keys(struct walk *w, const struct qg_ynode *map, const char *p
 		if (!key_allowed(k->value, allowed)) {
 			char list[256];
 			list_allowed(list, sizeof(list), allowed);
-			const char *best = NULL;
-			size_t best_d = 3;
-			for (size_t j = 0; allowed[j]; j++) {
-				size_t dd = edit_distance(k->value, allowed[j]);
-				if (dd < best_d) {
-					best_d = dd;
-					best = allowed[j];
-				}
-			}
-			if (best)
+			const char *best = nearest_key(k->value, allowed);
+			const char *home = key_home(k->value);
+			if (home)
+				qg_error(w->d, k->pos,
+					 "'%s' is not a key of %s: it belongs in %s (check its "
+					 "indentation); allowed here: %s",
+					 k->value, path, home, list);
+			else if (best)
 				qg_error(w->d, k->pos,
 					 "unknown key '%s' in %s (did you mean '%s'?); allowed: %s",
 					 k->value, path, best, list);
@@ -158,9 +236,15 @@ static const struct qg_ynode *require(struct walk *w, const struct qg_ynode *map
 				      const char *path)
 {
 	const struct qg_ynode *v = get(map, key);
-	if (!v)
-		qg_error(w->d, map->pos, "missing key '%s' in %s", key, path);
-	return v;
+	if (v)
+		return v;
+	/* A misspelling of it is reported at its own line, with the right name. */
+	const char *const one[] = {key, NULL};
+	for (size_t i = 0; i < qg_ymap_len(map); i++)
+		if (nearest_key(map->kids[2 * i]->value, one))
+			return NULL;
+	qg_error(w->d, map->pos, "missing key '%s' in %s", key, path);
+	return NULL;
 }
 
 static bool expect_kind(struct walk *w, const struct qg_ynode *n, enum qg_ykind kind,
@@ -177,6 +261,14 @@ static bool expect_kind(struct walk *w, const struct qg_ynode *n, enum qg_ykind 
 }
 
 /* ---- scalars ---- */
+
+/* "3" or '50.5': a number in quotes, which YAML reads as a string. */
+static bool quoted_number(const struct qg_ynode *n)
+{
+	int64_t v;
+	return n->kind == QG_Y_SCALAR && !n->plain && n->value[0] &&
+	       qg_fixed_parse(n->value[0] == '-' ? n->value + 1 : n->value, 2, &v);
+}
 
 /* A plain decimal integer, optionally negative; quoted numbers are strings in YAML. */
 static bool scalar_int(const struct qg_ynode *n, long *out)
@@ -200,6 +292,13 @@ static bool read_int(struct walk *w, const struct qg_ynode *n, const char *path,
 {
 	long v;
 	if (!scalar_int(n, &v)) {
+		if (quoted_number(n)) {
+			qg_error(w->d, n->pos,
+				 "%s: expected an integer %ld..%ld, got the quoted string '%s'; "
+				 "quotes make a YAML value text: write %s without them",
+				 path, lo, hi, n->value, n->value);
+			return false;
+		}
 		qg_error(w->d, n->pos, "%s: expected an integer %ld..%ld, got %s%s%s", path, lo, hi,
 			 n->kind == QG_Y_SCALAR ? "'" : "",
 			 n->kind == QG_Y_SCALAR ? n->value : kind_name(n),
@@ -335,30 +434,47 @@ static void load_dscp_list(struct walk *w, const struct qg_ynode *n, const char 
 	}
 }
 
+/* Each value read, or its BAD_* bit (shifted to the class) set in w->bad. */
 static void load_class_common(struct walk *w, const struct qg_ynode *n, const char *path,
-			      struct qg_class *c, bool single_dscp)
+			      struct qg_class *c, bool single_dscp, unsigned shift)
 {
 	char sub[PATH_LEN];
 	c->pos = n->pos;
 	const struct qg_ynode *v;
-	if ((v = require(w, n, "priority", path))) {
+	size_t e;
+	if (!(v = require(w, n, "priority", path)))
+		w->bad |= BAD_PRIO << shift;
+	else {
 		join(sub, path, "priority");
 		c->priority_pos = v->pos;
-		read_int(w, v, sub, 0, 7, &c->priority);
+		if (!read_int(w, v, sub, 0, 7, &c->priority))
+			w->bad |= BAD_PRIO << shift;
 	}
-	if ((v = require(w, n, "dscp", path))) {
+	if (!(v = require(w, n, "dscp", path)))
+		w->bad |= BAD_DSCP << shift;
+	else {
 		join(sub, path, "dscp");
+		e = w->d->errors;
 		load_dscp_list(w, v, sub, c, single_dscp);
+		if (w->d->errors != e || c->n_dscp == 0)
+			w->bad |= BAD_DSCP << shift;
 	}
 	c->traffic_class = c->priority;
 	if ((v = get(n, "traffic_class"))) {
 		join(sub, path, "traffic_class");
 		c->tc_pos = v->pos;
 		c->tc_given = read_int(w, v, sub, 0, 7, &c->traffic_class);
+		if (!c->tc_given)
+			w->bad |= BAD_TC << shift;
+	} else if (w->bad & (BAD_PRIO << shift)) {
+		w->bad |= BAD_TC << shift; /* it follows the priority */
 	}
 	if ((v = get(n, "ets"))) {
 		join(sub, path, "ets");
+		e = w->d->errors;
 		load_ets(w, v, sub, &c->ets);
+		if (w->d->errors != e)
+			w->bad |= BAD_ETS << shift;
 	}
 }
 
@@ -369,10 +485,12 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 	static const char *const pool_keys[] = {"name", "memory_percent", NULL};
 	static const char *const ecn_keys[] = {"min_kb", "max_kb", NULL};
 	const char *path = "qos.lossless";
-	if (!expect_kind(w, n, QG_Y_MAP, path))
+	if (!expect_kind(w, n, QG_Y_MAP, path)) {
+		w->bad |= BAD_CLASS | BAD_ECN;
 		return;
+	}
 	check_keys(w, n, path, keys);
-	load_class_common(w, n, path, &q->lossless, false);
+	load_class_common(w, n, path, &q->lossless, false, 0);
 
 	const struct qg_ynode *pool = require(w, n, "pool", path);
 	if (pool && expect_kind(w, pool, QG_Y_MAP, "qos.lossless.pool")) {
@@ -383,7 +501,12 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 				 q->pool_name, sizeof(q->pool_name));
 		if ((v = require(w, pool, "memory_percent", "qos.lossless.pool"))) {
 			int64_t centi;
-			if (!scalar_fixed(v, 2, &centi))
+			if (!scalar_fixed(v, 2, &centi) && quoted_number(v))
+				qg_error(w->d, v->pos,
+					 "qos.lossless.pool.memory_percent: got the quoted string '%s'; "
+					 "quotes make a YAML value text: write %s without them",
+					 v->value, v->value);
+			else if (!scalar_fixed(v, 2, &centi))
 				qg_error(w->d, v->pos,
 					 "qos.lossless.pool.memory_percent: expected a number in "
 					 "(0, 100] with at most two decimals, got %s%s%s",
@@ -401,6 +524,8 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 	}
 
 	const struct qg_ynode *ecn = get(n, "ecn");
+	if (ecn && ecn->kind != QG_Y_MAP)
+		w->bad |= BAD_ECN;
 	if (ecn && expect_kind(w, ecn, QG_Y_MAP, "qos.lossless.ecn")) {
 		check_keys(w, ecn, "qos.lossless.ecn", ecn_keys);
 		const struct qg_ynode *lo = require(w, ecn, "min_kb", "qos.lossless.ecn");
@@ -410,6 +535,8 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 		ok =
 		    (hi && read_int(w, hi, "qos.lossless.ecn.max_kb", 1, 100000, &q->ecn_max_kb)) &&
 		    ok;
+		if (!ok)
+			w->bad |= BAD_ECN;
 		if (ok && q->ecn_min_kb > q->ecn_max_kb) {
 			qg_error(w->d, lo->pos,
 				 "qos.lossless.ecn: min_kb %d is above max_kb %d; need min_kb <= "
@@ -424,10 +551,12 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 static void load_cnp(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 {
 	static const char *const keys[] = {"priority", "dscp", "traffic_class", "ets", NULL};
-	if (!expect_kind(w, n, QG_Y_MAP, "qos.cnp"))
+	if (!expect_kind(w, n, QG_Y_MAP, "qos.cnp")) {
+		w->bad |= BAD_CNP_MAP;
 		return;
+	}
 	check_keys(w, n, "qos.cnp", keys);
-	load_class_common(w, n, "qos.cnp", &q->cnpc, true);
+	load_class_common(w, n, "qos.cnp", &q->cnpc, true, BAD_CNP_SHIFT);
 	q->cnp = true;
 }
 
@@ -435,38 +564,50 @@ static void load_cnp(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg_qos *q)
 {
 	struct qg_class *l = &q->lossless, *c = &q->cnpc;
+	/* Which values could be read: a rule runs only on those (see BAD_*). */
+	unsigned lb = w->bad, cb = w->bad >> BAD_CNP_SHIFT;
+	bool mtus = !(w->bad & (BAD_MTU | BAD_SWITCH_MTU));
 
-	if (q->switch_mtu < q->mtu + QG_SWITCH_MTU_OVERHEAD) {
+	if (mtus && q->switch_mtu < q->mtu + QG_SWITCH_MTU_OVERHEAD) {
 		struct qg_pos at = q->switch_mtu_given ? q->switch_mtu_pos : q->mtu_pos;
 		qg_error(w->d, at,
 			 "qos.switch_mtu %d is below mtu %d + %d; a switch port must carry the "
 			 "host MTU plus Ethernet header, VLAN tag and FCS",
 			 q->switch_mtu, q->mtu, QG_SWITCH_MTU_OVERHEAD);
-		if (!q->switch_mtu_given)
+		/* The fix that works: no switch MTU above 9216 exists to raise it to. */
+		if (q->mtu + QG_SWITCH_MTU_OVERHEAD > QG_DEFAULT_SWITCH_MTU)
+			qg_note(w->d, q->mtu_given ? q->mtu_pos : at,
+				"the largest switch MTU is %d, so lower qos.mtu to at most %d",
+				QG_DEFAULT_SWITCH_MTU,
+				QG_DEFAULT_SWITCH_MTU - QG_SWITCH_MTU_OVERHEAD);
+		else if (!q->switch_mtu_given)
 			qg_note(w->d, at, "switch_mtu defaults to %d; set it to at least %d",
 				QG_DEFAULT_SWITCH_MTU, q->mtu + QG_SWITCH_MTU_OVERHEAD);
+		else
+			qg_note(w->d, at, "set qos.switch_mtu to at least %d, or lower qos.mtu",
+				q->mtu + QG_SWITCH_MTU_OVERHEAD);
 	}
-	if (q->mtu < QG_MTU_FOR_ROCE_4096)
+	if (!(w->bad & BAD_MTU) && q->mtu < QG_MTU_FOR_ROCE_4096)
 		qg_warning(w->d, q->mtu_given ? q->mtu_pos : qn->pos,
 			   "qos.mtu %d allows a RoCE path MTU of %d only; 4096 needs an MTU of %d "
 			   "or more",
 			   q->mtu, qg_roce_path_mtu(q->mtu), QG_MTU_FOR_ROCE_4096);
 
 	if (q->cnp) {
-		if (c->priority == l->priority) {
+		if (!(lb & BAD_PRIO) && !(cb & BAD_PRIO) && c->priority == l->priority) {
 			qg_error(w->d, c->priority_pos,
 				 "qos.cnp.priority %d is the lossless priority; CNPs need a "
 				 "priority of their own",
 				 c->priority);
 			qg_note(w->d, l->priority_pos, "lossless priority given here");
-		} else if (c->traffic_class == l->traffic_class) {
+		} else if (!(lb & BAD_TC) && !(cb & BAD_TC) && c->traffic_class == l->traffic_class) {
 			qg_error(
 			    w->d, c->tc_given ? c->tc_pos : c->priority_pos,
 			    "qos.cnp.traffic_class %d is the lossless traffic class; CNPs need "
 			    "an egress queue of their own",
 			    c->traffic_class);
 		}
-		for (int i = 0; i < l->n_dscp; i++)
+		for (int i = 0; !(lb & BAD_DSCP) && !(cb & BAD_DSCP) && i < l->n_dscp; i++)
 			if (c->n_dscp && c->dscp[0] == l->dscp[i]) {
 				qg_error(w->d, c->dscp_pos,
 					 "qos.cnp.dscp %d is also a lossless DSCP; the classes "
@@ -476,7 +617,9 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 			}
 	}
 
-	if (q->trust == QG_TRUST_DSCP) {
+	if (w->bad & BAD_TRUST) {
+		/* trust could not be read: no rule depends on a guess of it */
+	} else if (q->trust == QG_TRUST_DSCP) {
 		/*
 		 * qosgen 1 relies on the default DSCP-to-priority map of Onyx and
 		 * mlx5 (DSCP/8, see the fixture show_qos_interface_ethernet.cfg)
@@ -485,7 +628,8 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 		 */
 		for (int k = 0; k < 2; k++) {
 			const struct qg_class *cl = k == 0 ? l : c;
-			if (k == 1 && !q->cnp)
+			unsigned kb = k == 0 ? lb : cb;
+			if ((k == 1 && !q->cnp) || (kb & (BAD_PRIO | BAD_DSCP)))
 				continue;
 			for (int i = 0; i < cl->n_dscp; i++) {
 				int d = cl->dscp[i];
@@ -501,7 +645,7 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 				    cl->priority);
 			}
 		}
-	} else if (l->n_dscp) {
+	} else if (l->n_dscp && !(lb & BAD_DSCP)) {
 		qg_warning(w->d, l->dscp_pos,
 			   "trust is pcp: switches classify by 802.1p priority, so the DSCP values "
 			   "only set what hosts mark");
@@ -516,17 +660,19 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 			wrr_pos = cl->ets.pos;
 		}
 	}
-	if (wrr > 100)
+	if (wrr > 100 && !(lb & BAD_ETS) && !(q->cnp && (cb & BAD_ETS)))
 		qg_warning(w->d, wrr_pos,
 			   "ETS weights add up to %d%%; the WRR classes share 100%% of the "
 			   "bandwidth",
 			   wrr);
 
+	if (w->bad & BAD_ECN)
+		return; /* ecn could not be read: the warnings below would guess */
 	if (!q->ecn)
 		qg_warning(w->d, l->pos,
 			   "qos.lossless has no ecn: DCQCN stays off and PFC alone holds the "
 			   "fabric, which spreads congestion");
-	else if (!q->cnp)
+	else if (!q->cnp && !(w->bad & BAD_CNP_MAP))
 		qg_warning(w->d, qn->pos,
 			   "ecn is on but qos has no cnp class: CNPs share the default class and "
 			   "DCQCN reacts late");
@@ -543,7 +689,6 @@ static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 	q->trust = QG_TRUST_DSCP;
 	q->mtu = QG_DEFAULT_MTU;
 	q->switch_mtu = QG_DEFAULT_SWITCH_MTU;
-	size_t errors_before = w->d->errors;
 	if (!expect_kind(w, n, QG_Y_MAP, "qos"))
 		return;
 	check_keys(w, n, "qos", keys);
@@ -553,23 +698,33 @@ static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 		if (t >= 0) {
 			q->trust = (enum qg_trust)t;
 			q->trust_given = true;
+		} else {
+			w->bad |= BAD_TRUST;
 		}
 	}
 	if ((v = get(n, "mtu"))) {
 		q->mtu_pos = v->pos;
 		q->mtu_given = read_int(w, v, "qos.mtu", 1500, 9216, &q->mtu);
+		if (!q->mtu_given)
+			w->bad |= BAD_MTU;
 	}
 	if ((v = get(n, "switch_mtu"))) {
 		q->switch_mtu_pos = v->pos;
 		q->switch_mtu_given = read_int(w, v, "qos.switch_mtu", 1500, 9216, &q->switch_mtu);
+		if (!q->switch_mtu_given)
+			w->bad |= BAD_SWITCH_MTU;
 	}
 	if ((v = require(w, n, "lossless", "qos")))
 		load_lossless(w, v, q);
+	else
+		w->bad |= BAD_CLASS | BAD_ECN;
 	if ((v = get(n, "cnp")))
 		load_cnp(w, v, q);
-	/* The rules between values only make sense once every value is valid. */
-	if (w->d->errors == errors_before)
-		check_qos_rules(w, n, q);
+	/*
+	 * The rules between values run on every value that could be read, so a
+	 * quoted priority does not hide a DSCP conflict until the next run.
+	 */
+	check_qos_rules(w, n, q);
 }
 
 /* ---- devices ---- */
@@ -1116,7 +1271,11 @@ int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_m
 	const struct qg_ynode *v;
 	if ((v = require(&w, root, "version", "the intent file"))) {
 		long ver;
-		if (!scalar_int(v, &ver) || ver != 1)
+		if (!scalar_int(v, &ver) && quoted_number(v) && !strcmp(v->value, "1"))
+			qg_error(d, v->pos,
+				 "version: got the quoted string '1'; quotes make a YAML value "
+				 "text: write version: 1");
+		else if (!scalar_int(v, &ver) || ver != 1)
 			qg_error(d, v->pos, "version: '%s' is not supported; the only version is 1",
 				 v->kind == QG_Y_SCALAR ? v->value : kind_name(v));
 		else

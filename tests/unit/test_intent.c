@@ -88,7 +88,8 @@ static void test_types_and_ranges(void **state)
 	(void)state;
 	load_fails_with("version: 1\nfabric: t\nqos:\n  mtu: \"9000\"\n", "expected an integer");
 	load_fails_with("version: 1\nfabric: t\nqos:\n  mtu: 100\n", "out of range 1500..9216");
-	load_fails_with("version: \"1\"\nfabric: t\n", "only version is 1");
+	load_fails_with("version: \"1\"\nfabric: t\n", "quotes make a YAML value text: write version: 1");
+	load_fails_with("version: 2\nfabric: t\n", "only version is 1");
 	load_fails_with("version: 1\nfabric: T\n", "'T' is not allowed");
 	load_fails_with("version: 1\nfabric: t\nqos: {trust: L3}\n", "is not one of: dscp, pcp");
 	load_fails_with("version: 1\nfabric: t\n", "missing key 'qos'");
