@@ -16,6 +16,7 @@
 #include "names.h"
 #include "ports.h"
 #include "readfile.h"
+#include "strmap.h"
 #include "yamlast.h"
 
 #include <errno.h>
@@ -24,10 +25,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A device name's first use: its node and its list, for "first used here". */
+struct name_use {
+	const struct qg_ynode *node;
+	const char *list;
+};
+
 struct walk {
 	struct qg_diags *d;
 	struct qg_model *m;
 	unsigned bad; /* BAD_*: the qos values that could not be read */
+	/*
+	 * Device names across switches, hosts and dvs (one namespace: an
+	 * inventory built from the intent cannot hold two devices of one name),
+	 * and host names to their index for references: hash lookups, so that a
+	 * fabric's validation is linear in its devices.
+	 */
+	struct qg_strmap names; /* name -> index + 1 into uses */
+	struct name_use *uses;
+	size_t n_uses;
+	struct qg_strmap hosts; /* host name -> index + 1 into m->hosts */
+	bool hosts_indexed;
 };
 
 /*
@@ -730,24 +748,33 @@ static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 /* ---- devices ---- */
 
 /* Report a second use of a name within one list. */
-static void check_unique(struct walk *w, const struct qg_ynode *seq, size_t upto,
-			 const struct qg_ynode *name_node, const char *what)
+static void check_unique(struct walk *w, const struct qg_ynode *name_node, const char *what)
 {
-	for (size_t j = 0; j < upto; j++) {
-		const struct qg_ynode *item = seq->kids[j];
-		if (item->kind != QG_Y_MAP)
-			continue;
-		const struct qg_ynode *other = get(item, "name");
-		if (other && other->kind == QG_Y_SCALAR &&
-		    strcmp(other->value, name_node->value) == 0) {
-			qg_error(w->d, name_node->pos,
-				 "%s: name '%s' is used twice; names are unique "
-				 "within their list",
-				 what, name_node->value);
-			qg_note(w->d, other->pos, "first used here");
+	if (w->n_uses % 256 == 0) {
+		struct name_use *v = realloc(w->uses, (w->n_uses + 256) * sizeof(*v));
+		if (!v) {
+			w->d->oom = true;
 			return;
 		}
+		w->uses = v;
 	}
+	void *old;
+	int rc = qg_strmap_put(&w->names, name_node->value, (void *)(uintptr_t)(w->n_uses + 1),
+			       &old);
+	if (rc < 0) {
+		w->d->oom = true;
+		return;
+	}
+	if (rc == 0) {
+		w->uses[w->n_uses++] = (struct name_use){name_node, what};
+		return;
+	}
+	const struct name_use *first = &w->uses[(uintptr_t)old - 1];
+	qg_error(w->d, name_node->pos,
+		 "%s: name '%s' is used twice; device names are unique across switches, hosts and "
+		 "dvs",
+		 what, name_node->value);
+	qg_note(w->d, first->node->pos, "first used here, in %s", first->list);
 }
 
 struct owned {
@@ -919,7 +946,7 @@ static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *
 	char sub[PATH_LEN];
 	join(sub, path, "name");
 	if (v && read_str(w, v, sub, name_ok, rule, name, name_cap))
-		check_unique(w, list, i, v, what);
+		check_unique(w, v, what);
 	return item;
 }
 
@@ -1062,10 +1089,18 @@ static long host_ref(struct walk *w, const struct qg_ynode *n, const char *path,
 {
 	if (!expect_kind(w, n, QG_Y_SCALAR, path))
 		return -1;
-	for (size_t i = 0; i < w->m->n_hosts; i++) {
+	if (!w->hosts_indexed) {
+		w->hosts_indexed = true;
+		for (size_t i = 0; i < w->m->n_hosts; i++)
+			if (w->m->hosts[i].name[0] &&
+			    qg_strmap_put(&w->hosts, w->m->hosts[i].name, (void *)(uintptr_t)(i + 1),
+					  NULL) < 0)
+				w->d->oom = true;
+	}
+	uintptr_t found = (uintptr_t)qg_strmap_get(&w->hosts, n->value);
+	if (found) {
+		size_t i = found - 1;
 		const struct qg_host *h = &w->m->hosts[i];
-		if (strcmp(h->name, n->value) != 0)
-			continue;
 		if (h->platform != want) {
 			qg_error(w->d, n->pos, "%s: host '%s' is %s; %s", path, n->value,
 				 h->platform == QG_HOST_LINUX ? "linux" : "esxi", why);
@@ -1292,6 +1327,9 @@ int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_m
 	if ((v = get(root, "dvs")))
 		load_dvs(&w, v);
 	load_verify(&w, get(root, "verify"));
+	qg_strmap_free(&w.names);
+	qg_strmap_free(&w.hosts);
+	free(w.uses);
 	qg_yaml_free(root);
 	if (d->errors || d->oom) {
 		qg_model_free(m);

@@ -29,8 +29,14 @@ struct qg_ynode {
 	size_t n_kids;
 };
 
-/* Largest intent file accepted; a fabric description is a few KiB. */
-#define QG_YAML_MAX_BYTES (4u << 20)
+/*
+ * Largest intent file accepted. A fabric of 5,000 switches and 100,000 hosts
+ * written one device per line is about 12 MB; 32 MiB leaves room for longer
+ * lines and comments, and bounds what a file can make `check` hold: the
+ * tree and model cost about 18 times the text (218 MB for those 12 MB),
+ * so about 600 MB at the limit.
+ */
+#define QG_YAML_MAX_BYTES (32u << 20)
 /* Deepest nesting accepted; the intent schema needs 5. */
 #define QG_YAML_MAX_DEPTH 32
 
