@@ -13,6 +13,7 @@
 
 #include "derive.h"
 #include "fixed.h"
+#include "hostlist.h"
 #include "names.h"
 #include "ports.h"
 #include "readfile.h"
@@ -25,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A device name's first use: its node and its list, for "first used here". */
+/* A device name's first use: where and in which list, for "first used here". */
 struct name_use {
-	const struct qg_ynode *node;
+	struct qg_pos pos;
 	const char *list;
 };
 
@@ -520,10 +521,11 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 		if ((v = require(w, pool, "memory_percent", "qos.lossless.pool"))) {
 			int64_t centi;
 			if (!scalar_fixed(v, 2, &centi) && quoted_number(v))
-				qg_error(w->d, v->pos,
-					 "qos.lossless.pool.memory_percent: got the quoted string '%s'; "
-					 "quotes make a YAML value text: write %s without them",
-					 v->value, v->value);
+				qg_error(
+				    w->d, v->pos,
+				    "qos.lossless.pool.memory_percent: got the quoted string '%s'; "
+				    "quotes make a YAML value text: write %s without them",
+				    v->value, v->value);
 			else if (!scalar_fixed(v, 2, &centi))
 				qg_error(w->d, v->pos,
 					 "qos.lossless.pool.memory_percent: expected a number in "
@@ -618,7 +620,8 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 				 "priority of their own",
 				 c->priority);
 			qg_note(w->d, l->priority_pos, "lossless priority given here");
-		} else if (!(lb & BAD_TC) && !(cb & BAD_TC) && c->traffic_class == l->traffic_class) {
+		} else if (!(lb & BAD_TC) && !(cb & BAD_TC) &&
+			   c->traffic_class == l->traffic_class) {
 			qg_error(
 			    w->d, c->tc_given ? c->tc_pos : c->priority_pos,
 			    "qos.cnp.traffic_class %d is the lossless traffic class; CNPs need "
@@ -748,7 +751,8 @@ static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 /* ---- devices ---- */
 
 /* Report a second use of a name within one list. */
-static void check_unique(struct walk *w, const struct qg_ynode *name_node, const char *what)
+/* name (which must outlive the walk: a node's value or a model's field) is unused so far. */
+static void check_unique(struct walk *w, const char *name, struct qg_pos pos, const char *what)
 {
 	if (w->n_uses % 256 == 0) {
 		struct name_use *v = realloc(w->uses, (w->n_uses + 256) * sizeof(*v));
@@ -759,22 +763,21 @@ static void check_unique(struct walk *w, const struct qg_ynode *name_node, const
 		w->uses = v;
 	}
 	void *old;
-	int rc = qg_strmap_put(&w->names, name_node->value, (void *)(uintptr_t)(w->n_uses + 1),
-			       &old);
+	int rc = qg_strmap_put(&w->names, name, (void *)(uintptr_t)(w->n_uses + 1), &old);
 	if (rc < 0) {
 		w->d->oom = true;
 		return;
 	}
 	if (rc == 0) {
-		w->uses[w->n_uses++] = (struct name_use){name_node, what};
+		w->uses[w->n_uses++] = (struct name_use){pos, what};
 		return;
 	}
 	const struct name_use *first = &w->uses[(uintptr_t)old - 1];
-	qg_error(w->d, name_node->pos,
+	qg_error(w->d, pos,
 		 "%s: name '%s' is used twice; device names are unique across switches, hosts and "
 		 "dvs",
-		 what, name_node->value);
-	qg_note(w->d, first->node->pos, "first used here, in %s", first->list);
+		 what, name);
+	qg_note(w->d, first->pos, "first used here, in %s", first->list);
 }
 
 struct owned {
@@ -892,12 +895,13 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 	free(all);
 }
 
+/* address NULL: the caller reads it (a host list's addresses). */
 static void load_ssh_target(struct walk *w, const struct qg_ynode *item, const char *path,
 			    char *address, int *port, bool *port_given, char *user)
 {
 	char sub[PATH_LEN];
 	const struct qg_ynode *v;
-	if ((v = require(w, item, "address", path))) {
+	if (address && (v = require(w, item, "address", path))) {
 		join(sub, path, "address");
 		read_str(w, v, sub, qg_address_ok, QG_ADDRESS_RULE, address, QG_ADDR_LEN);
 	}
@@ -945,8 +949,11 @@ static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *
 	const struct qg_ynode *v = require(w, item, "name", path);
 	char sub[PATH_LEN];
 	join(sub, path, "name");
+	if (v && v->kind == QG_Y_SCALAR && qg_hostlist_is_pattern(v->value) &&
+	    !strcmp(what, "hosts"))
+		return item; /* a host list: load_hosts names each host */
 	if (v && read_str(w, v, sub, name_ok, rule, name, name_cap))
-		check_unique(w, v, what);
+		check_unique(w, v->value, v->pos, what);
 	return item;
 }
 
@@ -993,6 +1000,117 @@ static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char 
 	}
 }
 
+/* How many hosts a hosts entry gives: a host list's size, else 1. */
+static size_t entry_hosts(const struct qg_ynode *item)
+{
+	const struct qg_ynode *v = item->kind == QG_Y_MAP ? get(item, "name") : NULL;
+	if (!v || v->kind != QG_Y_SCALAR || !qg_hostlist_is_pattern(v->value))
+		return 1;
+	struct qg_hostlist hl;
+	char err[160];
+	if (qg_hostlist_parse(v->value, &hl, err, sizeof(err)) != 0)
+		return 1; /* reported by expand_hosts */
+	size_t n = hl.count;
+	qg_hostlist_free(&hl);
+	return n;
+}
+
+/* A dotted quad as a number, or false. */
+static bool ipv4_value(const char *s, uint32_t *out)
+{
+	unsigned a, b, c, d;
+	char end;
+	if (sscanf(s, "%3u.%3u.%3u.%3u%c", &a, &b, &c, &d, &end) != 4 || a > 255 || b > 255 ||
+	    c > 255 || d > 255)
+		return false;
+	*out = (uint32_t)a << 24 | (uint32_t)b << 16 | (uint32_t)c << 8 | d;
+	return true;
+}
+
+/*
+ * A hosts entry whose name is a host list, "gpu-[001-512]": the first host h
+ * is read; the list's other hosts are copies of it, each with its name and
+ * its address: the k-th of an address list of the same length
+ * ("10.0.1.[1-512]"), or the first IPv4 address plus k. Errors point at the
+ * entry's name or address, once.
+ */
+static void expand_hosts(struct walk *w, const struct qg_ynode *item,
+			 const struct qg_ynode *names_node, const char *path, struct qg_host *h)
+{
+	char sub[PATH_LEN], err[160];
+	struct qg_hostlist names, addrs = {0};
+	join(sub, path, "name");
+	if (qg_hostlist_parse(names_node->value, &names, err, sizeof(err)) != 0) {
+		qg_error(w->d, names_node->pos,
+			 "%s: '%s' is not a host list: %s; write it as prefix[001-512]suffix", sub,
+			 names_node->value, err);
+		return;
+	}
+	const struct qg_ynode *a = require(w, item, "address", path);
+	uint32_t first = 0;
+	bool listed = false;
+	join(sub, path, "address");
+	if (a && !expect_kind(w, a, QG_Y_SCALAR, sub))
+		a = NULL;
+	if (a && qg_hostlist_is_pattern(a->value)) {
+		if (qg_hostlist_parse(a->value, &addrs, err, sizeof(err)) != 0) {
+			qg_error(w->d, a->pos, "%s: '%s' is not an address list: %s", sub, a->value,
+				 err);
+			a = NULL;
+		} else if (addrs.count != names.count) {
+			qg_error(
+			    w->d, a->pos,
+			    "%s: '%s' gives %zu addresses for the %zu names of '%s'; the lists "
+			    "go together",
+			    sub, a->value, addrs.count, names.count, names_node->value);
+			a = NULL;
+		} else {
+			listed = true;
+		}
+	} else if (a && !ipv4_value(a->value, &first)) {
+		qg_error(w->d, a->pos,
+			 "%s: with a host list, give an address list of the same length "
+			 "(10.0.1.[1-%zu]) or the first IPv4 address, which counts up",
+			 sub, names.count);
+		a = NULL;
+	} else if (a && (uint64_t)first + names.count - 1 > UINT32_MAX) {
+		qg_error(w->d, a->pos, "%s: %zu addresses from %s run past 255.255.255.255", sub,
+			 names.count, a->value);
+		a = NULL;
+	}
+	struct qg_host first_host = *h;
+	for (size_t k = 0; a && k < names.count; k++) {
+		struct qg_host *x = h + k;
+		*x = first_host;
+		bool name_fits = qg_hostlist_name(&names, k, x->name, sizeof(x->name));
+		if (!name_fits || !qg_name_ok(x->name)) {
+			qg_error(w->d, names_node->pos,
+				 "%s.name: '%s' gives '%s', which is not allowed; "
+				 "expected %s",
+				 path, names_node->value, name_fits ? x->name : "(too long)",
+				 QG_NAME_RULE);
+			break;
+		}
+		if (listed) {
+			if (!qg_hostlist_name(&addrs, k, x->address, sizeof(x->address)) ||
+			    !qg_address_ok(x->address)) {
+				qg_error(w->d, a->pos,
+					 "%s: '%s' gives '%s', which is not allowed; "
+					 "expected %s",
+					 sub, a->value, x->address, QG_ADDRESS_RULE);
+				break;
+			}
+		} else {
+			uint32_t ip = first + (uint32_t)k;
+			snprintf(x->address, sizeof(x->address), "%u.%u.%u.%u", ip >> 24,
+				 (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+		}
+		check_unique(w, x->name, names_node->pos, "hosts");
+	}
+	qg_hostlist_free(&names);
+	qg_hostlist_free(&addrs);
+}
+
 static void load_hosts(struct walk *w, const struct qg_ynode *n)
 {
 	static const char *const keys[] = {"name",     "platform", "address",	    "port",
@@ -1005,23 +1123,39 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 						 NULL};
 	static const char *const esxi_only[] = {"uplink", "pvrdma_vmknic", NULL};
 	struct qg_model *m = w->m;
-	if (!(m->hosts = alloc_list(w, n, "hosts", sizeof(*m->hosts), &m->n_hosts)))
+	if (!expect_kind(w, n, QG_Y_SEQ, "hosts") || n->n_kids == 0)
 		return;
-	for (size_t i = 0; i < n->n_kids; i++) {
-		struct qg_host *h = &m->hosts[i];
+	/* Host lists give many hosts per entry: count them first. */
+	size_t total = 0;
+	for (size_t i = 0; i < n->n_kids; i++)
+		total += entry_hosts(n->kids[i]);
+	if (total > QG_HOSTLIST_MAX) {
+		qg_error(w->d, n->pos, "hosts: %zu hosts; at most %u", total, QG_HOSTLIST_MAX);
+		return;
+	}
+	if (!(m->hosts = calloc(total, sizeof(*m->hosts)))) {
+		w->d->oom = true;
+		return;
+	}
+	m->n_hosts = total;
+	for (size_t i = 0, j = 0; i < n->n_kids; j += entry_hosts(n->kids[i]), i++) {
+		struct qg_host *h = &m->hosts[j];
 		char path[PATH_LEN], sub[PATH_LEN];
 		h->pos = n->kids[i]->pos;
 		const struct qg_ynode *item = list_entry(w, n, i, "hosts", keys, path, qg_name_ok,
 							 QG_NAME_RULE, h->name, sizeof(h->name));
 		if (!item)
 			continue;
-		const struct qg_ynode *v;
+		const struct qg_ynode *v, *list = get(item, "name");
+		if (list && (list->kind != QG_Y_SCALAR || !qg_hostlist_is_pattern(list->value)))
+			list = NULL;
 		int platform = -1;
 		if ((v = require(w, item, "platform", path))) {
 			join(sub, path, "platform");
 			platform = read_enum(w, v, sub, platforms);
 		}
-		load_ssh_target(w, item, path, h->address, &h->port, &h->port_given, h->user);
+		load_ssh_target(w, item, path, list ? NULL : h->address, &h->port, &h->port_given,
+				h->user);
 		if (platform < 0)
 			continue;
 		h->platform = (enum qg_host_platform)platform;
@@ -1080,6 +1214,9 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 					    sub, h->pvrdma_vmknic, w->m->qos.mtu);
 			}
 		}
+		/* Every setting read once, at the entry's lines: now one host per name. */
+		if (list)
+			expand_hosts(w, item, list, path, h);
 	}
 }
 
@@ -1093,8 +1230,8 @@ static long host_ref(struct walk *w, const struct qg_ynode *n, const char *path,
 		w->hosts_indexed = true;
 		for (size_t i = 0; i < w->m->n_hosts; i++)
 			if (w->m->hosts[i].name[0] &&
-			    qg_strmap_put(&w->hosts, w->m->hosts[i].name, (void *)(uintptr_t)(i + 1),
-					  NULL) < 0)
+			    qg_strmap_put(&w->hosts, w->m->hosts[i].name,
+					  (void *)(uintptr_t)(i + 1), NULL) < 0)
 				w->d->oom = true;
 	}
 	uintptr_t found = (uintptr_t)qg_strmap_get(&w->hosts, n->value);

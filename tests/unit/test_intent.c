@@ -249,6 +249,47 @@ static void test_warnings(void **state)
 	qg_model_free(&m);
 }
 
+/* Host lists as Slurm writes them: one entry, many hosts, each settings copied. */
+static void test_host_lists(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "hosts:\n"
+			 "  - {name: \"gpu-[08-11]\", platform: linux, address: 10.0.0.254, netdev: "
+			 "ens1f0, rdma_device: mlx5_0, function: vf}\n"
+			 "  - {name: \"esx[1-2]\", platform: esxi, address: \"esx[1-2].lab\", uplink: "
+			 "vmnic1}\n"
+			 "verify:\n  pairs:\n    - {client: gpu-08, server: gpu-11, min_gbps: 10}\n",
+		&m);
+	assert_int_equal(m.n_hosts, 6);
+	assert_string_equal(m.hosts[0].name, "gpu-08");
+	assert_string_equal(m.hosts[3].name, "gpu-11");
+	assert_string_equal(m.hosts[1].address, "10.0.0.255");
+	assert_string_equal(m.hosts[2].address, "10.0.1.0");
+	assert_string_equal(m.hosts[3].netdev, "ens1f0");
+	assert_int_equal(m.hosts[3].function, QG_FN_VF);
+	assert_string_equal(m.hosts[5].name, "esx2");
+	assert_string_equal(m.hosts[5].address, "esx2.lab");
+	assert_int_equal(m.hosts[5].platform, QG_HOST_ESXI);
+	/* An entry's positions are every host's: diagnostics point at the entry. */
+	assert_int_equal(m.hosts[3].pos.line, m.hosts[0].pos.line);
+	qg_model_free(&m);
+	load_fails_with(BASE_QOS "hosts:\n  - {name: \"gpu-[9-1]\", platform: linux, address: "
+				 "10.0.0.1, netdev: e, rdma_device: m}\n",
+			"is not a host list: range 9-1 goes down");
+	load_fails_with(BASE_QOS "hosts:\n  - {name: \"gpu-[1-3]\", platform: linux, address: "
+				 "\"10.0.0.[1-2]\", netdev: e, rdma_device: m}\n",
+			"gives 2 addresses for the 3 names");
+	load_fails_with(BASE_QOS "hosts:\n  - {name: \"gpu-[1-3]\", platform: linux, address: "
+				 "gpu.lab, netdev: e, rdma_device: m}\n",
+			"give an address list of the same length");
+	load_fails_with(BASE_QOS "hosts:\n  - {name: \"gpu-[1-3]\", platform: linux, address: "
+				 "10.0.0.1, netdev: e, rdma_device: m}\n"
+				 "  - {name: gpu-2, platform: linux, address: 10.0.1.1, netdev: e, "
+				 "rdma_device: m}\n",
+			"name 'gpu-2' is used twice");
+}
+
 static void test_all_problems_in_one_run(void **state)
 {
 	(void)state;
@@ -281,6 +322,7 @@ int main(void)
 	    cmocka_unit_test(test_injection_refused),
 	    cmocka_unit_test(test_warnings),
 	    cmocka_unit_test(test_all_problems_in_one_run),
+	    cmocka_unit_test(test_host_lists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
