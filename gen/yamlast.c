@@ -75,9 +75,10 @@ struct qg_ynode *qg_yaml_parse(const char *text, size_t len, struct qg_diags *d)
 			size_t at = parser.problem_mark.index;
 			/* libyaml says "found character that cannot start any token": name it. */
 			if (at < len && text[at] == '\t') {
-				qg_error(d, pos,
-					 "a tab character: YAML indents with spaces only; replace the "
-					 "tabs on this line with spaces");
+				qg_error(
+				    d, pos,
+				    "a tab character: YAML indents with spaces only; replace the "
+				    "tabs on this line with spaces");
 			} else if (parser.context) {
 				qg_error(d, pos, "yaml: %s %s",
 					 parser.problem ? parser.problem : "error", parser.context);

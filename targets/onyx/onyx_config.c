@@ -244,7 +244,7 @@ static bool parse_no_pool(struct onyx_config *c, char **w, size_t n)
 		if (!parse_int(w[k], 0, 7, &prio))
 			return false;
 		if (p)
-			p->priority_mask &= (uint8_t)~(1u << prio);
+			p->priority_mask &= (uint8_t) ~(1u << prio);
 	}
 	return true;
 }
@@ -446,7 +446,8 @@ int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, str
 		int ways = split_ways(w, n);
 		if (ways != 0) {
 			if (ways < 0 || qg_port_parse(w[2], &ports, &np, err, sizeof(err)) != 0) {
-				qg_warning(d, pos, "cannot read the split of '%s'; line skipped", raw);
+				qg_warning(d, pos, "cannot read the split of '%s'; line skipped",
+					   raw);
 				continue;
 			}
 			for (size_t k = 0; k < np && rc == 0; k++)
@@ -558,11 +559,12 @@ static void judge_foreign(const struct onyx_config *want, const struct onyx_conf
 			qg_port_run_format(&runs[r], text);
 			qg_buf_printf(&names, "%s%s", r ? "," : "", text);
 		}
-		qg_error(d, (struct qg_pos){p->foreign.no, 1},
-			 "'%s': a QoS setting on the intent's port%s %s that qosgen does not model, "
-			 "so it cannot say what the port does with RoCE traffic: remove it on the "
-			 "switch (its 'no' form), or leave the port out of the intent",
-			 p->foreign.text, n == 1 ? "" : "s", names.data ? names.data : "?");
+		qg_error(
+		    d, (struct qg_pos){p->foreign.no, 1},
+		    "'%s': a QoS setting on the intent's port%s %s that qosgen does not model, "
+		    "so it cannot say what the port does with RoCE traffic: remove it on the "
+		    "switch (its 'no' form), or leave the port out of the intent",
+		    p->foreign.text, n == 1 ? "" : "s", names.data ? names.data : "?");
 		qg_buf_free(&names);
 	}
 out:
@@ -570,8 +572,7 @@ out:
 	free(runs);
 }
 
-static void judge_port(const struct qg_port *id, const struct onyx_config *have,
-		       struct qg_diags *d)
+static void judge_port(const struct qg_port *id, const struct onyx_config *have, struct qg_diags *d)
 {
 	char name[QG_PORT_TEXT_LEN], whole[QG_PORT_TEXT_LEN];
 	qg_port_format(id, name);
@@ -593,12 +594,13 @@ static void judge_port(const struct qg_port *id, const struct onyx_config *have,
 				 "the switch's ports in the intent",
 				 sp->at.text, whole, sp->ways, name);
 		else if (!sub)
-			qg_error(d, (struct qg_pos){1, 1},
-				 "the intent names subport %s, but port %s is not split on the "
-				 "switch (no 'module-type qsfp-split' line for it): split it first "
-				 "('interface ethernet %s module-type qsfp-split-4 force'), or name "
-				 "%s in the intent",
-				 name, whole, whole, whole);
+			qg_error(
+			    d, (struct qg_pos){1, 1},
+			    "the intent names subport %s, but port %s is not split on the "
+			    "switch (no 'module-type qsfp-split' line for it): split it first "
+			    "('interface ethernet %s module-type qsfp-split-4 force'), or name "
+			    "%s in the intent",
+			    name, whole, whole, whole);
 		return;
 	}
 }
@@ -628,31 +630,35 @@ static void judge_pools(const struct onyx_config *want, const struct onyx_config
 		uint8_t shared = h->priority_mask & w->priority_mask;
 		uint8_t other = h->priority_mask & (uint8_t)~w->priority_mask;
 		mask_text(shared ? shared : other, theirs);
-		/* A read-back's name goes into a command only when it is a name qosgen would write. */
+		/* A read-back's name goes into a command only when it is a name qosgen would write.
+		 */
 		if (shared && !qg_pool_name_ok(h->name)) {
-			qg_error(d, (struct qg_pos){h->line, 1},
-				 "traffic pool '%s' owns switch-priority %s, and qosgen sends no pool "
-				 "name outside %s: free the priority on the switch",
-				 h->name, theirs, QG_POOL_RULE);
+			qg_error(
+			    d, (struct qg_pos){h->line, 1},
+			    "traffic pool '%s' owns switch-priority %s, and qosgen sends no pool "
+			    "name outside %s: free the priority on the switch",
+			    h->name, theirs, QG_POOL_RULE);
 			continue;
 		}
 		if (shared && !other) {
-			qg_error(d, (struct qg_pos){h->line, 1},
-				 "traffic pool '%s' owns switch-priority %s, which the intent gives "
-				 "to its pool '%s'; taking it away would leave '%s' with no "
-				 "priority and its buffer still reserved: set "
-				 "qos.lossless.pool.name to '%s' to adopt that pool, or remove it on "
-				 "the switch ('no traffic pool %s')",
-				 h->name, theirs, w->name, h->name, h->name, h->name);
+			qg_error(
+			    d, (struct qg_pos){h->line, 1},
+			    "traffic pool '%s' owns switch-priority %s, which the intent gives "
+			    "to its pool '%s'; taking it away would leave '%s' with no "
+			    "priority and its buffer still reserved: set "
+			    "qos.lossless.pool.name to '%s' to adopt that pool, or remove it on "
+			    "the switch ('no traffic pool %s')",
+			    h->name, theirs, w->name, h->name, h->name, h->name);
 			continue;
 		}
 		if (other && !strcmp(h->type, "lossless"))
-			qg_error(d, (struct qg_pos){h->line, 1},
-				 "traffic pool '%s' is lossless on switch-priority %s, besides the "
-				 "intent's lossless priority %s: PFC would pause that priority too; "
-				 "qosgen does not remove another pool: remove it ('no traffic pool "
-				 "%s') or make it lossy ('traffic pool %s type lossy') on the switch",
-				 h->name, theirs, mine, h->name, h->name);
+			qg_error(
+			    d, (struct qg_pos){h->line, 1},
+			    "traffic pool '%s' is lossless on switch-priority %s, besides the "
+			    "intent's lossless priority %s: PFC would pause that priority too; "
+			    "qosgen does not remove another pool: remove it ('no traffic pool "
+			    "%s') or make it lossy ('traffic pool %s type lossy') on the switch",
+			    h->name, theirs, mine, h->name, h->name);
 		if (h->percent_centi > 0) {
 			total += h->percent_centi;
 			first = first ? first : h->line;
@@ -660,17 +666,18 @@ static void judge_pools(const struct onyx_config *want, const struct onyx_config
 	}
 	if (total > 10000) {
 		qg_centi_format(total, pct);
-		qg_error(d, (struct qg_pos){first ? first : 1, 1},
-			 "the traffic pools would take %s %% of the buffer with the intent's pool "
-			 "'%s': lower qos.lossless.pool.memory_percent, or shrink or remove another "
-			 "pool on the switch",
-			 pct, w->name);
+		qg_error(
+		    d, (struct qg_pos){first ? first : 1, 1},
+		    "the traffic pools would take %s %% of the buffer with the intent's pool "
+		    "'%s': lower qos.lossless.pool.memory_percent, or shrink or remove another "
+		    "pool on the switch",
+		    pct, w->name);
 		for (size_t i = 0; i < have->n_pools; i++) {
 			const struct onyx_pool_cfg *h = &have->pools[i];
 			if (strcmp(h->name, w->name) && h->percent_centi > 0) {
 				qg_centi_format(h->percent_centi, pct);
-				qg_note(d, (struct qg_pos){h->line, 1}, "traffic pool '%s' has %s %%",
-					h->name, pct);
+				qg_note(d, (struct qg_pos){h->line, 1},
+					"traffic pool '%s' has %s %%", h->name, pct);
 			}
 		}
 	}
@@ -686,12 +693,13 @@ int onyx_config_judge(const struct onyx_config *want, const struct onyx_config *
 	uint8_t lossless = want->n_pools ? want->pools[0].priority_mask : 0;
 	for (int p = 0; p < 8; p++)
 		if (have->pfc[p].no && !(lossless & (1u << p)))
-			qg_error(d, (struct qg_pos){have->pfc[p].no, 1},
-				 "'%s': PFC is enabled on switch-priority %d, which the intent does "
-				 "not make lossless; qosgen does not turn off PFC it did not set: "
-				 "'no dcb priority-flow-control priority %d enable' on the switch, or "
-				 "make it the intent's lossless priority",
-				 have->pfc[p].text, p, p);
+			qg_error(
+			    d, (struct qg_pos){have->pfc[p].no, 1},
+			    "'%s': PFC is enabled on switch-priority %d, which the intent does "
+			    "not make lossless; qosgen does not turn off PFC it did not set: "
+			    "'no dcb priority-flow-control priority %d enable' on the switch, or "
+			    "make it the intent's lossless priority",
+			    have->pfc[p].text, p, p);
 	for (size_t i = 0; i < want->n_ports; i++)
 		judge_port(&want->ports[i].id, have, d);
 	judge_foreign(want, have, d);
@@ -965,8 +973,8 @@ void onyx_config_emit(const struct onyx_config *want, struct qg_buf *cmds)
 		p->id = want->ports[i].id;
 		for (int tc = 0; tc < 8; tc++) {
 			p->tc[tc].cc_min = -1;
-			p->tc[tc].ets = want->ports[i].tc[tc].ets == QG_ETS_STRICT ? QG_ETS_WRR
-										: QG_ETS_STRICT;
+			p->tc[tc].ets =
+			    want->ports[i].tc[tc].ets == QG_ETS_STRICT ? QG_ETS_WRR : QG_ETS_STRICT;
 			p->tc[tc].weight = -1;
 		}
 	}
@@ -1029,7 +1037,8 @@ static void pool_restore(const struct onyx_config *scope, const struct onyx_conf
 				    (!n || n->percent_centi != b->percent_centi)) {
 					char pct[24];
 					qg_centi_format(b->percent_centi, pct);
-					qg_buf_printf(out, "%d\ttraffic pool %s memory percent %s\n",
+					qg_buf_printf(out,
+						      "%d\ttraffic pool %s memory percent %s\n",
 						      ONYX_SEC_BUFFER, name, pct);
 				}
 				if (step == 2)

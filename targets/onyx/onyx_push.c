@@ -53,7 +53,8 @@ static void first_error(const struct qg_diags *d, char *err, size_t errlen)
 	for (size_t k = 0; k < d->n; k++)
 		if (d->v[k].sev == QG_SEV_ERROR) {
 			snprintf(err, errlen, "running-config line %d: %s%s", d->v[k].pos.line,
-				 d->v[k].msg, d->errors > 1 ? " (and more: qosgen diff shows all)" : "");
+				 d->v[k].msg,
+				 d->errors > 1 ? " (and more: qosgen diff shows all)" : "");
 			return;
 		}
 	snprintf(err, errlen, "out of memory");
@@ -92,7 +93,8 @@ static int send_lines(struct onyx_session *s, const char *cmds, struct qg_buf *l
 		if (len >= sizeof(cmd)) {
 			/* Never a cut command: refuse the line whole. */
 			*failed = 1;
-			snprintf(what, wlen, "a command of %zu bytes is longer than qosgen sends", len);
+			snprintf(what, wlen, "a command of %zu bytes is longer than qosgen sends",
+				 len);
 			break;
 		}
 		snprintf(cmd, sizeof(cmd), "%.*s", (int)len, line);
@@ -173,11 +175,12 @@ static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 	if (undo.failed) {
 		/* A partial undo must never be sent, nor an empty one taken for "nothing to do". */
 		r->state = QG_PUSH_FAILED;
-		qg_push_say(r,
-			    "%s; %sthe rollback could not be computed (out of memory): nothing was "
-			    "put back, the switch keeps what was applied; the earlier configuration "
-			    "is saved on it as '%s'",
-			    cause, how, r->saved_as);
+		qg_push_say(
+		    r,
+		    "%s; %sthe rollback could not be computed (out of memory): nothing was "
+		    "put back, the switch keeps what was applied; the earlier configuration "
+		    "is saved on it as '%s'",
+		    cause, how, r->saved_as);
 		goto done;
 	}
 	int planned = count_lines(undo.data), failed = 0;
@@ -208,7 +211,8 @@ static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 		r->state = QG_PUSH_NOT_RESTORED;
 		qg_push_say(
 		    r,
-		    "%s; %sthe rollback did not complete%s%s (%d of %d undo line%s sent): the switch "
+		    "%s; %sthe rollback did not complete%s%s (%d of %d undo line%s sent): the "
+		    "switch "
 		    "may be half-configured; the earlier configuration is saved on it as '%s'",
 		    cause, how, what[0] ? " at " : "", what, r->lines_rolled_back, planned,
 		    planned == 1 ? "" : "s", r->saved_as);
@@ -246,10 +250,11 @@ int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	}
 	/* The wrong host behind a name is how the wrong switch gets configured. */
 	if (!o->accept_hostname && !onyx_config_hostname_matches(&have, sw->name, sw->address)) {
-		qg_push_say(r,
-			    "refused: the switch at %s says its hostname is '%s', not '%s'; nothing "
-			    "sent (check the intent's address, or --accept-hostname to go on)",
-			    sw->address, have.hostname, sw->name);
+		qg_push_say(
+		    r,
+		    "refused: the switch at %s says its hostname is '%s', not '%s'; nothing "
+		    "sent (check the intent's address, or --accept-hostname to go on)",
+		    sw->address, have.hostname, sw->name);
 		goto out;
 	}
 	struct qg_diags jd;

@@ -17,11 +17,12 @@
  * such line, or a "## " header, is what every running-config has.
  */
 static const char *const onyx_words[] = {
-    "aaa",	  "advanced",	 "banner", "cli",      "clock",	   "configuration", "dcb",
-    "hostname",	  "interface",	 "ip",	   "ipv6",     "lacp",	   "ldap",	    "lldp",
-    "logging",	  "mlag",	 "mlag-vip", "no",     "ntp",	   "pool",	    "port-channel",
-    "protocol",	  "qos",	 "radius-server", "roce", "snmp-server", "spanning-tree",
-    "ssh",	  "tacacs-server", "traffic", "username", "vlan",	   "web",
+    "aaa",	"advanced",    "banner",	"cli",	    "clock",	     "configuration",
+    "dcb",	"hostname",    "interface",	"ip",	    "ipv6",	     "lacp",
+    "ldap",	"lldp",	       "logging",	"mlag",	    "mlag-vip",	     "no",
+    "ntp",	"pool",	       "port-channel",	"protocol", "qos",	     "radius-server",
+    "roce",	"snmp-server", "spanning-tree", "ssh",	    "tacacs-server", "traffic",
+    "username", "vlan",	       "web",
 };
 
 static bool onyx_line(const char *line, size_t len)
@@ -40,8 +41,9 @@ static bool onyx_line(const char *line, size_t len)
 /* Control bytes a terminal capture may hold besides \t \n \r: BS, VT, FF, ESC. */
 static bool text_byte(unsigned char c)
 {
-	return c >= 0x20 ? c != 0x7f : c == '\t' || c == '\n' || c == '\r' || c == '\b' ||
-					   c == '\v' || c == '\f' || c == 0x1b;
+	return c >= 0x20 ? c != 0x7f
+			 : c == '\t' || c == '\n' || c == '\r' || c == '\b' || c == '\v' ||
+			       c == '\f' || c == 0x1b;
 }
 
 int onyx_text_check(const char *text, size_t len, size_t *skip, struct qg_diags *d)
@@ -70,9 +72,9 @@ int onyx_text_check(const char *text, size_t len, size_t *skip, struct qg_diags 
 				 "byte 0x%02X at offset %zu: the read-back is not text%s; a "
 				 "running-config is ASCII lines",
 				 t[i], i,
-				 t[i] != 0   ? " (binary data?)"
-				 : utf16 ? " (a NUL byte; UTF-16 without a byte-order mark?)"
-					 : " (a NUL byte)");
+				 t[i] != 0 ? " (binary data?)"
+				 : utf16   ? " (a NUL byte; UTF-16 without a byte-order mark?)"
+					   : " (a NUL byte)");
 			return -EINVAL;
 		}
 		if (t[i] != ' ' && t[i] != '\t' && t[i] != '\r' && t[i] != '\n')

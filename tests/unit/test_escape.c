@@ -11,7 +11,8 @@ static void test_controls_escaped(void **state)
 	assert_string_equal(s, "a\\nb\\tc\\x1b]0;owned\\x07\\x7f");
 	free(s);
 	/* C1 controls in UTF-8 (CSI is U+009B), while other UTF-8 text passes. */
-	s = qg_escape("x\xc2\x9b" "2J \xc3\xa9t\xc3\xa9 \xc2\xa0");
+	s = qg_escape("x\xc2\x9b"
+		      "2J \xc3\xa9t\xc3\xa9 \xc2\xa0");
 	assert_string_equal(s, "x\\u009b2J \xc3\xa9t\xc3\xa9 \xc2\xa0");
 	free(s);
 }

@@ -164,12 +164,12 @@ static void test_unreadable_managed_lines_warned(void **state)
 	struct qg_diags d;
 	qg_diags_init(&d, "rc");
 	assert_int_equal(PARSE("interface ethernet 1/1 qos trust L3\n"
-					   "interface ethernet 1/1 mtu big\n"
-					   "interface ethernet 1/1 traffic-class 9 dcb ets strict\n"
-					   "interface ethernet eth9 qos trust L2\n"
-					   "traffic pool x memory percent lots\n"
-					   "interface ethernet 1/1 switchport mode hybrid\n",
-					   &c, &d),
+			       "interface ethernet 1/1 mtu big\n"
+			       "interface ethernet 1/1 traffic-class 9 dcb ets strict\n"
+			       "interface ethernet eth9 qos trust L2\n"
+			       "traffic pool x memory percent lots\n"
+			       "interface ethernet 1/1 switchport mode hybrid\n",
+			       &c, &d),
 			 0);
 	assert_int_equal(d.warnings, 4);
 	assert_int_equal(d.v[0].pos.line, 2);
@@ -221,12 +221,13 @@ static char *judge_for(const char *intent, const char *running)
 static void test_pool_extra_priorities_unmapped(void **state)
 {
 	(void)state;
-	char *out = diff_for(SWITCH_INTENT("[1/1]"),
-			     POOL_OK "traffic pool roce map switch-priority 5\n");
+	char *out =
+	    diff_for(SWITCH_INTENT("[1/1]"), POOL_OK "traffic pool roce map switch-priority 5\n");
 	assert_non_null(strstr(out, "1\tno traffic pool roce map switch-priority 5\n"
 				    "1\ttraffic pool roce map switch-priority 3\n"));
 	free(out);
-	out = diff_for(SWITCH_INTENT("[1/1]"), POOL_OK "traffic pool roce map switch-priority 3 4\n");
+	out =
+	    diff_for(SWITCH_INTENT("[1/1]"), POOL_OK "traffic pool roce map switch-priority 3 4\n");
 	assert_non_null(strstr(out, "1\tno traffic pool roce map switch-priority 4\n"));
 	assert_null(strstr(out, "map switch-priority 3"));
 	free(out);
@@ -236,10 +237,10 @@ static void test_second_pool(void **state)
 {
 	(void)state;
 	/* It owns only the lossless priority: adopting or removing it is the user's call. */
-	char *j = judge_for(SWITCH_INTENT("[1/1]"),
-			    "traffic pool rocepool type lossless\n"
-			    "traffic pool rocepool memory percent 60.00\n"
-			    "traffic pool rocepool map switch-priority 3\n");
+	char *j =
+	    judge_for(SWITCH_INTENT("[1/1]"), "traffic pool rocepool type lossless\n"
+					      "traffic pool rocepool memory percent 60.00\n"
+					      "traffic pool rocepool map switch-priority 3\n");
 	assert_string_equal(j, "1:traffic pool 'rocepool' owns switch-prio\n");
 	free(j);
 	/* A lossy pool that also carries 3: 3 moves, the rest stays. */
@@ -268,12 +269,13 @@ static void test_second_pool(void **state)
 static void test_switches_that_cannot_be_judged(void **state)
 {
 	(void)state;
-	char *j = judge_for(SWITCH_INTENT("[1/1]"), "hostname s\n"
-						    "advanced buffer management force\n"
-						    "roce lossless\n"
-						    "dcb priority-flow-control enable force\n"
-						    "dcb priority-flow-control priority 3 enable\n"
-						    "dcb priority-flow-control priority 5 enable\n");
+	char *j =
+	    judge_for(SWITCH_INTENT("[1/1]"), "hostname s\n"
+					      "advanced buffer management force\n"
+					      "roce lossless\n"
+					      "dcb priority-flow-control enable force\n"
+					      "dcb priority-flow-control priority 3 enable\n"
+					      "dcb priority-flow-control priority 5 enable\n");
 	assert_string_equal(j, "2:'advanced buffer management force': the \n"
 			       "3:'roce lossless': Onyx's RoCE auto-config\n"
 			       "6:'dcb priority-flow-control priority 5 en\n");
@@ -303,9 +305,10 @@ static void test_split_ports_judged(void **state)
 static void test_foreign_qos_on_intent_ports(void **state)
 {
 	(void)state;
-	const char *running = "interface ethernet 1/2 traffic-class 3 bind switch-priority 3\n"
-			      "interface ethernet 1/9 qos rewrite pcp\n"
-			      "interface ethernet 1/1-1/4 dcb priority-flow-control mode on force\n";
+	const char *running =
+	    "interface ethernet 1/2 traffic-class 3 bind switch-priority 3\n"
+	    "interface ethernet 1/9 qos rewrite pcp\n"
+	    "interface ethernet 1/1-1/4 dcb priority-flow-control mode on force\n";
 	/* 1/9 is not the intent's: left alone; per-port PFC mode is judged fine. */
 	char *j = judge_for(SWITCH_INTENT("[1/1-1/4]"), running);
 	assert_string_equal(j, "1:'interface ethernet 1/2 traffic-class 3 \n");
@@ -334,9 +337,9 @@ static void test_not_a_running_config(void **state)
 	assert_int_equal(text_error(" \n\r\n", 4, &line, &col), -EINVAL);
 	assert_int_equal(text_error("\xff\xfeh\0o\0", 6, &line, &col), -EINVAL);
 	/* A NUL byte no longer hides the rest of the file: refused where it is. */
-	assert_int_equal(text_error("hostname s\ninterface\0 ethernet 1/1 mtu 9216\n", 44, &line,
-				    &col),
-			 -EINVAL);
+	assert_int_equal(
+	    text_error("hostname s\ninterface\0 ethernet 1/1 mtu 9216\n", 44, &line, &col),
+	    -EINVAL);
 	assert_int_equal(line, 2);
 	assert_int_equal(col, 10);
 	assert_int_equal(text_error("hostname s\n\x01\x02", 13, &line, &col), -EINVAL);
@@ -423,7 +426,8 @@ static void test_restore_moves_priority_back(void **state)
 	load_ok(SWITCH_INTENT("[1/1]"), &m);
 	struct onyx_config scope, before, now;
 	assert_int_equal(onyx_config_from_model(&m, 0, &scope), 0);
-	parse_ok("traffic pool bulk type lossy\ntraffic pool bulk map switch-priority 0 3\n", &before);
+	parse_ok("traffic pool bulk type lossy\ntraffic pool bulk map switch-priority 0 3\n",
+		 &before);
 	parse_ok("traffic pool bulk type lossy\ntraffic pool bulk map switch-priority 0\n" POOL_OK
 		 "traffic pool roce map switch-priority 3\n",
 		 &now);

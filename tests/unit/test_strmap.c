@@ -4,7 +4,6 @@
 
 #include "../../gen/strmap.h"
 
-
 static void test_put_get_and_first_wins(void **state)
 {
 	(void)state;
