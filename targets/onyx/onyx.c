@@ -123,6 +123,21 @@ static int onyx_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	if (onyx_config_from_model(m, i, &want) != 0)
 		return -ENOMEM;
 	onyx_config_emit(&want, &cmds);
+	/*
+	 * A reviewer who knows PFC from other switches looks for it: say why
+	 * there is no `dcb priority-flow-control` line (onyx.c's header).
+	 */
+	char pfc[400] = "";
+	if (want.n_pools) {
+		int prio = 0;
+		while (prio < 7 && !(want.pools[0].priority_mask & (1u << prio)))
+			prio++;
+		snprintf(pfc, sizeof(pfc),
+			 "## PFC: switch-priority %d in lossless pool '%s' has PFC on by itself\n"
+			 "## ('show dcb priority-flow-control': PFC admin Auto, oper Enabled), so no\n"
+			 "## 'dcb priority-flow-control' line is written, as in NVIDIA's reference.\n",
+			 prio, want.pools[0].name);
+	}
 	onyx_config_free(&want);
 	if (cmds.failed) {
 		qg_buf_free(&cmds);
@@ -136,6 +151,8 @@ static int onyx_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 		if (sec != section && sec >= 0 && sec < ONYX_SEC_COUNT) {
 			qg_buf_printf(&body, "%s##\n## %s\n##\n", section < 0 ? "" : "\n",
 				      onyx_section_title[sec]);
+			if (sec == ONYX_SEC_BUFFER)
+				qg_buf_puts(&body, pfc);
 			section = sec;
 		}
 		qg_buf_append(&body, line, len);
