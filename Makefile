@@ -183,6 +183,7 @@ bench: setup
 	@$(MAKE) --no-print-directory bench-run
 
 bench-run: all $(BUILD)/tests/onyx-sim
+	@sh bench/build.sh $(BUILD)
 	@sh bench/push.sh $(BUILD)
 	@sh bench/verify.sh $(BUILD)
 

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/build: `qosgen build` of generated fabrics against a PyYAML + Jinja2
+# script rendering the same files with no validation (bench/baseline_render.py),
+# in one run on one machine: 500 switches + 10,000 Linux hosts, then 5,000 +
+# 100,000. Prints wall time, peak memory and output size of each, the ratio
+# baseline / qosgen, and qosgen's scaling from the smaller fabric to the larger.
+# Targets (issue: fleet scale): at 500 + 10,000 qosgen >= 20x faster than the
+# baseline and its output under 15 MB; the larger fabric at most 11x the time
+# of the smaller, under 1 GiB. The bench prints and judges nothing.
+# Usage: bench/build.sh BUILD [small|both]  (default both)
+set -u
+BUILD=${1:-build}
+SIZES=${2:-both}
+Q=$(cd "$BUILD" && pwd)/qosgen
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT INT TERM
+for tool in /usr/bin/time /usr/bin/python3; do
+	[ -x "$tool" ] || { echo "bench/build: $tool is missing ('make setup' installs it)"; exit 3; }
+done
+
+# fabric SWITCHES HOSTS FILE: one device per line, as a large site writes it.
+fabric() {
+	/usr/bin/python3 - "$1" "$2" "$3" <<'PY'
+import sys
+n_sw, n_h, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+with open(path, "w") as f:
+    f.write("version: 1\nfabric: bench\nqos:\n  lossless: {priority: 3, dscp: [26], pool: "
+            "{name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n"
+            "  cnp: {priority: 6, dscp: 48, ets: strict}\nswitches:\n")
+    for i in range(n_sw):
+        f.write(f"  - {{name: sw{i:05d}, platform: onyx, address: 10.{i // 250}.{i % 250}.1, "
+                f"ports: [1/1-1/32]}}\n")
+    f.write("hosts:\n")
+    for i in range(n_h):
+        f.write(f"  - {{name: gpu{i:06d}, platform: linux, function: pf, address: "
+                f"10.{100 + i // 65000}.{(i // 250) % 256}.{i % 250 + 1}, netdev: ens1f0, "
+                f"rdma_device: mlx5_0}}\n")
+PY
+}
+
+# timed LABEL COMMAND...: runs it; sets secs, kb (peak RSS) and prints nothing.
+timed() {
+	label=$1
+	shift
+	/usr/bin/time -f '%e %M' -o "$dir/time" "$@" >"$dir/$label.log" 2>&1 || {
+		echo "bench/build: $label failed: $(tail -n 3 "$dir/$label.log")"
+		exit 3
+	}
+	read -r secs kb <"$dir/time"
+}
+
+run() { # SWITCHES HOSTS: prints one line each for qosgen and the baseline
+	f=$dir/fabric-$1-$2.yaml
+	fabric "$1" "$2" "$f"
+	rm -rf "$dir/out" "$dir/base"
+	timed qosgen "$Q" build "$f" -o "$dir/out"
+	q_secs=$secs q_kb=$kb q_mb=$(du -sm "$dir/out" | cut -f1)
+	timed baseline /usr/bin/python3 "$top/bench/baseline_render.py" "$f" "$dir/base" "$top/templates"
+	b_secs=$secs b_kb=$kb b_mb=$(du -sm "$dir/base" | cut -f1)
+	ratio=$(echo "$b_secs $q_secs" | awk '{ printf "%.2f", ($2 > 0 ? $1 / $2 : 0) }')
+	printf 'BENCH build %s switches + %s hosts: qosgen %.2f s, %d MB peak, %d MB out; baseline %.2f s, %d MB peak, %d MB out; baseline/qosgen %sx\n' \
+		"$1" "$2" "$q_secs" $((q_kb / 1024)) "$q_mb" "$b_secs" $((b_kb / 1024)) "$b_mb" "$ratio"
+	rm -rf "$dir/out" "$dir/base" "$f"
+}
+
+run 500 10000
+small=$q_secs
+if [ "$SIZES" = both ]; then
+	run 5000 100000
+	echo "$small $q_secs" | awk '{ printf "BENCH build scaling 10x fabric: qosgen %.1fx the time (target <= 11x)\n", ($1 > 0 ? $2 / $1 : 0) }'
+fi
