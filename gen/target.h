@@ -33,7 +33,8 @@ enum qg_push_state {
 	QG_PUSH_UNCHANGED,    /* failed before anything was sent (unreachable, refused key) */
 	QG_PUSH_NOT_RESTORED, /* failed and the rollback could not be verified: look at it */
 	QG_PUSH_PARTIAL,      /* a host: all it has is set, but some tool or knob is missing */
-	QG_PUSH_FAILED,	      /* a host: some settings failed (each is reported) */
+	/* a host: some settings failed (each reported); a switch: its undo could not be computed */
+	QG_PUSH_FAILED,
 };
 
 struct qg_push_result {
