@@ -7,6 +7,7 @@
 #include "push.h"
 #include "../gen/errmsg.h"
 
+#include "../gen/escape.h"
 #include "../gen/modeljson.h"
 #include "../gen/target.h"
 #include "../gen/version.h"
@@ -14,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
+#include <errno.h>
 #include <libssh/libssh.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -44,6 +46,35 @@ struct pool {
 	pthread_mutex_t lock;
 };
 
+/*
+ * What a device said (a host's report line, a switch's error line, read
+ * into a result's message and sent lines) goes to the terminal escaped
+ * (gen/escape.h): an escape sequence in it must not set the terminal's title
+ * or erase what was printed, a newline not forge a line of ours.
+ */
+static void put_device_text(FILE *f, const char *s, size_t len)
+{
+	struct qg_buf b = {0};
+	qg_escape_append(&b, s, len);
+	if (b.failed)
+		fputs("(out of memory)", f);
+	else if (b.len)
+		fwrite(b.data, 1, b.len, f);
+	qg_buf_free(&b);
+}
+
+/* The same, line by line: each line of s escaped and ended with a newline. */
+static void put_device_lines(FILE *f, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (s + i)) : len - i;
+		put_device_text(f, s + i, n);
+		fputc('\n', f);
+		i += n + 1;
+	}
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -62,20 +93,46 @@ static void *worker(void *arg)
 		const char *name = qg_device_name(p->m, j->kind, j->index);
 		if (p->po->as_diff) {
 			/* The difference on stdout; a device that cannot be read, on stderr. */
-			if (!j->ok)
-				fprintf(stderr, "qosgen diff: %s: %s\n", name, j->r.message);
-			else if (j->r.sent.len && p->n > 1)
-				printf("## %s\n%s", name, j->r.sent.data);
-			else if (j->r.sent.len)
-				fputs(j->r.sent.data, stdout);
+			if (!j->ok) {
+				fprintf(stderr, "qosgen diff: %s: ", name);
+				put_device_text(stderr, j->r.message, strlen(j->r.message));
+				fputc('\n', stderr);
+			} else if (j->r.sent.len) {
+				if (p->n > 1)
+					printf("## %s\n", name);
+				put_device_lines(stdout, j->r.sent.data, j->r.sent.len);
+			}
 		} else if (!p->po->json) {
-			fprintf(stderr, "%s: %s\n", name, j->r.message);
+			fprintf(stderr, "%s: ", name);
+			put_device_text(stderr, j->r.message, strlen(j->r.message));
+			fputc('\n', stderr);
 			if (p->po->dry_run && j->r.sent.len)
-				fputs(j->r.sent.data, stdout);
+				put_device_lines(stdout, j->r.sent.data, j->r.sent.len);
 		}
 		fflush(stdout);
 		pthread_mutex_unlock(&p->lock);
 	}
+}
+
+/*
+ * cJSON writes C0 controls in strings as \u00NN but DEL and the C1 controls
+ * (U+0080..U+009F, which some terminals obey like ESC) as they are; a device's
+ * message can hold them. Outside strings JSON is ASCII, so every such byte is
+ * in a string, and \u007f, \u009b there is the same text for a JSON reader
+ * and nothing for a terminal.
+ */
+static void put_json(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; p[i]; i++) {
+		if (p[i] == 0x7f)
+			fputs("\\u007f", f);
+		else if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
+			fprintf(f, "\\u%04x", p[++i]);
+		else
+			fputc(p[i], f);
+	}
+	fputc('\n', f);
 }
 
 static void print_json(const struct qg_model *m, struct job *jobs, size_t n)
@@ -98,9 +155,64 @@ static void print_json(const struct qg_model *m, struct job *jobs, size_t n)
 	}
 	char *s = cJSON_Print(a);
 	if (s)
-		printf("%s\n", s);
+		put_json(stdout, s);
 	free(s);
 	cJSON_Delete(a);
+}
+
+/* Same file, position and text: the one error that every host of a template shares. */
+static bool diag_known(const struct qg_diags *d, const struct qg_diag *e)
+{
+	for (size_t k = 0; k < d->n; k++) {
+		const struct qg_diag *x = &d->v[k];
+		if (x->pos.line == e->pos.line && x->pos.col == e->pos.col &&
+		    !strcmp(x->msg, e->msg) &&
+		    !strcmp(x->file ? x->file : "", e->file ? e->file : ""))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Generate every host's script once, here, before any thread starts: a
+ * template error stops the push before any device is touched, reported once
+ * however many hosts share the template (issue 18: sixteen workers appending
+ * the same error to one list corrupted the heap). The workers generate the
+ * scripts again, each into a diagnostics list of its own.
+ */
+static int check_host_scripts(const struct qg_model *m, const struct job *jobs, size_t n,
+			      const struct qg_emit_ctx *ctx)
+{
+	struct qg_diags *d = ctx->d;
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].kind != QG_DEVICE_HOST)
+			continue;
+		struct qg_diags one;
+		qg_diags_init(&one, d->file);
+		struct qg_emit_ctx c = *ctx;
+		c.d = &one;
+		struct qg_outset files = {0};
+		int rc = jobs[i].target->emit(m, jobs[i].index, &c, &files);
+		qg_outset_free(&files);
+		for (size_t k = 0; k < one.n; k++) {
+			const struct qg_diag *e = &one.v[k];
+			if (diag_known(d, e))
+				continue;
+			if (e->sev != QG_SEV_ERROR)
+				qg_warning(d, e->pos, "%s", e->msg);
+			else if (e->file)
+				qg_error_in(d, e->file, e->pos, "%s", e->msg);
+			else
+				qg_error(d, e->pos, "%s", e->msg);
+		}
+		if (rc != 0 && one.errors == 0)
+			qg_error(d, (struct qg_pos){0}, "%s: cannot generate the host script%s",
+				 qg_device_name(m, jobs[i].kind, jobs[i].index),
+				 rc == -ENOMEM ? ": out of memory" : "");
+		d->oom |= one.oom;
+		qg_diags_free(&one);
+	}
+	return d->errors || d->oom ? -1 : 0;
 }
 
 int push_run(const struct qg_model *m, const struct push_opts *po)
@@ -147,6 +259,15 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	}
 	struct qg_emit_ctx ctx = {
 	    .templates = &templates, .generator = QG_GENERATOR, .intent_hash = hash, .d = &d};
+	if (check_host_scripts(m, jobs, n, &ctx) != 0) {
+		qg_diags_print(&d, stderr, false);
+		fprintf(stderr, "qosgen %s: the host scripts cannot be generated; nothing was %s\n",
+			po->as_diff ? "diff" : "push", po->as_diff ? "read" : "pushed");
+		qg_diags_free(&d);
+		qg_templates_free(&templates);
+		free(jobs);
+		return 3;
+	}
 
 	/* libssh must be initialised once, before any thread uses it. */
 	ssh_init();

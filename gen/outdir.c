@@ -1,23 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 #include "outdir.h"
 #include "errmsg.h"
+#include "escape.h"
+#include "udiff.h"
 
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
+/* The largest committed file --check reads, and the largest plan.json trusted as a marker. */
+#define MAX_FILE (64u << 20)
+/* Deeper than any output qosgen writes (target/file); a deeper tree is not one. */
+#define MAX_DEPTH 16
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -71,26 +76,336 @@ static int sync_path(const char *path)
 	return rc;
 }
 
+/*
+ * A path for a message, escaped: names in an output directory come from
+ * whoever wrote it (a pull request), and a name holding an escape sequence
+ * must not drive the terminal or the CI log that shows the error.
+ */
+static char *shown(const char *dir, const char *rel)
+{
+	struct qg_buf b = {0};
+	qg_escape_append(&b, dir, strlen(dir));
+	if (rel) {
+		if (b.len && b.data[b.len - 1] != '/')
+			qg_buf_puts(&b, "/");
+		qg_escape_append(&b, rel, strlen(rel));
+	}
+	qg_buf_append(&b, "", 0);
+	if (b.failed) {
+		qg_buf_free(&b);
+		return strdup("?");
+	}
+	return b.data;
+}
+
+/* "'DIR/REL' WHAT", the path escaped; returns -1. */
+static int err_at(char *err, size_t errlen, const char *dir, const char *rel, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int err_at(char *err, size_t errlen, const char *dir, const char *rel, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	char *s = shown(dir, rel);
+	qg_errf(err, errlen, "'%s' %s", s ? s : "?", what);
+	free(s);
+	return -1;
+}
+
+static const char link_refused[] =
+    "is a symbolic link: an output directory is read without following links (one could "
+    "print any file it points to); commit the file or directory itself";
+static const char not_regular[] = "is not a regular file or directory";
+
+/* The entries of an open directory, sorted, without . and ..; NULL-terminated, or NULL. */
+static char **list_dir(int dfd, size_t *n)
+{
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	size_t cap = 16;
+	char **v = malloc(cap * sizeof(*v));
+	*n = 0;
+	struct dirent *e;
+	while (v && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (*n + 1 == cap) {
+			char **w = realloc(v, (cap *= 2) * sizeof(*v));
+			if (!w) {
+				for (size_t i = 0; i < *n; i++)
+					free(v[i]);
+				free(v);
+				v = NULL;
+				break;
+			}
+			v = w;
+		}
+		if (!(v[*n] = strdup(e->d_name))) {
+			for (size_t i = 0; i < *n; i++)
+				free(v[i]);
+			free(v);
+			v = NULL;
+			break;
+		}
+		(*n)++;
+	}
+	closedir(d);
+	if (!v)
+		return NULL;
+	v[*n] = NULL;
+	return v;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_list(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * Read regular file `name` of directory dfd, never through a link, never
+ * blocking on a FIFO. Returns the bytes (NUL-terminated), or NULL with err.
+ */
+static char *read_at(int dfd, const char *dir, const char *rel, const char *name, size_t max,
+		     size_t *len, mode_t *mode, char *err, size_t errlen)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		if (e == ELOOP)
+			err_at(err, errlen, dir, rel, "%s", link_refused);
+		else
+			err_at(err, errlen, dir, rel, "cannot be opened: %s", strerror(e));
+		return NULL;
+	}
+	struct stat st;
+	char *buf = NULL;
+	if (fstat(fd, &st) != 0) {
+		err_at(err, errlen, dir, rel, "cannot be read: %s", strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		err_at(err, errlen, dir, rel, "%s", not_regular);
+	} else if ((uint64_t)st.st_size > max) {
+		err_at(err, errlen, dir, rel, "is too large to be an output of qosgen");
+	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
+		qg_errf(err, errlen, "out of memory");
+	} else {
+		size_t got = 0;
+		while (got < (size_t)st.st_size) {
+			ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0) {
+				err_at(err, errlen, dir, rel, "cannot be read: %s",
+				       strerror(errno));
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			if (r == 0)
+				break;
+			got += (size_t)r;
+		}
+		if (buf) {
+			buf[got] = '\0';
+			*len = got;
+			*mode = st.st_mode & 07777;
+		}
+	}
+	close(fd);
+	return buf;
+}
+
+/* ---- qg_outdir_write ---- */
+
+/*
+ * Is plan.json (text) one qosgen wrote? Checked by its shape, as build.c
+ * writes it, not by its name: Terraform and others write a plan.json too.
+ * On yes, *firsts gets the first component of every file it lists.
+ */
+static bool plan_is_ours(const char *text, size_t len, char ***firsts, size_t *n_firsts)
+{
+	cJSON *j = cJSON_ParseWithLength(text, len);
+	const cJSON *gen = cJSON_GetObjectItemCaseSensitive(j, "generator");
+	const cJSON *sha = cJSON_GetObjectItemCaseSensitive(j, "intent_sha256");
+	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(j, "devices");
+	bool ok = cJSON_IsObject(j) && cJSON_IsString(gen) &&
+		  !strncmp(gen->valuestring, "qosgen ", 7) && cJSON_IsString(sha) &&
+		  strlen(sha->valuestring) == 64 &&
+		  strspn(sha->valuestring, "0123456789abcdef") == 64 && cJSON_IsArray(devs);
+	size_t cap = 0;
+	*firsts = NULL;
+	*n_firsts = 0;
+	const cJSON *dev;
+	cJSON_ArrayForEach(dev, devs)
+	{
+		if (!ok)
+			break;
+		const cJSON *files = cJSON_GetObjectItemCaseSensitive(dev, "files"), *f;
+		if (!cJSON_IsArray(files)) {
+			ok = false;
+			break;
+		}
+		cJSON_ArrayForEach(f, files)
+		{
+			const cJSON *p = cJSON_GetObjectItemCaseSensitive(f, "path");
+			if (!cJSON_IsString(p) || !p->valuestring[0] || p->valuestring[0] == '/') {
+				ok = false;
+				break;
+			}
+			if (*n_firsts == cap) {
+				char **v =
+				    realloc(*firsts, (cap = cap ? cap * 2 : 16) * sizeof(*v));
+				if (!v) {
+					ok = false;
+					break;
+				}
+				*firsts = v;
+			}
+			char *s = strndup(p->valuestring, strcspn(p->valuestring, "/"));
+			if (!s) {
+				ok = false;
+				break;
+			}
+			(*firsts)[(*n_firsts)++] = s;
+		}
+	}
+	cJSON_Delete(j);
+	if (!ok) {
+		for (size_t i = 0; i < *n_firsts; i++)
+			free((*firsts)[i]);
+		free(*firsts);
+		*firsts = NULL;
+		*n_firsts = 0;
+	}
+	return ok;
+}
+
+/* "a, b/, c" of the entries of dfd (a / after a directory), at most 8 and a count. */
+static void name_entries(int dfd, char **names, size_t n, bool (*pick)(const char *, void *),
+			 void *arg, struct qg_buf *b)
+{
+	size_t shown_n = 0, more = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (pick && !pick(names[i], arg))
+			continue;
+		if (shown_n == 8) {
+			more++;
+			continue;
+		}
+		struct stat st;
+		bool isdir =
+		    fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+		qg_buf_puts(b, shown_n++ ? ", " : "");
+		qg_escape_append(b, names[i], strlen(names[i]));
+		qg_buf_puts(b, isdir ? "/" : "");
+	}
+	if (more)
+		qg_buf_printf(b, " and %zu more", more);
+}
+
+struct firsts {
+	char **v;
+	size_t n;
+};
+
+/* Not plan.json and no folder the plan lists files in: qosgen did not write it. */
+static bool foreign(const char *name, void *arg)
+{
+	const struct firsts *f = arg;
+	if (!strcmp(name, "plan.json"))
+		return false;
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->v[i], name))
+			return false;
+	return true;
+}
+
 /* Is dir safe to replace: empty, or an earlier qosgen output? */
 static int replaceable(const char *dir, char *err, size_t errlen)
 {
-	DIR *d = opendir(dir);
-	if (!d)
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
 		return qg_errf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
-	bool empty = true;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = false;
-	closedir(d);
-	char plan[4096];
-	snprintf(plan, sizeof(plan), "%s/plan.json", dir);
-	if (!empty && access(plan, F_OK) != 0)
-		return qg_errf(err, errlen,
-			    "refusing to replace '%s': it is not empty and holds no plan.json, so "
-			    "it is not a qosgen output directory",
-			    dir);
-	return 0;
+	size_t n = 0;
+	char **names = list_dir(dfd, &n);
+	if (!names) {
+		close(dfd);
+		return qg_errf(err, errlen, "cannot list '%s': %s", dir, strerror(errno));
+	}
+	if (n == 0) {
+		free_list(names);
+		close(dfd);
+		return 0;
+	}
+	qsort(names, n, sizeof(*names), str_cmp);
+
+	struct firsts f = {0};
+	const char *why = NULL;
+	bool has_plan = false;
+	for (size_t i = 0; i < n; i++)
+		has_plan |= !strcmp(names[i], "plan.json");
+	if (!has_plan) {
+		why = "it holds no plan.json";
+	} else {
+		size_t len = 0;
+		mode_t mode;
+		char ignored[256];
+		char *plan = read_at(dfd, dir, "plan.json", "plan.json", MAX_FILE, &len, &mode,
+				     ignored, sizeof(ignored));
+		if (!plan)
+			why = "its plan.json is not a regular file";
+		else if (!plan_is_ours(plan, len, &f.v, &f.n))
+			why = "its plan.json is not one qosgen wrote (no \"generator\": \"qosgen "
+			      "...\" "
+			      "with the intent's sha256 and the devices' files)";
+		free(plan);
+	}
+	struct qg_buf found = {0};
+	if (!why) {
+		name_entries(dfd, names, n, foreign, &f, &found);
+		if (found.len) {
+			qg_buf_append(&found, "", 0);
+			char *s = shown(dir, NULL);
+			qg_errf(
+			    err, errlen,
+			    "refusing to replace '%s': it holds %s, which its plan.json does not "
+			    "list, so it is not a qosgen output directory; qosgen replaces the "
+			    "whole directory: move them out, or give -o an empty or new one",
+			    s ? s : "?", found.failed ? "entries" : found.data);
+			free(s);
+		}
+	} else {
+		name_entries(dfd, names, n, NULL, NULL, &found);
+		qg_buf_append(&found, "", 0);
+		char *s = shown(dir, NULL);
+		qg_errf(err, errlen,
+			"refusing to replace '%s': %s, so it is not a qosgen output directory "
+			"(found: %s); qosgen replaces the whole directory: give -o an empty or "
+			"new one",
+			s ? s : "?", why, found.failed ? "?" : found.data);
+		free(s);
+	}
+	int rc = why || found.len ? -1 : 0;
+	qg_buf_free(&found);
+	for (size_t i = 0; i < f.n; i++)
+		free(f.v[i]);
+	free(f.v);
+	free_list(names);
+	close(dfd);
+	return rc;
 }
 
 int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_t errlen)
@@ -116,7 +431,7 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 		return qg_errf(err, errlen, "output path too long");
 	if (!mkdtemp(tmp))
 		return qg_errf(err, errlen, "cannot create a directory beside '%s': %s", dir,
-			    strerror(errno));
+			       strerror(errno));
 	/* mkdtemp makes 0700; an output tree is for reading, as the umask allows. */
 	mode_t um = umask(0);
 	umask(um);
@@ -128,7 +443,7 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 		snprintf(path, sizeof(path), "%s/%s", tmp, f->path);
 		if (make_parents(tmp, f->path) != 0) {
 			qg_errf(err, errlen, "cannot create the directory for '%s': %s", f->path,
-			     strerror(errno));
+				strerror(errno));
 			goto undo;
 		}
 		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, f->mode);
@@ -163,133 +478,200 @@ undo:
 	return -1;
 }
 
-/* ---- --check ---- */
+/* ---- --check: the committed tree, read without following links ---- */
 
-static char *read_file(const char *path, size_t *len, mode_t *mode)
+/*
+ * Open directory path one component at a time with O_NOFOLLOW, from / or
+ * the working directory: a pull request can turn any directory of the
+ * checkout into a link, so no component is resolved by the kernel on our
+ * behalf. Returns the fd; -ENOENT when a component does not exist; -1 with
+ * err on a link or any other error.
+ */
+static int open_dir_nofollow(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
-		close(fd);
-		return NULL;
+	char *copy = strdup(path);
+	if (!copy)
+		return qg_errf(err, errlen, "out of memory");
+	int fd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		free(copy);
+		return qg_errf(err, errlen, "cannot open the directory '%s': %s",
+			       path[0] == '/' ? "/" : ".", strerror(errno));
 	}
-	char *buf = malloc((size_t)st.st_size + 1);
-	size_t got = 0;
-	while (buf && got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-		if (r < 0 && errno == EINTR)
+	char *save = NULL;
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(c, "."))
 			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
+		int nfd = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd >= 0) {
+			close(fd);
+			fd = nfd;
+			continue;
+		}
+		int e = errno, rc = -1;
+		/* The path as given, up to this component, for the message. */
+		char *upto = strndup(path, (size_t)(c - copy) + strlen(c));
+		struct stat st;
+		if (fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+			err_at(err, errlen, upto ? upto : path, NULL, "%s", link_refused);
+		else if (e == ENOENT)
+			rc = -ENOENT;
+		else if (e == ENOTDIR)
+			err_at(err, errlen, upto ? upto : path, NULL, "is not a directory");
+		else
+			err_at(err, errlen, upto ? upto : path, NULL, "cannot be opened: %s",
+			       strerror(e));
+		free(upto);
+		free(copy);
+		close(fd);
+		return rc;
 	}
-	close(fd);
-	if (buf)
-		buf[got] = '\0';
-	*len = got;
-	*mode = st.st_mode & 07777;
-	return buf;
+	free(copy);
+	return fd;
 }
 
-/* Show one difference with diff -u; diffutils is an essential Debian package. */
-static int show_diff(FILE *out, const char *old_path, const char *new_path, const char *rel)
-{
-	char la[4200], lb[4200];
-	snprintf(la, sizeof(la), "a/%s", rel);
-	snprintf(lb, sizeof(lb), "b/%s", rel);
-	char *argv[] = {"diff",		  "-u", "--label", la, "--label", lb, (char *)old_path,
-			(char *)new_path, NULL};
-	fflush(out);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fileno(out), STDOUT_FILENO);
-	pid_t pid;
-	int rc = posix_spawnp(&pid, "diff", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0)
-		return -1;
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) <= 1 ? 0 : -1;
-}
-
-struct extra_walk {
-	const struct qg_outset *o;
-	size_t root_len;
-	FILE *out;
-	int found;
+/* A committed file the intent names, as read. */
+struct have {
+	char *data;
+	size_t len;
+	mode_t mode;
 };
-static struct extra_walk *g_walk; /* nftw has no user pointer */
 
-static int note_extra(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+struct tree {
+	const struct qg_outset *o;
+	const char *dir;
+	struct have *have; /* per o->v index; data NULL: not in the directory */
+	char **extra;	   /* files the intent does not give */
+	size_t n_extra, cap_extra;
+	char *err;
+	size_t errlen;
+};
+
+static int walk_dir(struct tree *t, int dfd, const char *prefix, int depth)
 {
-	(void)st;
-	(void)ftw;
-	if (flag != FTW_F && flag != FTW_SL)
-		return 0;
-	const char *rel = path + g_walk->root_len + 1;
-	if (!qg_outset_find(g_walk->o, rel)) {
-		fprintf(g_walk->out, "only in the output directory: %s\n", rel);
-		g_walk->found = 1;
+	if (depth > MAX_DEPTH)
+		return err_at(t->err, t->errlen, t->dir, prefix,
+			      "is nested deeper than any qosgen output");
+	size_t n = 0;
+	char **names = list_dir(dfd, &n);
+	if (!names)
+		return err_at(t->err, t->errlen, t->dir, prefix, "cannot be listed: %s",
+			      strerror(errno));
+	qsort(names, n, sizeof(*names), str_cmp);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *rel = NULL;
+		if (asprintf(&rel, "%s%s%s", prefix ? prefix : "", prefix ? "/" : "", names[i]) <
+		    0) {
+			rc = qg_errf(t->err, t->errlen, "out of memory");
+			break;
+		}
+		struct stat st;
+		if (fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			rc = err_at(t->err, t->errlen, t->dir, rel, "cannot be read: %s",
+				    strerror(errno));
+		} else if (S_ISLNK(st.st_mode)) {
+			rc = err_at(t->err, t->errlen, t->dir, rel, "%s", link_refused);
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub =
+			    openat(dfd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0)
+				rc =
+				    err_at(t->err, t->errlen, t->dir, rel, "%s",
+					   errno == ELOOP || errno == ENOTDIR ? link_refused
+									      : "cannot be opened");
+			else
+				rc = walk_dir(t, sub, rel, depth + 1);
+			if (sub >= 0)
+				close(sub);
+		} else if (!S_ISREG(st.st_mode)) {
+			rc = err_at(t->err, t->errlen, t->dir, rel, "%s", not_regular);
+		} else {
+			const struct qg_outfile *f = qg_outset_find(t->o, rel);
+			if (f) {
+				struct have *h = &t->have[f - t->o->v];
+				h->data = read_at(dfd, t->dir, rel, names[i], MAX_FILE, &h->len,
+						  &h->mode, t->err, t->errlen);
+				rc = h->data ? 0 : -1;
+			} else if (t->n_extra == t->cap_extra) {
+				size_t cap = t->cap_extra ? t->cap_extra * 2 : 16;
+				char **v = realloc(t->extra, cap * sizeof(*v));
+				if (!v) {
+					rc = qg_errf(t->err, t->errlen, "out of memory");
+				} else {
+					t->extra = v;
+					t->cap_extra = cap;
+				}
+			}
+			if (!f && rc == 0) {
+				t->extra[t->n_extra++] = rel;
+				rel = NULL;
+			}
+		}
+		free(rel);
 	}
-	return 0;
+	free_list(names);
+	return rc;
 }
 
 int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char *err, size_t errlen)
 {
-	int differs = 0;
-	char tmp[4096];
-	const char *tdir = getenv("TMPDIR");
-	snprintf(tmp, sizeof(tmp), "%s/qosgen-check-XXXXXX", tdir && *tdir ? tdir : "/tmp");
-	if (!mkdtemp(tmp))
-		return qg_errf(err, errlen, "cannot create a temporary directory: %s",
-			    strerror(errno));
+	struct tree t = {.o = o, .dir = dir, .err = err, .errlen = errlen};
+	t.have = calloc(o->n + 1, sizeof(*t.have));
+	if (!t.have)
+		return qg_errf(err, errlen, "out of memory");
 	int rc = 0;
+	int dfd = open_dir_nofollow(dir, err, errlen);
+	if (dfd >= 0) {
+		rc = walk_dir(&t, dfd, NULL, 0);
+		close(dfd);
+	} else if (dfd != -ENOENT) {
+		rc = -1; /* a missing directory is not an error: every file differs */
+	}
+
+	/* Everything is read and judged before anything is printed. */
+	struct qg_buf b = {0};
+	int differs = 0;
 	for (size_t i = 0; i < o->n && rc == 0; i++) {
 		const struct qg_outfile *f = &o->v[i];
-		char path[4096], fresh[4200];
-		snprintf(path, sizeof(path), "%s/%s", dir, f->path);
-		size_t len = 0;
-		mode_t mode = 0;
-		char *cur = read_file(path, &len, &mode);
-		bool same = cur && len == f->len && memcmp(cur, f->data, len) == 0;
-		free(cur);
-		if (cur && same && (mode & 0111) != (f->mode & 0111)) {
-			fprintf(out, "mode of %s: %04o, the intent gives %04o\n", f->path,
-				(unsigned)mode, f->mode);
-			differs = 1;
-		}
-		if (same)
+		const struct have *h = &t.have[i];
+		if (h->data && h->len == f->len && memcmp(h->data, f->data, f->len) == 0) {
+			if ((h->mode & 0111) != (f->mode & 0111)) {
+				qg_buf_printf(&b, "mode of %s: %04o, the intent gives %04o\n",
+					      f->path, (unsigned)h->mode, f->mode);
+				differs = 1;
+			}
 			continue;
-		differs = 1;
-		/* Write what the intent gives to a scratch file for diff to read. */
-		snprintf(fresh, sizeof(fresh), "%s/new", tmp);
-		int fd = open(fresh, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (fd < 0 || write_all(fd, f->data, f->len) != 0) {
-			rc =
-			    qg_errf(err, errlen, "cannot write a temporary file: %s", strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			break;
 		}
-		close(fd);
-		if (show_diff(out, access(path, F_OK) == 0 ? path : "/dev/null", fresh, f->path) !=
-		    0)
-			rc = qg_errf(err, errlen, "cannot run diff -u (diffutils)");
+		differs = 1;
+		char *la = NULL, *lb = NULL;
+		if (asprintf(&la, "a/%s", f->path) < 0 || asprintf(&lb, "b/%s", f->path) < 0)
+			b.failed = true;
+		else
+			qg_udiff(&b, la, h->data ? h->data : "", h->data ? h->len : 0, lb,
+					f->data, f->len);
+		free(la);
+		free(lb);
 	}
-	if (rc == 0) {
-		struct extra_walk w = {.o = o, .root_len = strlen(dir), .out = out};
-		g_walk = &w;
-		struct stat st;
-		if (stat(dir, &st) == 0)
-			nftw(dir, note_extra, 16, FTW_PHYS);
-		g_walk = NULL;
-		differs |= w.found;
+	if (rc == 0 && t.n_extra) {
+		qsort(t.extra, t.n_extra, sizeof(*t.extra), str_cmp);
+		for (size_t i = 0; i < t.n_extra; i++) {
+			qg_buf_puts(&b, "only in the output directory: ");
+			qg_escape_append(&b, t.extra[i], strlen(t.extra[i]));
+			qg_buf_puts(&b, "\n");
+		}
+		differs = 1;
 	}
-	remove_tree(tmp);
+	if (rc == 0 && b.failed)
+		rc = qg_errf(err, errlen, "out of memory");
+	if (rc == 0 && b.len && (fwrite(b.data, 1, b.len, out) != b.len || fflush(out) != 0))
+		rc = qg_errf(err, errlen, "cannot write the differences: %s", strerror(errno));
+	qg_buf_free(&b);
+	for (size_t i = 0; i < o->n; i++)
+		free(t.have[i].data);
+	free(t.have);
+	for (size_t i = 0; i < t.n_extra; i++)
+		free(t.extra[i]);
+	free(t.extra);
 	return rc ? -1 : differs;
 }

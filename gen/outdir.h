@@ -3,26 +3,38 @@
  * Putting a built file set on disk, all or nothing: the files are written
  * into a fresh directory beside the target, synced, and swapped in with one
  * rename, so a reader sees the old tree or the new one and never a mix.
+ * And the other way, for `build --check`: comparing a committed output
+ * directory with the set, when that directory comes from a pull request.
  */
 #ifndef QG_OUTDIR_H
 #define QG_OUTDIR_H
 
+#include "buf.h"
 #include "outset.h"
 
 #include <stdio.h>
 
 /*
- * Replace dir with exactly the files of o. An existing dir is replaced only
- * if it is empty or holds a plan.json (an earlier qosgen output): anything
- * else is refused, so that `-o ~` cannot wipe a home directory.
+ * Replace dir with exactly the files of o. A missing or empty dir is fine.
+ * An existing one is replaced only when it is qosgen's own output: its
+ * plan.json has the shape qosgen writes (a "generator" of "qosgen ...", the
+ * intent's sha256, the devices' files) and every entry at its top is
+ * plan.json or a folder that plan lists files in. Anything else is refused,
+ * naming what was found: `-o ~`, or a directory holding another tool's
+ * plan.json beside a .git/, must never be wiped.
  * Returns 0, or -1 with a message in err.
  */
 int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_t errlen);
 
 /*
- * Compare dir with o. Prints a unified diff (labels a/PATH for what is in dir,
- * b/PATH for what the intent gives) to out for every difference, with `diff -u`.
- * Returns 0 when identical, 1 when different, -1 with err on a system error.
+ * Compare dir with o, as `build --check` does in CI on a directory a pull
+ * request controls. Nothing is read through a symbolic link: every
+ * component of dir and every entry below it is opened with O_NOFOLLOW, and a
+ * link anywhere (or a FIFO, a device) is an error naming it, before anything
+ * is printed. The committed files are read into memory and compared there;
+ * for each difference a unified diff (labels a/PATH for what is in dir,
+ * b/PATH for what the intent gives) goes to out, control characters escaped.
+ * Returns 0 when identical, 1 when different, -1 with err on an error.
  */
 int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char *err,
 		    size_t errlen);

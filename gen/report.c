@@ -6,11 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[] = {"ok", "changed", "failed", "missing", "n/a", "reboot", "differs"};
+static const char *const names[] = {"ok",  "changed", "failed", "missing",
+				    "n/a", "reboot",  "differs"};
 
 const char *qg_report_status_name(enum qg_report_status s)
 {
 	return names[s];
+}
+
+/*
+ * "[NAME] " at the start of a line, NAME a known status: the status, and in
+ * *body what follows the space; -1 for any other line. Every bound is the
+ * line's own: a host's output is untrusted (tests/fuzz/fuzz_host_report.c).
+ */
+static int line_status(const char *line, size_t len, const char **body)
+{
+	for (int s = 0; s < (int)(sizeof(names) / sizeof(names[0])); s++) {
+		size_t n = strlen(names[s]);
+		if (len >= n + 3 && line[0] == '[' && !memcmp(line + 1, names[s], n) &&
+		    line[n + 1] == ']' && line[n + 2] == ' ') {
+			*body = line + n + 3;
+			return s;
+		}
+	}
+	return -1;
 }
 
 int qg_report_parse(const char *text, struct qg_report *out)
@@ -20,20 +39,12 @@ int qg_report_parse(const char *text, struct qg_report *out)
 	for (const char *line = text; line && *line;) {
 		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
-		const char *close = memchr(line, ']', len);
-		int status = -1;
-		if (line[0] == '[' && close)
-			for (int s = 0; s < 7; s++)
-				if ((size_t)(close - line - 1) == strlen(names[s]) &&
-				    !strncmp(line + 1, names[s], strlen(names[s])))
-					status = s;
+		const char *body = NULL;
+		int status = line_status(line, len, &body);
+		size_t rest = status >= 0 ? len - (size_t)(body - line) : 0;
 		/* "[status] key: detail", or "[reboot] detail" without a key. */
-		const char *body = close ? close + 2 : NULL;
-		const char *colon = body && body <= line + len
-					? memchr(body, ':', len - (size_t)(body - line))
-					: NULL;
-		if (status < 0 || !body || body > line + len ||
-		    (status != QG_REPORT_REBOOT && !colon)) {
+		const char *colon = status >= 0 ? memchr(body, ':', rest) : NULL;
+		if (status < 0 || (status != QG_REPORT_REBOOT && !colon)) {
 			out->other_lines++;
 		} else {
 			if (out->n == cap) {
@@ -49,11 +60,12 @@ int qg_report_parse(const char *text, struct qg_report *out)
 			memset(r, 0, sizeof(*r));
 			r->status = (enum qg_report_status)status;
 			if (status == QG_REPORT_REBOOT) {
-				snprintf(r->detail, sizeof(r->detail), "%.*s",
-					 (int)(len - (size_t)(body - line)), body);
+				snprintf(r->detail, sizeof(r->detail), "%.*s", (int)rest, body);
 			} else {
 				snprintf(r->key, sizeof(r->key), "%.*s", (int)(colon - body), body);
-				const char *d = colon + 1 + (colon[1] == ' ');
+				const char *d = colon + 1;
+				if (d < line + len && *d == ' ')
+					d++;
 				snprintf(r->detail, sizeof(r->detail), "%.*s",
 					 (int)(len - (size_t)(d - line)), d);
 			}

@@ -11,6 +11,7 @@
 #include "../../gen/report.h"
 #include "../../transport/ssh.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,39 +34,14 @@ struct qg_ssh_target host_ssh_target(const struct qg_host *h)
 				      .user = h->user[0] ? h->user : NULL};
 }
 
-int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
+int script_push_judge(const char *out, const char *errout, int status, bool dry_run,
+		      struct qg_push_result *r)
 {
-	const struct qg_host *h = &m->hosts[i];
-	const struct qg_target *t = qg_target_for(m, QG_DEVICE_HOST, i);
-	struct qg_outset files = {0};
-	struct qg_buf out = {0}, errout = {0};
-	struct qg_ssh *ssh = NULL;
-	struct qg_report rep = {0};
-	char err[1024];
-	r->state = QG_PUSH_UNCHANGED;
-	if (!t || t->emit(m, i, ctx, &files) != 0 || files.n != 1) {
-		qg_push_say(r, "cannot generate the host script");
-		goto out;
-	}
-	struct qg_ssh_target target = host_ssh_target(h);
-	if (qg_ssh_connect(&target, o, &ssh, err, sizeof(err)) != 0) {
-		qg_push_say(r, "%s", err);
-		goto out;
-	}
-	int status = -1;
-	const char *cmd = dry_run ? "QG_DRY_RUN=1 sh -s" : "sh -s";
-	if (qg_ssh_run(ssh, cmd, files.v[0].data, files.v[0].len, &out, &errout, &status, err,
-		       sizeof(err)) != 0) {
-		/* Each setting is atomic on the host; the report so far is lost with the session.
-		 */
+	struct qg_report rep;
+	if (qg_report_parse(out ? out : "", &rep) != 0) {
 		r->state = QG_PUSH_FAILED;
-		qg_push_say(r, "%s; run the push again: the script is idempotent", err);
-		goto out;
-	}
-	if (qg_report_parse(out.data ? out.data : "", &rep) != 0) {
 		qg_push_say(r, "out of memory");
-		goto out;
+		return -ENOMEM;
 	}
 	int changed = 0, failed = 0, missing = 0, differs = 0, settings = 0;
 	bool reboot = false;
@@ -87,11 +63,10 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 	char keys[600];
 	if (settings == 0 || (status != 0 && status != 1 && status != 2)) {
 		r->state = QG_PUSH_FAILED;
-		char *nl = errout.data ? strchr(errout.data, '\n') : NULL;
-		if (nl)
-			*nl = '\0';
-		qg_push_say(r, "the script exited %d without a report%s%s", status,
-			    errout.data ? ": " : "", errout.data ? errout.data : "");
+		/* The first line of what the script said on stderr. */
+		size_t n = errout ? strcspn(errout, "\n") : 0;
+		qg_push_say(r, "the script exited %d without a report%s%.*s", status, n ? ": " : "",
+			    (int)(n < 512 ? n : 512), n ? errout : "");
 	} else if (failed) {
 		r->state = QG_PUSH_FAILED;
 		keys_with(&rep, QG_REPORT_FAILED, keys, sizeof(keys));
@@ -115,8 +90,72 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 		r->state = QG_PUSH_IN_SYNC;
 		qg_push_say(r, "in sync, all %d settings already right", settings);
 	}
-out:
 	qg_report_free(&rep);
+	return r->sent.failed ? -ENOMEM : 0;
+}
+
+/* "cannot generate the host script: FILE:LINE:COL: what" from the first error. */
+static void say_emit_failed(struct qg_push_result *r, const struct qg_diags *d)
+{
+	const struct qg_diag *e = NULL;
+	for (size_t k = 0; k < d->n && !e; k++)
+		if (d->v[k].sev == QG_SEV_ERROR)
+			e = &d->v[k];
+	if (!e) {
+		qg_push_say(r, "cannot generate the host script%s",
+			    d->oom ? ": out of memory" : "");
+		return;
+	}
+	const char *file = e->file ? e->file : d->file ? d->file : "";
+	if (e->pos.line > 0)
+		qg_push_say(r, "cannot generate the host script: %s:%d:%d: %s", file, e->pos.line,
+			    e->pos.col, e->msg);
+	else
+		qg_push_say(r, "cannot generate the host script: %s%s%s", file, *file ? ": " : "",
+			    e->msg);
+}
+
+int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
+{
+	const struct qg_host *h = &m->hosts[i];
+	const struct qg_target *t = qg_target_for(m, QG_DEVICE_HOST, i);
+	struct qg_outset files = {0};
+	struct qg_buf out = {0}, errout = {0};
+	struct qg_ssh *ssh = NULL;
+	char err[1024];
+	r->state = QG_PUSH_UNCHANGED;
+	/*
+	 * This runs in one of the push's threads, beside others given the same
+	 * ctx: a template error goes to a list of this call's own (issue 18:
+	 * threads appending to the shared list corrupted the heap).
+	 */
+	struct qg_diags d;
+	qg_diags_init(&d, ctx->d ? ctx->d->file : NULL);
+	struct qg_emit_ctx own = *ctx;
+	own.d = &d;
+	if (!t || t->emit(m, i, &own, &files) != 0 || files.n != 1) {
+		say_emit_failed(r, &d);
+		goto out;
+	}
+	struct qg_ssh_target target = host_ssh_target(h);
+	if (qg_ssh_connect(&target, o, &ssh, err, sizeof(err)) != 0) {
+		qg_push_say(r, "%s", err);
+		goto out;
+	}
+	int status = -1;
+	const char *cmd = dry_run ? "QG_DRY_RUN=1 sh -s" : "sh -s";
+	if (qg_ssh_run(ssh, cmd, files.v[0].data, files.v[0].len, &out, &errout, &status, err,
+		       sizeof(err)) != 0) {
+		/* Each setting is atomic on the host; the report so far is lost with the session.
+		 */
+		r->state = QG_PUSH_FAILED;
+		qg_push_say(r, "%s; run the push again: the script is idempotent", err);
+		goto out;
+	}
+	script_push_judge(out.data, errout.data, status, dry_run, r);
+out:
+	qg_diags_free(&d);
 	qg_buf_free(&out);
 	qg_buf_free(&errout);
 	qg_outset_free(&files);

@@ -15,7 +15,22 @@
 /* Where a host of the intent is reached: its address, port and user, or ~/.ssh/config's. */
 struct qg_ssh_target host_ssh_target(const struct qg_host *h);
 
+/*
+ * The push of host i. Called from the push's worker threads with one ctx
+ * for all of them: nothing here writes to ctx (a template error goes to a
+ * diagnostics list of this call's own, and into r->message).
+ */
 int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);
+
+/*
+ * Judge what the host's script printed (out: its stdout, the report lines;
+ * errout: its stderr; status: its exit status) into r: the state, the one-line
+ * message, and the [changed]/[differs] lines in r->sent. Pure. The text is
+ * the host's and kept as it came (a key may hold any byte but a newline):
+ * whoever prints r escapes it (gen/escape.h). Returns 0, or -ENOMEM.
+ */
+int script_push_judge(const char *out, const char *errout, int status, bool dry_run,
+		      struct qg_push_result *r);
 
 #endif

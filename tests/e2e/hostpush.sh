@@ -86,6 +86,78 @@ push --all --json
 	grep -q '"result":	"PARTIAL"' "$dir/out"
 check all-json $? "exit $st: $(cat "$dir/out" "$dir/err")"
 
+# ---- issue 18: hostile devices and a racing push ----
+# Device text reaches the terminal escaped: a report line that sets the
+# terminal's title and erases a line, a C1 CSI, a newline that would forge a
+# second line. Text output shows them as \x1b, \u009b; --json carries the exact
+# text, every control escaped as \u00NN (cJSON leaves DEL and C1 raw).
+raw_controls() { # FILE...: true when any holds ESC, BEL, CR, DEL or a C1 control
+	LC_ALL=C grep -q "$(printf '[\033\007\r\177]')" "$@" || LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$@"
+}
+printf '[changed] mtu: 1500 -> 9000\n[missing] roce_tos\033]0;PWNED\007\033[2K\302\233: gone\n[differs] trust\302\233: 2J\r\033[1A\n' >"$state/hostile.out"
+push --host gpu1
+[ $st -eq 3 ] && ! raw_controls "$dir/out" "$dir/err" &&
+	grep -qF 'missing on this host: roce_tos\x1b]0;PWNED\x07\x1b[2K\u009b' "$dir/err"
+check hostile-report-escaped $? "exit $st: $(od -c "$dir/err" | head -20)"
+push --host gpu1 --json
+[ $st -eq 3 ] && ! raw_controls "$dir/out" "$dir/err" && python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+assert "roce_tos\x1b]0;PWNED\x07\x1b[2K\x9b" in r["message"], r
+' "$dir/out"
+check hostile-report-json-escaped $? "exit $st: $(od -c "$dir/out" | head -20)"
+push --host gpu1 --dry-run
+[ $st -eq 3 ] && ! raw_controls "$dir/out" "$dir/err" && grep -qxF '[differs] trust\u009b: 2J\x0d\x1b[1A' "$dir/out"
+check hostile-dry-run-lines-escaped $? "exit $st: $(od -c "$dir/out" | head -20)"
+rm -f "$state/hostile.out"
+printf '\033[2J\033]0;PWNED\007boom\n' >"$state/hostile.err"
+echo 9 >"$state/hostile.rc"
+push --host gpu1
+[ $st -eq 3 ] && ! raw_controls "$dir/err" &&
+	grep -qF 'the script exited 9 without a report: \x1b[2J\x1b]0;PWNED\x07boom' "$dir/err"
+check hostile-stderr-escaped $? "exit $st: $(od -c "$dir/err" | head -20)"
+rm -f "$state/hostile.err" "$state/hostile.rc"
+# A switch whose every answer is an error line with escape sequences.
+printf '%% \033]0;PWNED\007\033[2K\302\233denied\r\n' >"$state/hostile.switch"
+cat >"$dir/sw.yaml" <<YAML
+version: 1
+fabric: e2e-hostile
+$E2E_QOS
+switches:
+  - {name: hostile, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1]}
+YAML
+# shellcheck disable=SC2086
+"$Q" push "$dir/sw.yaml" --switch hostile $opts >"$dir/out" 2>"$dir/err"
+st=$?
+[ $st -eq 3 ] && ! raw_controls "$dir/out" "$dir/err" && grep -qF '% \x1b]0;PWNED\x07\x1b[2K\u009bdenied' "$dir/err"
+check hostile-switch-error-escaped $? "exit $st: $(od -c "$dir/err" | head -20)"
+rm -f "$state/hostile.switch"
+
+# 40 hosts, templates with a malformed placeholder, 16 workers: the workers
+# shared one diagnostics list and corrupted it (a double free, a use after
+# free, a heap overflow under ASan). The scripts are generated once before
+# any thread starts: each error is reported once, nothing is pushed.
+mkdir -p "$dir/tpl"
+sed 's/{{host}}/{{ host }}/' "$here/../../templates/esxi.sh.in" >"$dir/tpl/esxi.sh.in"
+sed 's/{{host}}/{{host}/' "$here/../../templates/linux.sh.in" >"$dir/tpl/linux.sh.in"
+{
+	printf 'version: 1\nfabric: e2e-race\n%s\nhosts:\n' "$E2E_QOS"
+	for i in $(seq 1 20); do
+		echo "  - {name: esx$i, platform: esxi, address: 127.0.0.1, port: $port, user: $user, uplink: vmnic2}"
+		echo "  - {name: lin$i, platform: linux, address: 127.0.0.1, port: $port, user: $user, netdev: lo, rdma_device: qgtest0}"
+	done
+} >"$dir/many.yaml"
+rm -f "$state/calls"
+for run in 1 2 3; do
+	# shellcheck disable=SC2086
+	"$Q" push "$dir/many.yaml" --all -j 16 --templates "$dir/tpl" $opts >"$dir/out" 2>"$dir/err"
+	st=$?
+	[ $st -eq 3 ] && [ "$(grep -c 'tpl/esxi.sh.in:2:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
+		[ "$(grep -c 'tpl/linux.sh.in:2:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
+		grep -q 'nothing was pushed' "$dir/err" && ! grep -q Sanitizer "$dir/err" && [ ! -s "$state/calls" ]
+	check "templates-checked-before-threads-$run" $? "exit $st: $(head -c 3000 "$dir/err")"
+done
+
 # verify over real SSH: the facts are read on the host (lo: MTU 65536,
 # 127.0.0.1), and a host without the RDMA device fails loudly, naming the
 # verb call, on both sides; exit 3 (the test could not run).

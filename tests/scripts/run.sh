@@ -76,6 +76,17 @@ else
 	check esxi-fixture 1 "fixtures not found at $fixtures"
 fi
 
+# Words of the host's own option string are data, never patterns: with '*'
+# globbed, the merge wrote the names of the files in the working directory
+# into the module's options, and 'pfctx=*' read back as a file's 'pfctx=1'
+# (issue 18). The script runs from a directory holding such names.
+mkdir -p "$tmp/globdir" && : >"$tmp/globdir/QG_GLOBBED" && : >"$tmp/globdir/pfctx=1"
+echo "nmlx5_core enabled = 1 options = 'max_vfs=4 * pfctx=*'" >"$QG_STATE/module.nmlx5_core"
+(cd "$tmp/globdir" && PATH="$here/fake:$PATH" sh "$tmp/out/host/esx.sh" >"$tmp/log" 2>"$tmp/err")
+has "$QG_STATE/module.nmlx5_core" "nmlx5_core enabled = 1 options = 'max_vfs=4 * pfctx=0x08 pfcrx=0x08 trust_state=2'" &&
+	has "$tmp/log" "[changed] nmlx5_core.pfctx: * -> 0x08" && ! grep -q QG_GLOBBED "$tmp/log"
+check esxi-option-words-not-globbed $? "$(cat "$QG_STATE/module.nmlx5_core" "$tmp/log" "$tmp/err")"
+
 run esx-nouplink
 [ $st -eq 1 ] && has "$tmp/log" "[failed] uplink: no uplink vmnic9 on this host"
 check esxi-missing-uplink-fails $? "exit $st: $(cat "$tmp/log")"
@@ -137,6 +148,26 @@ if [ -f "$seed" ]; then
 else
 	check onyx-seed 1 "seed not found at $seed"
 fi
+
+# ---- the output directory: build --check and -o against hostile trees (issue 18) ----
+"$Q" build "$here/intent.yaml" -o "$tmp/co" >/dev/null
+echo "SECRET-$$" >"$tmp/secret"
+rm "$tmp/co/host/esx.sh" && ln -s "$tmp/secret" "$tmp/co/host/esx.sh"
+"$Q" build "$here/intent.yaml" --check -o "$tmp/co" >"$tmp/log" 2>&1
+st=$?
+[ $st -eq 3 ] && ! grep -q "SECRET-$$" "$tmp/log" && grep -q "co/host/esx.sh' is a symbolic link" "$tmp/log"
+check check-refuses-symlinked-output $? "exit $st: $(cat "$tmp/log")"
+# Another tool's directory with its own plan.json: refused, all of it kept.
+mkdir -p "$tmp/tf/.git" && echo '{"terraform_version":"1.5.7"}' >"$tmp/tf/plan.json" &&
+	echo 'terraform {}' >"$tmp/tf/main.tf" && echo 'ref: refs/heads/main' >"$tmp/tf/.git/HEAD"
+"$Q" build "$here/intent.yaml" -o "$tmp/tf" >"$tmp/log" 2>&1
+st=$?
+[ $st -eq 3 ] && grep -q "not a qosgen output directory (found: .git/, main.tf, plan.json)" "$tmp/log" &&
+	grep -q terraform_version "$tmp/tf/plan.json" && [ -f "$tmp/tf/main.tf" ] && [ -f "$tmp/tf/.git/HEAD" ]
+check build-refuses-lookalike-directory $? "exit $st: $(cat "$tmp/log"; ls -A "$tmp/tf")"
+# qosgen's own output is still replaced.
+"$Q" build "$here/intent.yaml" -o "$tmp/out" >"$tmp/log" 2>&1
+check build-replaces-own-output $? "$(cat "$tmp/log")"
 
 echo "$pass script checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -14,6 +14,10 @@
 # Exit status: 0 all set; 1 a setting failed; 2 none failed but one is missing.
 # Module options take effect at the next reboot; the last line says when one is needed.
 set -u
+# No pathname expansion: the host's option string is split into words below,
+# and a word such as '*' must stay itself, never become the names of files in
+# the working directory written back into the module's options.
+set -f
 qg_failed=0
 qg_missing=0
 qg_reboot=0

@@ -10,6 +10,10 @@
 #   [differs] would be changed (QG_DRY_RUN=1: nothing is changed)
 # Exit status: 0 all set; 1 a setting failed; 2 none failed but one is missing.
 set -u
+# No pathname expansion: lists are split into words below (the trust order,
+# the DSCP entries), and a word must never become file names, whatever
+# characters a value may hold one day.
+set -f
 # mlnx_qos, ip and dcb live in sbin, which a non-login SSH session may lack.
 PATH=${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin
 export PATH
