@@ -447,7 +447,7 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 			goto undo;
 		}
 		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, f->mode);
-		if (fd < 0 || write_all(fd, f->data, f->len) != 0 || fsync(fd) != 0) {
+		if (fd < 0 || write_all(fd, f->data, f->len) != 0) {
 			qg_errf(err, errlen, "cannot write '%s': %s", f->path, strerror(errno));
 			if (fd >= 0)
 				close(fd);
@@ -458,7 +458,20 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 			goto undo;
 		}
 	}
-	sync_path(tmp);
+	/*
+	 * Durable before it is swapped in, with one sync for the whole tree:
+	 * syncfs flushes the new files and directories of tmp's filesystem and,
+	 * since Linux 5.8, reports a failed writeback; an fsync per file cost
+	 * 10,000 syncs for a fabric of 10,000 hosts.
+	 */
+	int tfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tfd < 0 || syncfs(tfd) != 0) {
+		qg_errf(err, errlen, "cannot make '%s' durable: %s", dir, strerror(errno));
+		if (tfd >= 0)
+			close(tfd);
+		goto undo;
+	}
+	close(tfd);
 
 	if (exists) {
 		/* Atomic swap; the old tree ends up at tmp and is removed. */
