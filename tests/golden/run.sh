@@ -81,5 +81,26 @@ for case in "$here"/errors/*/; do
 	rm -rf "$tmp/out"
 	ok
 done
+# A one-value policy change shows only the files whose device settings changed:
+# an ECN threshold is the switches' (and plan.json's); every host script and the
+# govc script stay byte-identical (no per-edit provenance line in them).
+rm -rf "$tmp/a" "$tmp/b"
+ex=$here/../../examples/rdg-vsphere.yaml
+sed 's/min_kb: 150/min_kb: 160/' "$ex" >"$tmp/edited.yaml"
+if ! grep -q 'min_kb: 160' "$tmp/edited.yaml"; then
+	bad one-value-change "the example has no 'min_kb: 150' to edit"
+elif "$Q" build "$ex" -o "$tmp/a" >/dev/null 2>&1 && "$Q" build "$tmp/edited.yaml" -o "$tmp/b" >/dev/null 2>&1; then
+	changed=$(cd "$tmp/a" && find . -type f | sort | while read -r f; do
+		cmp -s "$f" "$tmp/b/$f" || echo "${f#./}"
+	done | tr '\n' ' ')
+	case " $changed" in
+	*" host/"* | *".govc.sh"*) bad one-value-change "changed beyond the switches: $changed" ;;
+	*onyx/*) ok ;;
+	*) bad one-value-change "no switch file changed: $changed" ;;
+	esac
+else
+	bad one-value-change "build failed"
+fi
+
 echo "$pass golden cases passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,6 +1,6 @@
 #!/bin/sh
 # qosgen 0.1.0: RoCE QoS for Linux host bf-client-1, fabric bitfusion-pvrdma
-# intent sha256:1386105c88ebd646c5ecfcafee5f8a4c9fdd4f93256d54a36b928cf72d8448f5
+# The intent's sha256 is in plan.json: this file changes only with its device's settings.
 # Generated: edit the intent, not this file. VF / PVRDMA adapter ens224f0 (rocep19s0f1): trust and PFC belong to the hypervisor.
 #
 # Idempotent: it reads each setting first and changes only what differs.

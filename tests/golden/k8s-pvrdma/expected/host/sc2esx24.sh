@@ -1,6 +1,6 @@
 #!/bin/sh
 # qosgen 0.1.0: RoCE QoS for ESXi host sc2esx24, fabric k8s-pvrdma
-# intent sha256:137962fa6e0f2ea5dce4483addcb02dc5e5249f378e61be36ec9f72d026e6251
+# The intent's sha256 is in plan.json: this file changes only with its device's settings.
 # Generated: edit the intent, not this file. Uplink vmnic2.
 #
 # Idempotent: it reads each setting first and changes only what differs.

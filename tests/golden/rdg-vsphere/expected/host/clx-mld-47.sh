@@ -1,6 +1,6 @@
 #!/bin/sh
 # qosgen 0.1.0: RoCE QoS for ESXi host clx-mld-47, fabric rdg-vsphere
-# intent sha256:523683a0e097fdf2982253898db9d8bc7cad4bb7e63eae5a47a69b1b2a0bdd6c
+# The intent's sha256 is in plan.json: this file changes only with its device's settings.
 # Generated: edit the intent, not this file. Uplink vmnic4.
 #
 # Idempotent: it reads each setting first and changes only what differs.
