@@ -25,7 +25,7 @@
 
 static const char *const state_name[] = {
     "in sync",	 "would change", "converged", "RESTORED",
-    "UNCHANGED", "NOT RESTORED", "PARTIAL",   "FAILED",
+    "UNCHANGED", "NOT RESTORED", "PARTIAL",   "FAILED",	   "UNREACHABLE",
 };
 
 struct job {
@@ -92,12 +92,17 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&p->lock);
 		const char *name = qg_device_name(p->m, j->kind, j->index);
 		if (p->po->as_diff) {
-			/* The difference on stdout; a device that cannot be read, on stderr. */
+			/*
+			 * The difference on stdout, whatever else is wrong on the device (a
+			 * host missing one knob still shows what would change on the others);
+			 * what is wrong, on stderr.
+			 */
 			if (!j->ok) {
 				fprintf(stderr, "qosgen diff: %s: ", name);
 				put_device_text(stderr, j->r.message, strlen(j->r.message));
 				fputc('\n', stderr);
-			} else if (j->r.sent.len) {
+			}
+			if (j->r.sent.len) {
 				if (p->n > 1)
 					printf("## %s\n", name);
 				put_device_lines(stdout, j->r.sent.data, j->r.sent.len);
@@ -150,6 +155,17 @@ static void print_json(const struct qg_model *m, struct job *jobs, size_t n)
 		cJSON_AddNumberToObject(o, "lines_rolled_back", j->r.lines_rolled_back);
 		cJSON_AddStringToObject(o, "saved_as", j->r.saved_as);
 		cJSON_AddStringToObject(o, "message", j->r.message);
+		/* What would change (a dry run, a diff) or was sent, one string per line. */
+		cJSON *lines = cJSON_AddArrayToObject(o, "lines");
+		const char *s = j->r.sent.data;
+		while (lines && s && *s) {
+			size_t len = strcspn(s, "\n");
+			char *l = strndup(s, len);
+			if (l)
+				cJSON_AddItemToArray(lines, cJSON_CreateString(l));
+			free(l);
+			s += len + (s[len] == '\n');
+		}
 		cJSON_AddNumberToObject(o, "seconds", (double)(long)(j->seconds * 1000) / 1000);
 		cJSON_AddItemToArray(a, o);
 	}
@@ -295,7 +311,8 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	for (size_t i = 0; i < n; i++) {
 		failed += !jobs[i].ok;
 		differ += jobs[i].r.state == QG_PUSH_WOULD_CHANGE ||
-			  (jobs[i].r.state == QG_PUSH_PARTIAL && jobs[i].r.sent.len);
+			  ((jobs[i].r.state == QG_PUSH_PARTIAL || jobs[i].r.state == QG_PUSH_FAILED) &&
+			   jobs[i].r.sent.len && po->dry_run);
 	}
 	if (po->as_diff) {
 		/* nothing more to print */

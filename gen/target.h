@@ -35,6 +35,7 @@ enum qg_push_state {
 	QG_PUSH_PARTIAL,      /* a host: all it has is set, but some tool or knob is missing */
 	/* a host: some settings failed (each reported); a switch: its undo could not be computed */
 	QG_PUSH_FAILED,
+	QG_PUSH_UNREACHABLE, /* never reached: connect, host key or login failed; nothing sent */
 };
 
 struct qg_push_result {

@@ -75,8 +75,9 @@ int script_push_judge(const char *out, const char *errout, int status, bool dry_
 	} else if (missing) {
 		r->state = QG_PUSH_PARTIAL;
 		keys_with(&rep, QG_REPORT_MISSING, keys, sizeof(keys));
-		qg_push_say(r, "%d of %d settings set (%d changed); missing on this host: %s%s",
-			    settings - missing, settings, dry_run ? differs : changed, keys, then);
+		qg_push_say(r, "%d of %d settings set (%d %s); missing on this host: %s%s",
+			    settings - missing - differs, settings, dry_run ? differs : changed,
+			    dry_run ? "would change" : "changed", keys, then);
 	} else if (dry_run) {
 		r->state = differs ? QG_PUSH_WOULD_CHANGE : QG_PUSH_IN_SYNC;
 		qg_push_say(r,
@@ -140,6 +141,7 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 	}
 	struct qg_ssh_target target = host_ssh_target(h);
 	if (qg_ssh_connect(&target, o, &ssh, err, sizeof(err)) != 0) {
+		r->state = QG_PUSH_UNREACHABLE;
 		qg_push_say(r, "%s", err);
 		goto out;
 	}

@@ -241,6 +241,7 @@ int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		return -1;
 	}
 	if (connect_switch(sw, o, &ssh, &s, err, sizeof(err)) != 0) {
+		r->state = QG_PUSH_UNREACHABLE;
 		qg_push_say(r, "%s", err);
 		goto out;
 	}

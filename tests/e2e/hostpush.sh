@@ -86,6 +86,28 @@ push --all --json
 	grep -q '"result":	"PARTIAL"' "$dir/out"
 check all-json $? "exit $st: $(cat "$dir/out" "$dir/err")"
 
+# A host missing a knob still shows what would change on the others (issue 17):
+# diff prints the [differs] line, the dry run says "would change", and --json
+# carries the line; the missing knob is reported on stderr, exit 3.
+printf '[ok] mtu: 9000\n[differs] trust: pcp -> dscp\n[missing] roce_tos: no configfs\n' >"$state/hostile.out"
+# shellcheck disable=SC2086
+"$Q" diff "$dir/intent.yaml" --host gpu1 $opts --exit-code >"$dir/d" 2>"$dir/derr"
+st=$?
+[ $st -eq 3 ] && [ "$(cat "$dir/d")" = "[differs] trust: pcp -> dscp" ] &&
+	grep -q "missing on this host: roce_tos" "$dir/derr"
+check diff-shows-differences-beside-missing-knobs $? "exit $st: $(cat "$dir/d" "$dir/derr")"
+push --host gpu1 --dry-run
+grep -q "^gpu1: 1 of 3 settings set (1 would change); missing on this host: roce_tos" "$dir/err"
+check dry-run-partial-says-would-change $? "$(cat "$dir/err")"
+push --host gpu1 --dry-run --json
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))[0]
+assert r["lines"] == ["[differs] trust: pcp -> dscp"], r
+' "$dir/out"
+check dry-run-json-carries-lines $? "$(cat "$dir/out")"
+rm -f "$state/hostile.out"
+
 # ---- issue 18: hostile devices and a racing push ----
 # Device text reaches the terminal escaped: a report line that sets the
 # terminal's title and erases a line, a C1 CSI, a newline that would forge a

@@ -39,8 +39,9 @@ config_lines() { # lines in the trace that change configuration
 
 # 1. An unknown host key is refused without --accept-new, and nothing is sent.
 push
-[ $st -eq 3 ] && grep -q "unknown host key" "$dir/err" && [ ! -s "$sw/trace" ]
-check unknown-host-refused $? "exit $st: $(cat "$dir/err")"
+[ $st -eq 3 ] && grep -q "unknown host key" "$dir/err" && [ ! -s "$sw/trace" ] &&
+	grep -q '^sw1  *onyx  *UNREACHABLE ' "$dir/err"
+check unknown-host-refused-unreachable $? "exit $st: $(cat "$dir/err")"
 
 # 2. Dry run: the seven lines, nothing configured.
 push --accept-new --dry-run
