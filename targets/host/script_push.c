@@ -59,7 +59,9 @@ int script_push_judge(const char *out, const char *errout, int status, bool dry_
 	}
 	r->lines_planned = dry_run ? differs : changed;
 	r->lines_sent = changed;
-	const char *then = reboot ? "; module options changed: reboot the host to apply them" : "";
+	const char *then = !reboot   ? ""
+			   : dry_run ? "; module options would change: applying them needs a reboot"
+				     : "; module options changed: reboot the host to apply them";
 	char keys[600];
 	if (settings == 0 || (status != 0 && status != 1 && status != 2)) {
 		r->state = QG_PUSH_FAILED;
@@ -80,10 +82,11 @@ int script_push_judge(const char *out, const char *errout, int status, bool dry_
 			    dry_run ? "would change" : "changed", keys, then);
 	} else if (dry_run) {
 		r->state = differs ? QG_PUSH_WOULD_CHANGE : QG_PUSH_IN_SYNC;
-		qg_push_say(r,
-			    differs ? "%d setting%s would change (dry run: nothing changed)"
-				    : "in sync, nothing to change",
-			    differs, differs == 1 ? "" : "s");
+		if (differs)
+			qg_push_say(r, "%d setting%s would change (dry run: nothing changed)%s",
+				    differs, differs == 1 ? "" : "s", then);
+		else
+			qg_push_say(r, "in sync, nothing to change");
 	} else if (changed) {
 		r->state = QG_PUSH_CONVERGED;
 		qg_push_say(r, "%d of %d settings changed, all set%s", changed, settings, then);

@@ -105,7 +105,7 @@ qg_module_opts() {
 			qg_r=${qg_c#*:}
 			qg_report changed "${qg_c%%:*}" "${qg_r%%:*} -> ${qg_r#*:}"
 		done
-		[ "$qg_dry" = 1 ] || qg_reboot=1
+		qg_reboot=1
 	else
 		qg_report failed "$qg_mod" "esxcli system module parameters set -m $qg_mod -p '$qg_new' failed"
 	fi
@@ -158,7 +158,9 @@ qg_advanced_string '/Net/PVRDMAVmknic' 'vmk3' 'Net.PVRDMAVmknic'
 qg_firewall_ruleset 'pvrdma'
 qg_vmknic_mtu 'vmk3' '9000'
 
-if [ "$qg_reboot" -ne 0 ]; then
+if [ "$qg_reboot" -ne 0 ] && [ "$qg_dry" = 1 ]; then
+	echo "[reboot] module options would change: applying them needs sc2esx27 in maintenance mode and a reboot"
+elif [ "$qg_reboot" -ne 0 ]; then
 	echo "[reboot] module options changed: put sc2esx27 in maintenance mode and reboot it to apply them"
 fi
 if [ "$qg_failed" -ne 0 ]; then

@@ -105,7 +105,7 @@ qg_module_opts() {
 			qg_r=${qg_c#*:}
 			qg_report changed "${qg_c%%:*}" "${qg_r%%:*} -> ${qg_r#*:}"
 		done
-		[ "$qg_dry" = 1 ] || qg_reboot=1
+		qg_reboot=1
 	else
 		qg_report failed "$qg_mod" "esxcli system module parameters set -m $qg_mod -p '$qg_new' failed"
 	fi
@@ -155,7 +155,9 @@ qg_need_uplink 'vmnic4'
 qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2'
 qg_module_opts 'nmlx5_rdma' 'dscp_force=26'
 
-if [ "$qg_reboot" -ne 0 ]; then
+if [ "$qg_reboot" -ne 0 ] && [ "$qg_dry" = 1 ]; then
+	echo "[reboot] module options would change: applying them needs clx-mld-44 in maintenance mode and a reboot"
+elif [ "$qg_reboot" -ne 0 ]; then
 	echo "[reboot] module options changed: put clx-mld-44 in maintenance mode and reboot it to apply them"
 fi
 if [ "$qg_failed" -ne 0 ]; then
