@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "derive.h"
 
+#include "diag.h"
+#include "model.h"
+
 #include <stdio.h>
 
 int qg_host_dscp(const struct qg_qos *q)
@@ -38,4 +41,28 @@ int qg_roce_path_mtu(int netdev_mtu)
 		if (room >= ib)
 			return ib;
 	return 0;
+}
+
+void qg_check_fixed_dscp_map(const struct qg_model *m, const char *target, struct qg_diags *d)
+{
+	const struct qg_qos *q = &m->qos;
+	if (q->trust != QG_TRUST_DSCP)
+		return;
+	for (int k = 0; k < 2; k++) {
+		const struct qg_class *cl = k == 0 ? &q->lossless : &q->cnpc;
+		if (k == 1 && !q->cnp)
+			continue;
+		for (int i = 0; i < cl->n_dscp; i++) {
+			int v = cl->dscp[i];
+			if (q->dscp_prio[v] == qg_default_dscp_priority(v))
+				continue;
+			qg_error(
+			    d, cl->dscp_pos,
+			    "qos.%s.dscp: DSCP %d maps to switch-priority %d (DSCP/8), not %d; "
+			    "the %s target programs no DSCP map, so use %d..%d for priority %d",
+			    k == 0 ? "lossless" : "cnp", v, qg_default_dscp_priority(v),
+			    cl->priority, target, cl->priority * 8, cl->priority * 8 + 7,
+			    cl->priority);
+		}
+	}
 }

@@ -40,4 +40,13 @@ static inline int qg_default_dscp_priority(int dscp)
 	return dscp >> 3;
 }
 
+struct qg_model;
+struct qg_diags;
+/*
+ * For a target that programs no DSCP map: an error at each class's DSCPs
+ * that m->qos.dscp_prio sends elsewhere than DSCP/8, naming the target and
+ * the DSCPs that would work. Nothing with trust pcp.
+ */
+void qg_check_fixed_dscp_map(const struct qg_model *m, const char *target, struct qg_diags *d);
+
 #endif

@@ -109,6 +109,25 @@ cJSON *qg_explain_json(const struct qg_model *m)
 			 "would be %d (0x%02x)",
 			 dscp, tos, tos, tos0 | QG_ECT0, tos0 | QG_ECT0);
 	row(rows, "derived.roce_tos", cJSON_CreateNumber(tos), "derived", reason);
+	if (q->trust == QG_TRUST_DSCP) {
+		/* The classes' entries of the DSCP map; every other DSCP keeps DSCP/8. */
+		char map[256] = "";
+		size_t o = 0;
+		for (int d = 0; d < 64 && o < sizeof(map); d++) {
+			bool in_class = false;
+			for (int i = 0; i < q->lossless.n_dscp; i++)
+				in_class |= q->lossless.dscp[i] == d;
+			in_class |= q->cnp && q->cnpc.n_dscp && q->cnpc.dscp[0] == d;
+			if (in_class)
+				o += (size_t)snprintf(map + o, sizeof(map) - o, "%s%d:%d",
+						      o ? " " : "", d, q->dscp_prio[d]);
+		}
+		row_str(
+		    rows, "derived.dscp_map", map, "derived",
+		    "DSCP:switch-priority of the classes' DSCPs; every other DSCP keeps DSCP/8, "
+		    "the "
+		    "default of Onyx and mlx5 (a target that cannot program a map refuses others)");
+	}
 	qg_pfc_vector(q->lossless.priority, v);
 	snprintf(reason, sizeof(reason), "PFC on priority %d only (mlnx_qos --pfc, dcb prio-pfc)",
 		 q->lossless.priority);

@@ -642,29 +642,19 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 		/* trust could not be read: no rule depends on a guess of it */
 	} else if (q->trust == QG_TRUST_DSCP) {
 		/*
-		 * qosgen 1 relies on the default DSCP-to-priority map of Onyx and
-		 * mlx5 (DSCP/8, see the fixture show_qos_interface_ethernet.cfg)
-		 * and emits no remap, so a DSCP outside its priority's block would
-		 * silently land in another class.
+		 * The map every target is judged by: the classes' DSCPs to their
+		 * priorities, the rest as Onyx and mlx5 have it. A target that
+		 * cannot program it refuses other maps in its own check().
 		 */
+		for (int v = 0; v < 64; v++)
+			q->dscp_prio[v] = (uint8_t)qg_default_dscp_priority(v);
 		for (int k = 0; k < 2; k++) {
 			const struct qg_class *cl = k == 0 ? l : c;
 			unsigned kb = k == 0 ? lb : cb;
 			if ((k == 1 && !q->cnp) || (kb & (BAD_PRIO | BAD_DSCP)))
 				continue;
-			for (int i = 0; i < cl->n_dscp; i++) {
-				int d = cl->dscp[i];
-				if (qg_default_dscp_priority(d) == cl->priority)
-					continue;
-				qg_error(
-				    w->d, cl->dscp_pos,
-				    "qos.%s.dscp: DSCP %d maps to switch-priority %d (DSCP/8), "
-				    "not %d; qosgen does not remap DSCPs, so use %d..%d for "
-				    "priority %d",
-				    k == 0 ? "lossless" : "cnp", d, qg_default_dscp_priority(d),
-				    cl->priority, cl->priority * 8, cl->priority * 8 + 7,
-				    cl->priority);
-			}
+			for (int i = 0; i < cl->n_dscp; i++)
+				q->dscp_prio[cl->dscp[i]] = (uint8_t)cl->priority;
 		}
 	} else if (l->n_dscp && !(lb & BAD_DSCP)) {
 		qg_warning(w->d, l->dscp_pos,

@@ -62,6 +62,15 @@ struct qg_qos {
 
 	bool cnp; /* the cnp class is given */
 	struct qg_class cnpc;
+
+	/*
+	 * With trust dscp, the switch-priority of every DSCP: the lossless DSCPs
+	 * to the lossless priority, the CNP DSCP to the CNP priority, the rest
+	 * to DSCP/8 (what Onyx and mlx5 apply by default). A target that can
+	 * program a map writes it; one that cannot refuses, in its check(), a
+	 * map other than its default (qg_check_fixed_dscp_map).
+	 */
+	uint8_t dscp_prio[64];
 };
 
 enum qg_switch_platform { QG_SWITCH_ONYX };

@@ -124,11 +124,22 @@ static int esxi_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	return rc;
 }
 
+/* nmlx5 with trust_state=2 classifies by the default DSCP map, as mlx5 does. */
+static void esxi_check(const struct qg_model *m, struct qg_diags *d)
+{
+	for (size_t i = 0; i < m->n_hosts; i++)
+		if (m->hosts[i].platform == QG_HOST_ESXI) {
+			qg_check_fixed_dscp_map(m, "esxi", d);
+			return;
+		}
+}
+
 const struct qg_target qg_target_esxi = {
     .name = "esxi",
     .summary = "ESXi host script (nmlx5 PFC/trust/DSCP options merged, PVRDMA vmknic)",
     .kind = QG_DEVICE_HOST,
     .applies = esxi_applies,
+    .check = esxi_check,
     .settings = esxi_settings,
     .emit = esxi_emit,
     .push = script_push,

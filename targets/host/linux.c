@@ -166,11 +166,26 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 	return rc;
 }
 
+/*
+ * mlx5 with trust dscp classifies by its default DSCP map (DSCP/8); the
+ * script writes no --dscp2prio, so an intent that needs another map is
+ * refused before any file exists.
+ */
+static void linux_check(const struct qg_model *m, struct qg_diags *d)
+{
+	for (size_t i = 0; i < m->n_hosts; i++)
+		if (m->hosts[i].platform == QG_HOST_LINUX) {
+			qg_check_fixed_dscp_map(m, "linux", d);
+			return;
+		}
+}
+
 const struct qg_target qg_target_linux = {
     .name = "linux",
     .summary = "Linux host script (MTU, trust, PFC, RoCE ToS, DCQCN) via mlnx_qos or dcb",
     .kind = QG_DEVICE_HOST,
     .applies = linux_applies,
+    .check = linux_check,
     .settings = linux_settings,
     .emit = linux_emit,
     .push = script_push,

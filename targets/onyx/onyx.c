@@ -13,6 +13,7 @@
  */
 #include "onyx.h"
 
+#include "../../gen/derive.h"
 #include "../../gen/fixed.h"
 #include "../../gen/ports.h"
 #include "onyx_config.h"
@@ -42,6 +43,8 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 	 * rewrite table of show_qos_interface_ethernet.cfg); qosgen 1 emits no
 	 * remap, so a different traffic class would configure the wrong queue.
 	 */
+	/* Onyx User Manual 3.10, QoS: no DSCP-to-switch-priority remap command in basic mode. */
+	qg_check_fixed_dscp_map(m, "onyx", d);
 	const struct qg_class *cls[2] = {&m->qos.lossless, m->qos.cnp ? &m->qos.cnpc : NULL};
 	for (int k = 0; k < 2; k++) {
 		const struct qg_class *c = cls[k];
@@ -132,11 +135,12 @@ static int onyx_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 		int prio = 0;
 		while (prio < 7 && !(want.pools[0].priority_mask & (1u << prio)))
 			prio++;
-		snprintf(pfc, sizeof(pfc),
-			 "## PFC: switch-priority %d in lossless pool '%s' has PFC on by itself\n"
-			 "## ('show dcb priority-flow-control': PFC admin Auto, oper Enabled), so no\n"
-			 "## 'dcb priority-flow-control' line is written, as in NVIDIA's reference.\n",
-			 prio, want.pools[0].name);
+		snprintf(
+		    pfc, sizeof(pfc),
+		    "## PFC: switch-priority %d in lossless pool '%s' has PFC on by itself\n"
+		    "## ('show dcb priority-flow-control': PFC admin Auto, oper Enabled), so no\n"
+		    "## 'dcb priority-flow-control' line is written, as in NVIDIA's reference.\n",
+		    prio, want.pools[0].name);
 	}
 	onyx_config_free(&want);
 	if (cmds.failed) {

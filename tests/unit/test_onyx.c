@@ -86,6 +86,30 @@ static void test_ranges_and_variants(void **state)
 	qg_model_free(&m);
 }
 
+/* Onyx and mlx5 hosts program no DSCP map: each refuses one in its own check(). */
+static void test_dscp_map_judged_by_targets(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 4, dscp: [24], pool: {name: r, "
+	    "memory_percent: 50}, ecn: {min_kb: 1, max_kb: 2}}\n"
+	    "  cnp: {priority: 7, dscp: 46}\n"
+	    "switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: [1/1]}\n"
+	    "hosts:\n  - {name: h, platform: linux, address: 10.0.0.2, netdev: e, rdma_device: "
+	    "m}\n",
+	    &m);
+	struct qg_diags d;
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_true(diag_has(&d, "DSCP 24 maps to switch-priority 3 (DSCP/8), not 4; the onyx "
+				 "target programs no DSCP map"));
+	assert_true(diag_has(&d, "DSCP 46 maps to switch-priority 5 (DSCP/8), not 7; the linux "
+				 "target programs no DSCP map"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
 static void test_traffic_class_remap_rejected(void **state)
 {
 	(void)state;
@@ -110,6 +134,7 @@ int main(void)
 	    cmocka_unit_test(test_rdg_reference_lines),
 	    cmocka_unit_test(test_ranges_and_variants),
 	    cmocka_unit_test(test_traffic_class_remap_rejected),
+	    cmocka_unit_test(test_dscp_map_judged_by_targets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
