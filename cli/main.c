@@ -14,6 +14,7 @@
 #include "../gen/version.h"
 #include "push.h"
 #include "verify.h"
+#include "../transport/readback.h" /* QG_READBACK_MAX: the same for a file as over the network */
 #include "../verbs/probe.h"
 
 #include <errno.h>
@@ -245,7 +246,7 @@ static int cmd_explain(int argc, char **argv)
 	    {"identity", required_argument, NULL, 'i'},                                            \
 	    {"ssh-config", required_argument, NULL, 'F'},                                          \
 	    {"timeout", required_argument, NULL, 't'},                                             \
-	    {"accept-hostname", no_argument, NULL, 'H'},                                           \
+	    {"accept-hostname", no_argument, NULL, 'H'}, {"allow-http", no_argument, NULL, 'L'},   \
 	{                                                                                          \
 		"templates", required_argument, NULL, 'T'                                          \
 	}
@@ -271,6 +272,9 @@ static int ssh_option(const char *cmd, int c, struct push_opts *po, bool *all)
 		return 1;
 	case 'I':
 		po->ssh.insecure = true;
+		return 1;
+	case 'L':
+		po->ssh.allow_http = true;
 		return 1;
 	case 'a':
 		*all = true;
@@ -341,9 +345,6 @@ static const struct option diff_opts[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* Largest read-back accepted; a switch's running-config is tens of KiB. */
-#define READBACK_MAX (16u << 20)
-
 static int cmd_diff(int argc, char **argv)
 {
 	const char *file = NULL;
@@ -411,8 +412,8 @@ static int cmd_diff(int argc, char **argv)
 	int err;
 	/* "-" and /dev/stdin alike: ssh sw 'show running-config' | qosgen diff ... */
 	bool stdin_file = !strcmp(file, "-");
-	char *text = stdin_file ? qg_read_fd(0, READBACK_MAX, &len, &err)
-				: qg_read_file(file, READBACK_MAX, true, &len, &err);
+	char *text = stdin_file ? qg_read_fd(0, QG_READBACK_MAX, &len, &err)
+				: qg_read_file(file, QG_READBACK_MAX, true, &len, &err);
 	if (!text) {
 		fprintf(stderr, "qosgen diff: cannot read '%s': %s\n",
 			stdin_file ? "standard input" : file, strerror(err));
@@ -673,7 +674,7 @@ static const struct command commands[] = {
      "  --known-hosts, --accept-new, --identity, --ssh-config: as for push\n"},
     {"push", cmd_push,
      "qosgen push INTENT (--switch NAME | --host NAME | --dvs NAME | --all) [-j N] [--dry-run]\n"
-     "       [--json] [--ca-file FILE] [--insecure]\n"
+     "       [--json] [--ca-file FILE] [--insecure] [--allow-http]\n"
      "       [--known-hosts FILE]"
      " [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S] [--templates DIR]\n"
      "       [--accept-hostname]",
@@ -692,6 +693,8 @@ static const struct command commands[] = {
      "                     switch; --all: every device\n"
      "  --ca-file FILE     the CA of vCenter's certificate (default: the system's CAs)\n"
      "  --insecure         do not check vCenter's certificate (loudly; not recommended)\n"
+     "  --allow-http       accept an http:// GOVC_URL: the vSphere password then crosses\n"
+     "                     the network in clear text (loudly; without it, refused)\n"
      "  -j, --jobs N       devices in parallel (default 4)\n"
      "  --dry-run          read back and print what would be sent; send nothing\n"
      "  --json             results as JSON on stdout\n"

@@ -14,6 +14,7 @@
 #include "verify.h"
 #include "../gen/derive.h"
 #include "../gen/errmsg.h"
+#include "../gen/escape.h"
 #include "../targets/host/script_push.h"
 #include "../verbs/remote.h"
 #include "../verbs/verdict.h"
@@ -75,25 +76,6 @@ static int read_facts(struct side *s, struct vr_facts *f)
 	return rc;
 }
 
-/* The last few lines of a tool's stderr/stdout, for a message. */
-static void tail(const struct qg_buf *b, char *dst, size_t len)
-{
-	dst[0] = '\0';
-	if (!b->len)
-		return;
-	const char *end = b->data + b->len;
-	while (end > b->data && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	const char *p = end;
-	for (int lines = 0; p > b->data && lines < 2; p--)
-		if (p[-1] == '\n')
-			lines++;
-	snprintf(dst, len, "%.*s", (int)(end - p), p);
-	for (char *c = dst; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
-}
-
 /* A side's traffic result; on failure why says how it ended ("" when it did not fail). */
 static void side_result(const struct side *x, const char *role, struct vr_result *res, char *why,
 			size_t len)
@@ -104,7 +86,8 @@ static void side_result(const struct side *x, const char *role, struct vr_result
 	if (x->status == 0 &&
 	    vr_result_parse(x->out.data ? x->out.data : "", res, err, sizeof(err)) == 0)
 		return;
-	tail(x->err.len ? &x->err : &x->out, t, sizeof(t));
+	const struct qg_buf *b = x->err.len ? &x->err : &x->out;
+	vr_output_tail(b->data ? b->data : "", b->len, t, sizeof(t));
 	snprintf(why, len, "the %s on %s exited %d: %s", role, x->h->name, x->status,
 		 t[0] ? t : err);
 	vr_result_init(res);
@@ -223,6 +206,22 @@ static void run_pair(const struct qg_model *m, const struct verify_opts *vo, str
 							  &x->delta) == 0;
 		}
 	}
+}
+
+/*
+ * Why a pair did not run holds the hosts' text (an SSH error with the
+ * server's disconnect message, a tool's last lines): escaped once here for
+ * both the text and the JSON output. Escaping is idempotent on what is
+ * already escaped (a backslash passes unchanged).
+ */
+static void escape_why(struct pair_report *r)
+{
+	char *e = qg_escape(r->why);
+	if (e)
+		snprintf(r->why, sizeof(r->why), "%s", e);
+	else
+		snprintf(r->why, sizeof(r->why), "(out of memory)");
+	free(e);
 }
 
 static void judge_pair(const struct qg_model *m, struct pair_report *r)
@@ -375,6 +374,7 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo)
 		struct pair_report *r = &reports[i];
 		double t0 = qg_monotonic_s();
 		run_pair(m, vo, r);
+		escape_why(r);
 		if (!r->unreachable)
 			judge_pair(m, r);
 		if (all)

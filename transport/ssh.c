@@ -6,10 +6,13 @@
  */
 #include "ssh.h"
 #include "../gen/errmsg.h"
+#include "readback.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <libssh/libssh.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 #include <stdarg.h>
@@ -23,6 +26,8 @@ struct qg_ssh {
 	char peer[300];
 	int command_timeout_s;
 	int keepalive_s;
+	char *identity; /* --identity's bytes, as checked (read_identity); scrubbed after login */
+	size_t identity_len;
 };
 
 /* "SHA256:base64", as ssh-keygen -l prints it. */
@@ -145,6 +150,73 @@ static int publickey_auto(ssh_session ss)
 	return rc;
 }
 
+/*
+ * A private key others may read or write is refused, as OpenSSH refuses it
+ * (sshkey_perm_ok: "UNPROTECTED PRIVATE KEY FILE! ... This private key will
+ * be ignored"): a key the user owns with any group or other permission bit.
+ * A key another user owns is that user's business, as for ssh; one anyone
+ * may write is not, since anyone could swap in their own. libssh does not
+ * check. As OpenSSH does, the open file is checked and read, so the bytes
+ * used are the bytes checked; and before connecting, so that a key qosgen
+ * will not use does not wait for a server to say so.
+ */
+#define IDENTITY_MAX (1u << 20) /* a private key file is a few KiB */
+
+static int read_identity(struct qg_ssh *s, const char *file, char *err, size_t errlen)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return qg_errf(err, errlen, "%s: cannot read the key file %s: %s", s->peer, file,
+			       strerror(e));
+	}
+	unsigned mode = (unsigned)st.st_mode & 0777;
+	if ((st.st_uid == getuid() && (mode & 077)) || (mode & 002)) {
+		close(fd);
+		return qg_errf(
+		    err, errlen,
+		    "%s: the key file %s is accessible by others (permissions 0%03o are "
+		    "too open; OpenSSH refuses it as an UNPROTECTED PRIVATE KEY FILE, and "
+		    "so does qosgen): chmod 600 %s",
+		    s->peer, file, mode, file);
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size <= 0 || (size_t)st.st_size > IDENTITY_MAX) {
+		close(fd);
+		return qg_errf(err, errlen, "%s: the key file %s is not a private key file",
+			       s->peer, file);
+	}
+	s->identity = malloc((size_t)st.st_size + 1);
+	size_t got = 0;
+	while (s->identity && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, s->identity + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!s->identity)
+		return qg_errf(err, errlen, "%s: out of memory", s->peer);
+	s->identity[got] = '\0';
+	s->identity_len = got;
+	return 0;
+}
+
+/* The key's bytes are a secret: not left in freed memory. */
+static void drop_identity(struct qg_ssh *s)
+{
+	if (s->identity) {
+		explicit_bzero(s->identity, s->identity_len);
+		free(s->identity);
+	}
+	s->identity = NULL;
+	s->identity_len = 0;
+}
+
 static int authenticate(struct qg_ssh *s, const struct qg_ssh_opts *o, char *err, size_t errlen)
 {
 	ssh_session ss = s->session;
@@ -159,8 +231,9 @@ static int authenticate(struct qg_ssh *s, const struct qg_ssh_opts *o, char *err
 	if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
 		if (o->identity) {
 			ssh_key key = NULL;
-			if (ssh_pki_import_privkey_file(o->identity, NULL, NULL, NULL, &key) !=
-			    SSH_OK)
+			/* The bytes read_identity checked, imported as libssh imports a file. */
+			if (!s->identity || ssh_pki_import_privkey_base64(s->identity, NULL, NULL,
+									  NULL, &key) != SSH_OK)
 				return qg_errf(err, errlen, "%s: cannot read the key file %s", s->peer,
 					    o->identity);
 			rc = ssh_userauth_publickey(ss, NULL, key);
@@ -241,12 +314,18 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 		 host ? host : t->host, host && strchr(host, ':') ? "]" : "", port);
 	ssh_string_free_char(host);
 
+	if (o->identity && read_identity(s, o->identity, err, errlen) != 0) {
+		qg_ssh_close(s);
+		return -1;
+	}
 	if (ssh_connect(ss) != SSH_OK) {
 		qg_errf(err, errlen, "%s: cannot connect: %s", s->peer, ssh_get_error(ss));
 		qg_ssh_close(s);
 		return -1;
 	}
-	if (check_host_key(s, o, err, errlen) != 0 || authenticate(s, o, err, errlen) != 0) {
+	int rc = check_host_key(s, o, err, errlen) != 0 || authenticate(s, o, err, errlen) != 0;
+	drop_identity(s);
+	if (rc) {
 		qg_ssh_close(s);
 		return -1;
 	}
@@ -330,6 +409,7 @@ int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t inpu
 
 	double start = qg_monotonic_s(), last_keepalive = start;
 	char buf[16384];
+	size_t kept = 0; /* stdout and stderr together: one read-back */
 	while (rc == 0) {
 		bool got = false;
 		for (int is_err = 0; is_err < 2; is_err++) {
@@ -343,8 +423,18 @@ int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t inpu
 			if (n > 0) {
 				got = true;
 				struct qg_buf *b = is_err ? errout : out;
-				if (b)
+				if (b && (size_t)n > QG_READBACK_MAX - kept) {
+					rc = qg_errf(err, errlen,
+						     "%s: '%s' sent more than the read-back limit "
+						     "of " QG_READBACK_MAX_TEXT
+						     "; stopped reading it",
+						     s->peer, cmd);
+					break;
+				}
+				if (b) {
 					qg_buf_append(b, buf, (size_t)n);
+					kept += (size_t)n;
+				}
 			}
 		}
 		if (rc || (!got && ssh_channel_is_eof(ch)))
@@ -416,6 +506,12 @@ int qg_ssh_shell_read_until(struct qg_ssh_shell *sh, struct qg_buf *out,
 			return qg_errf(err, errlen, "%s: the connection dropped%s%s", sh->s->peer,
 				    n == SSH_ERROR ? ": " : "",
 				    n == SSH_ERROR ? ssh_get_error(sh->s->session) : "");
+		if (n > 0 && (size_t)n > QG_READBACK_MAX - out->len)
+			return qg_errf(err, errlen,
+				       "%s: the reply is larger than the read-back limit "
+				       "of " QG_READBACK_MAX_TEXT
+				       " with no prompt yet; stopped reading it",
+				       sh->s->peer);
 		if (n > 0)
 			qg_buf_append(out, buf, (size_t)n);
 		double t = qg_monotonic_s();
@@ -445,6 +541,7 @@ void qg_ssh_close(struct qg_ssh *s)
 {
 	if (!s)
 		return;
+	drop_identity(s);
 	if (s->session) {
 		if (ssh_is_connected(s->session))
 			ssh_disconnect(s->session);

@@ -14,6 +14,7 @@
 #define QG_SSH_H
 
 #include "../gen/buf.h"
+#include "readback.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,10 +38,13 @@ struct qg_ssh_opts {
 	/*
 	 * vSphere endpoints (the DVS target speaks HTTPS, not SSH; the options
 	 * travel with the other device-access options): a CA file for the
-	 * server's certificate, and the explicit, loud opt-out of checking it.
+	 * server's certificate, the explicit, loud opt-out of checking it, and
+	 * the explicit, loud permission to use a plain http:// URL at all
+	 * (--allow-http: the password then crosses the network in clear text).
 	 */
 	const char *ca_file;
 	bool insecure;
+	bool allow_http;
 	/*
 	 * Push policy that travels with the device-access options until each
 	 * target has its own: go on when a switch's read-back names another
@@ -61,7 +65,9 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 /*
  * Run cmd, feed it input (may be NULL), collect stdout and stderr (either
  * buffer may be NULL to discard) and the exit status. Returns 0, or -1 with
- * err (timeout, dropped connection). A killed command gives status 255.
+ * err (timeout, dropped connection, or more kept output, stdout and stderr
+ * together, than the read-back limit of readback.h). A killed command gives
+ * status 255.
  */
 int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t input_len,
 	       struct qg_buf *out, struct qg_buf *errout, int *status, char *err, size_t errlen);
@@ -75,7 +81,8 @@ int qg_ssh_shell_write(struct qg_ssh_shell *sh, const char *data, size_t len, ch
 		       size_t errlen);
 /*
  * Append output to out until done(out->data, out->len, ctx) is true. -1 with
- * err on timeout (the session's command timeout) or a dropped connection.
+ * err on timeout (the session's command timeout), a dropped connection, or
+ * out growing past the read-back limit (readback.h) before done.
  */
 int qg_ssh_shell_read_until(struct qg_ssh_shell *sh, struct qg_buf *out,
 			    bool (*done)(const char *text, size_t len, void *ctx), void *ctx,

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "oob.h"
+#include "../gen/escape.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -50,6 +52,14 @@ static int fail(struct pt_session *s, const char *fmt, ...)
 	return -1;
 }
 
+/* A peer's fixed-size text field up to its NUL, escaped for a message (malloc'ed). */
+static char *peer_text(const char *field, size_t max)
+{
+	struct qg_buf b = {0};
+	qg_escape_append(&b, field, strnlen(field, max));
+	return qg_buf_steal(&b, NULL);
+}
+
 /* One symmetric exchange: the client writes first, the server reads first. */
 static int exchange(struct pt_session *s, const void *out, void *in, size_t n, const char *what)
 {
@@ -68,10 +78,17 @@ int pt_hello(struct pt_session *s, struct pt_params *p)
 	if (exchange(s, mine, theirs, sizeof(mine), "version"))
 		return -1;
 	s->remote_version = pt_version_decode(theirs);
-	if (s->remote_version < PT_VERSION_MIN)
-		return fail(s,
-			    "the peer's version '%.16s' is older than 5.70, which perftest refuses",
-			    theirs);
+	if (s->remote_version < PT_VERSION_MIN) {
+		/* The peer's bytes, escaped: they reach the terminal. */
+		char *v = peer_text(theirs, sizeof(theirs));
+		fail(s,
+		     s->remote_version < 0
+			 ? "the peer's version '%s' is not a perftest version (5.70 or later)"
+			 : "the peer's version '%s' is older than 5.70, which perftest refuses",
+		     v ? v : "?");
+		free(v);
+		return -1;
+	}
 
 	unsigned char a[4], b[4];
 	pt_int32_encode(p->cycle_buffer, a);
@@ -102,9 +119,13 @@ int pt_keys(struct pt_session *s, const struct pt_key *mine, struct pt_key *thei
 		pt_key_encode(&mine[i], out);
 		if (exchange(s, out, in, sizeof(out), "key"))
 			return -1;
-		if (!pt_key_decode(in, &theirs[i]))
-			return fail(s, "the peer sent a key message that does not parse: '%.107s'",
-				    in);
+		if (!pt_key_decode(in, &theirs[i])) {
+			char *k = peer_text(in, sizeof(in) - 1);
+			fail(s, "the peer sent a key message that does not parse: '%s'",
+			     k ? k : "?");
+			free(k);
+			return -1;
+		}
 	}
 	return 0;
 }

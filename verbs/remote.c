@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "remote.h"
 #include "../gen/errmsg.h"
+#include "../gen/escape.h"
 #include "../gen/target.h"
 
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +75,20 @@ static bool parse_int(const char *s, int lo, int hi, int *out)
 	return true;
 }
 
+/*
+ * A counter's name reaches verify's lines and its JSON: only what sysfs file
+ * names and ethtool -S use ("rx_prio3_discards", "np_cnp_sent"), never a
+ * byte that a terminal would obey.
+ */
+static bool counter_name_ok(const char *s)
+{
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9') && *s != '_' && *s != '-' && *s != '.')
+			return false;
+	return true;
+}
+
 int vr_facts_parse(const char *text, struct vr_facts *f, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
@@ -113,7 +129,8 @@ int vr_facts_parse(const char *text, struct vr_facts *f, char *err, size_t errle
 			char name[64];
 			unsigned long long value;
 			char tail;
-			if (sscanf(v, "%63s %llu %c", name, &value, &tail) == 2 &&
+			if (sscanf(v, "%63s %19llu %c", name, &value, &tail) == 2 &&
+			    counter_name_ok(name) &&
 			    vc_counters_add(&f->counters, name, value) != 0) {
 				free(copy);
 				vr_facts_free(f);
@@ -181,10 +198,29 @@ void vr_run_script(const struct qg_host *h, const struct vr_run *r, struct qg_bu
 		      cmd, r->peer);
 }
 
-static double num(const cJSON *o, const char *k, double dflt)
+/*
+ * A JSON number from the host, range-checked before any conversion: a cast
+ * of 1e300 (or NaN) to an integer type is undefined behaviour. Out of range
+ * or not a number: dflt, "not reported".
+ */
+static double num(const cJSON *o, const char *k, double lo, double hi, double dflt)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo ||
+	    v->valuedouble > hi)
+		return dflt;
+	return v->valuedouble;
+}
+
+static int num_int(const cJSON *o, const char *k, int lo, int hi)
+{
+	return (int)num(o, k, lo, hi, -1);
+}
+
+/* Counts up to 2^53: every integer a double holds exactly, far above any run's. */
+static unsigned long long num_count(const cJSON *o, const char *k)
+{
+	return (unsigned long long)num(o, k, 0, 9007199254740992.0, 0);
 }
 
 static int parse_probe_json(const char *line, struct vr_result *r, char *err, size_t errlen)
@@ -196,13 +232,13 @@ static int parse_probe_json(const char *line, struct vr_result *r, char *err, si
 		return -1;
 	}
 	snprintf(r->tool, sizeof(r->tool), "qosgen probe");
-	r->gbps = num(o, "gbps", -1);
-	r->active_mtu = (int)num(o, "active_mtu", -1);
-	r->path_mtu = (int)num(o, "path_mtu", -1);
-	r->tclass = (int)num(o, "tclass", -1);
-	r->gid_index = (int)num(o, "gid_index", -1);
-	r->size = (unsigned long long)num(o, "size", 0);
-	r->iters = (unsigned long long)num(o, "iters", 0);
+	r->gbps = num(o, "gbps", 0, 1e6, -1); /* Gb/s: no link is a petabit */
+	r->active_mtu = num_int(o, "active_mtu", 256, 4096);
+	r->path_mtu = num_int(o, "path_mtu", 256, 4096);
+	r->tclass = num_int(o, "tclass", 0, 255);
+	r->gid_index = num_int(o, "gid_index", 0, 65535);
+	r->size = num_count(o, "size");
+	r->iters = num_count(o, "iters");
 	cJSON_Delete(o);
 	r->ok = r->gbps >= 0;
 	if (!r->ok)
@@ -226,21 +262,27 @@ static int parse_perftest(const char *text, struct vr_result *r, char *err, size
 		char line[256];
 		snprintf(line, sizeof(line), "%.*s",
 			 (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
-		int v;
+		/*
+		 * Widths bound what is read (a conversion that overflows is UB), then
+		 * the range is checked: a longer number reads as out of range.
+		 */
+		long v;
 		unsigned long long size, iters;
 		double peak, avg;
-		if (sscanf(line, " Mtu : %d[B]", &v) == 1)
-			r->path_mtu = v;
-		else if (sscanf(line, " GID index : %d", &v) == 1)
-			r->gid_index = v;
+		if (sscanf(line, " Mtu : %6ld[B]", &v) == 1)
+			r->path_mtu = v >= 256 && v <= 4096 ? (int)v : -1;
+		else if (sscanf(line, " GID index : %7ld", &v) == 1)
+			r->gid_index = v >= 0 && v <= 65535 ? (int)v : -1;
 		else if (strstr(line, "#bytes") && strstr(line, "BW average")) {
 			header = true;
 			gbits = strstr(line, "BW average[Gb/sec]") != NULL;
 		} else if (header && r->gbps < 0 &&
-			   sscanf(line, " %llu %llu %lf %lf", &size, &iters, &peak, &avg) == 4) {
+			   sscanf(line, " %19llu %19llu %lf %lf", &size, &iters, &peak, &avg) ==
+			       4) {
+			double gbps = gbits ? avg : avg * 1048576.0 * 8 / 1e9;
 			r->size = size;
 			r->iters = iters;
-			r->gbps = gbits ? avg : avg * 1048576.0 * 8 / 1e9;
+			r->gbps = isfinite(gbps) && gbps >= 0 && gbps <= 1e6 ? gbps : -1;
 		}
 		p += len + (nl != NULL);
 	}
@@ -248,6 +290,30 @@ static int parse_perftest(const char *text, struct vr_result *r, char *err, size
 	if (!r->ok)
 		qg_errf(err, errlen, "ib_write_bw printed no result line");
 	return r->ok ? 0 : -1;
+}
+
+void vr_output_tail(const char *text, size_t len, char *dst, size_t dstlen)
+{
+	const char *end = text + len;
+	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	const char *p = end;
+	for (int lines = 0; p > text && lines < 2; p--)
+		if (p[-1] == '\n')
+			lines++;
+	while (p < end && *p == '\n')
+		p++;
+	struct qg_buf b = {0};
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t run = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		qg_escape_append(&b, p, run);
+		if (nl)
+			qg_buf_puts(&b, " ");
+		p += run + (nl != NULL);
+	}
+	snprintf(dst, dstlen, "%s", b.data && !b.failed ? b.data : "");
+	qg_buf_free(&b);
 }
 
 void vr_result_init(struct vr_result *r)

@@ -67,6 +67,13 @@ struct vr_result {
 	unsigned long long size, iters;
 };
 
+/*
+ * The last two lines of a tool's output as one line for a message (newlines
+ * as spaces), escaped for a terminal (gen/escape.h): the host's text, which
+ * a broken or hostile host fills with what it likes. "" when there is none.
+ */
+void vr_output_tail(const char *text, size_t len, char *dst, size_t dstlen);
+
 /* Nothing reported: every value "not measured". */
 void vr_result_init(struct vr_result *r);
 /* qosgen probe's JSON line or ib_write_bw's report. 0, or -1 with err. */

@@ -13,12 +13,20 @@ void pt_version_encode(const char *version, char out[PT_VERSION_LEN])
 
 int pt_version_decode(const char in[PT_VERSION_LEN])
 {
-	/* Digits, one point, digits: what atof reads in practice, without the locale. */
+	/*
+	 * Digits, one point, digits: what atof reads in practice, without the
+	 * locale. The peer fills all 16 bytes as it likes: the major part stops
+	 * counting past 1000 (no version is that high) instead of overflowing an
+	 * int, and the minor part keeps two digits.
+	 */
 	int major = 0, minor = 0, minor_digits = 0, i = 0;
 	if (in[0] < '0' || in[0] > '9')
 		return -1;
-	while (i < PT_VERSION_LEN && in[i] >= '0' && in[i] <= '9')
+	while (i < PT_VERSION_LEN && in[i] >= '0' && in[i] <= '9') {
 		major = major * 10 + (in[i++] - '0');
+		if (major > 1000)
+			return -1;
+	}
 	if (i < PT_VERSION_LEN && in[i] == '.') {
 		i++;
 		while (i < PT_VERSION_LEN && in[i] >= '0' && in[i] <= '9') {
@@ -31,8 +39,6 @@ int pt_version_decode(const char in[PT_VERSION_LEN])
 	}
 	if (minor_digits == 1)
 		minor *= 10;
-	if (major > 1000)
-		return -1;
 	return major * 100 + minor;
 }
 

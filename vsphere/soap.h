@@ -7,7 +7,14 @@
  * like: vcsim says XMLSchema-instance:type, vCenter xsi:type).
  *
  * The session cookie lives only in libcurl's in-memory cookie engine; TLS is
- * verified unless the caller asked for insecure.
+ * verified unless the caller asked for insecure, and plain http:// is
+ * refused unless the caller asked for it by name.
+ *
+ * An answer is the server's text, to be judged, not trusted: at most the
+ * read-back limit (transport/readback.h), no DTD at all (SOAP 1.1 and 1.2
+ * forbid a DOCTYPE in a message, and a DTD is where an entity bomb lives),
+ * so no entity other than XML's five and character references is ever read,
+ * let alone expanded.
  */
 #ifndef QG_SOAP_H
 #define QG_SOAP_H
@@ -26,6 +33,7 @@ struct vs_conn_opts {
 	const char *url;     /* https://HOST[:PORT]/sdk, no credentials */
 	const char *ca_file; /* NULL: the system's CAs */
 	bool insecure;	     /* skip certificate and name checks */
+	bool allow_http;     /* let an http:// URL through (the password then crosses in clear) */
 	int timeout_s;	     /* per request; 0: 60 */
 };
 
@@ -53,13 +61,27 @@ xmlNodePtr vs_add_typed(xmlNodePtr parent, const char *name, const char *xsi_typ
 int vs_call(struct vs_conn *c, xmlDocPtr doc, xmlDocPtr *resp, xmlNodePtr *ret, char *fault,
 	    size_t faultlen, char *err, size_t errlen);
 
+/* Bytes of answers received on c so far: the budget of a read that spans many calls. */
+size_t vs_conn_received(const struct vs_conn *c);
+
+/*
+ * An answer's bytes into a document (pure; vs_call's parser). 0 with *doc
+ * (the caller frees it); -1 with err when it is empty or not well-formed
+ * XML (not a SOAP answer at all); -2 with err when it is refused for what it
+ * is: larger than the read-back limit, or carrying a DOCTYPE.
+ */
+int vs_answer_parse(const char *data, size_t len, xmlDocPtr *doc, char *err, size_t errlen);
+
 /* Parsing helpers (pure). */
 xmlNodePtr vs_child(xmlNodePtr n, const char *name);   /* first element child by local name */
 xmlNodePtr vs_next(xmlNodePtr n, const char *name);    /* next sibling element by local name */
-char *vs_text(xmlNodePtr n);			       /* malloc'ed text, "" if none */
+char *vs_text(xmlNodePtr n); /* malloc'ed text of n's own text children, "" if none */
 void vs_xsi_type(xmlNodePtr n, char *out, size_t len); /* xsi:type, prefix stripped */
 void vs_attr(xmlNodePtr n, const char *name, char *out, size_t len);
-/* The fault inside a <soapenv:Fault> or a task's LocalizedMethodFault. */
+/*
+ * The fault inside a <soapenv:Fault> or a task's LocalizedMethodFault, both
+ * escaped for a terminal (gen/escape.h): they go into messages.
+ */
 void vs_fault_of(xmlNodePtr fault, char *type, size_t typelen, char *msg, size_t msglen);
 
 #endif

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "vim.h"
 #include "../gen/errmsg.h"
+#include "../gen/escape.h"
+#include "../transport/readback.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,12 +133,17 @@ bool vim_path_text(xmlNodePtr n, const char *path, char *out, size_t len)
 	return w >= 0 && (size_t)w < len;
 }
 
-/* RetrievePropertiesEx, then ContinueRetrievePropertiesEx while a token comes back. */
+/*
+ * RetrievePropertiesEx, then ContinueRetrievePropertiesEx while a token comes
+ * back: at most VIM_MAX_PAGES pages, and the read-back limit for all of them
+ * together, so a server that always has more cannot keep qosgen here.
+ */
 static int retrieve(struct vim *v, xmlDocPtr doc, int (*each)(xmlNodePtr objects, void *ctx),
 		    void *ctx, char *err, size_t errlen)
 {
 	char fault[64], token[256];
-	for (;;) {
+	size_t start = vs_conn_received(v->c);
+	for (int page = 1;; page++) {
 		xmlDocPtr resp;
 		xmlNodePtr ret;
 		if (vs_call(v->c, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
@@ -149,6 +156,18 @@ static int retrieve(struct vim *v, xmlDocPtr doc, int (*each)(xmlNodePtr objects
 		xmlFreeDoc(resp);
 		if (stop || !token[0])
 			return 0;
+		if (page == VIM_MAX_PAGES)
+			return qg_errf(err, errlen,
+				       "RetrievePropertiesEx: the server still sends continuation "
+				       "tokens after %d pages; stopped (more than a vCenter holds)",
+				       VIM_MAX_PAGES);
+		if (vs_conn_received(v->c) - start > QG_READBACK_MAX)
+			return qg_errf(err, errlen,
+				       "RetrievePropertiesEx: %d pages are more than the read-back "
+				       "limit of " QG_READBACK_MAX_TEXT
+				       " and the server still sends "
+				       "continuation tokens; stopped",
+				       page);
 		xmlNodePtr req =
 		    vs_request(&doc, "ContinueRetrievePropertiesEx", v->pc.type, v->pc.value);
 		if (!req || !vs_add(req, "token", token)) {
@@ -279,19 +298,25 @@ int vim_wait_task(struct vim *v, const struct vim_ref *task, int timeout_s, char
 			xmlFreeDoc(doc);
 			return 0;
 		}
+		/* The task's id and state are the server's text, as the fault is. */
+		char *id = qg_escape(task->value), *st = qg_escape(state);
+		int rc = 1;
 		if (!strcmp(state, "error")) {
 			char msg[300];
 			vs_fault_of(vals[1], fault, faultlen, msg, sizeof(msg));
 			if (!fault[0]) /* failed, even without a typed fault: fault says so */
 				snprintf(fault, faultlen, "Fault");
-			xmlFreeDoc(doc);
-			return qg_errf(err, errlen, "task %s failed: %s%s%s", task->value, fault,
-				       msg[0] ? ": " : "", msg);
+			rc = qg_errf(err, errlen, "task %s failed: %s%s%s", id ? id : "?", fault,
+				     msg[0] ? ": " : "", msg);
+		} else if (qg_monotonic_s() > until) {
+			rc = qg_errf(err, errlen, "task %s still '%s' after %d s", id ? id : "?",
+				     st ? st : "?", timeout_s);
 		}
+		free(id);
+		free(st);
 		xmlFreeDoc(doc);
-		if (qg_monotonic_s() > until)
-			return qg_errf(err, errlen, "task %s still '%s' after %d s", task->value,
-				       state, timeout_s);
+		if (rc < 0)
+			return -1;
 		nanosleep(&(struct timespec){.tv_nsec = 20 * 1000 * 1000}, NULL);
 	}
 }

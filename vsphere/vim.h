@@ -28,8 +28,18 @@ int vim_connect(const struct vs_conn_opts *o, const char *user, const char *pass
 void vim_close(struct vim *v);
 
 /*
+ * Pages of one property read (RetrievePropertiesEx, then
+ * ContinueRetrievePropertiesEx while the server sends a token). vCenter
+ * holds at most 2,500 hosts and 128 distributed switches, the types qosgen
+ * looks for: this many pages hold them even one object a page, four times
+ * over. Together the pages are one read-back (transport/readback.h).
+ */
+#define VIM_MAX_PAGES 10000
+
+/*
  * The object of a type (and its subtypes) named name anywhere under the root
- * folder. 0 found, 1 not found, -1 error.
+ * folder. 0 found, 1 not found, -1 error (a server that sends more pages or
+ * bytes than the bounds above is one).
  */
 int vim_find(struct vim *v, const char *type, const char *name, struct vim_ref *out, char *err,
 	     size_t errlen);

@@ -48,6 +48,28 @@ static int dvs_settings(const struct qg_model *m, size_t i, struct qg_settings *
 
 #define X(s) ((const xmlChar *)(s))
 
+/*
+ * XML 1.0 (2.5) forbids "--" inside a comment and a comment ending in '-',
+ * and escapes nothing there; libxml2 writes what it is given. The names
+ * rules allow "a--b" for a fabric or a DVS, so every '-' that follows a '-'
+ * is written "\x2d" (gen/escape.c's form for a byte), and a space closes a
+ * trailing '-'. A name without "--" reads as it is; the file's own name
+ * keeps the real one.
+ */
+static char *comment_text(const char *s)
+{
+	struct qg_buf b = {0};
+	for (const char *p = s; *p; p++) {
+		if (*p == '-' && p > s && p[-1] == '-')
+			qg_buf_puts(&b, "\\x2d");
+		else
+			qg_buf_append(&b, p, 1);
+	}
+	if (b.len && b.data[b.len - 1] == '-')
+		qg_buf_puts(&b, " ");
+	return qg_buf_steal(&b, NULL);
+}
+
 char *dvs_reconfigure_xml(const struct qg_model *m, size_t i, const char *comment, size_t *len)
 {
 	const struct qg_dvs *s = &m->dvs[i];
@@ -60,7 +82,9 @@ char *dvs_reconfigure_xml(const struct qg_model *m, size_t i, const char *commen
 	xmlNsPtr soap = xmlNewNs(env, X(DVS_NS_SOAP), X("soapenv"));
 	xmlNsPtr xsi = xmlNewNs(env, X(DVS_NS_XSI), X("xsi"));
 	xmlSetNs(env, soap);
-	xmlNodePtr note = xmlNewDocComment(doc, X(comment));
+	char *text = comment_text(comment);
+	xmlNodePtr note = text ? xmlNewDocComment(doc, X(text)) : NULL;
+	free(text);
 	if (!note || !xmlAddPrevSibling(env, note))
 		goto out;
 

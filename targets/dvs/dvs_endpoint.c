@@ -21,7 +21,7 @@ static bool truthy(const char *v)
 	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes"));
 }
 
-int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure,
+int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure, bool allow_http,
 		 struct dvs_endpoint *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
@@ -34,7 +34,7 @@ int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure,
 			 given && strchr(given, '/') ? "" : "/sdk");
 	/* libcurl's URL parser takes the user and password out, as govc does. */
 	CURLU *u = curl_url();
-	char *user = NULL, *pass = NULL, *clean = NULL;
+	char *user = NULL, *pass = NULL, *clean = NULL, *scheme = NULL;
 	int rc = -1;
 	if (!u || curl_url_set(u, CURLUPART_URL, raw, 0) != CURLUE_OK) {
 		qg_errf(err, errlen, "GOVC_URL is not a URL (https://HOST/sdk)");
@@ -49,6 +49,27 @@ int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure,
 		goto out;
 	}
 	snprintf(out->url, sizeof(out->url), "%s", clean);
+	/*
+	 * The Login that follows carries the password: over http:// anyone on
+	 * the path reads it (GOVC_URL=http://user:pass@... did, silently). Only
+	 * https, unless the command line asks for plain HTTP by name.
+	 */
+	curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
+	out->plain_http = scheme && !strcasecmp(scheme, "http");
+	if (!scheme || (strcasecmp(scheme, "https") && !out->plain_http)) {
+		qg_errf(err, errlen, "GOVC_URL's scheme '%s' is not https (https://HOST/sdk)",
+			scheme ? scheme : "");
+		goto out;
+	}
+	if (out->plain_http && !allow_http) {
+		qg_errf(
+		    err, errlen,
+		    "%s: plain http:// would send the vSphere password in clear text; use "
+		    "https:// in GOVC_URL (vCenter serves the API on 443), or pass --allow-http "
+		    "to send it unencrypted anyway",
+		    out->url);
+		goto out;
+	}
 	const char *eu = env("GOVC_USERNAME"), *ep = env("GOVC_PASSWORD");
 	snprintf(out->user, sizeof(out->user), "%s", eu ? eu : user ? user : "");
 	out->password = strdup(ep ? ep : pass ? pass : "");
@@ -68,6 +89,7 @@ out:
 	curl_free(user);
 	curl_free(pass);
 	curl_free(clean);
+	curl_free(scheme);
 	curl_url_cleanup(u);
 	return rc;
 }

@@ -5,9 +5,20 @@
  * the switch itself. No I/O: dvs_push.c reads and sends.
  */
 #include "dvs_push.h"
+#include "../../gen/escape.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/*
+ * A value vCenter sent (a NIC's name, an option's value), escaped for the
+ * terminal as the plan's lines are printed: a newline in it must not start a
+ * line of its own. The state keeps the raw value, which goes back exactly.
+ */
+static void put_esc(struct qg_buf *out, const char *s)
+{
+	qg_escape_append(out, s, strlen(s));
+}
 
 static bool has_uplink(const struct dvs_host_state *h)
 {
@@ -35,8 +46,10 @@ static int plan_member(const struct dvs_host_state *h, struct qg_buf *out)
 		return 0;
 	qg_buf_printf(out, "[differs] host %s: %s on the switch: no -> yes", h->h->name,
 		      h->h->uplink);
-	for (size_t p = 0; p < h->n_pnics; p++)
-		qg_buf_printf(out, "%s%s", p ? ", " : " (keeps ", h->pnics[p].device);
+	for (size_t p = 0; p < h->n_pnics; p++) {
+		qg_buf_puts(out, p ? ", " : " (keeps ");
+		put_esc(out, h->pnics[p].device);
+	}
 	qg_buf_puts(out, h->n_pnics ? ")\n" : "\n");
 	return 1;
 }
@@ -81,11 +94,13 @@ static int plan_modules(const struct dvs_host_state *h, struct qg_buf *out)
 				      h->h->name, mo->name);
 			continue;
 		}
-		for (int c = 0; c < mo->n_changes; c++)
-			qg_buf_printf(out, "[differs] host %s: %s.%s: %s -> %s\n", h->h->name,
-				      mo->name, mo->changes[c].key,
-				      mo->changes[c].have[0] ? mo->changes[c].have : "unset",
-				      mo->changes[c].want);
+		for (int c = 0; c < mo->n_changes; c++) {
+			/* The key is one of the intent's; the value as the host has it. */
+			qg_buf_printf(out, "[differs] host %s: %s.%s: ", h->h->name, mo->name,
+				      mo->changes[c].key);
+			put_esc(out, mo->changes[c].have[0] ? mo->changes[c].have : "unset");
+			qg_buf_printf(out, " -> %s\n", mo->changes[c].want);
+		}
 		n += mo->n_changes;
 	}
 	if (n)
@@ -138,10 +153,10 @@ int dvs_plan(const struct qg_model *m, size_t i, const struct dvs_state *st, str
 		n += plan_member(h, out);
 		if (h->h->pvrdma_vmknic[0]) {
 			if (!h->vmknic_set || strcmp(h->vmknic, h->h->pvrdma_vmknic)) {
-				qg_buf_printf(out, "[differs] host %s: %s: %s -> %s\n", h->h->name,
-					      DVS_PVRDMA_OPTION,
-					      h->vmknic_set ? h->vmknic : "unset",
-					      h->h->pvrdma_vmknic);
+				qg_buf_printf(out, "[differs] host %s: %s: ", h->h->name,
+					      DVS_PVRDMA_OPTION);
+				put_esc(out, h->vmknic_set ? h->vmknic : "unset");
+				qg_buf_printf(out, " -> %s\n", h->h->pvrdma_vmknic);
 				n++;
 			}
 			if (!h->fw_known || !h->fw_enabled) {

@@ -5,6 +5,7 @@
  */
 #include "dvs_push.h"
 #include "../../gen/errmsg.h"
+#include "../../gen/escape.h"
 #include "../../transport/ssh.h" /* struct qg_ssh_opts: the push options, TLS ones included */
 #include "../esxi/esxi.h"
 
@@ -614,10 +615,16 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		qg_push_say(r, "out of memory");
 		goto out;
 	}
-	if (dvs_endpoint(d, o->ca_file, o->insecure, &ep, err, sizeof(err)) != 0) {
+	if (dvs_endpoint(d, o->ca_file, o->insecure, o->allow_http, &ep, err, sizeof(err)) != 0) {
 		qg_push_say(r, "%s", err);
 		goto out;
 	}
+	if (ep.plain_http)
+		fprintf(stderr,
+			"qosgen: warning: %s: plain HTTP (--allow-http): the vSphere user name, "
+			"password and session cross the network UNENCRYPTED; anyone on the path "
+			"can read them\n",
+			ep.url);
 	if (ep.insecure)
 		fprintf(stderr,
 			"qosgen: warning: %s: TLS certificate checking is OFF (--insecure or "
@@ -626,6 +633,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	struct vs_conn_opts co = {.url = ep.url,
 				  .ca_file = ep.ca_file,
 				  .insecure = ep.insecure,
+				  .allow_http = ep.plain_http,
 				  .timeout_s = o->command_timeout_s};
 	int rc = vim_connect(&co, ep.user, ep.password, &v, err, sizeof(err));
 	dvs_endpoint_free(&ep);
@@ -736,6 +744,17 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 	}
 	qg_buf_free(&left);
 out:
+	/*
+	 * The message holds vCenter's text (a configVersion, a module string read
+	 * back, a vmknic's address, a fault): escaped for the terminal, once,
+	 * here (escaping is idempotent on what vsphere/ escaped already).
+	 */
+	{
+		char *said = qg_escape(r->message);
+		if (said)
+			snprintf(r->message, sizeof(r->message), "%s", said);
+		free(said);
+	}
 	qg_buf_free(&reboot);
 	qg_buf_free(&done.list);
 	vim_close(v);

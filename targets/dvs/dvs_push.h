@@ -131,15 +131,18 @@ struct dvs_endpoint {
 	char *password; /* malloc'ed; scrubbed and freed by dvs_endpoint_free */
 	const char *ca_file;
 	bool insecure;
+	bool plain_http; /* an http:// URL, allowed by name (--allow-http) */
 };
 
 /*
  * From the environment (GOVC_URL, which may carry user:password@,
  * GOVC_USERNAME, GOVC_PASSWORD, GOVC_INSECURE, GOVC_TLS_CA_CERTS) and the
  * intent's vcenter when GOVC_URL is unset; ca_file and insecure from the
- * command line win. 0 or -1 with err (no secret in it).
+ * command line win. An http:// GOVC_URL is refused unless allow_http (the
+ * command line's --allow-http); any other scheme but https always is.
+ * 0 or -1 with err (no secret in it).
  */
-int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure,
+int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure, bool allow_http,
 		 struct dvs_endpoint *out, char *err, size_t errlen);
 void dvs_endpoint_free(struct dvs_endpoint *e);
 

@@ -9,12 +9,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "../../transport/readback.h"
 #include "../../transport/ssh.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char dir[1024], key[1200], port_text[16];
@@ -212,6 +214,104 @@ static void test_wrong_key_refused(void **state)
 }
 
 /*
+ * A private key others can read or write is refused before anything is
+ * sent, as OpenSSH refuses it ("UNPROTECTED PRIVATE KEY FILE"): the same key
+ * logs in once it is 0600 again.
+ */
+static void test_unprotected_key_refused(void **state)
+{
+	(void)state;
+	char kh[1200], copy[1200], cmd[2600], err[512];
+	path(kh, sizeof(kh), "known_hosts_tofu");
+	path(copy, sizeof(copy), "open_key");
+	snprintf(cmd, sizeof(cmd), "cp %s %s", key, copy);
+	assert_int_equal(system(cmd), 0);
+	struct qg_ssh_target t = {.host = "127.0.0.1", .port = port, .user = getenv("USER")};
+	struct qg_ssh_opts o = {
+	    .known_hosts = kh, .accept_new = true, .config = "", .identity = copy};
+	struct qg_ssh *s = NULL;
+	static const mode_t open_modes[] = {0666, 0644, 0640, 0602};
+	for (size_t i = 0; i < sizeof(open_modes) / sizeof(open_modes[0]); i++) {
+		assert_int_equal(chmod(copy, open_modes[i]), 0);
+		assert_int_equal(qg_ssh_connect(&t, &o, &s, err, sizeof(err)), -1);
+		assert_null(s);
+		char perm[16];
+		snprintf(perm, sizeof(perm), "0%o", (unsigned)open_modes[i]);
+		assert_non_null(strstr(err, perm));
+		assert_non_null(strstr(err, "too open"));
+		assert_non_null(strstr(err, copy));
+		assert_non_null(strstr(err, "chmod 600"));
+	}
+	assert_int_equal(chmod(copy, 0600), 0);
+	assert_int_equal(qg_ssh_connect(&t, &o, &s, err, sizeof(err)), 0);
+	qg_ssh_close(s);
+	unlink(copy);
+}
+
+/*
+ * A device that answers without end: past the read-back limit the command
+ * (or the interactive read) fails, naming the device and the limit, instead
+ * of the buffer growing for as long as the device sends.
+ */
+static void test_output_over_limit(void **state)
+{
+	(void)state;
+	struct qg_ssh *s = connect_ok();
+	struct qg_buf out = {0}, errout = {0};
+	int status;
+	char err[512], cmd[128], peer[64];
+	snprintf(peer, sizeof(peer), "127.0.0.1:%d", port);
+	snprintf(cmd, sizeof(cmd), "head -c %u /dev/zero", QG_READBACK_MAX + 1);
+	assert_int_equal(qg_ssh_run(s, cmd, NULL, 0, &out, &errout, &status, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, peer));
+	assert_non_null(strstr(err, "read-back limit of 16 MiB"));
+	assert_true(out.len <= QG_READBACK_MAX);
+	qg_buf_free(&out);
+	qg_buf_free(&errout);
+	/* stdout and stderr count together. */
+	snprintf(cmd, sizeof(cmd), "head -c %u /dev/zero; head -c %u /dev/zero >&2",
+		 QG_READBACK_MAX / 2, QG_READBACK_MAX / 2 + 1);
+	assert_int_equal(qg_ssh_run(s, cmd, NULL, 0, &out, &errout, &status, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "read-back limit"));
+	qg_buf_free(&out);
+	qg_buf_free(&errout);
+	/* Exactly the limit is still a read-back. */
+	snprintf(cmd, sizeof(cmd), "head -c %u /dev/zero", QG_READBACK_MAX);
+	assert_int_equal(qg_ssh_run(s, cmd, NULL, 0, &out, NULL, &status, err, sizeof(err)), 0);
+	assert_int_equal(out.len, QG_READBACK_MAX);
+	qg_buf_free(&out);
+	qg_ssh_close(s);
+}
+
+static bool never(const char *text, size_t len, void *ctx)
+{
+	(void)text;
+	(void)len;
+	(void)ctx;
+	return false;
+}
+
+static void test_shell_read_over_limit(void **state)
+{
+	(void)state;
+	struct qg_ssh *s = connect_ok();
+	struct qg_ssh_shell *sh = NULL;
+	char err[512], cmd[128], peer[64];
+	snprintf(peer, sizeof(peer), "127.0.0.1:%d", port);
+	assert_int_equal(qg_ssh_shell_open(s, &sh, err, sizeof(err)), 0);
+	snprintf(cmd, sizeof(cmd), "head -c %u /dev/zero | tr '\\0' x\n", QG_READBACK_MAX + 4096);
+	assert_int_equal(qg_ssh_shell_write(sh, cmd, strlen(cmd), err, sizeof(err)), 0);
+	struct qg_buf out = {0};
+	assert_int_equal(qg_ssh_shell_read_until(sh, &out, never, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, peer));
+	assert_non_null(strstr(err, "read-back limit of 16 MiB"));
+	assert_true(out.len <= QG_READBACK_MAX);
+	qg_buf_free(&out);
+	qg_ssh_shell_close(sh);
+	qg_ssh_close(s);
+}
+
+/*
  * Many sessions of one process logging in at once with a key found the
  * automatic way (IdentityFile, no --identity) that has no .pub beside it, as
  * on the first push after a key was installed: libssh writes KEY.pub then,
@@ -318,6 +418,9 @@ int main(void)
 	    cmocka_unit_test(test_ssh_config_honoured),
 	    cmocka_unit_test(test_wrong_key_refused),
 	    cmocka_unit_test(test_missing_ssh_config_refused),
+	    cmocka_unit_test(test_unprotected_key_refused),
+	    cmocka_unit_test(test_output_over_limit),
+	    cmocka_unit_test(test_shell_read_over_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

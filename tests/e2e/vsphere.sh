@@ -223,5 +223,44 @@ GOVC_USERNAME= GOVC_PASSWORD= push --dvs DVS0 $ca
 [ $st -eq 3 ] && grep -q "no vSphere credentials: set GOVC_USERNAME and GOVC_PASSWORD" "$dir/err"
 check no-credentials $? "exit $st: $(cat "$dir/err")"
 
+# Plain HTTP: refused with what to do, before anything is sent; with
+# --allow-http, taken and loudly said to be unencrypted.
+sim plain -http
+GOVC_URL="http://$addr/sdk" push --dvs DVS0
+[ $st -eq 3 ] && grep -q "^DVS0: http://$addr/sdk: plain http:// would send the vSphere password in clear text; use https:// in GOVC_URL .*--allow-http" "$dir/err" &&
+	! grep -q 'qg-secret-7' "$dir/err" "$dir/out"
+check plain-http-refused $? "exit $st: $(cat "$dir/err")"
+GOVC_URL="http://$addr/sdk" push --dvs DVS0 --allow-http
+[ $st -eq 0 ] && grep -q "warning: http://$addr/sdk: plain HTTP (--allow-http): .*UNENCRYPTED" "$dir/err"
+check allow-http-is-loud $? "exit $st: $(cat "$dir/err")"
+
+# Hostile vCenters: each attack is refused at once, naming the endpoint; the
+# plain build also runs with its address space capped at 1 GiB (ASan reserves
+# far more, so its run has only the time bound). Before the fixes the DOCTYPE
+# bomb took 57 s and 7.8 GB, and the endless tokens never ended.
+cap=
+ldd "$Q" 2>/dev/null | grep -q libasan || cap='ulimit -v 1048576;'
+hostile() { # MODE: push against a hostile vCenter, at most 60 s
+	sim "hostile-$1" -hostile "$1"
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	GOVC_URL="https://$addr/sdk" timeout 60 sh -c "$cap"' exec "$@"' sh env -u GOVC_TLS_CA_CERTS \
+		"$Q" push "$dir/intent.yaml" --dvs DVS0 $ca >"$dir/out" 2>"$dir/err"
+	st=$?
+	secs=$(($(date +%s) - t0))
+}
+hostile doctype
+[ $st -eq 3 ] && [ $secs -lt 20 ] &&
+	grep -q "^DVS0: https://$addr/sdk: the answer carries a DOCTYPE, which SOAP forbids in a message" "$dir/err"
+check doctype-bomb-refused $? "exit $st after $secs s: $(cat "$dir/err")"
+hostile huge
+[ $st -eq 3 ] && [ $secs -lt 20 ] &&
+	grep -q "^DVS0: https://$addr/sdk: the answer is larger than the read-back limit of 16 MiB; refused" "$dir/err"
+check oversized-answer-refused $? "exit $st after $secs s: $(cat "$dir/err")"
+hostile tokens
+[ $st -eq 3 ] && grep -q "^DVS0: RetrievePropertiesEx: the server still sends continuation tokens after 10000 pages; stopped" "$dir/err"
+check endless-tokens-bounded $? "exit $st after $secs s: $(cat "$dir/err")"
+addr=$main
+
 echo "$pass vsphere checks passed, $fail failed"
 [ "$fail" -eq 0 ]

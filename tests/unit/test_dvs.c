@@ -86,11 +86,63 @@ static void test_govc_script(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * XML 1.0 forbids "--" inside a comment (and a comment ending in "-"), and
+ * the names rules allow "a--b" for a fabric or a DVS: the file must still be
+ * well-formed XML, which libxml2 refuses otherwise ("Double hyphen within
+ * comment"), with the names still readable in it.
+ */
+static void test_comment_with_double_hyphen(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok("version: 1\n"
+		"fabric: f--x\n"
+		"qos:\n"
+		"  lossless:\n"
+		"    priority: 3\n"
+		"    dscp: [26]\n"
+		"    pool: {name: roce, memory_percent: 50}\n"
+		"    ecn: {min_kb: 150, max_kb: 1500}\n"
+		"  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+		"hosts:\n"
+		"  - {name: esx01, platform: esxi, address: esx01.lab, uplink: vmnic2}\n"
+		"dvs:\n"
+		"  - {name: DVS---0-, vcenter: vc.lab, datacenter: DC0, mtu: 9000, uplinks: 2, "
+		"hosts: [esx01]}\n",
+		&m);
+	struct qg_outset o;
+	build_ok(&m, &o);
+	const struct qg_outfile *f = qg_outset_find(&o, "dvs/DVS---0-.xml");
+	assert_non_null(f);
+	xmlDocPtr doc = xmlReadMemory(f->data, (int)f->len, "dvs.xml", NULL, XML_PARSE_NONET);
+	if (!doc)
+		fprintf(stderr, "ill-formed:\n%.*s\n", (int)f->len, f->data);
+	assert_non_null(doc);
+	xmlNodePtr c = doc->children;
+	assert_int_equal(c->type, XML_COMMENT_NODE);
+	assert_null(strstr((const char *)c->content, "--"));
+	assert_non_null(
+	    strstr((const char *)c->content, "for DVS DVS-\\x2d\\x2d0-, fabric f-\\x2dx\n"));
+	xmlFreeDoc(doc);
+	/* Any comment the emitter is given, even one ending in '-'. */
+	size_t len;
+	char *xml = dvs_reconfigure_xml(&m, 0, "a -- b --- c-", &len);
+	assert_non_null(xml);
+	doc = xmlReadMemory(xml, (int)len, "dvs.xml", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	xmlFreeDoc(doc);
+	free(xml);
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reconfigure_request),
 	    cmocka_unit_test(test_govc_script),
+	    cmocka_unit_test(test_comment_with_double_hyphen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,6 +111,29 @@ static void test_old_peer_refused(void **state)
 	close(sv[1]);
 }
 
+/*
+ * A peer's version bytes reach the error message: terminal control bytes in
+ * them are escaped (gen/escape.c), so a peer cannot clear the screen or
+ * forge a line of qosgen's output.
+ */
+static void test_hostile_version_escaped(void **state)
+{
+	(void)state;
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	char evil[PT_VERSION_LEN] = "\x1b[2J\n[PASS] ok\x07";
+	assert_int_equal(write(sv[1], evil, sizeof(evil)), (ssize_t)sizeof(evil));
+	struct pt_session s = {.io = pt_io_fd(&sv[0]), .role = PT_CLIENT};
+	struct pt_params p = {4096, 64, 5};
+	assert_int_equal(pt_hello(&s, &p), -1);
+	assert_null(strchr(s.err, 0x1b));
+	assert_null(strchr(s.err, '\n'));
+	assert_null(strchr(s.err, 0x07));
+	assert_non_null(strstr(s.err, "\\x1b[2J\\n[PASS] ok\\x07"));
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void test_peer_gone(void **state)
 {
 	(void)state;
@@ -131,6 +154,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_full_sequence),
 	    cmocka_unit_test(test_old_peer_refused),
+	    cmocka_unit_test(test_hostile_version_escaped),
 	    cmocka_unit_test(test_peer_gone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

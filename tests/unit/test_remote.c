@@ -224,6 +224,73 @@ static void test_result_parse(void **state)
 	assert_int_equal(vr_result_parse("{\"gbps\": \"x\"}\n", &r, err, sizeof(err)), -1);
 }
 
+/*
+ * Numbers from a host are range-checked before any conversion: 1e300 cast
+ * to int is undefined behaviour (the sanitizer build stops on it), and on
+ * x86 it reads as INT_MIN. Out of range is "not reported".
+ */
+static void test_result_numbers_out_of_range(void **state)
+{
+	(void)state;
+	struct vr_result r;
+	char err[256];
+	assert_int_equal(vr_result_parse("{\"gbps\": 1.5, \"active_mtu\": 1e300, \"path_mtu\": "
+					 "-1e300, \"tclass\": 256, \"gid_index\": 2.5e9, \"size\": "
+					 "1e300, \"iters\": -5}\n",
+					 &r, err, sizeof(err)),
+			 0);
+	assert_float_equal(r.gbps, 1.5, 1e-9);
+	assert_int_equal(r.active_mtu, -1);
+	assert_int_equal(r.path_mtu, -1);
+	assert_int_equal(r.tclass, -1);
+	assert_int_equal(r.gid_index, -1);
+	assert_int_equal(r.size, 0);
+	assert_int_equal(r.iters, 0);
+	/* A bandwidth that is no number (1e999 reads as infinity) is no result. */
+	assert_int_equal(vr_result_parse("{\"gbps\": 1e999}\n", &r, err, sizeof(err)), -1);
+	/* perftest's text report: out-of-range figures are not taken either. */
+	assert_int_equal(vr_result_parse(" Mtu : 99999999999999[B]\n GID index : -7\n"
+					 " #bytes #iterations BW peak[Gb/sec] BW average[Gb/sec]\n"
+					 " 65536 10 1 1\n",
+					 &r, err, sizeof(err)),
+			 0);
+	assert_int_equal(r.path_mtu, -1);
+	assert_int_equal(r.gid_index, -1);
+}
+
+/* A tool's last lines go into verify's message: one line, the host's control bytes escaped. */
+static void test_output_tail_escaped(void **state)
+{
+	(void)state;
+	char t[128];
+	const char *out = "line 1\nline 2\n\x1b]0;owned\x07 \xc2\x9b"
+			  "2J done\n\n";
+	vr_output_tail(out, strlen(out), t, sizeof(t));
+	assert_string_equal(t, "line 2 \\x1b]0;owned\\x07 \\u009b2J done");
+	vr_output_tail("one\n", 4, t, sizeof(t));
+	assert_string_equal(t, "one");
+	vr_output_tail("", 0, t, sizeof(t));
+	assert_string_equal(t, "");
+}
+
+/* Counter names reach verify's lines: only the characters sysfs and ethtool use. */
+static void test_facts_counter_names(void **state)
+{
+	(void)state;
+	struct vr_facts f;
+	char err[256];
+	assert_int_equal(vr_facts_parse("qosgen-facts 1\n"
+					"counter rx_prio3_discards 2\n"
+					"counter \x1b]0;owned\x07 5\n"
+					"counter a\xc2\x9b"
+					"2J 5\n",
+					&f, err, sizeof(err)),
+			 0);
+	assert_int_equal(f.counters.n, 1);
+	assert_string_equal(f.counters.v[0].name, "rx_prio3_discards");
+	vr_facts_free(&f);
+}
+
 static void test_iters(void **state)
 {
 	(void)state;
@@ -240,6 +307,9 @@ int main(void)
 	    cmocka_unit_test(test_facts_parse),
 	    cmocka_unit_test(test_run_script_prefers_qosgen),
 	    cmocka_unit_test(test_result_parse),
+	    cmocka_unit_test(test_result_numbers_out_of_range),
+	    cmocka_unit_test(test_facts_counter_names),
+	    cmocka_unit_test(test_output_tail_escaped),
 	    cmocka_unit_test(test_iters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

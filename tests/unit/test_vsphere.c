@@ -206,6 +206,22 @@ static void test_plan(void **state)
 	assert_non_null(strstr(b.data, "[n/a] uplinks: 3, the intent says 2 (push adds uplinks, "
 				       "never removes one: a NIC may be on it)\n"));
 	qg_buf_free(&b);
+	/* What vCenter sent reaches the terminal escaped: a NIC name, an option value. */
+	hosts[0].vnic.found = true;
+	hosts[0].n_pnics = 1;
+	snprintf(hosts[0].pnics[0].device, sizeof(hosts[0].pnics[0].device), "vm\x1b[2Jnic0");
+	hosts[0].mod[0].n_changes = 1;
+	snprintf(hosts[0].mod[0].changes[0].have, sizeof(hosts[0].mod[0].changes[0].have),
+		 "0\n[ok] forged");
+	assert_true(dvs_plan(&m, 0, &st, &b) > 0);
+	assert_null(strchr(b.data, 0x1b));
+	assert_non_null(strstr(b.data, "(keeps vm\\x1b[2Jnic0)\n"));
+	if (!strstr(b.data, "nmlx5_core.pfctx: 0\\n[ok] forged -> 0x08\n"))
+		fprintf(stderr, "%s", b.data);
+	assert_non_null(strstr(b.data, "nmlx5_core.pfctx: 0\\n[ok] forged -> 0x08\n"));
+	assert_null(strstr(b.data, "\n[ok]"));
+	qg_buf_free(&b);
+	hosts[0].mod[0].n_changes = 0;
 	/* A switch that is not there is a note, not a change push could make. */
 	st.found = false;
 	assert_int_equal(dvs_plan(&m, 0, &st, &b), 0);
@@ -274,7 +290,7 @@ static void test_endpoint(void **state)
 	unsetenv("GOVC_INSECURE");
 	unsetenv("GOVC_TLS_CA_CERTS");
 	setenv("GOVC_URL", "https://admin:p%40ss@127.0.0.1:8989/sdk", 1);
-	assert_int_equal(dvs_endpoint(&d, NULL, false, &e, err, sizeof(err)), 0);
+	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), 0);
 	assert_string_equal(e.url, "https://127.0.0.1:8989/sdk"); /* no credentials in it */
 	assert_string_equal(e.user, "admin");
 	assert_string_equal(e.password, "p@ss");
@@ -285,20 +301,55 @@ static void test_endpoint(void **state)
 	setenv("GOVC_USERNAME", "u", 1);
 	setenv("GOVC_PASSWORD", "p", 1);
 	setenv("GOVC_INSECURE", "1", 1);
-	assert_int_equal(dvs_endpoint(&d, "/ca.pem", false, &e, err, sizeof(err)), 0);
+	assert_int_equal(dvs_endpoint(&d, "/ca.pem", false, false, &e, err, sizeof(err)), 0);
 	assert_string_equal(e.url, "https://vc2.lab/sdk");
 	assert_true(e.insecure);
 	assert_string_equal(e.ca_file, "/ca.pem");
 	dvs_endpoint_free(&e);
 	unsetenv("GOVC_URL");
 	unsetenv("GOVC_INSECURE");
-	assert_int_equal(dvs_endpoint(&d, NULL, false, &e, err, sizeof(err)), 0);
+	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), 0);
 	assert_string_equal(e.url, "https://vc.lab/sdk");
 	dvs_endpoint_free(&e);
 	unsetenv("GOVC_PASSWORD");
-	assert_int_equal(dvs_endpoint(&d, NULL, false, &e, err, sizeof(err)), -1);
+	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no vSphere credentials"));
 	unsetenv("GOVC_USERNAME");
+}
+
+/*
+ * GOVC_URL=http://user:pass@... would send the password in clear text:
+ * refused, with what to do, unless asked for by name (--allow-http).
+ */
+static void test_endpoint_plain_http(void **state)
+{
+	(void)state;
+	struct qg_dvs d = {.vcenter = "vc.lab"};
+	struct dvs_endpoint e;
+	char err[512];
+	unsetenv("GOVC_USERNAME");
+	unsetenv("GOVC_PASSWORD");
+	setenv("GOVC_URL", "http://admin:s3cret@vc.lab/sdk", 1);
+	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "http://vc.lab/sdk"));
+	assert_non_null(strstr(err, "https://"));
+	assert_non_null(strstr(err, "--allow-http"));
+	assert_null(strstr(err, "s3cret"));
+	/* Asked for by name: taken, and said to be plain (dvs_push warns loudly). */
+	assert_int_equal(dvs_endpoint(&d, NULL, false, true, &e, err, sizeof(err)), 0);
+	assert_true(e.plain_http);
+	assert_string_equal(e.url, "http://vc.lab/sdk");
+	assert_string_equal(e.password, "s3cret");
+	dvs_endpoint_free(&e);
+	setenv("GOVC_URL", "https://admin:s3cret@vc.lab/sdk", 1);
+	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), 0);
+	assert_false(e.plain_http);
+	dvs_endpoint_free(&e);
+	/* A scheme that is neither: refused too. */
+	setenv("GOVC_URL", "ftp://admin:s3cret@vc.lab/sdk", 1);
+	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'ftp'"));
+	unsetenv("GOVC_URL");
 }
 
 int main(void)
@@ -306,7 +357,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_faults),   cmocka_unit_test(test_request_escapes),
 	    cmocka_unit_test(test_plan),     cmocka_unit_test(test_module_merge),
-	    cmocka_unit_test(test_endpoint),
+	    cmocka_unit_test(test_endpoint), cmocka_unit_test(test_endpoint_plain_http),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

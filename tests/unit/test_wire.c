@@ -23,6 +23,19 @@ static void test_version(void **state)
 	assert_int_equal(pt_version_decode("5.69\0\0\0\0\0\0\0\0\0\0\0\0"), 569);
 	assert_int_equal(pt_version_decode("6.29\0\0\0\0\0\0\0\0\0\0\0\0"), 629);
 	assert_int_equal(pt_version_decode("x.1\0\0\0\0\0\0\0\0\0\0\0\0\0"), -1);
+	/*
+	 * A hostile peer fills all 16 bytes with digits: 2^32 * 10^6 + 7 wraps a
+	 * 32-bit int to 7 (undefined behaviour, and "7.00" would pass as a
+	 * version). Not a version: refused without overflowing.
+	 */
+	char digits[PT_VERSION_LEN];
+	memcpy(digits, "4294967296000007", PT_VERSION_LEN);
+	assert_int_equal(pt_version_decode(digits), -1);
+	memcpy(digits, "9999999999999999", PT_VERSION_LEN);
+	assert_int_equal(pt_version_decode(digits), -1);
+	/* A long minor part is read to two digits, never accumulated. */
+	memcpy(digits, "6.99999999999999", PT_VERSION_LEN);
+	assert_int_equal(pt_version_decode(digits), 699);
 }
 
 static void test_ints_and_mtu(void **state)

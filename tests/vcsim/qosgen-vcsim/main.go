@@ -48,6 +48,15 @@
 //	-vnic-replace   UpdateVirtualNic replaces the whole spec, as a server
 //	                that took unset fields for empty would: what a client that
 //	                sends only the MTU must catch in its read-back.
+//	-http           serve plain HTTP, no TLS (a client must refuse http://
+//	                unless told otherwise: the login's password would be in
+//	                clear text).
+//	-hostile MODE   no simulator: a vCenter whose property reads
+//	                (RetrievePropertiesEx) attack the client, everything else
+//	                answered as vCenter does. doctype: a DTD with one 200 KB
+//	                entity used 20,000 times in an object's name (4 GB if
+//	                expanded); huge: a 100 MB answer, sent without a length;
+//	                tokens: every page has a continuation token, for ever.
 //
 // $VCSIM_USERNAME and $VCSIM_PASSWORD, when set, are the only login accepted
 // (stock vcsim takes any); from the environment so that no password is in argv.
@@ -57,13 +66,17 @@ import (
 	"crypto/tls"
 	"flag"
 	"fmt"
+	"io"
 	"log"
+	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/vmware/govmomi/simulator"
@@ -81,6 +94,8 @@ var vmk = flag.String("vmk", "", "a VMkernel NIC every host has at the start")
 var stuck = flag.Bool("stuck", false, "reconfigure tasks stay queued")
 var vnicRefuse = flag.Bool("vnic-refuse", false, "UpdateVirtualNic fails")
 var vnicReplace = flag.Bool("vnic-replace", false, "UpdateVirtualNic replaces the whole spec")
+var plainHTTP = flag.Bool("http", false, "serve plain HTTP, no TLS")
+var hostile = flag.String("hostile", "", "a hostile vCenter instead: doctype, huge or tokens")
 
 type pairs map[string]string
 
@@ -312,6 +327,74 @@ func (s *netsys) UpdateVirtualNic(req *types.UpdateVirtualNic) soap.HasFault {
 	return body
 }
 
+const soapOpen = `<?xml version="1.0" encoding="UTF-8"?>
+<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soapenv:Body>`
+const soapClose = `</soapenv:Body></soapenv:Envelope>`
+
+// hostilePage writes one property-read answer: the attack of the mode.
+func hostilePage(w http.ResponseWriter, mode string, page int) {
+	obj := func(name string) string {
+		return fmt.Sprintf(`<objects><obj type="HostSystem">host-%d</obj><propSet><name>name</name>`+
+			`<val xsi:type="xsd:string">%s</val></propSet></objects>`, page, name)
+	}
+	switch mode {
+	case "doctype":
+		io.WriteString(w, `<?xml version="1.0"?>`+"\n"+`<!DOCTYPE soapenv:Envelope [<!ENTITY big "`)
+		io.WriteString(w, strings.Repeat("ABCDEFGH", 200*1024/8))
+		io.WriteString(w, `">]>`+"\n"+soapOpen[strings.Index(soapOpen, "<soapenv:Envelope"):])
+		io.WriteString(w, `<RetrievePropertiesExResponse xmlns="urn:vim25"><returnval>`+
+			obj(strings.Repeat("&big;", 20000))+`</returnval></RetrievePropertiesExResponse>`+soapClose)
+	case "huge":
+		// No Content-Length: the client learns the size only by reading it.
+		io.WriteString(w, soapOpen+`<RetrievePropertiesExResponse xmlns="urn:vim25"><returnval><objects>`+
+			`<obj type="HostSystem">host-1</obj><propSet><name>name</name><val xsi:type="xsd:string">`)
+		chunk := strings.Repeat("x", 1<<20)
+		for i := 0; i < 100; i++ {
+			if _, err := io.WriteString(w, chunk); err != nil {
+				return
+			}
+		}
+		io.WriteString(w, `</val></propSet></objects></returnval></RetrievePropertiesExResponse>`+soapClose)
+	default: // tokens
+		io.WriteString(w, soapOpen+`<RetrievePropertiesExResponse xmlns="urn:vim25"><returnval>`+
+			fmt.Sprintf("<token>%d</token>", page)+obj(fmt.Sprintf("other-%d", page))+
+			`</returnval></RetrievePropertiesExResponse>`+soapClose)
+	}
+}
+
+// serveHostile: a vCenter that logs anyone in and attacks on the property read.
+func serveHostile(mode string, ln net.Listener, conf *tls.Config) {
+	var pages int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("/sdk", func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		req := string(body)
+		w.Header().Set("Content-Type", "text/xml; charset=utf-8")
+		switch {
+		case strings.Contains(req, "<RetrieveServiceContent"):
+			io.WriteString(w, soapOpen+`<RetrieveServiceContentResponse xmlns="urn:vim25"><returnval>`+
+				`<rootFolder type="Folder">group-d1</rootFolder>`+
+				`<propertyCollector type="PropertyCollector">propertyCollector</propertyCollector>`+
+				`<viewManager type="ViewManager">ViewManager</viewManager>`+
+				`<sessionManager type="SessionManager">SessionManager</sessionManager>`+
+				`</returnval></RetrieveServiceContentResponse>`+soapClose)
+		case strings.Contains(req, "<CreateContainerView"):
+			io.WriteString(w, soapOpen+`<CreateContainerViewResponse xmlns="urn:vim25">`+
+				`<returnval type="ContainerView">session[1]view-1</returnval>`+
+				`</CreateContainerViewResponse>`+soapClose)
+		case strings.Contains(req, "RetrievePropertiesEx"):
+			hostilePage(w, mode, int(atomic.AddInt64(&pages, 1)))
+		default: // Login, DestroyView, Logout
+			io.WriteString(w, soapOpen+`<Response xmlns="urn:vim25"/>`+soapClose)
+		}
+	})
+	srv := &http.Server{Handler: mux, TLSConfig: conf}
+	if conf != nil {
+		ln = tls.NewListener(ln, conf)
+	}
+	go srv.Serve(ln)
+}
+
 func main() {
 	listen := flag.String("l", "127.0.0.1:0", "listen address (tests use loopback only)")
 	cert := flag.String("cert", "", "TLS certificate (PEM)")
@@ -319,6 +402,28 @@ func main() {
 	flag.Var(pnics, "pnic", "HOST=NIC: on DVS0 with NIC at the start")
 	flag.Var(modules, "module", "MODULE=OPTIONS: a module every host has")
 	flag.Parse()
+
+	if *hostile != "" {
+		ln, err := net.Listen("tcp", *listen)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var conf *tls.Config
+		if !*plainHTTP {
+			c, err := tls.LoadX509KeyPair(*cert, *key)
+			if err != nil {
+				log.Fatal(err)
+			}
+			conf = &tls.Config{Certificates: []tls.Certificate{c}}
+		}
+		serveHostile(*hostile, ln, conf)
+		fmt.Printf("listening %s\n", ln.Addr())
+		os.Stdout.Sync()
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+		<-sig
+		return
+	}
 
 	model := simulator.VPX()
 	if err := model.Create(); err != nil {
@@ -410,7 +515,9 @@ func main() {
 		model.Service.Listen.User = url.UserPassword(u, os.Getenv("VCSIM_PASSWORD"))
 	}
 	model.Service.TLS = new(tls.Config)
-	if *cert != "" {
+	if *plainHTTP {
+		model.Service.TLS = nil
+	} else if *cert != "" {
 		c, err := tls.LoadX509KeyPair(*cert, *key)
 		if err != nil {
 			log.Fatal(err)
