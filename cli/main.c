@@ -7,6 +7,7 @@
 #include "../gen/build.h"
 #include "../gen/explain.h"
 #include "../gen/intent.h"
+#include "../gen/names.h"
 #include "../gen/outdir.h"
 #include "../gen/readfile.h"
 #include "../gen/target.h"
@@ -187,8 +188,12 @@ static int cmd_check(int argc, char **argv)
 		return usage_error("check", "expected one INTENT file");
 	struct qg_model m;
 	int rc = load(argv[optind], strict, &m);
-	if (rc == EXIT_OK)
+	if (rc == EXIT_OK) {
+		/* Say so: silence on success left newcomers unsure the check ran. */
+		printf("%s: ok: %zu switch%s, %zu host%s, %zu dvs\n", argv[optind], m.n_switches,
+		       m.n_switches == 1 ? "" : "es", m.n_hosts, m.n_hosts == 1 ? "" : "s", m.n_dvs);
 		qg_model_free(&m);
+	}
 	return rc;
 }
 
@@ -298,7 +303,9 @@ static int ssh_option(const char *cmd, int c, struct push_opts *po, bool *all)
 		po->ssh.accept_hostname = true;
 		return 1;
 	case 't':
-		po->ssh.command_timeout_s = atoi(optarg);
+		/* One bound for connect, handshake and every command: a listener that
+		 * accepts and never speaks SSH is given up on after it too. */
+		po->ssh.command_timeout_s = po->ssh.connect_timeout_s = atoi(optarg);
 		if (po->ssh.command_timeout_s >= 1)
 			return 1;
 		usage_error(cmd, "--timeout takes seconds, at least 1");
@@ -787,8 +794,17 @@ int main(int argc, char **argv)
 		return main_help(stdout);
 	const struct command *c = find_command(argv[1]);
 	if (!c) {
-		fprintf(stderr, "qosgen: '%s' is not a qosgen command; see 'qosgen --help'\n",
-			argv[1]);
+		const char *near = NULL;
+		size_t best = 3;
+		for (const struct command *k = commands; k->name; k++) {
+			size_t d = qg_edit_distance(argv[1], k->name);
+			if (d < best) {
+				best = d;
+				near = k->name;
+			}
+		}
+		fprintf(stderr, "qosgen: '%s' is not a qosgen command%s%s%s; see 'qosgen --help'\n",
+			argv[1], near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 		return EXIT_USAGE;
 	}
 	if (wants_help(argc - 1, argv + 1))

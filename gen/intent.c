@@ -94,30 +94,6 @@ static const char *kind_name(const struct qg_ynode *n)
 
 /* ---- mappings and keys ---- */
 
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 32 || lb > 32)
-		return 99;
-	size_t row[33];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
 
 static bool key_allowed(const char *key, const char *const *allowed)
 {
@@ -186,7 +162,7 @@ static const char *nearest_key(const char *key, const char *const *allowed)
 	const char *best = NULL;
 	size_t best_d = 3;
 	for (size_t j = 0; allowed[j]; j++) {
-		size_t dd = edit_distance(key, allowed[j]);
+		size_t dd = qg_edit_distance(key, allowed[j]);
 		if (dd < best_d) {
 			best_d = dd;
 			best = allowed[j];

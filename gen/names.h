@@ -11,6 +11,7 @@
 #define QG_NAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Each checker has a matching "allowed" text for diagnostics. */
 bool qg_name_ok(const char *s); /* fabric, switch and host names */
@@ -42,5 +43,11 @@ bool qg_vmknic_ok(const char *s);
 
 bool qg_pool_name_ok(const char *s);
 #define QG_POOL_RULE "1..20 characters of A-Z a-z 0-9 _ -, starting with a letter or digit"
+
+/*
+ * Levenshtein distance of two short words (99 past 32 characters), for the
+ * "did you mean" of a mistyped key or command.
+ */
+size_t qg_edit_distance(const char *a, const char *b);
 
 #endif

@@ -319,7 +319,22 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 		return -1;
 	}
 	if (ssh_connect(ss) != SSH_OK) {
-		qg_errf(err, errlen, "%s: cannot connect: %s", s->peer, ssh_get_error(ss));
+		/* libssh's words, in the user's terms where they are known ones. */
+		const char *e = ssh_get_error(ss);
+		if (strstr(e, "Timeout") || strstr(e, "timed out"))
+			qg_errf(err, errlen,
+				"%s: timed out after %ld s connecting or in the SSH handshake "
+				"(--timeout)",
+				s->peer, timeout);
+		else if (strstr(e, "Connection refused"))
+			qg_errf(err, errlen, "%s: connection refused: nothing listens there", s->peer);
+		else if (strstr(e, "disconnected"))
+			qg_errf(err, errlen,
+				"%s: the server closed the connection before the SSH handshake "
+				"finished (%s)",
+				s->peer, e);
+		else
+			qg_errf(err, errlen, "%s: cannot connect: %s", s->peer, e);
 		qg_ssh_close(s);
 		return -1;
 	}

@@ -65,6 +65,10 @@ check version $? "$("$Q" --version)"
 check help-diff $? "no diff help"
 "$Q" frob >/dev/null 2>&1
 check unknown-command-exit-2 "$([ $? -eq 2 ]; echo $?)" "expected exit 2"
+"$Q" chek examples/rdg-vsphere.yaml 2>&1 | grep -q "'chek' is not a qosgen command (did you mean 'check'?)"
+check mistyped-command-suggested $? "$("$Q" chek 2>&1)"
+[ "$("$Q" check examples/rdg-vsphere.yaml)" = "examples/rdg-vsphere.yaml: ok: 1 switch, 10 hosts, 0 dvs" ]
+check check-says-ok $? "$("$Q" check examples/rdg-vsphere.yaml 2>&1)"
 
 # Independent cross-check through the Onyx simulator (its own parser and
 # printer): apply the generated file, read the simulator's running-config back,

@@ -136,5 +136,37 @@ push --accept-new
 [ $st -eq 3 ] && grep -q "host key mismatch (expected SHA256:.*, got SHA256:.*)" "$dir/err" && [ ! -s "$sw/trace" ]
 check changed-host-key-refused $? "exit $st: $(cat "$dir/err")"
 
+# 9. A listener that accepts and never speaks SSH: --timeout bounds the
+# handshake too (it used to wait a fixed 10 s), the message says so, and the
+# switch is UNREACHABLE.
+python3 -c '
+import socket, sys, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(4)
+print(s.getsockname()[1], flush=True)
+conns = []
+t0 = time.time()
+while time.time() - t0 < 30:
+    s.settimeout(1)
+    try:
+        conns.append(s.accept()[0])
+    except OSError:
+        pass
+' >"$dir/silent.port" &
+silent=$!
+for i in $(seq 1 50); do [ -s "$dir/silent.port" ] && break; sleep 0.1; done
+sed "s/port: $port,/port: $(cat "$dir/silent.port"),/" "$dir/intent.yaml" >"$dir/silent.yaml"
+t0=$(date +%s)
+# shellcheck disable=SC2086
+"$Q" push "$dir/silent.yaml" --switch sw1 $ssh_opts --timeout 2 >"$dir/out" 2>"$dir/err"
+st=$?
+took=$(($(date +%s) - t0))
+kill "$silent" 2>/dev/null
+wait "$silent" 2>/dev/null
+[ $st -eq 3 ] && [ "$took" -le 6 ] && grep -q "timed out after 2 s connecting or in the SSH handshake" "$dir/err" &&
+	grep -q '^sw1  *onyx  *UNREACHABLE ' "$dir/err"
+check timeout-bounds-the-handshake $? "exit $st after $took s: $(cat "$dir/err")"
+
 echo "$pass push checks passed, $fail failed"
 [ "$fail" -eq 0 ]
