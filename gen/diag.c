@@ -176,3 +176,11 @@ void qg_diags_print(struct qg_diags *d, FILE *out, bool strict)
 	if (d->oom)
 		fprintf(out, "%s: error: out of memory while collecting diagnostics\n", d->file);
 }
+
+const struct qg_diag *qg_diags_first_error(const struct qg_diags *d)
+{
+	for (size_t k = 0; k < d->n; k++)
+		if (d->v[k].sev == QG_SEV_ERROR)
+			return &d->v[k];
+	return NULL;
+}

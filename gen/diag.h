@@ -56,6 +56,9 @@ void qg_error_in(struct qg_diags *d, const char *file, struct qg_pos pos, const 
 void qg_note(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The first error added (in the order found), or NULL: for a one-line report. */
+const struct qg_diag *qg_diags_first_error(const struct qg_diags *d);
+
 /* With strict, warnings count as errors. */
 bool qg_diags_failed(const struct qg_diags *d, bool strict);
 /*

@@ -20,6 +20,7 @@
 #include "strmap.h"
 #include "yamlast.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,7 +94,6 @@ static const char *kind_name(const struct qg_ynode *n)
 }
 
 /* ---- mappings and keys ---- */
-
 
 static bool key_allowed(const char *key, const char *const *allowed)
 {
@@ -902,8 +902,9 @@ static void *alloc_list(struct walk *w, const struct qg_ynode *n, const char *wh
  * key checks, and its required name, unique within the list. Returns the
  * entry, or NULL when it is not a mapping.
  */
+/* name_list: the name may be a host list, which the caller names each host of. */
 static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *list, size_t i,
-					 const char *what, const char *const *keys,
+					 bool name_list, const char *what, const char *const *keys,
 					 char path[PATH_LEN], bool (*name_ok)(const char *),
 					 const char *rule, char *name, size_t name_cap)
 {
@@ -915,9 +916,8 @@ static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *
 	const struct qg_ynode *v = require(w, item, "name", path);
 	char sub[PATH_LEN];
 	join(sub, path, "name");
-	if (v && v->kind == QG_Y_SCALAR && qg_hostlist_is_pattern(v->value) &&
-	    !strcmp(what, "hosts"))
-		return item; /* a host list: load_hosts names each host */
+	if (name_list && v && v->kind == QG_Y_SCALAR && qg_hostlist_is_pattern(v->value))
+		return item;
 	if (v && read_str(w, v, sub, name_ok, rule, name, name_cap))
 		check_unique(w, v->value, v->pos, what);
 	return item;
@@ -936,8 +936,8 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 		char path[PATH_LEN], sub[PATH_LEN];
 		s->pos = n->kids[i]->pos;
 		const struct qg_ynode *item =
-		    list_entry(w, n, i, "switches", keys, path, qg_name_ok, QG_NAME_RULE, s->name,
-			       sizeof(s->name));
+		    list_entry(w, n, i, false, "switches", keys, path, qg_name_ok, QG_NAME_RULE,
+			       s->name, sizeof(s->name));
 		if (!item)
 			continue;
 		const struct qg_ynode *v;
@@ -981,15 +981,13 @@ static size_t entry_hosts(const struct qg_ynode *item)
 	return n;
 }
 
-/* A dotted quad as a number, or false. */
+/* A dotted quad as a number (inet_pton, as gen/names.c reads addresses), or false. */
 static bool ipv4_value(const char *s, uint32_t *out)
 {
-	unsigned a, b, c, d;
-	char end;
-	if (sscanf(s, "%3u.%3u.%3u.%3u%c", &a, &b, &c, &d, &end) != 4 || a > 255 || b > 255 ||
-	    c > 255 || d > 255)
+	struct in_addr a;
+	if (inet_pton(AF_INET, s, &a) != 1)
 		return false;
-	*out = (uint32_t)a << 24 | (uint32_t)b << 16 | (uint32_t)c << 8 | d;
+	*out = ntohl(a.s_addr);
 	return true;
 }
 
@@ -1091,25 +1089,31 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 	struct qg_model *m = w->m;
 	if (!expect_kind(w, n, QG_Y_SEQ, "hosts") || n->n_kids == 0)
 		return;
-	/* Host lists give many hosts per entry: count them first. */
-	size_t total = 0;
-	for (size_t i = 0; i < n->n_kids; i++)
-		total += entry_hosts(n->kids[i]);
-	if (total > QG_HOSTLIST_MAX) {
-		qg_error(w->d, n->pos, "hosts: %zu hosts; at most %u", total, QG_HOSTLIST_MAX);
-		return;
-	}
-	if (!(m->hosts = calloc(total, sizeof(*m->hosts)))) {
+	/* Host lists give many hosts per entry: count them first, once. */
+	size_t total = 0, *counts = calloc(n->n_kids, sizeof(*counts));
+	if (!counts) {
 		w->d->oom = true;
 		return;
 	}
+	for (size_t i = 0; i < n->n_kids; i++)
+		total += counts[i] = entry_hosts(n->kids[i]);
+	if (total > QG_HOSTLIST_MAX || !(m->hosts = calloc(total, sizeof(*m->hosts)))) {
+		if (total > QG_HOSTLIST_MAX)
+			qg_error(w->d, n->pos, "hosts: %zu hosts; at most %u", total,
+				 QG_HOSTLIST_MAX);
+		else
+			w->d->oom = true;
+		free(counts);
+		return;
+	}
 	m->n_hosts = total;
-	for (size_t i = 0, j = 0; i < n->n_kids; j += entry_hosts(n->kids[i]), i++) {
+	for (size_t i = 0, j = 0; i < n->n_kids; j += counts[i], i++) {
 		struct qg_host *h = &m->hosts[j];
 		char path[PATH_LEN], sub[PATH_LEN];
 		h->pos = n->kids[i]->pos;
-		const struct qg_ynode *item = list_entry(w, n, i, "hosts", keys, path, qg_name_ok,
-							 QG_NAME_RULE, h->name, sizeof(h->name));
+		const struct qg_ynode *item =
+		    list_entry(w, n, i, true, "hosts", keys, path, qg_name_ok, QG_NAME_RULE,
+			       h->name, sizeof(h->name));
 		if (!item)
 			continue;
 		const struct qg_ynode *v, *list = get(item, "name");
@@ -1184,6 +1188,7 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 		if (list)
 			expand_hosts(w, item, list, path, h);
 	}
+	free(counts);
 }
 
 /* Find a host by name; reports and returns -1 when absent or of the wrong platform. */
@@ -1234,7 +1239,7 @@ static void load_dvs(struct walk *w, const struct qg_ynode *n)
 		char path[PATH_LEN], sub[PATH_LEN];
 		s->pos = n->kids[i]->pos;
 		const struct qg_ynode *item =
-		    list_entry(w, n, i, "dvs", keys, path, qg_dvs_name_ok, QG_DVS_NAME_RULE,
+		    list_entry(w, n, i, false, "dvs", keys, path, qg_dvs_name_ok, QG_DVS_NAME_RULE,
 			       s->name, sizeof(s->name));
 		if (!item)
 			continue;

@@ -101,10 +101,7 @@ int script_push_judge(const char *out, const char *errout, int status, bool dry_
 /* "cannot generate the host script: FILE:LINE:COL: what" from the first error. */
 static void say_emit_failed(struct qg_push_result *r, const struct qg_diags *d)
 {
-	const struct qg_diag *e = NULL;
-	for (size_t k = 0; k < d->n && !e; k++)
-		if (d->v[k].sev == QG_SEV_ERROR)
-			e = &d->v[k];
+	const struct qg_diag *e = qg_diags_first_error(d);
 	if (!e) {
 		qg_push_say(r, "cannot generate the host script%s",
 			    d->oom ? ": out of memory" : "");

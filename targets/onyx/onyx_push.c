@@ -50,14 +50,12 @@ static void disconnect(struct qg_ssh **ssh, struct onyx_session **s)
 /* The first error in d as one line ("line 12: ..."), with how many more there are. */
 static void first_error(const struct qg_diags *d, char *err, size_t errlen)
 {
-	for (size_t k = 0; k < d->n; k++)
-		if (d->v[k].sev == QG_SEV_ERROR) {
-			snprintf(err, errlen, "running-config line %d: %s%s", d->v[k].pos.line,
-				 d->v[k].msg,
-				 d->errors > 1 ? " (and more: qosgen diff shows all)" : "");
-			return;
-		}
-	snprintf(err, errlen, "out of memory");
+	const struct qg_diag *e = qg_diags_first_error(d);
+	if (e)
+		snprintf(err, errlen, "running-config line %d: %s%s", e->pos.line, e->msg,
+			 d->errors > 1 ? " (and more: qosgen diff shows all)" : "");
+	else
+		snprintf(err, errlen, "out of memory");
 }
 
 /* show running-config, parsed. 0, or -1 with err (what was read, when it was no running-config). */
