@@ -68,11 +68,18 @@ QG_LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 TEMPLATES := $(sort $(wildcard templates/*.in))
-LIB_SRCS := $(sort $(wildcard gen/*.c) $(wildcard targets/*/*.c) $(wildcard transport/*.c) \
+LIB_SRCS := $(sort $(wildcard gen/*.c) $(wildcard targets/*.c) $(wildcard targets/*/*.c) $(wildcard transport/*.c) \
 	$(wildcard verbs/*.c) $(wildcard vsphere/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/templates_builtin.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# The compiler core and the two pure targets the core-only test builds with
+# (tests/core/): linked with libyaml, cJSON and libcrypto alone, so a core
+# that reached for libssh, libcurl or libxml2 would not link.
+CORE_SRCS := $(sort $(wildcard gen/*.c)) targets/onyx/onyx.c targets/onyx/onyx_config.c \
+	targets/onyx/onyx_text.c targets/onyx/onyx_ports.c targets/host/linux.c
+PKG_CORE := yaml-0.1 libcjson libcrypto
+UNIT_BINS += $(BUILD)/tests/test_core_only
 E2E_SRCS := $(sort $(wildcard tests/e2e/*.c))
 E2E_BINS := $(E2E_SRCS:tests/e2e/%.c=$(BUILD)/tests/e2e_%)
 
@@ -122,6 +129,12 @@ $(BUILD)/tests/e2e_%: tests/e2e/%.c $(BUILD)/libqosgen.a
 	@mkdir -p $(dir $@)
 	$(CC) $(QG_CFLAGS) $(CFLAGS) $< $(BUILD)/libqosgen.a \
 		$(QG_LDFLAGS) $(LDFLAGS) $(QG_LIBS) $(TEST_LIBS) -o $@
+
+$(BUILD)/tests/test_core_only: tests/core/test_core_only.c $(CORE_SRCS:%.c=$(BUILD)/%.o) \
+		$(BUILD)/gen/templates_builtin.o
+	@mkdir -p $(dir $@)
+	$(CC) $(QG_CFLAGS) $(CFLAGS) $^ $(QG_LDFLAGS) $(LDFLAGS) \
+		$(shell $(PKG_CONFIG) --libs $(PKG_CORE)) $(TEST_LIBS) -o $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libqosgen.a
 	@mkdir -p $(dir $@)

@@ -13,6 +13,7 @@
 #include "../gen/target.h"
 #include "../gen/template.h"
 #include "../gen/version.h"
+#include "../targets/registry.h"
 #include "push.h"
 #include "verify.h"
 #include "../transport/readback.h" /* QG_READBACK_MAX: the same for a file as over the network */
@@ -76,7 +77,7 @@ static int load(const char *path, bool strict, struct qg_model *m)
 {
 	struct qg_diags d;
 	qg_diags_init(&d, path);
-	int rc = qg_intent_load_file(path, &d, m, NULL, NULL);
+	int rc = qg_intent_load_file(path, qg_targets, &d, m, NULL, NULL);
 	/* A valid intent may still ask for what a target cannot express. */
 	bool failed = rc != 0 || qg_build_check(m, &d) != 0 || qg_diags_failed(&d, strict);
 	qg_diags_print(&d, stderr, strict);
@@ -191,7 +192,8 @@ static int cmd_check(int argc, char **argv)
 	if (rc == EXIT_OK) {
 		/* Say so: silence on success left newcomers unsure the check ran. */
 		printf("%s: ok: %zu switch%s, %zu host%s, %zu dvs\n", argv[optind], m.n_switches,
-		       m.n_switches == 1 ? "" : "es", m.n_hosts, m.n_hosts == 1 ? "" : "s", m.n_dvs);
+		       m.n_switches == 1 ? "" : "es", m.n_hosts, m.n_hosts == 1 ? "" : "s",
+		       m.n_dvs);
 		qg_model_free(&m);
 	}
 	return rc;
@@ -273,40 +275,41 @@ static int ssh_option(const char *cmd, int c, struct push_opts *po, bool *all)
 		po->dvs_name = optarg;
 		return 1;
 	case 'C':
-		po->ssh.ca_file = optarg;
+		po->access.tls.ca_file = optarg;
 		return 1;
 	case 'I':
-		po->ssh.insecure = true;
+		po->access.tls.insecure = true;
 		return 1;
 	case 'L':
-		po->ssh.allow_http = true;
+		po->access.tls.allow_http = true;
 		return 1;
 	case 'a':
 		*all = true;
 		return 1;
 	case 'k':
-		po->ssh.known_hosts = optarg;
+		po->access.ssh.known_hosts = optarg;
 		return 1;
 	case 'A':
-		po->ssh.accept_new = true;
+		po->access.ssh.accept_new = true;
 		return 1;
 	case 'i':
-		po->ssh.identity = optarg;
+		po->access.ssh.identity = optarg;
 		return 1;
 	case 'F':
-		po->ssh.config = optarg;
+		po->access.ssh.config = optarg;
 		return 1;
 	case 'T':
 		po->templates = optarg;
 		return 1;
 	case 'H':
-		po->ssh.accept_hostname = true;
+		po->access.accept_hostname = true;
 		return 1;
 	case 't':
 		/* One bound for connect, handshake and every command: a listener that
 		 * accepts and never speaks SSH is given up on after it too. */
-		po->ssh.command_timeout_s = po->ssh.connect_timeout_s = atoi(optarg);
-		if (po->ssh.command_timeout_s >= 1)
+		po->access.ssh.command_timeout_s = po->access.ssh.connect_timeout_s =
+		    po->access.tls.timeout_s = atoi(optarg);
+		if (po->access.ssh.command_timeout_s >= 1)
 			return 1;
 		usage_error(cmd, "--timeout takes seconds, at least 1");
 		return -1;
@@ -434,8 +437,8 @@ static int cmd_diff(int argc, char **argv)
 	rc = drc == 0 ? EXIT_OK : EXIT_SYSTEM;
 	qg_diags_print(&d, stderr, false);
 	if (drc == -EINVAL)
-		fprintf(stderr, "qosgen diff: switch '%s': nothing to propose from this read-back\n",
-			sw);
+		fprintf(stderr,
+			"qosgen diff: switch '%s': nothing to propose from this read-back\n", sw);
 	else if (drc != 0)
 		fprintf(stderr, "qosgen diff: switch '%s': %s\n", sw, strerror(-drc));
 	if (rc == EXIT_OK && out.len) {
@@ -500,12 +503,12 @@ static int cmd_push(int argc, char **argv)
 	int rc = load(argv[optind], false, &m);
 	if (rc != EXIT_OK)
 		return rc;
-	if (ask && ask_password("push", &po.ssh) != EXIT_OK) {
+	if (ask && ask_password("push", &po.access.ssh) != EXIT_OK) {
 		qg_model_free(&m);
 		return EXIT_SYSTEM;
 	}
 	rc = push_run(&m, &po);
-	drop_password(&po.ssh);
+	drop_password(&po.access.ssh);
 	qg_model_free(&m);
 	return rc;
 }
@@ -636,7 +639,7 @@ static int cmd_verify(int argc, char **argv)
 	int rc = load(argv[optind], false, &m);
 	if (rc != EXIT_OK)
 		return rc;
-	vo.ssh = po.ssh;
+	vo.ssh = po.access.ssh;
 	if (ask && ask_password("verify", &vo.ssh) != EXIT_OK) {
 		qg_model_free(&m);
 		return EXIT_SYSTEM;
@@ -804,7 +807,8 @@ int main(int argc, char **argv)
 			}
 		}
 		fprintf(stderr, "qosgen: '%s' is not a qosgen command%s%s%s; see 'qosgen --help'\n",
-			argv[1], near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+			argv[1], near ? " (did you mean '" : "", near ? near : "",
+			near ? "'?)" : "");
 		return EXIT_USAGE;
 	}
 	if (wants_help(argc - 1, argv + 1))

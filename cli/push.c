@@ -10,6 +10,7 @@
 #include "../gen/escape.h"
 #include "../gen/modeljson.h"
 #include "../gen/target.h"
+#include "../targets/registry.h"
 #include "../gen/version.h"
 #include "../transport/ssh.h"
 
@@ -24,14 +25,15 @@
 #include <time.h>
 
 static const char *const state_name[] = {
-    "in sync",	 "would change", "converged", "RESTORED",
-    "UNCHANGED", "NOT RESTORED", "PARTIAL",   "FAILED",	   "UNREACHABLE",
+    "in sync",	    "would change", "converged", "RESTORED",	"UNCHANGED",
+    "NOT RESTORED", "PARTIAL",	    "FAILED",	 "UNREACHABLE",
 };
 
 struct job {
 	enum qg_device_kind kind;
 	size_t index;
 	const struct qg_target *target;
+	const struct qg_driver *driver;
 	struct qg_push_result r;
 	double seconds;
 	bool ok;
@@ -86,7 +88,7 @@ static void *worker(void *arg)
 			return NULL;
 		struct job *j = &p->jobs[i];
 		double t0 = qg_monotonic_s();
-		j->ok = j->target->push(p->m, j->index, p->ctx, &p->po->ssh, p->po->dry_run,
+		j->ok = j->driver->push(p->m, j->index, p->ctx, &p->po->access, p->po->dry_run,
 					&j->r) == 0;
 		j->seconds = qg_monotonic_s() - t0;
 		pthread_mutex_lock(&p->lock);
@@ -246,8 +248,15 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 			if (!all && (!want || strcmp(want, qg_device_name(m, kind, i))))
 				continue;
 			const struct qg_target *t = qg_target_for(m, kind, i);
-			if (t && t->push)
-				jobs[n++] = (struct job){.kind = kind, .index = i, .target = t};
+			const struct qg_driver *drv = t ? qg_driver_for(t) : NULL;
+			if (drv)
+				jobs[n++] = (struct job){
+				    .kind = kind, .index = i, .target = t, .driver = drv};
+			else
+				fprintf(stderr,
+					"qosgen push: %s: the %s target has no driver yet; "
+					"skipped\n",
+					qg_device_name(m, kind, i), t ? t->name : "(none)");
 		}
 	}
 	if (!all && n == 0) {
@@ -310,9 +319,10 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	int failed = 0, differ = 0;
 	for (size_t i = 0; i < n; i++) {
 		failed += !jobs[i].ok;
-		differ += jobs[i].r.state == QG_PUSH_WOULD_CHANGE ||
-			  ((jobs[i].r.state == QG_PUSH_PARTIAL || jobs[i].r.state == QG_PUSH_FAILED) &&
-			   jobs[i].r.sent.len && po->dry_run);
+		differ +=
+		    jobs[i].r.state == QG_PUSH_WOULD_CHANGE ||
+		    ((jobs[i].r.state == QG_PUSH_PARTIAL || jobs[i].r.state == QG_PUSH_FAILED) &&
+		     jobs[i].r.sent.len && po->dry_run);
 	}
 	if (po->as_diff) {
 		/* nothing more to print */

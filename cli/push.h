@@ -3,7 +3,7 @@
 #define QG_CLI_PUSH_H
 
 #include "../gen/model.h"
-#include "../transport/ssh.h"
+#include "../targets/driver.h"
 
 struct push_opts {
 	const char *switch_name; /* --switch NAME */
@@ -11,10 +11,10 @@ struct push_opts {
 	const char *dvs_name;	 /* --dvs NAME; all three NULL with --all */
 	int jobs;		 /* -j */
 	bool dry_run, json;
-	struct qg_ssh_opts ssh;
-	const char *templates; /* --templates DIR, for the host scripts */
-	bool as_diff;	       /* `qosgen diff`: only what differs on stdout, no summary */
-	bool exit_code;	       /* with as_diff: exit 1 when anything differs */
+	struct qg_access access; /* SSH and TLS options, --accept-hostname */
+	const char *templates;	 /* --templates DIR, for the host scripts */
+	bool as_diff;		 /* `qosgen diff`: only what differs on stdout, no summary */
+	bool exit_code;		 /* with as_diff: exit 1 when anything differs */
 };
 
 /*

@@ -15,7 +15,7 @@
 #include "../gen/derive.h"
 #include "../gen/errmsg.h"
 #include "../gen/escape.h"
-#include "../targets/host/script_push.h"
+#include "../targets/driver.h"
 #include "../verbs/remote.h"
 #include "../verbs/verdict.h"
 
@@ -59,7 +59,7 @@ static void *run_server(void *arg)
 
 static int connect_side(struct side *s, const struct qg_ssh_opts *o)
 {
-	struct qg_ssh_target t = host_ssh_target(s->h);
+	struct qg_ssh_target t = qg_host_ssh_target(s->h);
 	return qg_ssh_connect(&t, o, &s->ssh, s->fail, sizeof(s->fail));
 }
 

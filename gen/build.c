@@ -16,9 +16,9 @@
 int qg_build_check(const struct qg_model *m, struct qg_diags *d)
 {
 	size_t before = d->errors;
-	for (size_t t = 0; qg_targets[t]; t++)
-		if (qg_targets[t]->check)
-			qg_targets[t]->check(m, d);
+	for (size_t t = 0; m->targets && m->targets[t]; t++)
+		if (m->targets[t]->check && qg_target_used(m, m->targets[t]))
+			m->targets[t]->check(m, d);
 	return d->errors == before ? 0 : -1;
 }
 
@@ -36,7 +36,7 @@ static cJSON *derived_json(const struct qg_model *m)
 	cJSON_AddNumberToObject(o, "roce_tos", qg_roce_tos(q));
 	cJSON_AddNumberToObject(o, "roce_tos_without_ecn", qg_roce_tos_without_ecn(q));
 	cJSON_AddStringToObject(o, "pfc_vector", pfc);
-	cJSON_AddStringToObject(o, "esxi_pfc_bitmap", bitmap);
+	cJSON_AddStringToObject(o, "pfc_bitmap", bitmap);
 	cJSON_AddNumberToObject(o, "roce_path_mtu", qg_roce_path_mtu(q->mtu));
 	return o;
 }

@@ -32,3 +32,15 @@ char *qg_escape(const char *s)
 	}
 	return b.data ? b.data : strdup("");
 }
+
+void qg_sh_word(struct qg_buf *b, const char *s)
+{
+	qg_buf_puts(b, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			qg_buf_puts(b, "'\\''");
+		else
+			qg_buf_append(b, s, 1);
+	}
+	qg_buf_puts(b, "'");
+}

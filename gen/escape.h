@@ -21,4 +21,11 @@ void qg_escape_append(struct qg_buf *out, const char *s, size_t len);
 /* The same, into a new NUL-terminated string (malloc'ed), or NULL out of memory. */
 char *qg_escape(const char *s);
 
+/*
+ * Append s as one shell word in single quotes. The intent's character sets
+ * already keep quotes out; quoting anyway means a future, wider set cannot
+ * open a hole.
+ */
+void qg_sh_word(struct qg_buf *b, const char *s);
+
 #endif

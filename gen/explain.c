@@ -4,7 +4,6 @@
 #include "derive.h"
 #include "hash.h"
 #include "modeljson.h"
-#include "ports.h"
 #include "target.h"
 
 #include <stdio.h>
@@ -19,6 +18,16 @@ static void row(cJSON *rows, const char *key, cJSON *value, const char *source, 
 	cJSON_AddStringToObject(r, "source", source);
 	cJSON_AddStringToObject(r, "reason", reason ? reason : "");
 	cJSON_AddItemToArray(rows, r);
+}
+
+struct qg_explain_rows {
+	cJSON *rows;
+};
+
+void qg_explain_row(struct qg_explain_rows *x, const char *key, const char *value,
+		    const char *reason)
+{
+	row(x->rows, key, cJSON_CreateString(value), "target", reason);
 }
 
 static void row_int(cJSON *rows, const char *key, long v, bool given, const char *reason)
@@ -46,7 +55,8 @@ static void explain_class(cJSON *rows, const char *name, const struct qg_class *
 	row_str(rows, key, v, "given", NULL);
 	snprintf(key, sizeof(key), "qos.%s.traffic_class", name);
 	row_int(rows, key, c->traffic_class, c->tc_given,
-		c->tc_given ? NULL : "default: the priority (Onyx maps switch-priority N to TC N)");
+		c->tc_given ? NULL
+			    : "default: the priority (switch-priority N to traffic class N)");
 	snprintf(key, sizeof(key), "qos.%s.ets", name);
 	if (c->ets.mode == QG_ETS_STRICT)
 		row_str(rows, key, "strict", "given", NULL);
@@ -71,8 +81,9 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	row_str(rows, "fabric", m->fabric, "given", NULL);
 	row_str(rows, "qos.trust", qg_trust_name(q->trust), q->trust_given ? "given" : "default",
 		q->trust == QG_TRUST_DSCP
-		    ? "Onyx 'qos trust L3'; hosts trust dscp; ESXi trust_state=2"
-		    : "Onyx 'qos trust L2'; hosts trust pcp; ESXi trust_state=1");
+		    ? "switches and hosts classify by the DSCP field (each target's rows below)"
+		    : "switches and hosts classify by the 802.1p priority (each target's rows "
+		      "below)");
 	row_int(rows, "qos.mtu", q->mtu, q->mtu_given, "hosts, VMs, vmknics and the DVS");
 	snprintf(reason, sizeof(reason),
 		 "switch ports; at least mtu + %d (Ethernet header, VLAN tag, FCS)",
@@ -82,7 +93,7 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	row_str(rows, "qos.lossless.pool.name", q->pool_name, "given", NULL);
 	qg_centi_format(q->pool_percent_centi, v);
 	row_str(rows, "qos.lossless.pool.memory_percent", v, "given",
-		"printed with two decimals, as Onyx prints it back");
+		"percent of the switch's shared buffer, two decimals");
 	if (q->ecn) {
 		row_int(rows, "qos.lossless.ecn.min_kb", q->ecn_min_kb, true, NULL);
 		row_int(rows, "qos.lossless.ecn.max_kb", q->ecn_max_kb, true, NULL);
@@ -124,18 +135,17 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		}
 		row_str(
 		    rows, "derived.dscp_map", map, "derived",
-		    "DSCP:switch-priority of the classes' DSCPs; every other DSCP keeps DSCP/8, "
-		    "the "
-		    "default of Onyx and mlx5 (a target that cannot program a map refuses others)");
+		    "DSCP:switch-priority of the classes' DSCPs; every other DSCP keeps DSCP/8 (a "
+		    "target that cannot program a map refuses others)");
 	}
 	qg_pfc_vector(q->lossless.priority, v);
-	snprintf(reason, sizeof(reason), "PFC on priority %d only (mlnx_qos --pfc, dcb prio-pfc)",
+	snprintf(reason, sizeof(reason), "PFC on priority %d only, one digit per priority 0..7",
 		 q->lossless.priority);
 	row_str(rows, "derived.pfc_vector", v, "derived", reason);
 	snprintf(v, sizeof(v), "0x%02x", qg_pfc_bitmap(q->lossless.priority));
-	snprintf(reason, sizeof(reason), "1 << %d: ESXi nmlx5_core pfctx and pfcrx",
+	snprintf(reason, sizeof(reason), "1 << %d: the PFC enable bitmap (802.1Qbb pfc_enable)",
 		 q->lossless.priority);
-	row_str(rows, "derived.esxi_pfc_bitmap", v, "derived", reason);
+	row_str(rows, "derived.pfc_bitmap", v, "derived", reason);
 	int pmtu = qg_roce_path_mtu(q->mtu);
 	snprintf(reason, sizeof(reason),
 		 "largest IB MTU <= mtu %d - %d (RoCEv2: GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH "
@@ -163,7 +173,7 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		row_str(rows, key, h->user[0] ? h->user : NULL, h->user[0] ? "given" : "default",
 			h->user[0] ? NULL
 				   : "from ~/.ssh/config, else the local user, at push time");
-		if (h->platform != QG_HOST_LINUX)
+		if (!qg_target_takes(h->target, "function"))
 			continue;
 		snprintf(key, sizeof(key), "hosts.%s.function", h->name);
 		row_str(rows, key, h->function == QG_FN_PF ? "pf" : "vf",
@@ -186,6 +196,12 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	row_int(rows, "verify.message_size", m->verify.message_size, m->verify.message_size_given,
 		"bytes per RDMA WRITE");
 	row_int(rows, "verify.duration_s", m->verify.duration_s, m->verify.duration_given, NULL);
+
+	/* How each target in use turns the policy into its own terms. */
+	struct qg_explain_rows x = {rows};
+	for (size_t t = 0; m->targets && m->targets[t]; t++)
+		if (m->targets[t]->explain && qg_target_used(m, m->targets[t]))
+			m->targets[t]->explain(m, &x);
 
 	/* What each device will be set to, in the targets' own vocabulary. */
 	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS; kind++) {

@@ -18,6 +18,7 @@
 #include "ports.h"
 #include "readfile.h"
 #include "strmap.h"
+#include "target.h"
 #include "yamlast.h"
 
 #include <arpa/inet.h>
@@ -36,7 +37,8 @@ struct name_use {
 struct walk {
 	struct qg_diags *d;
 	struct qg_model *m;
-	unsigned bad; /* BAD_*: the qos values that could not be read */
+	const struct qg_target *const *targets; /* the registry: platforms by name */
+	unsigned bad;				/* BAD_*: the qos values that could not be read */
 	/*
 	 * Device names across switches, hosts and dvs (one namespace: an
 	 * inventory built from the intent cannot hold two devices of one name),
@@ -341,6 +343,33 @@ static int read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 	list_allowed(list, sizeof(list), names);
 	qg_error(w->d, n->pos, "%s: '%s' is not one of: %s", path, n->value, list);
 	return -1;
+}
+
+/* The names of the registry's targets of a kind (with a capability), NULL-terminated. */
+#define MAX_PLATFORMS 16
+static void platform_names(const struct walk *w, enum qg_device_kind kind, unsigned caps,
+			   const char *names[MAX_PLATFORMS + 1])
+{
+	size_t n = 0;
+	for (size_t t = 0; w->targets[t] && n < MAX_PLATFORMS; t++)
+		if (w->targets[t]->kind == kind && (w->targets[t]->caps & caps) == caps)
+			names[n++] = w->targets[t]->name;
+	names[n] = NULL;
+}
+
+/* A device's `platform:`: the registry's target of that name and kind, or NULL (reported). */
+static const struct qg_target *read_platform(struct walk *w, const struct qg_ynode *n,
+					     const char *path, enum qg_device_kind kind)
+{
+	const char *names[MAX_PLATFORMS + 1];
+	platform_names(w, kind, 0, names);
+	int k = read_enum(w, n, path, names);
+	if (k < 0)
+		return NULL;
+	for (size_t t = 0; w->targets[t]; t++)
+		if (w->targets[t]->kind == kind && !strcmp(w->targets[t]->name, names[k]))
+			return w->targets[t];
+	return NULL;
 }
 
 /* ---- qos ---- */
@@ -766,6 +795,7 @@ static int owned_cmp(const void *x, const void *y)
 static void load_ports(struct walk *w, const struct qg_ynode *n, const char *path,
 		       struct qg_switch *s)
 {
+	const struct qg_port_syntax *syn = s->target->ports;
 	s->ports_pos = n->pos;
 	const struct qg_ynode *single[1] = {n};
 	const struct qg_ynode *const *items = single;
@@ -791,7 +821,7 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 			continue;
 		struct qg_port *v;
 		size_t nv;
-		if (qg_port_parse(items[i]->value, &v, &nv, err, sizeof(err)) != 0) {
+		if (syn->parse(items[i]->value, &v, &nv, err, sizeof(err)) != 0) {
 			qg_error(w->d, items[i]->pos, "%s: %s", path, err);
 			continue;
 		}
@@ -823,8 +853,8 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 	for (size_t i = 1; i < n_all; i++) {
 		const struct owned *a = &all[i - 1], *b = &all[i];
 		char ta[QG_PORT_TEXT_LEN], tb[QG_PORT_TEXT_LEN];
-		qg_port_format(&a->p, ta);
-		qg_port_format(&b->p, tb);
+		syn->format(&a->p, ta);
+		syn->format(&b->p, tb);
 		if (qg_port_cmp(&a->p, &b->p) == 0) {
 			/* Report a port once, however often it is repeated. */
 			if (i >= 2 && qg_port_cmp(&all[i - 2].p, &b->p) == 0)
@@ -927,7 +957,6 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 {
 	static const char *const keys[] = {"name", "platform", "address", "port",
 					   "user", "ports",    NULL};
-	static const char *const platforms[] = {"onyx", NULL};
 	struct qg_model *m = w->m;
 	if (!(m->switches = alloc_list(w, n, "switches", sizeof(*m->switches), &m->n_switches)))
 		return;
@@ -943,26 +972,99 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 		const struct qg_ynode *v;
 		if ((v = require(w, item, "platform", path))) {
 			join(sub, path, "platform");
-			read_enum(w, v, sub, platforms);
+			s->target = read_platform(w, v, sub, QG_DEVICE_SWITCH);
 		}
 		load_ssh_target(w, item, path, s->address, &s->port, &s->port_given, s->user);
-		if ((v = require(w, item, "ports", path))) {
+		/* The ports are written in the platform's names: unread without one. */
+		if ((v = require(w, item, "ports", path)) && s->target && s->target->ports) {
 			join(sub, path, "ports");
 			load_ports(w, v, sub, s);
 		}
 	}
 }
 
-/* Keys that only one host platform takes, for a precise message. */
-static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char *path,
-			const char *const *keys, const char *platform, const char *takes)
+/* The keys every host entry takes; each platform adds its own (struct qg_target.keys). */
+static const char *const host_common_keys[] = {"name", "address", "platform", "port", "user", NULL};
+#define MAX_HOST_KEYS 32
+
+/* Every key a hosts entry may hold: the common ones and every host target's own. */
+static void host_keys(const struct walk *w, const char *keys[MAX_HOST_KEYS + 1])
 {
-	for (size_t k = 0; keys[k]; k++) {
-		const struct qg_ynode *key = get_key_node(item, keys[k]);
-		if (key)
+	size_t n = 0;
+	for (size_t k = 0; host_common_keys[k]; k++)
+		keys[n++] = host_common_keys[k];
+	for (size_t t = 0; w->targets[t]; t++) {
+		const struct qg_target *tg = w->targets[t];
+		for (size_t k = 0; tg->kind == QG_DEVICE_HOST && tg->keys && tg->keys[k]; k++) {
+			bool seen = false;
+			for (size_t j = 0; j < n; j++)
+				seen |= !strcmp(keys[j], tg->keys[k]);
+			if (!seen && n < MAX_HOST_KEYS)
+				keys[n++] = tg->keys[k];
+		}
+	}
+	keys[n] = NULL;
+}
+
+/* Keys of other platforms given to a host of platform t, for a precise message. */
+static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char *path,
+			const char *const *all, const struct qg_target *t)
+{
+	for (size_t k = 0; all[k]; k++) {
+		if (key_allowed(all[k], host_common_keys) || qg_target_takes(t, all[k]))
+			continue;
+		const struct qg_ynode *key = get_key_node(item, all[k]);
+		if (key) {
+			char takes[160];
+			list_allowed(takes, sizeof(takes), t->keys);
 			qg_error(w->d, key->pos,
-				 "%s: '%s' does not apply to %s hosts; they take %s", path, keys[k],
-				 platform, takes);
+				 "%s: '%s' does not apply to %s hosts; they take %s", path, all[k],
+				 t->name, takes[0] ? takes : "none of the platform keys");
+		}
+	}
+}
+
+/* A platform key of host h that its target takes: read it into the model. */
+static void load_host_key(struct walk *w, const struct qg_ynode *item, const char *path,
+			  const char *key, struct qg_host *h)
+{
+	static const char *const tools[] = {"mlnx_qos", "dcb", NULL};
+	static const char *const functions[] = {"pf", "vf", NULL};
+	char sub[PATH_LEN];
+	const struct qg_ynode *v =
+	    key_allowed(key, h->target->required) ? require(w, item, key, path) : get(item, key);
+	if (!v)
+		return;
+	join(sub, path, key);
+	if (!strcmp(key, "netdev")) {
+		read_str(w, v, sub, qg_netdev_ok, QG_NETDEV_RULE, h->netdev, sizeof(h->netdev));
+	} else if (!strcmp(key, "rdma_device")) {
+		read_str(w, v, sub, qg_rdma_device_ok, QG_RDMA_DEVICE_RULE, h->rdma_device,
+			 sizeof(h->rdma_device));
+	} else if (!strcmp(key, "function")) {
+		int f = read_enum(w, v, sub, functions);
+		if (f >= 0) {
+			h->function = (enum qg_function)f;
+			h->function_given = true;
+		}
+	} else if (!strcmp(key, "qos_tool")) {
+		int t = read_enum(w, v, sub, tools);
+		if (t >= 0) {
+			h->qos_tool = (enum qg_qos_tool)t;
+			h->qos_tool_given = true;
+		}
+		/* function is read before qos_tool (the target's keys list is in that order). */
+		if (t >= 0 && h->function == QG_FN_VF)
+			qg_warning(w->d, v->pos,
+				   "%s: ignored for function vf; trust and PFC belong to the "
+				   "hypervisor",
+				   sub);
+	} else if (!strcmp(key, "uplink")) {
+		read_str(w, v, sub, qg_vmnic_ok, QG_VMNIC_RULE, h->uplink, sizeof(h->uplink));
+	} else if (!strcmp(key, "pvrdma_vmknic")) {
+		h->pvrdma_vmknic_pos = v->pos;
+		read_str(w, v, sub, qg_vmknic_ok, QG_VMKNIC_RULE, h->pvrdma_vmknic,
+			 sizeof(h->pvrdma_vmknic));
 	}
 }
 
@@ -1077,15 +1179,8 @@ static void expand_hosts(struct walk *w, const struct qg_ynode *item,
 
 static void load_hosts(struct walk *w, const struct qg_ynode *n)
 {
-	static const char *const keys[] = {"name",     "platform", "address",	    "port",
-					   "user",     "netdev",   "rdma_device",   "qos_tool",
-					   "function", "uplink",   "pvrdma_vmknic", NULL};
-	static const char *const platforms[] = {"linux", "esxi", NULL};
-	static const char *const tools[] = {"mlnx_qos", "dcb", NULL};
-	static const char *const functions[] = {"pf", "vf", NULL};
-	static const char *const linux_only[] = {"netdev", "rdma_device", "qos_tool", "function",
-						 NULL};
-	static const char *const esxi_only[] = {"uplink", "pvrdma_vmknic", NULL};
+	const char *keys[MAX_HOST_KEYS + 1];
+	host_keys(w, keys);
 	struct qg_model *m = w->m;
 	if (!expect_kind(w, n, QG_Y_SEQ, "hosts") || n->n_kids == 0)
 		return;
@@ -1119,71 +1214,17 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 		const struct qg_ynode *v, *list = get(item, "name");
 		if (list && (list->kind != QG_Y_SCALAR || !qg_hostlist_is_pattern(list->value)))
 			list = NULL;
-		int platform = -1;
 		if ((v = require(w, item, "platform", path))) {
 			join(sub, path, "platform");
-			platform = read_enum(w, v, sub, platforms);
+			h->target = read_platform(w, v, sub, QG_DEVICE_HOST);
 		}
 		load_ssh_target(w, item, path, list ? NULL : h->address, &h->port, &h->port_given,
 				h->user);
-		if (platform < 0)
+		if (!h->target)
 			continue;
-		h->platform = (enum qg_host_platform)platform;
-		if (h->platform == QG_HOST_LINUX) {
-			forbid_keys(w, item, path, esxi_only, "linux",
-				    "netdev, rdma_device, qos_tool, function");
-			if ((v = require(w, item, "netdev", path))) {
-				join(sub, path, "netdev");
-				read_str(w, v, sub, qg_netdev_ok, QG_NETDEV_RULE, h->netdev,
-					 sizeof(h->netdev));
-			}
-			if ((v = require(w, item, "rdma_device", path))) {
-				join(sub, path, "rdma_device");
-				read_str(w, v, sub, qg_rdma_device_ok, QG_RDMA_DEVICE_RULE,
-					 h->rdma_device, sizeof(h->rdma_device));
-			}
-			if ((v = get(item, "function"))) {
-				join(sub, path, "function");
-				int f = read_enum(w, v, sub, functions);
-				if (f >= 0) {
-					h->function = (enum qg_function)f;
-					h->function_given = true;
-				}
-			}
-			if ((v = get(item, "qos_tool"))) {
-				join(sub, path, "qos_tool");
-				int t = read_enum(w, v, sub, tools);
-				if (t >= 0) {
-					h->qos_tool = (enum qg_qos_tool)t;
-					h->qos_tool_given = true;
-				}
-				if (t >= 0 && h->function == QG_FN_VF)
-					qg_warning(w->d, v->pos,
-						   "%s: ignored for function vf; trust and PFC "
-						   "belong to the hypervisor",
-						   sub);
-			}
-		} else {
-			forbid_keys(w, item, path, linux_only, "esxi", "uplink, pvrdma_vmknic");
-			if ((v = require(w, item, "uplink", path))) {
-				join(sub, path, "uplink");
-				read_str(w, v, sub, qg_vmnic_ok, QG_VMNIC_RULE, h->uplink,
-					 sizeof(h->uplink));
-			}
-			if ((v = get(item, "pvrdma_vmknic"))) {
-				join(sub, path, "pvrdma_vmknic");
-				read_str(w, v, sub, qg_vmknic_ok, QG_VMKNIC_RULE, h->pvrdma_vmknic,
-					 sizeof(h->pvrdma_vmknic));
-				/* The vmknic gets qos.mtu; ESXi's VMkernel NICs, like a DVS, stop
-				 * at 9000. */
-				if (h->pvrdma_vmknic[0] && w->m->qos.mtu > 9000)
-					qg_error(
-					    w->d, v->pos,
-					    "%s: %s would get qos.mtu %d, above ESXi's maximum of "
-					    "9000 for a VMkernel NIC; lower qos.mtu",
-					    sub, h->pvrdma_vmknic, w->m->qos.mtu);
-			}
-		}
+		forbid_keys(w, item, path, keys, h->target);
+		for (size_t k = 0; h->target->keys && h->target->keys[k]; k++)
+			load_host_key(w, item, path, h->target->keys[k], h);
 		/* Every setting read once, at the entry's lines: now one host per name. */
 		if (list)
 			expand_hosts(w, item, list, path, h);
@@ -1191,9 +1232,13 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 	free(counts);
 }
 
-/* Find a host by name; reports and returns -1 when absent or of the wrong platform. */
-static long host_ref(struct walk *w, const struct qg_ynode *n, const char *path,
-		     enum qg_host_platform want, const char *why)
+/*
+ * Find a host by name; reports and returns -1 when absent or of a platform
+ * without the capability `want` (QG_CAN_*), which `role` names: "verify
+ * runs verbs traffic between".
+ */
+static long host_ref(struct walk *w, const struct qg_ynode *n, const char *path, unsigned want,
+		     const char *role)
 {
 	if (!expect_kind(w, n, QG_Y_SCALAR, path))
 		return -1;
@@ -1209,9 +1254,15 @@ static long host_ref(struct walk *w, const struct qg_ynode *n, const char *path,
 	if (found) {
 		size_t i = found - 1;
 		const struct qg_host *h = &w->m->hosts[i];
-		if (h->platform != want) {
-			qg_error(w->d, n->pos, "%s: host '%s' is %s; %s", path, n->value,
-				 h->platform == QG_HOST_LINUX ? "linux" : "esxi", why);
+		if (!h->target)
+			return -1; /* its platform is reported where it is given */
+		if (!(h->target->caps & want)) {
+			const char *names[MAX_PLATFORMS + 1];
+			char list[128];
+			platform_names(w, QG_DEVICE_HOST, want, names);
+			list_allowed(list, sizeof(list), names);
+			qg_error(w->d, n->pos, "%s: host '%s' is %s; %s %s hosts", path, n->value,
+				 h->target->name, role, list[0] ? list : "no platform's");
 			qg_note(w->d, h->pos, "'%s' is defined here", n->value);
 			return -1;
 		}
@@ -1226,6 +1277,14 @@ static void load_dvs(struct walk *w, const struct qg_ynode *n)
 	static const char *const keys[] = {"name",    "vcenter",   "datacenter", "mtu",
 					   "uplinks", "portgroup", "hosts",	 NULL};
 	struct qg_model *m = w->m;
+	const struct qg_target *target = NULL;
+	for (size_t t = 0; w->targets[t] && !target; t++)
+		if (w->targets[t]->kind == QG_DEVICE_DVS)
+			target = w->targets[t];
+	if (!target) {
+		qg_error(w->d, n->pos, "dvs: this qosgen has no target for distributed switches");
+		return;
+	}
 	if (!(m->dvs = alloc_list(w, n, "dvs", sizeof(*m->dvs), &m->n_dvs)))
 		return;
 	/* Which DVS (and which list entry) claimed each host's uplink. */
@@ -1238,6 +1297,7 @@ static void load_dvs(struct walk *w, const struct qg_ynode *n)
 		struct qg_dvs *s = &m->dvs[i];
 		char path[PATH_LEN], sub[PATH_LEN];
 		s->pos = n->kids[i]->pos;
+		s->target = target;
 		const struct qg_ynode *item =
 		    list_entry(w, n, i, false, "dvs", keys, path, qg_dvs_name_ok, QG_DVS_NAME_RULE,
 			       s->name, sizeof(s->name));
@@ -1291,8 +1351,8 @@ static void load_dvs(struct walk *w, const struct qg_ynode *n)
 				break;
 			}
 			for (size_t k = 0; k < v->n_kids; k++) {
-				long h = host_ref(w, v->kids[k], sub, QG_HOST_ESXI,
-						  "a DVS takes esxi hosts");
+				long h =
+				    host_ref(w, v->kids[k], sub, QG_CAN_DVS_MEMBER, "a DVS takes");
 				if (h < 0)
 					continue;
 				if (claimed[h]) {
@@ -1357,14 +1417,14 @@ static void load_verify(struct walk *w, const struct qg_ynode *n)
 		const struct qg_ynode *s = require(w, p, "server", path);
 		const struct qg_ynode *g = require(w, p, "min_gbps", path);
 		long ci = -1, si = -1;
-		static const char why[] = "verify runs verbs traffic between linux hosts";
+		static const char why[] = "verify runs verbs traffic between";
 		if (c) {
 			join(sub, path, "client");
-			ci = host_ref(w, c, sub, QG_HOST_LINUX, why);
+			ci = host_ref(w, c, sub, QG_CAN_VERIFY, why);
 		}
 		if (s) {
 			join(sub, path, "server");
-			si = host_ref(w, s, sub, QG_HOST_LINUX, why);
+			si = host_ref(w, s, sub, QG_CAN_VERIFY, why);
 		}
 		if (ci >= 0 && ci == si)
 			qg_error(w->d, s->pos,
@@ -1392,7 +1452,8 @@ static void load_verify(struct walk *w, const struct qg_ynode *n)
 	}
 }
 
-int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_model *m)
+int qg_intent_load(const char *text, size_t len, const struct qg_target *const *targets,
+		   struct qg_diags *d, struct qg_model *m)
 {
 	static const char *const keys[] = {"version", "fabric", "qos",	  "switches",
 					   "hosts",   "dvs",	"verify", NULL};
@@ -1405,7 +1466,8 @@ int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_m
 				 "qos");
 		return -1;
 	}
-	struct walk w = {.d = d, .m = m};
+	m->targets = targets;
+	struct walk w = {.d = d, .m = m, .targets = targets};
 	if (!expect_kind(&w, root, QG_Y_MAP, "the intent file")) {
 		qg_yaml_free(root);
 		return -1;
@@ -1446,8 +1508,8 @@ int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_m
 	return 0;
 }
 
-int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m, char **text_out,
-			size_t *len_out)
+int qg_intent_load_file(const char *path, const struct qg_target *const *targets,
+			struct qg_diags *d, struct qg_model *m, char **text_out, size_t *len_out)
 {
 	memset(m, 0, sizeof(*m));
 	size_t len = 0;
@@ -1463,7 +1525,7 @@ int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m
 			 err == EINVAL ? "not a regular file" : strerror(err));
 		return -2;
 	}
-	int rc = qg_intent_load(text, len, d, m);
+	int rc = qg_intent_load(text, len, targets, d, m);
 	if (text_out && rc == 0) {
 		*text_out = text;
 		*len_out = len;

@@ -15,12 +15,15 @@
 /*
  * Parse and validate an intent. Returns 0 and fills *m when there is no
  * error (warnings may have been added to d); returns -1 otherwise, with *m
- * left empty. Pure: no I/O, no environment.
+ * left empty. Pure: no I/O, no environment. targets is the registry
+ * (NULL-terminated): the platforms a device may name, each with its keys
+ * and port syntax; the model keeps it (m->targets) and each device its own.
  */
-int qg_intent_load(const char *text, size_t len, struct qg_diags *d, struct qg_model *m);
+int qg_intent_load(const char *text, size_t len, const struct qg_target *const *targets,
+		   struct qg_diags *d, struct qg_model *m);
 
 /* Read a file (bounded) and load it; -1 with a diagnostic when it cannot be read. */
-int qg_intent_load_file(const char *path, struct qg_diags *d, struct qg_model *m, char **text_out,
-			size_t *len_out);
+int qg_intent_load_file(const char *path, const struct qg_target *const *targets,
+			struct qg_diags *d, struct qg_model *m, char **text_out, size_t *len_out);
 
 #endif

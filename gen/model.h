@@ -73,9 +73,15 @@ struct qg_qos {
 	uint8_t dscp_prio[64];
 };
 
-enum qg_switch_platform { QG_SWITCH_ONYX };
+struct qg_target; /* gen/target.h: what a device's platform names */
 
-/* An Onyx ethernet port: 1/N, or 1/N/M when split (split 0 = not split). */
+enum qg_device_kind { QG_DEVICE_SWITCH, QG_DEVICE_HOST, QG_DEVICE_DVS };
+
+/*
+ * A front-panel port: module, port, and its breakout lane (split 0 = not
+ * split). What the numbers are written as is the target's (Onyx 1/N/M,
+ * Cumulus swpNsM): see struct qg_port_syntax.
+ */
 struct qg_port {
 	uint8_t module;
 	uint8_t port;
@@ -84,7 +90,7 @@ struct qg_port {
 
 struct qg_switch {
 	char name[QG_NAME_LEN];
-	enum qg_switch_platform platform;
+	const struct qg_target *target; /* from `platform:` */
 	char address[QG_ADDR_LEN];
 	int port; /* SSH port */
 	bool port_given;
@@ -94,32 +100,31 @@ struct qg_switch {
 	struct qg_pos pos, ports_pos;
 };
 
-enum qg_host_platform { QG_HOST_LINUX, QG_HOST_ESXI };
 enum qg_qos_tool { QG_TOOL_MLNX_QOS, QG_TOOL_DCB };
 enum qg_function { QG_FN_PF, QG_FN_VF };
 
 struct qg_host {
 	char name[QG_NAME_LEN];
-	enum qg_host_platform platform;
+	const struct qg_target *target; /* from `platform:` */
 	char address[QG_ADDR_LEN];
 	int port; /* SSH port */
 	bool port_given;
 	char user[QG_USER_LEN];
-	/* linux */
+	/* The platform keys: which a target takes is its keys list. */
 	char netdev[QG_IFNAME_LEN];
 	char rdma_device[QG_NAME_LEN];
 	enum qg_qos_tool qos_tool;
 	bool qos_tool_given;
 	enum qg_function function;
 	bool function_given;
-	/* esxi */
 	char uplink[QG_IFNAME_LEN];
 	char pvrdma_vmknic[QG_IFNAME_LEN]; /* "" = not given */
-	struct qg_pos pos;
+	struct qg_pos pos, pvrdma_vmknic_pos;
 };
 
 struct qg_dvs {
 	char name[QG_LABEL_LEN];
+	const struct qg_target *target; /* the registry's one DVS target */
 	char vcenter[QG_ADDR_LEN];
 	char datacenter[QG_LABEL_LEN];
 	int mtu;
@@ -147,6 +152,8 @@ struct qg_verify {
 };
 
 struct qg_model {
+	/* The registry the intent was read with (NULL-terminated), in emit order. */
+	const struct qg_target *const *targets;
 	int version;
 	char fabric[QG_NAME_LEN];
 	struct qg_qos qos;

@@ -3,6 +3,7 @@
 
 #include "fixed.h"
 #include "ports.h"
+#include "target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,14 +75,14 @@ cJSON *qg_model_json(const struct qg_model *m)
 		const struct qg_switch *s = &m->switches[i];
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", s->name);
-		cJSON_AddStringToObject(o, "platform", "onyx");
+		cJSON_AddStringToObject(o, "platform", s->target->name);
 		ssh_json(o, s->address, s->port, s->user);
 		cJSON *ports = cJSON_AddArrayToObject(o, "ports");
 		struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
 		size_t n = runs ? qg_port_runs(s->ports, s->n_ports, runs) : 0;
 		for (size_t r = 0; r < n; r++) {
-			char text[2 * QG_PORT_TEXT_LEN];
-			qg_port_run_format(&runs[r], text);
+			char text[QG_PORT_TEXT_LEN];
+			s->target->ports->format_run(&runs[r], text);
 			cJSON_AddItemToArray(ports, cJSON_CreateString(text));
 		}
 		free(runs);
@@ -93,20 +94,23 @@ cJSON *qg_model_json(const struct qg_model *m)
 		const struct qg_host *h = &m->hosts[i];
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", h->name);
-		cJSON_AddStringToObject(o, "platform",
-					h->platform == QG_HOST_LINUX ? "linux" : "esxi");
+		cJSON_AddStringToObject(o, "platform", h->target->name);
 		ssh_json(o, h->address, h->port, h->user);
-		if (h->platform == QG_HOST_LINUX) {
+		/* The platform keys its target takes, defaults filled in. */
+		const struct qg_target *t = h->target;
+		if (qg_target_takes(t, "netdev"))
 			cJSON_AddStringToObject(o, "netdev", h->netdev);
+		if (qg_target_takes(t, "rdma_device"))
 			cJSON_AddStringToObject(o, "rdma_device", h->rdma_device);
+		if (qg_target_takes(t, "function"))
 			cJSON_AddStringToObject(o, "function",
 						h->function == QG_FN_PF ? "pf" : "vf");
-			if (h->function == QG_FN_PF)
-				cJSON_AddStringToObject(o, "qos_tool",
-							h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos"
-											: "dcb");
-		} else {
+		if (qg_target_takes(t, "qos_tool") && h->function == QG_FN_PF)
+			cJSON_AddStringToObject(
+			    o, "qos_tool", h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
+		if (qg_target_takes(t, "uplink"))
 			cJSON_AddStringToObject(o, "uplink", h->uplink);
+		if (qg_target_takes(t, "pvrdma_vmknic")) {
 			if (h->pvrdma_vmknic[0])
 				cJSON_AddStringToObject(o, "pvrdma_vmknic", h->pvrdma_vmknic);
 			else

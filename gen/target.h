@@ -1,51 +1,54 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The target interface. A target is one folder under targets/ and one const
- * struct qg_target; adding a target means adding its folder, one row in
- * gen/targets.c, and its sources in the Makefile, and touches nothing else.
+ * The compile interface of a target: pure, no I/O, no network library.
+ * A target is one folder under targets/ and one const struct qg_target;
+ * the registry (targets/registry.c, outside the core) lists them, and the
+ * intent loader is handed that list: gen/ includes no target's header and
+ * knows no target by name. Reaching a device (read back, push, roll back)
+ * is a target's driver, targets/driver.h, which the core never sees.
  *
- * Order of calls for `qosgen build`: every target's check() first (a target
- * rejects what it cannot express before any file exists), then for every
- * device the target applies to: settings() and emit().
+ * Order of calls for `qosgen build`: the check() of every target the
+ * intent's devices use (a target rejects what it cannot express before any
+ * file exists), then for every device: settings() and emit().
  */
 #ifndef QG_TARGET_H
 #define QG_TARGET_H
 
+#include "buf.h"
 #include "diag.h"
 #include "model.h"
 #include "outset.h"
+#include "ports.h"
 #include "settings.h"
 #include "template.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-enum qg_device_kind { QG_DEVICE_SWITCH, QG_DEVICE_HOST, QG_DEVICE_DVS };
-
-struct qg_ssh_opts;
-
-/* How a push of one device ended. */
-enum qg_push_state {
-	QG_PUSH_IN_SYNC,      /* nothing to send */
-	QG_PUSH_WOULD_CHANGE, /* --dry-run: differences found, nothing sent */
-	QG_PUSH_CONVERGED,    /* sent, read back, in sync */
-	QG_PUSH_RESTORED,     /* failed; what was applied was rolled back and verified */
-	QG_PUSH_UNCHANGED,    /* failed before anything was sent (unreachable, refused key) */
-	QG_PUSH_NOT_RESTORED, /* failed and the rollback could not be verified: look at it */
-	QG_PUSH_PARTIAL,      /* a host: all it has is set, but some tool or knob is missing */
-	/* a host: some settings failed (each reported); a switch: its undo could not be computed */
-	QG_PUSH_FAILED,
-	QG_PUSH_UNREACHABLE, /* never reached: connect, host key or login failed; nothing sent */
+/* What a device of a target can be besides itself, for the intent's references. */
+enum {
+	QG_CAN_VERIFY = 1u << 0,     /* an end of a verify pair: runs RDMA traffic over SSH */
+	QG_CAN_DVS_MEMBER = 1u << 1, /* a DVS member: its uplink joins a distributed switch */
 };
 
-struct qg_push_result {
-	enum qg_push_state state;
-	int lines_planned;
-	int lines_sent;
-	int lines_rolled_back;
-	char saved_as[64];  /* the named copy of the earlier configuration, if made */
-	char message[1024]; /* what happened, one line */
-	struct qg_buf sent; /* the configuration lines sent, in order */
+/* "1/1-1/32" or "swp1s0-3", and a NUL. */
+#define QG_PORT_TEXT_LEN 48
+
+/*
+ * A switch OS's port names. The core keeps ports as numbers (struct
+ * qg_port), sorts them and finds duplicates; the target alone reads and
+ * writes their text.
+ */
+struct qg_port_syntax {
+	const char *rule; /* what is allowed, for diagnostics */
+	/*
+	 * One list item (a port or a range): 0 and a malloc'ed array of the
+	 * ports in order, or -1 with what is wrong in err.
+	 */
+	int (*parse)(const char *s, struct qg_port **out, size_t *n, char *err, size_t errlen);
+	void (*format)(const struct qg_port *p, char out[QG_PORT_TEXT_LEN]);
+	/* A run of consecutive ports (gen/ports.h), as the OS prints a range. */
+	void (*format_run)(const struct qg_port_run *r, char out[QG_PORT_TEXT_LEN]);
 };
 
 /* What every emitter gets besides the model: no clock, no environment. */
@@ -56,13 +59,28 @@ struct qg_emit_ctx {
 	struct qg_diags *d;	 /* template problems go here */
 };
 
+/* explain's rows, for a target's own (gen/explain.c). */
+struct qg_explain_rows;
+void qg_explain_row(struct qg_explain_rows *x, const char *key, const char *value,
+		    const char *reason);
+
 struct qg_target {
-	const char *name;    /* "onyx", "linux", "esxi", "dvs" */
+	const char *name;    /* the intent's `platform:` value and plan.json's target */
 	const char *summary; /* one line, for `qosgen explain` and docs */
 	enum qg_device_kind kind;
-	/* Does this target handle device i of its kind? */
-	bool (*applies)(const struct qg_model *m, size_t i);
-	/* Report what this target cannot express (into the intent); NULL: it takes all. */
+	unsigned caps; /* QG_CAN_* */
+	/*
+	 * The device keys only this target's devices take (hosts: "netdev"),
+	 * NULL-terminated, and of them the ones that must be given. The loader
+	 * refuses a key that another target takes and this one does not.
+	 */
+	const char *const *keys;
+	const char *const *required;
+	const struct qg_port_syntax *ports; /* switches: how ports are written */
+	/*
+	 * Report what this target cannot express, at the intent's positions;
+	 * called once when at least one device uses the target. NULL: takes all.
+	 */
 	void (*check)(const struct qg_model *m, struct qg_diags *d);
 	/* The desired state of device i; 0 or -ENOMEM. */
 	int (*settings)(const struct qg_model *m, size_t i, struct qg_settings *out);
@@ -70,36 +88,30 @@ struct qg_target {
 	int (*emit)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		    struct qg_outset *out);
 	/*
-	 * Read-back: given what the device printed (for onyx, `show
-	 * running-config`, len bytes), append the fewest commands that bring it
-	 * exactly to the model, one per line; nothing when in sync. Lines it
-	 * could not read are warnings in d. -EINVAL when the text is not a
-	 * read-back or holds what the target cannot judge (errors in d, at the
-	 * read-back's lines): nothing is appended then. 0, -EINVAL or -ENOMEM.
-	 * NULL: not supported yet.
+	 * Read-back: given what the device printed (len bytes), append the
+	 * fewest changes that bring it exactly to the model, one per line;
+	 * nothing when in sync. Lines it could not read are warnings in d.
+	 * -EINVAL when the text is not a read-back or holds what the target
+	 * cannot judge (errors in d, at the read-back's lines): nothing is
+	 * appended then. 0, -EINVAL or -ENOMEM. NULL: not supported.
 	 */
 	int (*diff)(const struct qg_model *m, size_t i, const char *readback, size_t len,
 		    struct qg_buf *out, struct qg_diags *d);
 	/*
-	 * Bring device i to the model over SSH, sending only the difference and
-	 * leaving no device half-configured (see qg_push_state). Fills r; returns
-	 * 0 when the device is in sync at the end, -1 otherwise. NULL: not yet.
+	 * Rows for `qosgen explain`: how this target turns the policy into its
+	 * own terms (commands, units, fixed names). NULL: none.
 	 */
-	int (*push)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		    const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);
+	void (*explain)(const struct qg_model *m, struct qg_explain_rows *x);
 };
 
-/* Set r->message, printf-style: one line saying what happened to the device. */
-void qg_push_say(struct qg_push_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* The registry, in emit order; NULL-terminated. */
-extern const struct qg_target *const qg_targets[];
-
-/* The target for device i of a kind, or NULL. */
+/* The target of device i of a kind (the intent's platform), or NULL. */
 const struct qg_target *qg_target_for(const struct qg_model *m, enum qg_device_kind kind, size_t i);
 size_t qg_device_count(const struct qg_model *m, enum qg_device_kind kind);
 const char *qg_device_name(const struct qg_model *m, enum qg_device_kind kind, size_t i);
+/* Whether a target takes a device key (its keys list). */
+bool qg_target_takes(const struct qg_target *t, const char *key);
+/* Whether any device of the model uses target t. */
+bool qg_target_used(const struct qg_model *m, const struct qg_target *t);
 
 /* Shared by the emitters: the header placeholders every template knows. */
 #define QG_TVARS_HEADER(ctx, m)                                                                    \
@@ -107,13 +119,6 @@ const char *qg_device_name(const struct qg_model *m, enum qg_device_kind kind, s
 	{                                                                                          \
 		"fabric", (m)->fabric                                                              \
 	}
-
-/*
- * Append s as one shell word in single quotes. The intent's character sets
- * already keep quotes out; quoting anyway means a future, wider set cannot
- * open a hole.
- */
-void qg_sh_word(struct qg_buf *b, const char *s);
 
 /* Fill template `name` with vars and add the result as `path`. */
 int qg_emit_template(const struct qg_emit_ctx *ctx, const char *name, const struct qg_tvar *vars,

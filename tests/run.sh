@@ -37,6 +37,14 @@ run_unit() { # BUILD LABEL
 	done
 }
 
+# The core's boundary (issue 13): gen/ includes no target header.
+run_layers() {
+	out=$(sh tests/core/layers.sh 2>&1)
+	rc=$?
+	[ "$rc" -eq 0 ] || printf '%s\n' "$out" | sed 's/^/    /'
+	record "core/layers" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+}
+
 run_golden() { # QOSGEN LABEL
 	out=$(sh tests/golden/run.sh "$1" 2>&1)
 	rc=$?
@@ -150,7 +158,10 @@ run_fuzz() {
 }
 
 case $ONLY in
-unit) run_unit "$BUILD" "" ;;
+unit)
+	run_unit "$BUILD" ""
+	run_layers
+	;;
 golden) run_golden "$BUILD/qosgen" "" ;;
 scripts) run_scripts "$BUILD/qosgen" "" ;;
 cli) run_cli "$BUILD/qosgen" "" ;;
@@ -161,6 +172,7 @@ vm) run_vm ;;
 fuzz) run_fuzz ;;
 *)
 	run_unit "$BUILD" ""
+	run_layers
 	run_golden "$BUILD/qosgen" ""
 	run_scripts "$BUILD/qosgen" ""
 	run_cli "$BUILD/qosgen" ""

@@ -35,22 +35,6 @@ struct qg_ssh_opts {
 	int connect_timeout_s;	  /* 0: 10 */
 	int command_timeout_s;	  /* 0: 120 */
 	int keepalive_s;	  /* 0: 15; an SSH_MSG_IGNORE while waiting, to keep NATs open */
-	/*
-	 * vSphere endpoints (the DVS target speaks HTTPS, not SSH; the options
-	 * travel with the other device-access options): a CA file for the
-	 * server's certificate, the explicit, loud opt-out of checking it, and
-	 * the explicit, loud permission to use a plain http:// URL at all
-	 * (--allow-http: the password then crosses the network in clear text).
-	 */
-	const char *ca_file;
-	bool insecure;
-	bool allow_http;
-	/*
-	 * Push policy that travels with the device-access options until each
-	 * target has its own: go on when a switch's read-back names another
-	 * hostname (--accept-hostname); by default that refuses the switch.
-	 */
-	bool accept_hostname;
 };
 
 struct qg_ssh;

@@ -2,7 +2,6 @@
 #include "remote.h"
 #include "../gen/errmsg.h"
 #include "../gen/escape.h"
-#include "../gen/target.h"
 
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>

@@ -12,6 +12,7 @@
  * govc script does it with `dvs.add`.
  */
 #include "dvs.h"
+#include "../../gen/escape.h"
 #include "dvs_push.h"
 
 #include <errno.h>
@@ -20,13 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool dvs_applies(const struct qg_model *m, size_t i)
-{
-	(void)m;
-	(void)i;
-	return true;
-}
 
 static int dvs_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
 {
@@ -223,8 +217,6 @@ const struct qg_target qg_target_dvs = {
     .name = "dvs",
     .summary = "vSphere Distributed Switch (ReconfigureDvs_Task body and govc script)",
     .kind = QG_DEVICE_DVS,
-    .applies = dvs_applies,
     .settings = dvs_settings,
     .emit = dvs_emit,
-    .push = dvs_push,
 };

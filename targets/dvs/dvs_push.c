@@ -6,8 +6,8 @@
 #include "dvs_push.h"
 #include "../../gen/errmsg.h"
 #include "../../gen/escape.h"
-#include "../../transport/ssh.h" /* struct qg_ssh_opts: the push options, TLS ones included */
-#include "../esxi/esxi.h"
+#include "../driver.h"
+#include "dvs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -558,19 +558,16 @@ static int want_settings(const struct qg_model *m, const struct qg_dvs *d, struc
 	for (size_t k = 0; k < d->n_hosts; k++) {
 		struct dvs_host_state *h = &st->hosts[k];
 		h->h = &m->hosts[d->hosts[k]];
-		if (qg_target_esxi.settings(m, d->hosts[k], &h->want) != 0 || h->want.oom)
+		/* The member's own target says what it sets (the esxi target, QG_CAN_DVS_MEMBER).
+		 */
+		if (h->h->target->settings(m, d->hosts[k], &h->want) != 0 || h->want.oom)
 			return -1;
 		char names[DVS_MAX_MODULES][32];
 		h->n_mod = esxi_options_modules(&h->want, names, DVS_MAX_MODULES);
 		for (size_t j = 0; j < h->n_mod; j++)
 			snprintf(h->mod[j].name, sizeof(h->mod[j].name), "%s", names[j]);
-		h->vnic_mtu = 0;
-		if (h->h->pvrdma_vmknic[0]) {
-			char key[QG_IFNAME_LEN + 8];
-			snprintf(key, sizeof(key), "%s.mtu", h->h->pvrdma_vmknic);
-			const char *mtu = qg_settings_get(&h->want, key);
-			h->vnic_mtu = mtu ? atoi(mtu) : 0;
-		}
+		/* The vmknic carries the hosts' MTU, as the ESXi script sets it. */
+		h->vnic_mtu = h->h->pvrdma_vmknic[0] ? m->qos.mtu : 0;
 	}
 	return 0;
 }
@@ -592,9 +589,10 @@ static void say_failed(struct qg_push_result *r, const char *what, int how, cons
 		    done->n ? done->list.data : "");
 }
 
-int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-	     const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
+static int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		    const struct qg_access *a, bool dry_run, struct qg_push_result *r)
 {
+	const struct qg_tls_opts *o = &a->tls;
 	(void)ctx;
 	const struct qg_dvs *d = &m->dvs[i];
 	char err[1024];
@@ -634,7 +632,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 				  .ca_file = ep.ca_file,
 				  .insecure = ep.insecure,
 				  .allow_http = ep.plain_http,
-				  .timeout_s = o->command_timeout_s};
+				  .timeout_s = o->timeout_s};
 	int rc = vim_connect(&co, ep.user, ep.password, &v, err, sizeof(err));
 	dvs_endpoint_free(&ep);
 	if (rc != 0 || locate(v, m, i, &st, err, sizeof(err)) != 0 ||
@@ -673,8 +671,7 @@ int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		goto out;
 	}
 	/* Each call below is atomic on the server; the read-back after them is the proof. */
-	int retries = 0, was = st.max_mtu,
-	    wait_s = o->command_timeout_s > 0 ? o->command_timeout_s : 120;
+	int retries = 0, was = st.max_mtu, wait_s = o->timeout_s > 0 ? o->timeout_s : 120;
 	char before[64];
 	snprintf(before, sizeof(before), "%s", st.version);
 	if (dvs_switch_differs(d, &st)) {
@@ -767,3 +764,5 @@ out:
 		   ? 0
 		   : -1;
 }
+
+const struct qg_driver qg_driver_dvs = {.target = &qg_target_dvs, .push = dvs_push};

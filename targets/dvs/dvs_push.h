@@ -146,7 +146,4 @@ int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure, boo
 		 struct dvs_endpoint *out, char *err, size_t errlen);
 void dvs_endpoint_free(struct dvs_endpoint *e);
 
-int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-	     const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);
-
 #endif

@@ -11,19 +11,14 @@
  *    the vmknic MTU.
  */
 #include "esxi.h"
+#include "../../gen/escape.h"
 
 #include "../../gen/derive.h"
-#include "../host/script_push.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static bool esxi_applies(const struct qg_model *m, size_t i)
-{
-	return m->hosts[i].platform == QG_HOST_ESXI;
-}
 
 struct walk {
 	struct qg_settings *set;
@@ -124,23 +119,52 @@ static int esxi_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	return rc;
 }
 
-/* nmlx5 with trust_state=2 classifies by the default DSCP map, as mlx5 does. */
+/*
+ * nmlx5 with trust_state=2 classifies by the default DSCP map, as mlx5
+ * does. The vmknic gets qos.mtu; ESXi's VMkernel NICs, like a DVS, stop at
+ * 9000 (said once per intent entry: a host list's hosts share its line).
+ */
 static void esxi_check(const struct qg_model *m, struct qg_diags *d)
 {
-	for (size_t i = 0; i < m->n_hosts; i++)
-		if (m->hosts[i].platform == QG_HOST_ESXI) {
-			qg_check_fixed_dscp_map(m, "esxi", d);
-			return;
-		}
+	qg_check_fixed_dscp_map(m, "esxi", d);
+	struct qg_pos said = {0};
+	for (size_t i = 0; i < m->n_hosts; i++) {
+		const struct qg_host *h = &m->hosts[i];
+		if (h->target != &qg_target_esxi || !h->pvrdma_vmknic[0] || m->qos.mtu <= 9000)
+			continue;
+		if (h->pvrdma_vmknic_pos.line == said.line && h->pvrdma_vmknic_pos.col == said.col)
+			continue;
+		said = h->pvrdma_vmknic_pos;
+		qg_error(d, said,
+			 "hosts.%s.pvrdma_vmknic: %s would get qos.mtu %d, above ESXi's maximum of "
+			 "9000 for a VMkernel NIC; lower qos.mtu",
+			 h->name, h->pvrdma_vmknic, m->qos.mtu);
+	}
 }
+
+static void esxi_explain(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	char v[16], reason[160];
+	snprintf(v, sizeof(v), "0x%02x", qg_pfc_bitmap(m->qos.lossless.priority));
+	snprintf(reason, sizeof(reason), "nmlx5_core pfctx and pfcrx: the PFC bitmap, 1 << %d",
+		 m->qos.lossless.priority);
+	qg_explain_row(x, "esxi.pfctx", v, reason);
+	qg_explain_row(x, "esxi.trust_state", m->qos.trust == QG_TRUST_DSCP ? "2" : "1",
+		       "nmlx5_core: 2 classifies by DSCP, 1 by 802.1p priority");
+}
+
+static const char *const esxi_keys[] = {"uplink", "pvrdma_vmknic", NULL};
+static const char *const esxi_required[] = {"uplink", NULL};
 
 const struct qg_target qg_target_esxi = {
     .name = "esxi",
     .summary = "ESXi host script (nmlx5 PFC/trust/DSCP options merged, PVRDMA vmknic)",
     .kind = QG_DEVICE_HOST,
-    .applies = esxi_applies,
+    .caps = QG_CAN_DVS_MEMBER,
+    .keys = esxi_keys,
+    .required = esxi_required,
     .check = esxi_check,
     .settings = esxi_settings,
     .emit = esxi_emit,
-    .push = script_push,
+    .explain = esxi_explain,
 };

@@ -10,5 +10,7 @@
 #include "../../gen/target.h"
 
 extern const struct qg_target qg_target_esxi;
+struct qg_driver;
+extern const struct qg_driver qg_driver_esxi; /* host/script_push.c: the script over SSH */
 
 #endif

@@ -14,9 +14,9 @@
  * of the script are exactly the keys of plan.json.
  */
 #include "linux.h"
+#include "../../gen/escape.h"
 
 #include "../../gen/derive.h"
-#include "script_push.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -25,11 +25,6 @@
 
 /* The RDMA port whose defaults we set; mlx5 and rxe have one port per device. */
 #define LINUX_RDMA_PORT "1"
-
-static bool linux_applies(const struct qg_model *m, size_t i)
-{
-	return m->hosts[i].platform == QG_HOST_LINUX;
-}
 
 struct walk {
 	struct qg_settings *set; /* may be NULL */
@@ -173,20 +168,21 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
  */
 static void linux_check(const struct qg_model *m, struct qg_diags *d)
 {
-	for (size_t i = 0; i < m->n_hosts; i++)
-		if (m->hosts[i].platform == QG_HOST_LINUX) {
-			qg_check_fixed_dscp_map(m, "linux", d);
-			return;
-		}
+	qg_check_fixed_dscp_map(m, "linux", d);
 }
+
+static const char *const linux_keys[] = {"netdev", "rdma_device", "function", "qos_tool", NULL};
+static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
 
 const struct qg_target qg_target_linux = {
     .name = "linux",
     .summary = "Linux host script (MTU, trust, PFC, RoCE ToS, DCQCN) via mlnx_qos or dcb",
     .kind = QG_DEVICE_HOST,
-    .applies = linux_applies,
+    .caps = QG_CAN_VERIFY,
+    /* function before qos_tool: the loader reads them in this order (qos_tool warns for vf). */
+    .keys = linux_keys,
+    .required = linux_required,
     .check = linux_check,
     .settings = linux_settings,
     .emit = linux_emit,
-    .push = script_push,
 };

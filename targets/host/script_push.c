@@ -10,6 +10,8 @@
 
 #include "../../gen/report.h"
 #include "../../transport/ssh.h"
+#include "../esxi/esxi.h"
+#include "linux.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -25,13 +27,6 @@ static void keys_with(const struct qg_report *rep, enum qg_report_status st, cha
 		if (rep->v[k].status == st)
 			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "",
 						 rep->v[k].key);
-}
-
-struct qg_ssh_target host_ssh_target(const struct qg_host *h)
-{
-	return (struct qg_ssh_target){.host = h->address,
-				      .port = h->port_given ? h->port : 0,
-				      .user = h->user[0] ? h->user : NULL};
 }
 
 int script_push_judge(const char *out, const char *errout, int status, bool dry_run,
@@ -117,7 +112,7 @@ static void say_emit_failed(struct qg_push_result *r, const struct qg_diags *d)
 }
 
 int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
+		const struct qg_access *a, bool dry_run, struct qg_push_result *r)
 {
 	const struct qg_host *h = &m->hosts[i];
 	const struct qg_target *t = qg_target_for(m, QG_DEVICE_HOST, i);
@@ -139,8 +134,8 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 		say_emit_failed(r, &d);
 		goto out;
 	}
-	struct qg_ssh_target target = host_ssh_target(h);
-	if (qg_ssh_connect(&target, o, &ssh, err, sizeof(err)) != 0) {
+	struct qg_ssh_target target = qg_host_ssh_target(h);
+	if (qg_ssh_connect(&target, &a->ssh, &ssh, err, sizeof(err)) != 0) {
 		r->state = QG_PUSH_UNREACHABLE;
 		qg_push_say(r, "%s", err);
 		goto out;
@@ -167,3 +162,7 @@ out:
 		   ? 0
 		   : -1;
 }
+
+/* Linux and ESXi hosts alike: each its own script, sent the same way. */
+const struct qg_driver qg_driver_linux = {.target = &qg_target_linux, .push = script_push};
+const struct qg_driver qg_driver_esxi = {.target = &qg_target_esxi, .push = script_push};

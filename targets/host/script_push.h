@@ -9,11 +9,7 @@
 #ifndef QG_SCRIPT_PUSH_H
 #define QG_SCRIPT_PUSH_H
 
-#include "../../gen/target.h"
-#include "../../transport/ssh.h"
-
-/* Where a host of the intent is reached: its address, port and user, or ~/.ssh/config's. */
-struct qg_ssh_target host_ssh_target(const struct qg_host *h);
+#include "../driver.h"
 
 /*
  * The push of host i. Called from the push's worker threads with one ctx
@@ -21,7 +17,7 @@ struct qg_ssh_target host_ssh_target(const struct qg_host *h);
  * diagnostics list of this call's own, and into r->message).
  */
 int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);
+		const struct qg_access *a, bool dry_run, struct qg_push_result *r);
 
 /*
  * Judge what the host's script printed (out: its stdout, the report lines;

@@ -16,6 +16,7 @@
 #include "../../gen/derive.h"
 #include "../../gen/fixed.h"
 #include "../../gen/ports.h"
+#include "onyx_ports.h"
 #include "onyx_config.h"
 
 #include <errno.h>
@@ -28,11 +29,6 @@ const char *const onyx_section_title[ONYX_SEC_COUNT] = {
     "QoS switch configuration",
     "DCBX ETS configuration",
 };
-
-static bool onyx_applies(const struct qg_model *m, size_t i)
-{
-	return m->switches[i].platform == QG_SWITCH_ONYX;
-}
 
 static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 {
@@ -76,8 +72,8 @@ static int onyx_settings(const struct qg_model *m, size_t i, struct qg_settings 
 	size_t n_runs = qg_port_runs(s->ports, s->n_ports, runs);
 	struct qg_buf list = {0};
 	for (size_t r = 0; r < n_runs; r++) {
-		char text[2 * QG_PORT_TEXT_LEN];
-		qg_port_run_format(&runs[r], text);
+		char text[QG_PORT_TEXT_LEN];
+		onyx_port_run_format(&runs[r], text);
 		qg_buf_printf(&list, "%s%s", r ? "," : "", text);
 	}
 	free(runs);
@@ -223,14 +219,29 @@ static int onyx_diff(const struct qg_model *m, size_t i, const char *readback, s
 	return rc;
 }
 
+static void onyx_explain(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	const struct qg_qos *q = &m->qos;
+	char v[32];
+	qg_explain_row(x, "onyx.trust", q->trust == QG_TRUST_DSCP ? "L3" : "L2",
+		       "each port's qos trust: L3 classifies by DSCP, L2 by 802.1p priority");
+	snprintf(v, sizeof(v), "%d -> %d", q->lossless.priority, q->lossless.priority);
+	qg_explain_row(x, "onyx.switch_priority_to_tc", v,
+		       "Onyx's default map, switch-priority N to traffic class N; it has no "
+		       "remap command, so a traffic_class must equal its priority");
+	qg_centi_format(q->pool_percent_centi, v);
+	qg_explain_row(x, "onyx.pool.memory_percent", v,
+		       "Onyx prints the percent back with two decimals, so qosgen writes two");
+}
+
 const struct qg_target qg_target_onyx = {
     .name = "onyx",
     .summary = "NVIDIA Onyx switch CLI (trust, lossless pool, ECN, ETS, MTU)",
     .kind = QG_DEVICE_SWITCH,
-    .applies = onyx_applies,
+    .ports = &onyx_port_syntax,
     .check = onyx_check,
     .settings = onyx_settings,
     .emit = onyx_emit,
     .diff = onyx_diff,
-    .push = onyx_push,
+    .explain = onyx_explain,
 };

@@ -11,6 +11,8 @@
 #include "../../gen/target.h"
 
 extern const struct qg_target qg_target_onyx;
+struct qg_driver;
+extern const struct qg_driver qg_driver_onyx; /* onyx_push.c: over SSH, the Onyx CLI */
 
 /* The running-config sections qosgen writes, in the order Onyx prints them. */
 enum onyx_section {
@@ -23,7 +25,4 @@ enum onyx_section {
 extern const char *const onyx_section_title[ONYX_SEC_COUNT];
 
 /* targets/onyx/onyx_push.c: the target's push operation. */
-int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-	      const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r);
-
 #endif

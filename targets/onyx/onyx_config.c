@@ -13,6 +13,7 @@
 #include "../../gen/names.h"
 #include "../../gen/ports.h"
 #include "onyx.h"
+#include "onyx_ports.h"
 #include "onyx_text.h"
 
 #include <errno.h>
@@ -445,7 +446,7 @@ int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, str
 		char err[200];
 		int ways = split_ways(w, n);
 		if (ways != 0) {
-			if (ways < 0 || qg_port_parse(w[2], &ports, &np, err, sizeof(err)) != 0) {
+			if (ways < 0 || onyx_port_parse(w[2], &ports, &np, err, sizeof(err)) != 0) {
 				qg_warning(d, pos, "cannot read the split of '%s'; line skipped",
 					   raw);
 				continue;
@@ -465,7 +466,7 @@ int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, str
 			qg_warning(d, pos, "cannot read '%s'; line skipped", raw);
 			continue;
 		}
-		if (qg_port_parse(w[2], &ports, &np, err, sizeof(err)) != 0) {
+		if (onyx_port_parse(w[2], &ports, &np, err, sizeof(err)) != 0) {
 			qg_warning(d, pos, "cannot read the ports of '%s' (%s); line skipped", raw,
 				   err);
 			continue;
@@ -555,8 +556,8 @@ static void judge_foreign(const struct onyx_config *want, const struct onyx_conf
 		struct qg_buf names = {0};
 		size_t nr = qg_port_runs(ids, n, runs);
 		for (size_t r = 0; r < nr; r++) {
-			char text[2 * QG_PORT_TEXT_LEN];
-			qg_port_run_format(&runs[r], text);
+			char text[QG_PORT_TEXT_LEN];
+			onyx_port_run_format(&runs[r], text);
 			qg_buf_printf(&names, "%s%s", r ? "," : "", text);
 		}
 		qg_error(
@@ -575,8 +576,8 @@ out:
 static void judge_port(const struct qg_port *id, const struct onyx_config *have, struct qg_diags *d)
 {
 	char name[QG_PORT_TEXT_LEN], whole[QG_PORT_TEXT_LEN];
-	qg_port_format(id, name);
-	qg_port_format(&(struct qg_port){id->module, id->port, 0}, whole);
+	onyx_port_format(id, name);
+	onyx_port_format(&(struct qg_port){id->module, id->port, 0}, whole);
 	const struct onyx_split *sp = split_of(have, id->module, id->port);
 	if (!id->split && sp) {
 		qg_error(d, (struct qg_pos){sp->at.no, 1},
@@ -769,8 +770,8 @@ static void groups_flush(struct groups *g, int section, struct qg_buf *out)
 		} else {
 			size_t nr = qg_port_runs(x->ports, x->n, runs);
 			for (size_t r = 0; r < nr; r++) {
-				char text[2 * QG_PORT_TEXT_LEN];
-				qg_port_run_format(&runs[r], text);
+				char text[QG_PORT_TEXT_LEN];
+				onyx_port_run_format(&runs[r], text);
 				qg_buf_printf(out, "%d\tinterface ethernet %s %s\n", section, text,
 					      x->what);
 			}

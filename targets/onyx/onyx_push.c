@@ -15,6 +15,7 @@
 #include "onyx_session.h"
 
 #include "../../transport/ssh.h"
+#include "../driver.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -26,9 +27,7 @@
 static int connect_switch(const struct qg_switch *sw, const struct qg_ssh_opts *o,
 			  struct qg_ssh **ssh, struct onyx_session **s, char *err, size_t errlen)
 {
-	struct qg_ssh_target t = {.host = sw->address,
-				  .port = sw->port_given ? sw->port : 0,
-				  .user = sw->user[0] ? sw->user : NULL};
+	struct qg_ssh_target t = qg_switch_ssh_target(sw);
 	if (qg_ssh_connect(&t, o, ssh, err, errlen) != 0)
 		return -1;
 	if (onyx_session_open(*ssh, s, err, errlen) != 0) {
@@ -222,9 +221,10 @@ done:
 	qg_buf_free(&left);
 }
 
-int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-	      const struct qg_ssh_opts *o, bool dry_run, struct qg_push_result *r)
+static int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		     const struct qg_access *a, bool dry_run, struct qg_push_result *r)
 {
+	const struct qg_ssh_opts *o = &a->ssh;
 	(void)ctx; /* the switch gets commands from the diff, not a generated file */
 	const struct qg_switch *sw = &m->switches[i];
 	char err[1024], what[700];
@@ -248,7 +248,7 @@ int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		goto out;
 	}
 	/* The wrong host behind a name is how the wrong switch gets configured. */
-	if (!o->accept_hostname && !onyx_config_hostname_matches(&have, sw->name, sw->address)) {
+	if (!a->accept_hostname && !onyx_config_hostname_matches(&have, sw->name, sw->address)) {
 		qg_push_say(
 		    r,
 		    "refused: the switch at %s says its hostname is '%s', not '%s'; nothing "
@@ -371,3 +371,5 @@ out:
 		   ? 0
 		   : -1;
 }
+
+const struct qg_driver qg_driver_onyx = {.target = &qg_target_onyx, .push = onyx_push};

@@ -8,6 +8,7 @@
 #include "../../gen/build.h"
 #include "../../gen/explain.h"
 #include "../../gen/intent.h"
+#include "../../targets/registry.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		loaded = 1;
 	}
 	struct qg_model m;
-	if (qg_intent_load((const char *)data, size, &d, &m) == 0) {
+	if (qg_intent_load((const char *)data, size, qg_targets, &d, &m) == 0) {
 		struct qg_outset o = {0};
 		int rc = qg_build(&m, &t, &d, &o);
 		/* A valid model either builds or is refused by a target's check. */

@@ -12,6 +12,7 @@
  * threshold unchanged aborts.
  */
 #include "../../gen/intent.h"
+#include "../../targets/registry.h"
 #include "../../targets/onyx/onyx_config.h"
 
 #include <stdbool.h>
@@ -117,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct qg_diags d;
 	qg_diags_init(&d, "running-config");
 	if (!ready) {
-		if (qg_intent_load(intent, strlen(intent), &d, &m) != 0 ||
+		if (qg_intent_load(intent, strlen(intent), qg_targets, &d, &m) != 0 ||
 		    onyx_config_from_model(&m, 0, &want) != 0)
 			abort();
 		ready = 1;

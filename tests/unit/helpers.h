@@ -13,6 +13,7 @@
 #include "../../gen/intent.h"
 #include "../../gen/readfile.h"
 #include "../../gen/template.h"
+#include "../../targets/registry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@
 static inline int load_text(const char *text, struct qg_diags *d, struct qg_model *m)
 {
 	qg_diags_init(d, "t.yaml");
-	return qg_intent_load(text, strlen(text), d, m);
+	return qg_intent_load(text, strlen(text), qg_targets, d, m);
 }
 
 /* Load text that must be valid, with no diagnostics at all. */
@@ -79,7 +80,7 @@ static inline void load_example(const char *name, struct qg_model *m)
 	snprintf(path, sizeof(path), "%s/examples/%s", QG_SOURCE_DIR, name);
 	struct qg_diags d;
 	qg_diags_init(&d, path);
-	int rc = qg_intent_load_file(path, &d, m, NULL, NULL);
+	int rc = qg_intent_load_file(path, qg_targets, &d, m, NULL, NULL);
 	if (rc != 0)
 		qg_diags_print(&d, stderr, false);
 	assert_int_equal(rc, 0);
@@ -96,7 +97,8 @@ static inline char *source_file(const char *rel)
 	char *text = qg_read_file(path, 1 << 20, false, &len, &err);
 	if (!text)
 		fprintf(stderr, "cannot read %s: %s%s\n", path, strerror(err),
-			strncmp(rel, "../shared/", 10) ? "" : " (keep shared/ beside the checkout)");
+			strncmp(rel, "../shared/", 10) ? ""
+						       : " (keep shared/ beside the checkout)");
 	assert_non_null(text);
 	return text;
 }

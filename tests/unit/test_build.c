@@ -90,7 +90,7 @@ static void test_plan_lists_every_file_with_its_hash(void **state)
 	assert_int_equal(files + 1, o.n); /* every file but plan.json itself */
 	const cJSON *derived = cJSON_GetObjectItem(plan, "derived");
 	assert_int_equal(cJSON_GetObjectItem(derived, "roce_tos")->valueint, 106);
-	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(derived, "esxi_pfc_bitmap")),
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(derived, "pfc_bitmap")),
 			    "0x08");
 	cJSON_Delete(plan);
 	qg_outset_free(&o);

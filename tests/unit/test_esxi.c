@@ -44,11 +44,33 @@ static void test_pcp_trust_and_priority_5(void **state)
 	qg_model_free(&m);
 }
 
+/* The esxi target's own rule, in its check(): once per intent entry, at the vmknic. */
+static void test_vmknic_mtu_refused_once(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok("version: 1\nfabric: t\nqos:\n  mtu: 9100\n  lossless: {priority: 3, dscp: "
+		"[26], pool: {name: r, memory_percent: 50}}\n"
+		"hosts:\n  - {name: \"e[1-3]\", platform: esxi, address: 10.0.0.1, uplink: vmnic2, "
+		"pvrdma_vmknic: vmk1}\n",
+		&m);
+	struct qg_diags d;
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_int_equal(d.errors, 1);
+	assert_true(diag_has(&d, "hosts.e1.pvrdma_vmknic: vmk1 would get qos.mtu 9100, above "
+				 "ESXi's maximum of 9000 for a VMkernel NIC"));
+	assert_int_equal(d.v[0].pos.line, 7);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_options_and_pvrdma),
 	    cmocka_unit_test(test_pcp_trust_and_priority_5),
+	    cmocka_unit_test(test_vmknic_mtu_refused_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -178,13 +178,6 @@ static void test_ecn_and_mtu_rules(void **state)
 			"[26], pool: {name: r, memory_percent: 50}}\n"
 			"dvs:\n  - {name: D, vcenter: v, datacenter: DC}\n",
 			"above vSphere's maximum");
-	load_fails_with(
-	    "version: 1\nfabric: t\nqos:\n  mtu: 9100\n  lossless: {priority: 3, dscp: "
-	    "[26], pool: {name: r, memory_percent: 50}}\n"
-	    "hosts:\n  - {name: e, platform: esxi, address: e.lab, uplink: vmnic2, "
-	    "pvrdma_vmknic: vmk1}\n",
-	    "hosts[0].pvrdma_vmknic: vmk1 would get qos.mtu 9100, above ESXi's maximum of "
-	    "9000 for a VMkernel NIC");
 }
 
 static void test_references(void **state)
@@ -279,7 +272,7 @@ static void test_host_lists(void **state)
 	assert_int_equal(m.hosts[3].function, QG_FN_VF);
 	assert_string_equal(m.hosts[5].name, "esx2");
 	assert_string_equal(m.hosts[5].address, "esx2.lab");
-	assert_int_equal(m.hosts[5].platform, QG_HOST_ESXI);
+	assert_string_equal(m.hosts[5].target->name, "esxi");
 	/* An entry's positions are every host's: diagnostics point at the entry. */
 	assert_int_equal(m.hosts[3].pos.line, m.hosts[0].pos.line);
 	qg_model_free(&m);

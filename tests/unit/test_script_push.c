@@ -35,15 +35,15 @@ struct race {
 static void *race_worker(void *arg)
 {
 	struct race *w = arg;
-	struct qg_ssh_opts o = {.connect_timeout_s = 1};
+	struct qg_access o = {.ssh = {.connect_timeout_s = 1}};
 	for (;;) {
 		pthread_mutex_lock(&w->lock);
 		size_t i = w->next++;
 		pthread_mutex_unlock(&w->lock);
 		if (i >= N_HOSTS)
 			return NULL;
-		const struct qg_target *t = qg_target_for(w->m, QG_DEVICE_HOST, i);
-		w->rc[i] = t->push(w->m, i, w->ctx, &o, false, &w->r[i]);
+		const struct qg_driver *drv = qg_driver_for(qg_target_for(w->m, QG_DEVICE_HOST, i));
+		w->rc[i] = drv->push(w->m, i, w->ctx, &o, false, &w->r[i]);
 	}
 }
 

@@ -2,6 +2,7 @@
 /* The registry, device routing, and the shell quoting every script emitter uses. */
 #include "helpers.h"
 
+#include "../../gen/escape.h"
 #include "../../gen/target.h"
 
 static void test_registry_complete(void **state)
@@ -12,7 +13,7 @@ static void test_registry_complete(void **state)
 		const struct qg_target *t = qg_targets[i];
 		assert_non_null(t->name);
 		assert_non_null(t->summary);
-		assert_non_null(t->applies);
+		assert_non_null(qg_driver_for(t));
 		assert_non_null(t->settings);
 		assert_non_null(t->emit);
 	}

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
-#include "../../gen/ports.h"
+#include "../../targets/onyx/onyx_ports.h"
 
 static size_t parse(const char *s, struct qg_port **v)
 {
 	size_t n = 0;
 	char err[200];
-	assert_int_equal(qg_port_parse(s, v, &n, err, sizeof(err)), 0);
+	assert_int_equal(onyx_port_parse(s, v, &n, err, sizeof(err)), 0);
 	return n;
 }
 
@@ -16,7 +16,7 @@ static void parse_fails(const char *s, const char *needle)
 	struct qg_port *v = NULL;
 	size_t n = 0;
 	char err[200] = "";
-	assert_int_equal(qg_port_parse(s, &v, &n, err, sizeof(err)), -1);
+	assert_int_equal(onyx_port_parse(s, &v, &n, err, sizeof(err)), -1);
 	assert_null(v);
 	if (!strstr(err, needle))
 		fprintf(stderr, "'%s' gave: %s\n", s, err);
@@ -66,14 +66,14 @@ static void test_runs_like_onyx(void **state)
 	struct qg_port_run runs[9];
 	size_t n = qg_port_runs(p, 9, runs);
 	assert_int_equal(n, 4);
-	char text[2 * QG_PORT_TEXT_LEN];
-	qg_port_run_format(&runs[0], text);
+	char text[QG_PORT_TEXT_LEN];
+	onyx_port_run_format(&runs[0], text);
 	assert_string_equal(text, "1/1-1/4");
-	qg_port_run_format(&runs[1], text);
+	onyx_port_run_format(&runs[1], text);
 	assert_string_equal(text, "1/31-1/32");
-	qg_port_run_format(&runs[2], text);
+	onyx_port_run_format(&runs[2], text);
 	assert_string_equal(text, "1/33/1-1/33/2");
-	qg_port_run_format(&runs[3], text);
+	onyx_port_run_format(&runs[3], text);
 	assert_string_equal(text, "1/40");
 }
 

@@ -1,20 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The target registry and the helpers every emitter shares. */
+/*
+ * A model's devices as the core sees them: by kind and index, each with the
+ * target its platform named (set by the intent loader from the registry it
+ * was handed); and the helpers every emitter shares.
+ */
 #include "target.h"
 
-#include "../targets/dvs/dvs.h"
-#include "../targets/esxi/esxi.h"
-#include "../targets/host/linux.h"
-#include "../targets/onyx/onyx.h"
-
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
-
-/* One row per target, in emit order. */
-const struct qg_target *const qg_targets[] = {
-    &qg_target_onyx, &qg_target_linux, &qg_target_esxi, &qg_target_dvs, NULL,
-};
+#include <string.h>
 
 size_t qg_device_count(const struct qg_model *m, enum qg_device_kind kind)
 {
@@ -42,10 +35,30 @@ const char *qg_device_name(const struct qg_model *m, enum qg_device_kind kind, s
 
 const struct qg_target *qg_target_for(const struct qg_model *m, enum qg_device_kind kind, size_t i)
 {
-	for (size_t t = 0; qg_targets[t]; t++)
-		if (qg_targets[t]->kind == kind && qg_targets[t]->applies(m, i))
-			return qg_targets[t];
-	return NULL;
+	switch (kind) {
+	case QG_DEVICE_SWITCH:
+		return m->switches[i].target;
+	case QG_DEVICE_HOST:
+		return m->hosts[i].target;
+	default:
+		return m->dvs[i].target;
+	}
+}
+
+bool qg_target_takes(const struct qg_target *t, const char *key)
+{
+	for (size_t k = 0; t->keys && t->keys[k]; k++)
+		if (!strcmp(t->keys[k], key))
+			return true;
+	return false;
+}
+
+bool qg_target_used(const struct qg_model *m, const struct qg_target *t)
+{
+	for (size_t i = 0; i < qg_device_count(m, t->kind); i++)
+		if (qg_target_for(m, t->kind, i) == t)
+			return true;
+	return false;
 }
 
 int qg_emit_template(const struct qg_emit_ctx *ctx, const char *name, const struct qg_tvar *vars,
@@ -61,24 +74,4 @@ int qg_emit_template(const struct qg_emit_ctx *ctx, const char *name, const stru
 	if (!data)
 		return -ENOMEM;
 	return qg_outset_add(out, path, data, len, mode);
-}
-
-void qg_sh_word(struct qg_buf *b, const char *s)
-{
-	qg_buf_puts(b, "'");
-	for (; *s; s++) {
-		if (*s == '\'')
-			qg_buf_puts(b, "'\\''");
-		else
-			qg_buf_append(b, s, 1);
-	}
-	qg_buf_puts(b, "'");
-}
-
-void qg_push_say(struct qg_push_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->message, sizeof(r->message), fmt, ap);
-	va_end(ap);
 }

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* What every driver shares: the one-line result, and a device's SSH address. */
+#include "driver.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void qg_push_say(struct qg_push_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof(r->message), fmt, ap);
+	va_end(ap);
+}
+
+/* The intent's port only when given: else ~/.ssh/config may name one, else 22. */
+struct qg_ssh_target qg_switch_ssh_target(const struct qg_switch *s)
+{
+	return (struct qg_ssh_target){.host = s->address,
+				      .port = s->port_given ? s->port : 0,
+				      .user = s->user[0] ? s->user : NULL};
+}
+
+struct qg_ssh_target qg_host_ssh_target(const struct qg_host *h)
+{
+	return (struct qg_ssh_target){.host = h->address,
+				      .port = h->port_given ? h->port : 0,
+				      .user = h->user[0] ? h->user : NULL};
+}
