@@ -156,7 +156,9 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	for (size_t i = 0; i < m->n_switches; i++) {
 		const struct qg_switch *s = &m->switches[i];
 		snprintf(key, sizeof(key), "switches.%s.port", s->name);
-		row_int(rows, key, s->port, s->port_given, "SSH port");
+		snprintf(reason, sizeof(reason), "%s port",
+			 s->target->access ? s->target->access : "SSH");
+		row_int(rows, key, s->port, s->port_given, reason);
 		snprintf(key, sizeof(key), "switches.%s.user", s->name);
 		row_str(rows, key, s->user[0] ? s->user : NULL, s->user[0] ? "given" : "default",
 			s->user[0] ? NULL
@@ -168,7 +170,9 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	for (size_t i = 0; i < m->n_hosts; i++) {
 		const struct qg_host *h = &m->hosts[i];
 		snprintf(key, sizeof(key), "hosts.%s.port", h->name);
-		row_int(rows, key, h->port, h->port_given, "SSH port");
+		snprintf(reason, sizeof(reason), "%s port",
+			 h->target->access ? h->target->access : "SSH");
+		row_int(rows, key, h->port, h->port_given, reason);
 		snprintf(key, sizeof(key), "hosts.%s.user", h->name);
 		row_str(rows, key, h->user[0] ? h->user : NULL, h->user[0] ? "given" : "default",
 			h->user[0] ? NULL

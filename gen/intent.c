@@ -545,6 +545,7 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 				    v->value);
 			else
 				q->pool_percent_centi = (int)centi;
+			q->pool_percent_pos = v->pos;
 		}
 	}
 
@@ -891,9 +892,13 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 	free(all);
 }
 
-/* address NULL: the caller reads it (a host list's addresses). */
+/*
+ * address NULL: the caller reads it (a host list's addresses). The port's
+ * default is the target's (t NULL: its platform could not be read).
+ */
 static void load_ssh_target(struct walk *w, const struct qg_ynode *item, const char *path,
-			    char *address, int *port, bool *port_given, char *user)
+			    const struct qg_target *t, char *address, int *port, bool *port_given,
+			    char *user)
 {
 	char sub[PATH_LEN];
 	const struct qg_ynode *v;
@@ -901,7 +906,7 @@ static void load_ssh_target(struct walk *w, const struct qg_ynode *item, const c
 		join(sub, path, "address");
 		read_str(w, v, sub, qg_address_ok, QG_ADDRESS_RULE, address, QG_ADDR_LEN);
 	}
-	*port = QG_DEFAULT_SSH_PORT;
+	*port = t && t->default_port ? t->default_port : QG_DEFAULT_SSH_PORT;
 	if ((v = get(item, "port"))) {
 		join(sub, path, "port");
 		*port_given = read_int(w, v, sub, 1, 65535, port);
@@ -974,7 +979,8 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 			join(sub, path, "platform");
 			s->target = read_platform(w, v, sub, QG_DEVICE_SWITCH);
 		}
-		load_ssh_target(w, item, path, s->address, &s->port, &s->port_given, s->user);
+		load_ssh_target(w, item, path, s->target, s->address, &s->port, &s->port_given,
+				s->user);
 		/* The ports are written in the platform's names: unread without one. */
 		if ((v = require(w, item, "ports", path)) && s->target && s->target->ports) {
 			join(sub, path, "ports");
@@ -1218,8 +1224,8 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 			join(sub, path, "platform");
 			h->target = read_platform(w, v, sub, QG_DEVICE_HOST);
 		}
-		load_ssh_target(w, item, path, list ? NULL : h->address, &h->port, &h->port_given,
-				h->user);
+		load_ssh_target(w, item, path, h->target, list ? NULL : h->address, &h->port,
+				&h->port_given, h->user);
 		if (!h->target)
 			continue;
 		forbid_keys(w, item, path, keys, h->target);

@@ -57,6 +57,7 @@ struct qg_qos {
 	struct qg_class lossless;
 	char pool_name[QG_POOL_LEN];
 	int pool_percent_centi; /* memory percent x100: 50.00 -> 5000 */
+	struct qg_pos pool_percent_pos;
 	bool ecn;		/* lossless.ecn given: ECN marking on the switch, DCQCN on hosts */
 	int ecn_min_kb, ecn_max_kb;
 

@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <string.h>
+#include <strings.h>
 
 static bool is_lower_alnum(char c)
 {
@@ -152,4 +153,14 @@ size_t qg_edit_distance(const char *a, const char *b)
 		}
 	}
 	return row[lb];
+}
+
+bool qg_hostname_matches(const char *hostname, const char *name, const char *address)
+{
+	if (!hostname[0] || !strcasecmp(hostname, name))
+		return true;
+	/* A DNS name's first label; a dotted quad or an IPv6 address has none. */
+	size_t label = strcspn(address, ".");
+	bool dns = address[label] == '.' && strspn(address, "0123456789.") != strlen(address);
+	return dns && strlen(hostname) == label && !strncasecmp(hostname, address, label);
 }

@@ -50,4 +50,12 @@ bool qg_pool_name_ok(const char *s);
  */
 size_t qg_edit_distance(const char *a, const char *b);
 
+/*
+ * Does a device's own hostname (from its read-back; "" when it prints none)
+ * name the intent's device: its name, or its address's first DNS label
+ * (case-insensitive)? The wrong host behind a name is how the wrong switch
+ * gets configured.
+ */
+bool qg_hostname_matches(const char *hostname, const char *name, const char *address);
+
 #endif

@@ -77,6 +77,9 @@ struct qg_target {
 	const char *const *keys;
 	const char *const *required;
 	const struct qg_port_syntax *ports; /* switches: how ports are written */
+	/* What a device's `port` reaches, and its default: "SSH", 22; "NVUE REST API", 8765. */
+	const char *access;
+	int default_port;
 	/*
 	 * Report what this target cannot express, at the intent's positions;
 	 * called once when at least one device uses the target. NULL: takes all.

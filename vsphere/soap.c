@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "soap.h"
+#include "../transport/https.h"
 #include "../gen/buf.h"
 #include "../gen/errmsg.h"
 #include "../gen/escape.h"
@@ -72,18 +73,10 @@ int vs_conn_open(const struct vs_conn_opts *o, struct vs_conn **out, char *err, 
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
 	/* The session cookie: libcurl's engine, in memory only (an empty file name). */
 	curl_easy_setopt(h, CURLOPT_COOKIEFILE, "");
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, o->allow_http ? "https,http" : "https");
-	/* An announced length over the limit fails at once; collect() cuts the unannounced. */
-	curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)QG_READBACK_MAX);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)(o->timeout_s > 0 ? o->timeout_s : 60));
-	if (o->ca_file)
-		curl_easy_setopt(h, CURLOPT_CAINFO, o->ca_file);
-	if (o->insecure) {
-		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
-		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-	}
+	qg_https_tls_setopts(h, &(struct qg_tls_opts){.ca_file = o->ca_file,
+						      .insecure = o->insecure,
+						      .allow_http = o->allow_http,
+						      .timeout_s = o->timeout_s});
 	*out = c;
 	return 0;
 }

@@ -494,13 +494,7 @@ int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, str
 bool onyx_config_hostname_matches(const struct onyx_config *have, const char *name,
 				  const char *address)
 {
-	if (!have->hostname[0] || !strcasecmp(have->hostname, name))
-		return true;
-	/* A DNS name's first label; a dotted quad or an IPv6 address has none. */
-	size_t label = strcspn(address, ".");
-	bool dns = address[label] == '.' && strspn(address, "0123456789.") != strlen(address);
-	return dns && strlen(have->hostname) == label &&
-	       !strncasecmp(have->hostname, address, label);
+	return qg_hostname_matches(have->hostname, name, address);
 }
 
 /* ---- judge: what the diff cannot decide ---- */

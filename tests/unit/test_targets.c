@@ -17,7 +17,7 @@ static void test_registry_complete(void **state)
 		assert_non_null(t->settings);
 		assert_non_null(t->emit);
 	}
-	assert_int_equal(n, 4);
+	assert_int_equal(n, 5);
 }
 
 static void test_routing_by_platform(void **state)

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cumulus Linux switches through NVUE: the QoS part of NVUE's startup.yaml
+ * shape (nvue/<switch>.yaml, for `nv config patch`) and the same settings
+ * as `nv set` commands (nvue/<switch>.nv), both read off one tree
+ * (nvue_config.c); a read-back's difference as `nv set`/`nv unset`
+ * commands. What is set, and why, in nvue_config.h.
+ */
+#include "cumulus.h"
+
+#include "../../gen/derive.h"
+#include "../../gen/fixed.h"
+#include "../../gen/names.h"
+#include "cumulus_ports.h"
+#include "nvue_config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* NVUE's memory-percent is a whole number (Quality of Service, Traffic Pools). */
+static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
+{
+	const struct qg_qos *q = &m->qos;
+	if (q->pool_percent_centi % 100) {
+		char pct[24];
+		qg_centi_format(q->pool_percent_centi, pct);
+		qg_error(d, q->pool_percent_pos,
+			 "qos.lossless.pool.memory_percent %s is not a whole percent; the cumulus "
+			 "target's traffic pools (NVUE memory-percent) take whole percents",
+			 pct);
+	}
+}
+
+static int cumulus_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
+{
+	cJSON *want = nvue_config_from_model(m, i);
+	if (!want)
+		return -ENOMEM;
+	nvue_settings(want, out);
+	cJSON_Delete(want);
+	return out->oom ? -ENOMEM : 0;
+}
+
+/* One file from a template; the template ends it with its own newline after {{body}}. */
+static int emit_file(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		     const char *template, const char *ext, struct qg_buf *body,
+		     struct qg_outset *out)
+{
+	if (body->failed)
+		return -ENOMEM;
+	if (body->len > 0 && body->data[body->len - 1] == '\n')
+		body->data[--body->len] = '\0';
+	const struct qg_tvar vars[] = {
+	    QG_TVARS_HEADER(ctx, m),
+	    {"switch", m->switches[i].name},
+	    {"body", body->data ? body->data : ""},
+	};
+	char path[QG_NAME_LEN + 16];
+	snprintf(path, sizeof(path), "nvue/%s.%s", m->switches[i].name, ext);
+	return qg_emit_template(ctx, template, vars, sizeof(vars) / sizeof(vars[0]), path, 0644,
+				out);
+}
+
+static int cumulus_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			struct qg_outset *out)
+{
+	cJSON *want = nvue_config_from_model(m, i);
+	if (!want)
+		return -ENOMEM;
+	struct qg_buf yaml = {0}, cmds = {0};
+	nvue_emit_yaml(want, &yaml);
+	nvue_emit_commands(want, &cmds);
+	cJSON_Delete(want);
+	int rc = emit_file(m, i, ctx, "nvue.yaml", "yaml", &yaml, out);
+	if (rc == 0)
+		rc = emit_file(m, i, ctx, "nvue.nv", "nv", &cmds, out);
+	qg_buf_free(&yaml);
+	qg_buf_free(&cmds);
+	return rc;
+}
+
+static int cumulus_diff(const struct qg_model *m, size_t i, const char *readback, size_t len,
+			struct qg_buf *out, struct qg_diags *d)
+{
+	cJSON *have = NULL, *want = nvue_config_from_model(m, i);
+	if (!want)
+		return -ENOMEM;
+	int rc = nvue_config_parse(readback, len, &have, d);
+	const struct qg_switch *sw = &m->switches[i];
+	const char *host = rc == 0 ? nvue_config_hostname(have) : "";
+	/* A saved read-back may be from another switch: say so, and go on (push refuses). */
+	if (!qg_hostname_matches(host, sw->name, sw->address))
+		qg_warning(d, (struct qg_pos){0},
+			   "the read-back's hostname is '%s', not switch '%s' (address %s): is it "
+			   "another switch's configuration?",
+			   host, sw->name, sw->address);
+	if (rc == 0 && nvue_config_judge(want, have, d) > 0)
+		rc = -EINVAL;
+	if (rc == 0) {
+		bool oom;
+		cJSON *patch = nvue_config_patch(want, have, &oom);
+		if (oom)
+			rc = -ENOMEM;
+		else if (patch)
+			nvue_emit_commands(patch, out);
+		cJSON_Delete(patch);
+	}
+	cJSON_Delete(want);
+	cJSON_Delete(have);
+	return rc == 0 && out->failed ? -ENOMEM : rc;
+}
+
+/* Append "what" to a comma-separated list when it applies. */
+static void list_if(bool applies, const char *what, char *list, size_t cap)
+{
+	size_t n = strlen(list);
+	if (applies && n < cap)
+		snprintf(list + n, cap - n, "%s%s", n ? ", " : "", what);
+}
+
+/*
+ * What differs from the policy `nv set qos roce mode lossless` gives by
+ * itself (Cumulus Linux 5.x, RoCE: trust, priority 3 on traffic class 3
+ * with PFC, WRR 50 %, ECN 150000..1500000 bytes, CNP priority 6 strict).
+ */
+static void roce_defaults_differ(const struct qg_qos *q, char *why, size_t cap)
+{
+	const struct qg_class *l = &q->lossless, *c = &q->cnpc;
+	why[0] = '\0';
+	list_if(q->trust != QG_TRUST_DSCP, "trust pcp", why, cap);
+	list_if(l->priority != 3 || l->traffic_class != 3, "the lossless priority or class", why,
+		cap);
+	list_if(q->trust == QG_TRUST_DSCP && q->dscp_prio[l->dscp[0]] != l->dscp[0] / 8,
+		"the DSCP map", why, cap);
+	list_if(!q->ecn || q->ecn_min_kb != 150 || q->ecn_max_kb != 1500, "the ECN thresholds", why,
+		cap);
+	list_if(!q->cnp || c->priority != 6 || c->traffic_class != 6 ||
+		    c->ets.mode != QG_ETS_STRICT,
+		"the CNP class", why, cap);
+	list_if(l->ets.mode == QG_ETS_STRICT || (l->ets.mode == QG_ETS_WRR && l->ets.weight != 50),
+		"the lossless class's ETS", why, cap);
+	if (!why[0])
+		snprintf(why, cap, "nothing");
+}
+
+static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	const struct qg_qos *q = &m->qos;
+	char v[64], reason[400];
+	snprintf(reason, sizeof(reason),
+		 "NVUE's traffic pools have fixed names: the intent's pool '%s' is NVUE's "
+		 "roce-lossless; default-lossy gets the rest of the buffer and every other "
+		 "priority",
+		 q->pool_name);
+	qg_explain_row(x, "cumulus.pool", NVUE_POOL_LOSSLESS, reason);
+	if (q->ecn) {
+		snprintf(v, sizeof(v), "%ld..%ld bytes", nvue_ecn_bytes(q->ecn_min_kb),
+			 nvue_ecn_bytes(q->ecn_max_kb));
+		qg_explain_row(x, "cumulus.ecn.threshold", v,
+			       "NVUE takes bytes: min_kb and max_kb x 1000, as NVIDIA's RoCE "
+			       "defaults read 150 and 1500 KB on Onyx and 150000 and 1500000 "
+			       "bytes on Cumulus; probability 100, RED off on this class");
+	}
+	qg_explain_row(x, "cumulus.profile", NVUE_PROFILE,
+		       "NVUE's global profiles apply to every port (its egress-queue-mapping "
+		       "has no other); the intent's ports get the link MTU");
+	qg_explain_row(x, "cumulus.pfc.cable_length", "-",
+		       "left as the switch has it (NVUE's default is 10 m): the intent has "
+		       "no cable length yet");
+	char why[200];
+	roce_defaults_differ(q, why, sizeof(why));
+	snprintf(reason, sizeof(reason),
+		 "written with every value below, so that diff checks each; where this intent "
+		 "differs from what `nv set qos roce mode lossless` alone sets: %s",
+		 why);
+	qg_explain_row(x, "cumulus.roce.mode", "lossless", reason);
+}
+
+const struct qg_target qg_target_cumulus = {
+    .name = "cumulus",
+    .summary = "Cumulus Linux NVUE (startup.yaml fragment and nv set commands; REST read-back)",
+    .kind = QG_DEVICE_SWITCH,
+    .ports = &cumulus_port_syntax,
+    /* NVUE's REST API (nginx on the switch): Cumulus Linux 5.x, NVUE API. */
+    .access = "NVUE REST API (HTTPS)",
+    .default_port = 8765,
+    .check = cumulus_check,
+    .settings = cumulus_settings,
+    .emit = cumulus_emit,
+    .diff = cumulus_diff,
+    .explain = cumulus_explain,
+};

@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Cumulus driver: the NVUE REST API over HTTPS (Cumulus Linux 5.x,
+ * NVUE API): read the applied revision, compute the merge patch of what
+ * qosgen owns (nvue_config.c), create a revision, PATCH it, apply it
+ * (answering the apply prompt), poll until applied, read back and compare,
+ * and save. NVUE applies a revision whole or not at all: a refused one
+ * leaves the applied revision as it was, which is UNCHANGED. A connection
+ * lost once the apply was asked for leaves the outcome unknown until a read
+ * back decides. Credentials: the intent's user (or QOSGEN_NVUE_USER), the
+ * password from QOSGEN_NVUE_PASSWORD or --ask-password; never argv.
+ */
+#include "../../gen/errmsg.h"
+#include "../../gen/names.h"
+#include "../../transport/https.h"
+#include "../driver.h"
+#include "cumulus.h"
+#include "nvue_config.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NVUE_BASE "/nvue_v1"
+#define NVUE_POLL_MS 200
+
+struct nvue {
+	struct qg_https *h;
+	int timeout_s;
+	char rev[256];	   /* the revision this push made, as the switch named it */
+	char rev_url[768]; /* the same, escaped for a URL path and query */
+};
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+	nanosleep(&t, NULL);
+}
+
+/* A request whose answer must be JSON with a 2xx status. */
+static enum qg_https_outcome call(struct nvue *n, const char *method, const char *path,
+				  const char *body, cJSON **answer, char *err, size_t errlen)
+{
+	struct qg_buf b = {0};
+	long status = 0;
+	*answer = NULL;
+	enum qg_https_outcome o =
+	    qg_https_request(n->h, method, path, body, &status, &b, err, errlen);
+	if (o == QG_HTTPS_ANSWERED && status == 404 && !strcmp(method, "GET") &&
+	    strstr(path, "?rev=applied")) {
+		/* A subtree the switch has nothing in (a fresh switch's qos): empty, not an error. */
+		*answer = cJSON_CreateObject();
+		if (!*answer)
+			o = QG_HTTPS_LOST;
+	} else if (o == QG_HTTPS_ANSWERED) {
+		*answer = b.data ? cJSON_ParseWithLength(b.data, b.len) : NULL;
+		if (status == 401)
+			qg_errf(err, errlen,
+				"%s %s: the switch refused the user name or password (401)", method,
+				path);
+		else if (status < 200 || status > 299)
+			qg_errf(err, errlen, "%s %s: HTTP %ld: %.300s", method, path, status,
+				b.data ? b.data : "");
+		else if (!*answer)
+			qg_errf(err, errlen, "%s %s: the answer is not JSON", method, path);
+		if (!*answer || status < 200 || status > 299) {
+			cJSON_Delete(*answer);
+			*answer = NULL;
+			o = status == 401 || status >= 400 ? QG_HTTPS_NOT_SENT : QG_HTTPS_LOST;
+		}
+	}
+	qg_buf_free(&b);
+	return o;
+}
+
+/* The applied revision's interface, qos and system trees, read as any read-back is. */
+static int read_back(struct nvue *n, cJSON **have, char *err, size_t errlen)
+{
+	static const char *const parts[] = {"interface", "qos", "system"};
+	cJSON *all = cJSON_CreateObject();
+	for (size_t k = 0; all && k < sizeof(parts) / sizeof(parts[0]); k++) {
+		char path[64];
+		cJSON *part;
+		snprintf(path, sizeof(path), NVUE_BASE "/%s?rev=applied", parts[k]);
+		if (call(n, "GET", path, NULL, &part, err, errlen) != QG_HTTPS_ANSWERED) {
+			cJSON_Delete(all);
+			return -1;
+		}
+		cJSON_AddItemToObject(all, parts[k], part);
+	}
+	char *text = all ? cJSON_PrintUnformatted(all) : NULL;
+	cJSON_Delete(all);
+	if (!text)
+		return qg_errf(err, errlen, "out of memory");
+	struct qg_diags d;
+	qg_diags_init(&d, "the switch's applied revision");
+	int rc = nvue_config_parse(text, strlen(text), have, &d);
+	cJSON_free(text);
+	if (rc != 0)
+		qg_errf(err, errlen, "cannot read the applied revision: %s",
+			d.n ? d.v[0].msg : "out of memory");
+	qg_diags_free(&d);
+	return rc == 0 ? 0 : -1;
+}
+
+/* What the switch said about a revision: its issues' messages, one clause. */
+static void issues_of(const cJSON *rev, char *out, size_t cap)
+{
+	const cJSON *issue = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(rev, "transition"), "issue");
+	size_t used = 0;
+	out[0] = '\0';
+	const cJSON *i;
+	cJSON_ArrayForEach(i, issue)
+	{
+		const char *msg =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(i, "message"));
+		const char *code =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(i, "code"));
+		if (used < cap)
+			used += (size_t)snprintf(out + used, cap - used, "%s%s", used ? "; " : "",
+						 msg	? msg
+						 : code ? code
+							: "(no message)");
+	}
+}
+
+/* A revision object as the API answers it: itself, or wrapped in its id. */
+static const cJSON *revision_body(const cJSON *answer)
+{
+	if (cJSON_GetObjectItemCaseSensitive(answer, "state"))
+		return answer;
+	return cJSON_IsObject(answer) && answer->child ? answer->child : answer;
+}
+
+static int new_revision(struct nvue *n, char *err, size_t errlen)
+{
+	cJSON *a;
+	if (call(n, "POST", NVUE_BASE "/revision", NULL, &a, err, errlen) != QG_HTTPS_ANSWERED)
+		return -1;
+	const char *id = cJSON_IsObject(a) && a->child ? a->child->string : NULL;
+	if (!id || strlen(id) >= sizeof(n->rev)) {
+		cJSON_Delete(a);
+		return qg_errf(err, errlen, "the switch's new revision has no id");
+	}
+	snprintf(n->rev, sizeof(n->rev), "%s", id);
+	cJSON_Delete(a);
+	/* Ids hold slashes ("changeset/cumulus/2021-11-02_16.09.18_5Z1K"): escaped. */
+	char *esc = curl_easy_escape(NULL, n->rev, 0);
+	if (!esc)
+		return qg_errf(err, errlen, "out of memory");
+	snprintf(n->rev_url, sizeof(n->rev_url), "%s", esc);
+	curl_free(esc);
+	return 0;
+}
+
+enum applied { APPLIED, REFUSED, UNKNOWN };
+
+/* Apply the revision and wait for its end; the switch's words in err when it is not applied. */
+static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
+{
+	char path[900];
+	cJSON *a;
+	snprintf(path, sizeof(path), NVUE_BASE "/revision/%s", n->rev_url);
+	enum qg_https_outcome o = call(
+	    n, "PATCH", path, "{\"state\": \"apply\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}", &a,
+	    err, errlen);
+	cJSON_Delete(a);
+	if (o == QG_HTTPS_NOT_SENT)
+		return REFUSED;
+	if (o == QG_HTTPS_LOST)
+		return UNKNOWN;
+	int waited_ms = 0, limit_ms = 1000 * (n->timeout_s > 0 ? n->timeout_s : 120);
+	for (;;) {
+		if (call(n, "GET", path, NULL, &a, err, errlen) != QG_HTTPS_ANSWERED)
+			return UNKNOWN;
+		const cJSON *rev = revision_body(a);
+		const char *state =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rev, "state"));
+		char said[600];
+		issues_of(rev, said, sizeof(said));
+		enum applied end = UNKNOWN;
+		bool done = true;
+		if (state && !strcmp(state, "applied"))
+			end = APPLIED;
+		else if (state && (!strcmp(state, "apply") || !strcmp(state, "applying") ||
+				   !strcmp(state, "pending") || !strcmp(state, "ready")))
+			done = false;
+		else
+			end = REFUSED;
+		if (end == REFUSED)
+			qg_errf(err, errlen, "the switch did not apply revision %s (%s)%s%s",
+				n->rev, state ? state : "no state", said[0] ? ": " : "", said);
+		cJSON_Delete(a);
+		if (done)
+			return end;
+		if (waited_ms >= limit_ms) {
+			qg_errf(err, errlen, "revision %s is still applying after %d s", n->rev,
+				waited_ms / 1000);
+			return UNKNOWN;
+		}
+		sleep_ms(NVUE_POLL_MS);
+		waited_ms += NVUE_POLL_MS;
+	}
+}
+
+/* A new revision holding patch, applied. */
+static enum applied send_patch(struct nvue *n, const cJSON *patch, char *err, size_t errlen)
+{
+	if (new_revision(n, err, errlen) != 0)
+		return REFUSED;
+	char *body = cJSON_PrintUnformatted(patch);
+	if (!body) {
+		qg_errf(err, errlen, "out of memory");
+		return REFUSED;
+	}
+	char path[900];
+	cJSON *a;
+	snprintf(path, sizeof(path), NVUE_BASE "/?rev=%s", n->rev_url);
+	enum qg_https_outcome o = call(n, "PATCH", path, body, &a, err, errlen);
+	cJSON_free(body);
+	cJSON_Delete(a);
+	/* A patch that never reached the applied revision changed nothing yet. */
+	if (o != QG_HTTPS_ANSWERED)
+		return REFUSED;
+	return apply_revision(n, err, errlen);
+}
+
+static int count_lines(const struct qg_buf *b)
+{
+	int n = 0;
+	for (size_t i = 0; i < b->len; i++)
+		n += b->data[i] == '\n';
+	return n;
+}
+
+/* After a lost connection or a read-back that disagrees: where is the switch? */
+static void settle(struct nvue *n, const cJSON *want, const cJSON *before, const cJSON *sent,
+		   const char *cause, struct qg_push_result *r)
+{
+	char err[1024];
+	cJSON *after = NULL;
+	if (read_back(n, &after, err, sizeof(err)) != 0) {
+		r->state = QG_PUSH_NOT_RESTORED;
+		qg_push_say(r,
+			    "%s; outcome unknown: cannot read back (%s); look with "
+			    "'nv config history'",
+			    cause, err);
+		return;
+	}
+	bool oom;
+	cJSON *left = nvue_config_patch(want, after, &oom);
+	if (!left && !oom) {
+		r->state = QG_PUSH_CONVERGED;
+		qg_push_say(r, "%s; the read-back shows revision %s applied: in sync", cause,
+			    n->rev);
+	} else if (nvue_config_same_at(sent, after, before)) {
+		r->state = QG_PUSH_UNCHANGED;
+		qg_push_say(r, "%s; the read-back shows nothing applied: unchanged", cause);
+	} else {
+		r->state = QG_PUSH_NOT_RESTORED;
+		qg_push_say(r,
+			    "%s; the read-back matches neither the intent nor the earlier "
+			    "configuration: look at it ('nv config diff', 'nv config history')",
+			    cause);
+	}
+	cJSON_Delete(left);
+	cJSON_Delete(after);
+}
+
+/* Applied, but the read-back disagrees: undo what was sent, and prove it. */
+static void roll_back(struct nvue *n, const cJSON *before, const cJSON *sent, const char *cause,
+		      struct qg_push_result *r)
+{
+	char err[1024];
+	bool oom;
+	cJSON *undo = nvue_config_inverse(sent, before, &oom), *after = NULL;
+	enum applied a = undo ? send_patch(n, undo, err, sizeof(err)) : REFUSED;
+	if (a == APPLIED && read_back(n, &after, err, sizeof(err)) == 0 &&
+	    nvue_config_same_at(sent, after, before)) {
+		r->state = QG_PUSH_RESTORED;
+		r->lines_rolled_back = r->lines_sent;
+		qg_push_say(r,
+			    "%s; rolled back with revision %s: restored to the earlier "
+			    "configuration",
+			    cause, n->rev);
+	} else {
+		r->state = QG_PUSH_NOT_RESTORED;
+		qg_push_say(r, "%s; the rollback %s: look at it ('nv config history')", cause,
+			    a == APPLIED ? "could not be verified" : err);
+	}
+	cJSON_Delete(after);
+	cJSON_Delete(undo);
+}
+
+static int open_switch(const struct qg_switch *sw, const struct qg_access *a, struct nvue *n,
+		       char *err, size_t errlen)
+{
+	const char *user = sw->user[0] ? sw->user : getenv("QOSGEN_NVUE_USER");
+	if (!user || !*user)
+		return qg_errf(err, errlen,
+			       "no NVUE user: give the switch's user in the intent, or "
+			       "QOSGEN_NVUE_USER");
+	const char *password = getenv("QOSGEN_NVUE_PASSWORD");
+	if (!password)
+		password = a->ssh.password;
+	if (!password)
+		return qg_errf(err, errlen,
+			       "no NVUE password: set QOSGEN_NVUE_PASSWORD, or --ask-password");
+	/* An IPv6 literal goes in brackets in a URL. */
+	bool v6 = strchr(sw->address, ':') != NULL;
+	char base[400];
+	/* The server only: every path carries the /nvue_v1 prefix itself. */
+	snprintf(base, sizeof(base), "https://%s%s%s:%d", v6 ? "[" : "", sw->address, v6 ? "]" : "",
+		 sw->port);
+	n->timeout_s = a->tls.timeout_s;
+	return qg_https_open(base, &a->tls, user, password, &n->h, err, errlen);
+}
+
+static int cumulus_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			const struct qg_access *a, bool dry_run, struct qg_push_result *r)
+{
+	(void)ctx; /* the switch gets the patch from the diff, not a generated file */
+	const struct qg_switch *sw = &m->switches[i];
+	struct nvue n = {0};
+	char err[1024];
+	cJSON *want = nvue_config_from_model(m, i), *before = NULL, *patch = NULL, *after = NULL;
+	r->state = QG_PUSH_UNCHANGED;
+	if (!want) {
+		qg_push_say(r, "out of memory");
+		return -1;
+	}
+	if (open_switch(sw, a, &n, err, sizeof(err)) != 0 ||
+	    read_back(&n, &before, err, sizeof(err)) != 0) {
+		r->state = QG_PUSH_UNREACHABLE;
+		qg_push_say(r, "%s", err);
+		goto out;
+	}
+	const char *host = nvue_config_hostname(before);
+	if (!a->accept_hostname && !qg_hostname_matches(host, sw->name, sw->address)) {
+		qg_push_say(r,
+			    "the switch's hostname is '%s', not '%s': is %s another switch? "
+			    "Nothing sent (--accept-hostname to go on)",
+			    host, sw->name, sw->address);
+		goto out;
+	}
+	struct qg_diags d;
+	qg_diags_init(&d, NULL);
+	int judged = nvue_config_judge(want, before, &d);
+	if (judged > 0)
+		qg_push_say(r, "cannot converge exactly: %s", d.v[0].msg);
+	qg_diags_free(&d);
+	if (judged > 0)
+		goto out;
+	bool oom;
+	patch = nvue_config_patch(want, before, &oom);
+	if (oom) {
+		qg_push_say(r, "out of memory");
+		goto out;
+	}
+	nvue_emit_commands(patch, &r->sent);
+	r->lines_planned = count_lines(&r->sent);
+	if (!patch) {
+		r->state = QG_PUSH_IN_SYNC;
+		qg_push_say(r, "in sync: nothing to send");
+		goto out;
+	}
+	if (dry_run) {
+		r->state = QG_PUSH_WOULD_CHANGE;
+		qg_push_say(r, "%d settings would change (dry run: nothing sent)",
+			    r->lines_planned);
+		goto out;
+	}
+	enum applied done = send_patch(&n, patch, err, sizeof(err));
+	if (done == REFUSED) {
+		qg_push_say(r, "%s; the applied revision is as it was: unchanged", err);
+		goto out;
+	}
+	r->lines_sent = r->lines_planned;
+	if (done == UNKNOWN) {
+		settle(&n, want, before, patch, err, r);
+		goto out;
+	}
+	if (read_back(&n, &after, err, sizeof(err)) != 0) {
+		settle(&n, want, before, patch, err, r);
+		goto out;
+	}
+	cJSON *left = nvue_config_patch(want, after, &oom);
+	bool converged = !left && !oom;
+	cJSON_Delete(left);
+	if (!converged) {
+		roll_back(&n, before, patch, "applied, but the read-back differs from the intent",
+			  r);
+		goto out;
+	}
+	cJSON *saved;
+	if (call(&n, "PATCH", NVUE_BASE "/revision/applied",
+		 "{\"state\": \"save\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}", &saved, err,
+		 sizeof(err)) != QG_HTTPS_ANSWERED) {
+		r->state = QG_PUSH_FAILED;
+		qg_push_say(r,
+			    "revision %s applied and in sync, but not saved as the startup "
+			    "configuration (%s): a reboot would lose it; run 'nv config save'",
+			    n.rev, err);
+		goto out;
+	}
+	cJSON_Delete(saved);
+	r->state = QG_PUSH_CONVERGED;
+	qg_push_say(r, "%d settings sent in revision %s, applied, read back in sync, saved",
+		    r->lines_sent, n.rev);
+out:
+	cJSON_Delete(after);
+	cJSON_Delete(patch);
+	cJSON_Delete(before);
+	cJSON_Delete(want);
+	qg_https_close(n.h);
+	return r->state == QG_PUSH_IN_SYNC || r->state == QG_PUSH_CONVERGED ||
+		       r->state == QG_PUSH_WOULD_CHANGE
+		   ? 0
+		   : -1;
+}
+
+const struct qg_driver qg_driver_cumulus = {.target = &qg_target_cumulus, .push = cumulus_push};

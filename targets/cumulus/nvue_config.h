@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one configuration model of a Cumulus Linux switch: the part of NVUE's
+ * object tree that qosgen owns, as NVUE's own JSON (the REST API's shape:
+ * {"qos": {...}, "interface": {"swp1": {...}}}). The generated startup.yaml
+ * fragment, the `nv set` commands, the settings, the read-back diff and the
+ * push's merge patch are all read off this one tree. Pure: no I/O.
+ *
+ * What qosgen writes, after NVIDIA's Cumulus Linux 5.x docs (Quality of
+ * Service and RoCE pages): the default-global profiles (they apply to every
+ * port; NVUE's egress-queue-mapping has no other), trust and the classes'
+ * DSCP entries, PFC tx and rx on the lossless switch priority, the
+ * roce-lossless traffic pool (NVUE's pool names are a fixed set) with the
+ * rest of the buffer and every other priority in default-lossy, ECN on the
+ * lossless traffic class in bytes, RED off there, the egress scheduler of
+ * the classes that give ets, the classes' switch-priority to traffic-class
+ * map, RoCE mode lossless, and the link MTU of the intent's ports.
+ */
+#ifndef QG_NVUE_CONFIG_H
+#define QG_NVUE_CONFIG_H
+
+#include "../../gen/buf.h"
+#include "../../gen/diag.h"
+#include "../../gen/model.h"
+#include "../../gen/settings.h"
+
+#include <cjson/cJSON.h>
+
+/* NVUE's fixed pool names (Quality of Service, Traffic Pools). */
+#define NVUE_POOL_LOSSLESS "roce-lossless"
+#define NVUE_POOL_LOSSY "default-lossy"
+#define NVUE_PROFILE "default-global"
+#define NVUE_ECN_PROBABILITY 100 /* NVIDIA's RoCE default: mark every packet above min */
+#define NVUE_BYTES_PER_KB 1000	 /* see nvue_ecn_bytes() */
+
+/* ECN thresholds: the intent's kB (as Onyx takes them) in the bytes NVUE takes. */
+long nvue_ecn_bytes(int kb);
+
+/* The desired tree of switch i, keys sorted, one key per interface. NULL: out of memory. */
+cJSON *nvue_config_from_model(const struct qg_model *m, size_t i);
+
+/*
+ * A read-back: JSON (the REST API's GET /nvue_v1/?rev=applied, or
+ * `nv config show -o json`) or YAML (/etc/nvue.d/startup.yaml, `nv config
+ * show`), into the same tree: the `set` part, with NVUE's range keys
+ * ("swp1,51-54", "0-3,5-7") expanded one key per member. 0, or -EINVAL with
+ * errors at the read-back's lines in d (a failed capture must never read as
+ * an empty switch), or -ENOMEM.
+ */
+int nvue_config_parse(const char *text, size_t len, cJSON **out, struct qg_diags *d);
+
+/* The read-back's system hostname, "" when it names none. */
+const char *nvue_config_hostname(const cJSON *have);
+
+/*
+ * Can the difference be computed and applied? Other lossy pools of have
+ * (mc-lossy, roce-lossy) keep their priorities and memory: the buffer must
+ * still add up to at most 100 %, and they must not hold the lossless
+ * priority. Errors in d (at the read-back's start: JSON has no lines).
+ * Returns the number of errors.
+ */
+int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d);
+
+/*
+ * The JSON merge patch (RFC 7396) that brings have to want for what qosgen
+ * owns: every leaf of want, and every set want holds (an object whose
+ * members are all {}) exactly, members it lacks as null. The lossless
+ * pool's priority leaves default-lossy; default-lossy keeps every priority
+ * no other pool of have holds. NULL when in sync (or out of memory: *oom).
+ */
+cJSON *nvue_config_patch(const cJSON *want, const cJSON *have, bool *oom);
+
+/*
+ * The patch that undoes patch on a switch that was at before: each path
+ * patch sets, back to its value in before (null where before had none).
+ * NULL out of memory (*oom) or when patch is NULL.
+ */
+cJSON *nvue_config_inverse(const cJSON *patch, const cJSON *before, bool *oom);
+
+/* Do a and b agree at every path patch names (both absent counts as agreeing)? */
+bool nvue_config_same_at(const cJSON *patch, const cJSON *a, const cJSON *b);
+
+/*
+ * The tree as settings (gen/settings.h): one key a leaf, its path joined by
+ * dots ("qos.pfc.default-global.tx" = "enable"), a set's members joined by
+ * commas, interfaces with equal settings as one range key.
+ */
+void nvue_settings(const cJSON *tree, struct qg_settings *out);
+
+/* The tree as the `set` part of NVUE's startup.yaml, interfaces with equal settings as ranges. */
+void nvue_emit_yaml(const cJSON *tree, struct qg_buf *out);
+/* The tree (or a patch: null members become `nv unset`) as `nv set` commands, one a line. */
+void nvue_emit_commands(const cJSON *tree, struct qg_buf *out);
+
+#endif

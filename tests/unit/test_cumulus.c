@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* targets/cumulus: port names, the one NVUE tree, its text forms, read-backs and the patch. */
+#include "helpers.h"
+
+#include "../../gen/explain.h"
+
+#include <errno.h>
+#include "../../targets/cumulus/cumulus.h"
+#include "../../targets/cumulus/cumulus_ports.h"
+#include "../../targets/cumulus/nvue_config.h"
+
+#define CUMULUS_SWITCH                                                                             \
+	"switches:\n  - {name: leaf1, platform: cumulus, address: leaf1.lab, ports: [swp1-4, "     \
+	"swp49s0-1]}\n"
+
+static void test_port_names(void **state)
+{
+	(void)state;
+	struct qg_port *v = NULL;
+	size_t n = 0;
+	char err[200], text[QG_PORT_TEXT_LEN];
+	assert_int_equal(cumulus_port_parse("swp1-32", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 32);
+	assert_int_equal(v[31].port, 32);
+	struct qg_port_run r = {v[0], v[31]};
+	cumulus_port_run_format(&r, text);
+	assert_string_equal(text, "swp1-32");
+	free(v);
+	assert_int_equal(cumulus_port_parse("swp49s0-3", &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(v[0].split, 1); /* lane 0 is split 1: 0 means not broken out */
+	r = (struct qg_port_run){v[0], v[3]};
+	cumulus_port_run_format(&r, text);
+	assert_string_equal(text, "swp49s0-3");
+	free(v);
+	const char *bad[] = {"1/1",   "swp0",	   "swp129", "swp1s8", "swp4-2",
+			     "swp01", "swp1-swp4", "swp1,3", "eth0",   "swp"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = NULL;
+		assert_int_equal(cumulus_port_parse(bad[i], &v, &n, err, sizeof(err)), -1);
+		assert_null(v);
+	}
+}
+
+static void test_emit_both_forms(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_ok(BASE_QOS CUMULUS_SWITCH, &m);
+	build_ok(&m, &o);
+	const char *nv = file_text(&o, "nvue/leaf1.nv");
+	assert_non_null(strstr(nv, "\nnv set interface swp1-4 link mtu 9216\n"
+				   "nv set interface swp49s0-1 link mtu 9216\n"));
+	assert_non_null(
+	    strstr(nv, "nv set qos mapping default-global dscp 26 switch-priority 3\n"));
+	assert_non_null(strstr(nv, "nv set qos pfc default-global switch-priority 3\n"));
+	assert_non_null(
+	    strstr(nv, "nv set qos traffic-pool default-lossy switch-priority 0-2,4-7\n"));
+	assert_non_null(strstr(nv, "nv set qos congestion-control default-global traffic-class 3 "
+				   "min-threshold 150000\n"));
+	assert_non_null(
+	    strstr(nv, "nv set qos egress-scheduler default-global traffic-class 6 mode strict\n"));
+	const char *yaml = file_text(&o, "nvue/leaf1.yaml");
+	assert_non_null(strstr(yaml, "\n- set:\n    interface:\n      swp1-4:\n        link:\n"
+				     "          mtu: 9216\n"));
+	assert_non_null(strstr(yaml, "          switch-priority:\n            '3': {}\n"));
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+/* The generated file, read back (as YAML, and as the API's JSON), is in sync. */
+static void test_round_trip(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS CUMULUS_SWITCH, &m);
+	cJSON *want = nvue_config_from_model(&m, 0);
+	struct qg_buf yaml = {0};
+	nvue_emit_yaml(want, &yaml);
+	char *json = cJSON_Print(want);
+	const char *texts[] = {yaml.data, json};
+	for (int k = 0; k < 2; k++) {
+		struct qg_diags d;
+		qg_diags_init(&d, "rb");
+		cJSON *have = NULL;
+		assert_int_equal(nvue_config_parse(texts[k], strlen(texts[k]), &have, &d), 0);
+		assert_int_equal(nvue_config_judge(want, have, &d), 0);
+		bool oom;
+		assert_null(nvue_config_patch(want, have, &oom));
+		assert_false(oom);
+		cJSON_Delete(have);
+		qg_diags_free(&d);
+	}
+	cJSON_free(json);
+	qg_buf_free(&yaml);
+	cJSON_Delete(want);
+	qg_model_free(&m);
+}
+
+static char *patch_text(const struct qg_model *m, const char *readback)
+{
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	cJSON *have = NULL, *want = nvue_config_from_model(m, 0);
+	assert_int_equal(nvue_config_parse(readback, strlen(readback), &have, &d), 0);
+	bool oom;
+	cJSON *patch = nvue_config_patch(want, have, &oom);
+	struct qg_buf b = {0};
+	nvue_emit_commands(patch, &b);
+	cJSON_Delete(patch);
+	cJSON_Delete(have);
+	cJSON_Delete(want);
+	qg_diags_free(&d);
+	size_t len;
+	return qg_buf_steal(&b, &len);
+}
+
+/*
+ * NVUE's range keys are expanded; owned sets end exact; other pools keep
+ * their memory and priorities, default-lossy gets the rest.
+ */
+static void test_patch_of_a_readback(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS CUMULUS_SWITCH, &m);
+	const char *rb = "- header:\n    rev-id: 1.0\n- set:\n"
+			 "    system: {hostname: leaf1}\n"
+			 "    interface:\n"
+			 "      swp1,3-4:\n        link: {mtu: 9216}\n"
+			 "      swp2:\n        link: {mtu: 1500}\n"
+			 "      swp49s0-1:\n        link: {mtu: 9216}\n"
+			 "    qos:\n"
+			 "      pfc:\n        default-global:\n"
+			 "          switch-priority: {'2': {}, '3': {}}\n"
+			 "          tx: enable\n          rx: enable\n"
+			 "      traffic-pool:\n        mc-lossy:\n          memory-percent: 10\n"
+			 "          switch-priority: {'2': {}}\n";
+	char *t = patch_text(&m, rb);
+	assert_non_null(strstr(t, "nv set interface swp2 link mtu 9216\n"));
+	assert_null(strstr(t, "interface swp1 "));
+	assert_null(strstr(t, "swp49"));
+	assert_non_null(strstr(t, "nv unset qos pfc default-global switch-priority 2\n"));
+	assert_null(strstr(t, "pfc default-global tx"));
+	assert_non_null(strstr(t, "nv set qos traffic-pool default-lossy memory-percent 40\n"));
+	assert_non_null(
+	    strstr(t, "nv set qos traffic-pool default-lossy switch-priority 0-1,4-7\n"));
+	free(t);
+	qg_model_free(&m);
+}
+
+static void test_judge_refuses_what_cannot_apply(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS CUMULUS_SWITCH, &m);
+	cJSON *want = nvue_config_from_model(&m, 0), *have = NULL;
+	const char *rb = "{\"qos\": {\"traffic-pool\": {\"mc-lossy\": {\"memory-percent\": 60, "
+			 "\"switch-priority\": {\"3\": {}}}}}}";
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	assert_int_equal(nvue_config_parse(rb, strlen(rb), &have, &d), 0);
+	assert_int_equal(nvue_config_judge(want, have, &d), 2);
+	assert_true(diag_has(&d, "mc-lossy holds switch-priority 3, the lossless priority"));
+	assert_true(diag_has(&d, "hold 60% of the buffer"));
+	cJSON_Delete(have);
+	cJSON_Delete(want);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
+/* A failed capture never reads as an empty switch. */
+static void test_not_a_readback(void **state)
+{
+	(void)state;
+	const char *bad[] = {
+	    "", "  \n", "{\"qos\": ", "[]", "{}", "% Unknown command\n", "- header: {rev-id: 1}\n"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct qg_diags d;
+		qg_diags_init(&d, "rb");
+		cJSON *have = NULL;
+		assert_int_equal(nvue_config_parse(bad[i], strlen(bad[i]), &have, &d), -EINVAL);
+		assert_null(have);
+		assert_true(d.errors > 0);
+		qg_diags_free(&d);
+	}
+}
+
+static void test_explain_rows(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS CUMULUS_SWITCH, &m);
+	cJSON *x = qg_explain_json(&m);
+	char *s = cJSON_PrintUnformatted(x);
+	assert_non_null(strstr(s, "\"key\":\"cumulus.pool\",\"value\":\"roce-lossless\""));
+	assert_non_null(strstr(s, "\"value\":\"150000..1500000 bytes\""));
+	/* The reference policy differs from `nv set qos roce` only in its ETS: none given. */
+	assert_non_null(strstr(s, "alone sets: nothing"));
+	cJSON_free(s);
+	cJSON_Delete(x);
+	qg_model_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_port_names),
+	    cmocka_unit_test(test_emit_both_forms),
+	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_patch_of_a_readback),
+	    cmocka_unit_test(test_judge_refuses_what_cannot_apply),
+	    cmocka_unit_test(test_not_a_readback),
+	    cmocka_unit_test(test_explain_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

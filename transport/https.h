@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON over HTTPS with basic authentication, on libcurl: what a REST
+ * driver (NVUE) needs. The certificate and the host name are checked unless
+ * the command line said --insecure; plain http:// only with --allow-http;
+ * answers are bounded by the read-back limit. The password is given to
+ * libcurl as an option, never in a URL, and is not kept here.
+ */
+#ifndef QG_HTTPS_H
+#define QG_HTTPS_H
+
+#include "../gen/buf.h"
+#include "tls.h"
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The TLS and protocol options every HTTPS client of qosgen sets (vsphere/soap.c too). */
+void qg_https_tls_setopts(CURL *h, const struct qg_tls_opts *o);
+
+struct qg_https;
+
+/* base: "https://host:port/nvue_v1". 0, or -1 with err (the URL's scheme refused). */
+int qg_https_open(const char *base, const struct qg_tls_opts *tls, const char *user,
+		  const char *password, struct qg_https **out, char *err, size_t errlen);
+void qg_https_close(struct qg_https *h);
+
+/* How a request ended, for a push that must know whether a change may have happened. */
+enum qg_https_outcome {
+	QG_HTTPS_ANSWERED, /* a status and a body came back */
+	QG_HTTPS_NOT_SENT, /* no connection (refused, DNS, TLS, timeout before sending) */
+	QG_HTTPS_LOST,	   /* sent, then the connection dropped or timed out: outcome unknown */
+};
+
+/*
+ * method "GET", "POST", "PATCH" or "DELETE" on base + path; body (JSON) may
+ * be NULL. Fills *status and answer (cleared first). Returns the outcome;
+ * err says what went wrong when it is not ANSWERED.
+ */
+enum qg_https_outcome qg_https_request(struct qg_https *h, const char *method, const char *path,
+				       const char *body, long *status, struct qg_buf *answer,
+				       char *err, size_t errlen);
+
+#endif
