@@ -79,6 +79,11 @@ run_onyx() { # BUILD LABEL
 	rc=$?
 	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
 	record "sim/selftest" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+	# The NVUE simulator, driven by the curl lines of NVIDIA's NVUE API pages.
+	out=$(sh tests/sim/nvue_selftest.sh 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^FAIL' | head -40 | sed 's/^/    /'
+	record "sim/nvue-selftest" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
 # Real sshd on 127.0.0.1: the harness starts it and stops it by PID.
@@ -106,6 +111,10 @@ run_e2e() { # BUILD LABEL
 	rc=$?
 	printf '%s\n' "$out" | grep '^FAIL' | head -10 | sed 's/^/    /'
 	record "$2e2e/vsphere" "$rc" "$(printf '%s\n' "$out" | tail -n 1); $(printf '%s\n' "$out" | sed -n 's/^timing: //p')"
+	out=$(sh tests/e2e/nvue.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -A2 '^FAIL' | head -40 | sed 's/^/    /'
+	record "$2e2e/nvue" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
 # A client no one here wrote: Ansible's mellanox.onyx modules against the simulator.

@@ -120,6 +120,12 @@ enum qg_https_outcome qg_https_request(struct qg_https *h, const char *method, c
 	char curl_err[CURL_ERROR_SIZE] = "";
 	CURL *c = h->curl;
 	curl_easy_setopt(c, CURLOPT_URL, url);
+	/*
+	 * libcurl sends a request again on a new connection when a reused one
+	 * turns out dead; for a change (an apply) that would repeat it. Only
+	 * reads reuse connections.
+	 */
+	curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, strcmp(method, "GET") ? 1L : 0L);
 	curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
 	curl_easy_setopt(c, CURLOPT_HTTPGET, 0L);
 	if (body) {

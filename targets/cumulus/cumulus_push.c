@@ -31,6 +31,7 @@ struct nvue {
 	int timeout_s;
 	char rev[256];	   /* the revision this push made, as the switch named it */
 	char rev_url[768]; /* the same, escaped for a URL path and query */
+	bool dropped;	   /* the connection dropped after an apply was asked for */
 };
 
 static void sleep_ms(long ms)
@@ -50,7 +51,8 @@ static enum qg_https_outcome call(struct nvue *n, const char *method, const char
 	    qg_https_request(n->h, method, path, body, &status, &b, err, errlen);
 	if (o == QG_HTTPS_ANSWERED && status == 404 && !strcmp(method, "GET") &&
 	    strstr(path, "?rev=applied")) {
-		/* A subtree the switch has nothing in (a fresh switch's qos): empty, not an error. */
+		/* A subtree the switch has nothing in (a fresh switch's qos): empty, not an error.
+		 */
 		*answer = cJSON_CreateObject();
 		if (!*answer)
 			o = QG_HTTPS_LOST;
@@ -156,7 +158,8 @@ static int new_revision(struct nvue *n, char *err, size_t errlen)
 	return 0;
 }
 
-enum applied { APPLIED, REFUSED, UNKNOWN };
+/* UNKNOWN: the connection dropped; STILL_APPLYING: the switch kept applying past --timeout. */
+enum applied { APPLIED, REFUSED, UNKNOWN, STILL_APPLYING };
 
 /* Apply the revision and wait for its end; the switch's words in err when it is not applied. */
 static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
@@ -170,8 +173,8 @@ static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
 	cJSON_Delete(a);
 	if (o == QG_HTTPS_NOT_SENT)
 		return REFUSED;
-	if (o == QG_HTTPS_LOST)
-		return UNKNOWN;
+	/* Lost: the switch may be applying it; the revision's own state says (a new connection). */
+	n->dropped |= o == QG_HTTPS_LOST;
 	int waited_ms = 0, limit_ms = 1000 * (n->timeout_s > 0 ? n->timeout_s : 120);
 	for (;;) {
 		if (call(n, "GET", path, NULL, &a, err, errlen) != QG_HTTPS_ANSWERED)
@@ -199,7 +202,7 @@ static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
 		if (waited_ms >= limit_ms) {
 			qg_errf(err, errlen, "revision %s is still applying after %d s", n->rev,
 				waited_ms / 1000);
-			return UNKNOWN;
+			return STILL_APPLYING;
 		}
 		sleep_ms(NVUE_POLL_MS);
 		waited_ms += NVUE_POLL_MS;
@@ -236,9 +239,12 @@ static int count_lines(const struct qg_buf *b)
 	return n;
 }
 
-/* After a lost connection or a read-back that disagrees: where is the switch? */
+/*
+ * After a lost connection or an apply that did not end: where is the switch?
+ * A revision still applying may yet change it: then only "applied" is final.
+ */
 static void settle(struct nvue *n, const cJSON *want, const cJSON *before, const cJSON *sent,
-		   const char *cause, struct qg_push_result *r)
+		   bool still_applying, const char *cause, struct qg_push_result *r)
 {
 	char err[1024];
 	cJSON *after = NULL;
@@ -256,6 +262,13 @@ static void settle(struct nvue *n, const cJSON *want, const cJSON *before, const
 		r->state = QG_PUSH_CONVERGED;
 		qg_push_say(r, "%s; the read-back shows revision %s applied: in sync", cause,
 			    n->rev);
+	} else if (still_applying) {
+		r->state = QG_PUSH_NOT_RESTORED;
+		qg_push_say(
+		    r,
+		    "%s; outcome unknown: it may still apply; look with 'nv config history' "
+		    "and 'nv show revision %s'",
+		    cause, n->rev);
 	} else if (nvue_config_same_at(sent, after, before)) {
 		r->state = QG_PUSH_UNCHANGED;
 		qg_push_say(r, "%s; the read-back shows nothing applied: unchanged", cause);
@@ -379,12 +392,12 @@ static int cumulus_push(const struct qg_model *m, size_t i, const struct qg_emit
 		goto out;
 	}
 	r->lines_sent = r->lines_planned;
-	if (done == UNKNOWN) {
-		settle(&n, want, before, patch, err, r);
+	if (done == UNKNOWN || done == STILL_APPLYING) {
+		settle(&n, want, before, patch, true, err, r);
 		goto out;
 	}
 	if (read_back(&n, &after, err, sizeof(err)) != 0) {
-		settle(&n, want, before, patch, err, r);
+		settle(&n, want, before, patch, false, err, r);
 		goto out;
 	}
 	cJSON *left = nvue_config_patch(want, after, &oom);
@@ -408,8 +421,11 @@ static int cumulus_push(const struct qg_model *m, size_t i, const struct qg_emit
 	}
 	cJSON_Delete(saved);
 	r->state = QG_PUSH_CONVERGED;
-	qg_push_say(r, "%d settings sent in revision %s, applied, read back in sync, saved",
-		    r->lines_sent, n.rev);
+	qg_push_say(r, "%d settings sent in revision %s, applied, read back in sync, saved%s",
+		    r->lines_sent, n.rev,
+		    n.dropped ? " (the connection dropped after the apply request; the revision's "
+				"state and the read-back decided)"
+			      : "");
 out:
 	cJSON_Delete(after);
 	cJSON_Delete(patch);

@@ -2,8 +2,9 @@
 /*
  * What a host needs, after shared/notes/targets.md §2:
  *  - MTU on the netdev (every hop must carry it);
- *  - PF only: trust (dscp/pcp) and the PFC vector, with mlnx_qos or dcb; a VF
- *    or PVRDMA adapter cannot set them, the hypervisor owns them;
+ *  - PF only: trust (dscp/pcp) and the PFC vector, with mlnx_qos or dcb, and
+ *    with trust dscp the classes' entries of the DSCP-to-priority map; a VF or
+ *    PVRDMA adapter cannot set them, the hypervisor owns them;
  *  - the RoCE ToS byte (DSCP << 2 | ECT(0)) as rdma_cm's default_roce_tos
  *    (configfs, port 1) and MLNX_OFED's tc/1/traffic_class where it exists;
  *  - DCQCN: ECN reaction (roce_rp) and notification (roce_np) enabled for the
@@ -19,6 +20,7 @@
 #include "../../gen/derive.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +51,41 @@ static void step(struct walk *w, const char *key, const char *value, const char 
 	qg_buf_puts(w->sh, "\n");
 }
 
+/*
+ * The DSCP-to-priority entries of the intent's classes (the lossless DSCPs and
+ * the CNP DSCP), in DSCP order, key dscp2prio.<dscp>, each read and set on its
+ * own after trust (mlnx_qos --trust dscp fills the map with the default
+ * first). Every one is written, even where the model's map keeps mlx5's
+ * default (DSCP/8): qosgen owns these entries, and a host someone remapped must
+ * be caught. The DSCPs of no class are left as the host has them.
+ *
+ * A PF with trust dscp only: under trust pcp the NIC classifies by the 802.1p
+ * priority and never reads the map (mlnx_qos does not even print it then), and
+ * a VF has no map of its own: the PF's, which the hypervisor owns, applies.
+ */
+static void linux_walk_dscp_map(const struct qg_model *m, const struct qg_host *h, struct walk *w)
+{
+	const struct qg_qos *q = &m->qos;
+	if (h->function != QG_FN_PF || q->trust != QG_TRUST_DSCP)
+		return;
+	bool ours[64] = {false};
+	for (int k = 0; k < q->lossless.n_dscp; k++)
+		ours[q->lossless.dscp[k]] = true;
+	for (int k = 0; q->cnp && k < q->cnpc.n_dscp; k++)
+		ours[q->cnpc.dscp[k]] = true;
+	const char *fn =
+	    h->qos_tool == QG_TOOL_MLNX_QOS ? "qg_mlnx_qos_dscp2prio" : "qg_dcb_dscp2prio";
+	for (int d = 0; d < 64; d++) {
+		if (!ours[d])
+			continue;
+		char key[32], dscp[4], prio[4];
+		snprintf(key, sizeof(key), "dscp2prio.%d", d);
+		snprintf(dscp, sizeof(dscp), "%d", d);
+		snprintf(prio, sizeof(prio), "%d", q->dscp_prio[d]);
+		step(w, key, prio, fn, h->netdev, dscp, prio, NULL);
+	}
+}
+
 static void linux_walk(const struct qg_model *m, size_t i, struct walk *w)
 {
 	const struct qg_host *h = &m->hosts[i];
@@ -65,22 +102,11 @@ static void linux_walk(const struct qg_model *m, size_t i, struct walk *w)
 		qg_pfc_vector(q->lossless.priority, pfc);
 		if (h->qos_tool == QG_TOOL_MLNX_QOS) {
 			step(w, "trust", trust, "qg_mlnx_qos_trust", h->netdev, trust, NULL);
+			linux_walk_dscp_map(m, h, w);
 			step(w, "pfc", pfc, "qg_mlnx_qos_pfc", h->netdev, pfc, NULL);
 		} else {
 			step(w, "trust", trust, "qg_dcb_trust", h->netdev, trust, NULL);
-			if (q->trust == QG_TRUST_DSCP) {
-				/* The app table carries every DSCP of both classes. */
-				size_t used = 0;
-				v[0] = '\0';
-				for (int k = 0; k < q->lossless.n_dscp; k++)
-					used += (size_t)snprintf(
-					    v + used, sizeof(v) - used, "%s%d:%d", k ? " " : "",
-					    q->lossless.dscp[k], q->lossless.priority);
-				if (q->cnp)
-					snprintf(v + used, sizeof(v) - used, " %d:%d",
-						 q->cnpc.dscp[0], q->cnpc.priority);
-				step(w, "dscp_prio", v, "qg_dcb_app", h->netdev, v, NULL);
-			}
+			linux_walk_dscp_map(m, h, w);
 			/* dcb prints "prio-pfc 0:off 1:off 2:off 3:on ..."; compare to that. */
 			char shown[96], prio[4];
 			size_t used = (size_t)snprintf(shown, sizeof(shown), "prio-pfc");
@@ -162,27 +188,20 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 }
 
 /*
- * mlx5 with trust dscp classifies by its default DSCP map (DSCP/8); the
- * script writes no --dscp2prio, so an intent that needs another map is
- * refused before any file exists.
+ * No check(): the script programs the classes' entries of the DSCP map (above),
+ * so any map the model holds can be built for Linux hosts.
  */
-static void linux_check(const struct qg_model *m, struct qg_diags *d)
-{
-	qg_check_fixed_dscp_map(m, "linux", d);
-}
-
 static const char *const linux_keys[] = {"netdev", "rdma_device", "function", "qos_tool", NULL};
 static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
 
 const struct qg_target qg_target_linux = {
     .name = "linux",
-    .summary = "Linux host script (MTU, trust, PFC, RoCE ToS, DCQCN) via mlnx_qos or dcb",
+    .summary = "Linux host script (MTU, trust, DSCP map, PFC, RoCE ToS, DCQCN) via mlnx_qos or dcb",
     .kind = QG_DEVICE_HOST,
     .caps = QG_CAN_VERIFY,
     /* function before qos_tool: the loader reads them in this order (qos_tool warns for vf). */
     .keys = linux_keys,
     .required = linux_required,
-    .check = linux_check,
     .settings = linux_settings,
     .emit = linux_emit,
 };

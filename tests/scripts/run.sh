@@ -25,6 +25,14 @@ run() { # SCRIPT -> output in $tmp/log, status in $st
 	PATH="$here/fake:$PATH" sh "$tmp/out/host/$1.sh" >"$tmp/log" 2>"$tmp/err"
 	st=$?
 }
+dry_run() { # DIR SCRIPT: a QG_DRY_RUN=1 run of DIR/host/SCRIPT.sh, as run
+	PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$1/host/$2.sh" >"$tmp/log" 2>"$tmp/err"
+	st=$?
+}
+run_in() { # DIR SCRIPT: run of DIR/host/SCRIPT.sh
+	PATH="$here/fake:$PATH" sh "$1/host/$2.sh" >"$tmp/log" 2>"$tmp/err"
+	st=$?
+}
 
 # ---- ESXi: merge into the option string captured from a real host ----
 mkdir -p "$QG_STATE"
@@ -94,15 +102,19 @@ check esxi-missing-uplink-fails $? "exit $st: $(cat "$tmp/log")"
 
 # ---- Linux, mlnx_qos: start from the real 2023 default-state capture ----
 grep -v '^\$' "$fixtures/host/mlnx_qos_pcp_default_2023.txt" >"$QG_STATE/mlnx_qos"
-rm -f "$QG_STATE/calls"
+rm -f "$QG_STATE/calls" "$QG_STATE/mlnx_qos.dscp2prio"
 PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$tmp/out/host/pf-mlnx.sh" >"$tmp/log" 2>&1
-[ ! -s "$QG_STATE/calls" ] && has "$tmp/log" "[differs] trust: pcp -> dscp"
+# Under trust pcp mlnx_qos shows no map: the entries are unknown until trust is dscp.
+[ ! -s "$QG_STATE/calls" ] && has "$tmp/log" "[differs] trust: pcp -> dscp" &&
+	has "$tmp/log" "[differs] dscp2prio.26: unknown -> 3" && has "$tmp/log" "[differs] dscp2prio.48: unknown -> 6"
 check linux-dry-run-changes-nothing $? "$(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
 run pf-mlnx
 # rdma_cm and the ECN knobs are absent here: reported, not fatal, exit 2.
 check linux-missing-knobs-exit-2 "$([ $st -eq 2 ]; echo $?)" "exit $st: $(cat "$tmp/log")"
 lo_mtu=$(cat /sys/class/net/lo/mtu)
+# trust dscp brings mlx5's default map, which already holds the intent's entries.
 for line in "[changed] mtu: $lo_mtu -> 9000" "[changed] trust: pcp -> dscp" \
+	"[ok] dscp2prio.26: 3" "[ok] dscp2prio.48: 6" \
 	"[changed] pfc: 0,0,0,0,0,0,0,0 -> 0,0,0,1,0,0,0,0" \
 	"[n/a] tclass: no /sys/class/infiniband/qgtest0/tc/1/traffic_class (MLNX_OFED only; roce_tos covers rdma_cm)" \
 	"[missing] ecn.roce_np.enable.3: no /sys/class/net/lo/ecn/roce_np/enable/3"; do
@@ -116,8 +128,80 @@ check linux-mtu-set-with-ip $? "$(cat "$QG_STATE/calls")"
 rm -f "$QG_STATE/calls"
 run pf-mlnx
 has "$tmp/log" "[ok] trust: dscp" && has "$tmp/log" "[ok] pfc: 0,0,0,1,0,0,0,0" &&
-	! grep -q mlnx_qos "$QG_STATE/calls"
+	has "$tmp/log" "[ok] dscp2prio.26: 3" && ! grep -q mlnx_qos "$QG_STATE/calls"
 check linux-mlnx-second-run-ok $? "$(cat "$tmp/log")"
+
+# The DSCP map: qosgen owns the classes' entries and checks them every run.
+# mlnx_qos's state is the capture under trust dscp (as after the run above),
+# its map kept by the fake as "DSCP PRIO" lines.
+default_map() { # -> the firmware default, DSCP/8, in the fake's map file
+	i=0
+	while [ $i -lt 64 ]; do
+		echo "$i $((i / 8))"
+		i=$((i + 1))
+	done >"$QG_STATE/mlnx_qos.dscp2prio"
+}
+remap() { # DSCP PRIO...: change entries of the fake's map
+	while [ $# -ge 2 ]; do
+		sed -i "s/^$1 .*/$1 $2/" "$QG_STATE/mlnx_qos.dscp2prio"
+		shift 2
+	done
+}
+# No QoS setting changed (mtu always reads changed: the fake ip leaves lo's MTU).
+not_changed() { ! grep -q '^\[changed\] \(trust\|pfc\|dscp2prio\.[0-9]*\):' "$tmp/log"; }
+"$Q" build "$here/remap.yaml" -o "$tmp/remap" >/dev/null || { echo "FAIL build remap.yaml"; exit 1; }
+
+# Someone remapped DSCP 26 to priority 0 and the CNP DSCP to 5, and DSCP 10,
+# which no class uses, to 5: a dry run names both entries and changes nothing.
+default_map
+remap 26 0 48 5 10 5
+cp "$QG_STATE/mlnx_qos.dscp2prio" "$tmp/map.before"
+rm -f "$QG_STATE/calls"
+dry_run "$tmp/out" pf-mlnx
+[ ! -s "$QG_STATE/calls" ] && cmp -s "$tmp/map.before" "$QG_STATE/mlnx_qos.dscp2prio" &&
+	has "$tmp/log" "[differs] dscp2prio.26: 0 -> 3" && has "$tmp/log" "[differs] dscp2prio.48: 5 -> 6"
+check mlnx-map-dry-run-differs-changes-nothing $? "$(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
+run pf-mlnx
+has "$tmp/log" "[changed] dscp2prio.26: 0 -> 3" && has "$tmp/log" "[changed] dscp2prio.48: 5 -> 6" &&
+	has "$QG_STATE/calls" "mlnx_qos -i lo --dscp2prio set,26,3" &&
+	has "$QG_STATE/calls" "mlnx_qos -i lo --dscp2prio set,48,6" &&
+	has "$QG_STATE/mlnx_qos.dscp2prio" "26 3" && has "$QG_STATE/mlnx_qos.dscp2prio" "10 5"
+check mlnx-map-remapped-host-changed-others-kept $? "$(cat "$tmp/log" "$QG_STATE/calls")"
+rm -f "$QG_STATE/calls"
+run pf-mlnx
+not_changed && has "$tmp/log" "[ok] dscp2prio.26: 3" && has "$tmp/log" "[ok] dscp2prio.48: 6" &&
+	! grep -q mlnx_qos "$QG_STATE/calls"
+check mlnx-map-second-run-ok $? "$(cat "$tmp/log" "$QG_STATE/calls")"
+# Nine DSCPs on priority 3: mlnx_qos continues the list on a second
+# "prio:3 dscp:" line, where DSCP 26 then stands.
+default_map
+remap 32 3 33 3 34 3
+run pf-mlnx
+has "$tmp/log" "[ok] dscp2prio.26: 3" && PATH="$here/fake:$PATH" mlnx_qos -i lo | grep -q "prio:3 dscp:26,25,24,$"
+check mlnx-map-entry-on-a-wrapped-line $? "$(cat "$tmp/log"; PATH="$here/fake:$PATH" mlnx_qos -i lo)"
+
+# The remap intent (DSCP 24 on 4, CNP DSCP 46 on 7) on a host at the default map.
+default_map
+rm -f "$QG_STATE/calls"
+dry_run "$tmp/remap" pf-mlnx
+[ ! -s "$QG_STATE/calls" ] && has "$tmp/log" "[differs] dscp2prio.24: 3 -> 4" &&
+	has "$tmp/log" "[differs] dscp2prio.46: 5 -> 7"
+check mlnx-remap-dry-run $? "$(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
+run_in "$tmp/remap" pf-mlnx
+has "$tmp/log" "[changed] dscp2prio.24: 3 -> 4" && has "$tmp/log" "[changed] dscp2prio.46: 5 -> 7" &&
+	has "$QG_STATE/mlnx_qos.dscp2prio" "24 4" && has "$QG_STATE/mlnx_qos.dscp2prio" "46 7" &&
+	has "$QG_STATE/mlnx_qos.dscp2prio" "25 3"
+check mlnx-remap-default-host-changed $? "$(cat "$tmp/log")"
+rm -f "$QG_STATE/calls"
+run_in "$tmp/remap" pf-mlnx
+not_changed && has "$tmp/log" "[ok] dscp2prio.24: 4" && has "$tmp/log" "[ok] dscp2prio.46: 7" &&
+	! grep -q '^mlnx_qos' "$QG_STATE/calls"
+check mlnx-remap-second-run-ok $? "$(cat "$tmp/log" "$QG_STATE/calls")"
+# Back to the default intent: its entries, not the map as a whole, are put back.
+run pf-mlnx
+has "$tmp/log" "[ok] dscp2prio.26: 3" && has "$tmp/log" "[ok] dscp2prio.48: 6" &&
+	! grep -q 'dscp2prio\.24' "$tmp/log" && has "$QG_STATE/mlnx_qos.dscp2prio" "24 4"
+check mlnx-map-only-the-intents-entries $? "$(cat "$tmp/log")"
 
 # ---- Linux, dcb: start from the iproute2 man-page outputs ----
 d=$fixtures/host/dcb_manpage_examples.txt
@@ -126,16 +210,70 @@ grep '^dscp-prio 0:0 24' "$d" >"$QG_STATE/dcb_app"
 grep '^order: ' "$d" >"$QG_STATE/dcb_apptrust"
 rm -f "$QG_STATE/calls"
 run pf-dcb
-for line in "[changed] trust: port pcp ethtype -> dscp" "[changed] dscp_prio: set 26:3" \
+# The man page's table: DSCP 48 already on 6, DSCP 26 in no entry.
+for line in "[changed] trust: port pcp ethtype -> dscp" "[changed] dscp2prio.26: unset -> 3" \
+	"[ok] dscp2prio.48: 6" \
 	"[changed] pfc: prio-pfc 0:off 1:off 2:off 3:off 4:off 5:off 6:on 7:on -> 0,0,0,1,0,0,0,0"; do
 	has "$tmp/log" "$line"
 	check "dcb-report '$line'" $? "$(cat "$tmp/log")"
 done
+has "$QG_STATE/calls" "dcb app replace dev lo dscp-prio 26:3" && ! grep -q 'dscp-prio 48:' "$QG_STATE/calls"
+check dcb-map-replaces-only-what-differs $? "$(cat "$QG_STATE/calls")"
 rm -f "$QG_STATE/calls"
 run pf-dcb
-has "$tmp/log" "[ok] trust: dscp" && has "$tmp/log" "[ok] dscp_prio: 26:3 48:6" &&
+has "$tmp/log" "[ok] trust: dscp" && has "$tmp/log" "[ok] dscp2prio.26: 3" && has "$tmp/log" "[ok] dscp2prio.48: 6" &&
 	has "$tmp/log" "[ok] pfc: 0,0,0,1,0,0,0,0" && ! grep -q '^dcb' "$QG_STATE/calls" 2>/dev/null
 check dcb-second-run-ok $? "$(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
+
+# mlx5 under trust dscp holds one APP entry per DSCP, its default DSCP/8.
+dcb_default() {
+	i=0
+	out=dscp-prio
+	while [ $i -lt 64 ]; do
+		out="$out $i:$((i / 8))"
+		i=$((i + 1))
+	done
+	echo "$out" >"$QG_STATE/dcb_app"
+}
+dcb_default
+rm -f "$QG_STATE/calls"
+run pf-dcb
+not_changed && has "$tmp/log" "[ok] dscp2prio.26: 3" && has "$tmp/log" "[ok] dscp2prio.48: 6" &&
+	! grep -q '^dcb' "$QG_STATE/calls" 2>/dev/null
+check dcb-map-default-host-ok $? "$(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
+
+# The remap intent on the man page's table, where DSCP 24 has two priorities.
+grep '^dscp-prio 0:0 24' "$d" >"$QG_STATE/dcb_app"
+cp "$QG_STATE/dcb_app" "$tmp/app.before"
+rm -f "$QG_STATE/calls"
+dry_run "$tmp/remap" pf-dcb
+[ ! -s "$QG_STATE/calls" ] && cmp -s "$tmp/app.before" "$QG_STATE/dcb_app" &&
+	has "$tmp/log" "[differs] dscp2prio.24: 2,3 -> 4" && has "$tmp/log" "[differs] dscp2prio.46: unset -> 7"
+check dcb-remap-dry-run-changes-nothing $? "$(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
+run_in "$tmp/remap" pf-dcb
+has "$tmp/log" "[changed] dscp2prio.24: 2,3 -> 4" && has "$tmp/log" "[changed] dscp2prio.46: unset -> 7" &&
+	[ "$("$here/fake/dcb" -N app show dev lo dscp-prio)" = "dscp-prio 0:0 24:4 46:7 48:6 " ]
+check dcb-remap-changed $? "$(cat "$tmp/log"; "$here/fake/dcb" -N app show dev lo dscp-prio)"
+rm -f "$QG_STATE/calls"
+run_in "$tmp/remap" pf-dcb
+not_changed && has "$tmp/log" "[ok] dscp2prio.24: 4" && has "$tmp/log" "[ok] dscp2prio.46: 7" &&
+	! grep -q '^dcb' "$QG_STATE/calls" 2>/dev/null
+check dcb-remap-second-run-ok $? "$(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
+# A default host, remapped by someone: [changed] back to the intent.
+dcb_default
+"$here/fake/dcb" app replace dev lo dscp-prio 24:1 46:0
+run_in "$tmp/remap" pf-dcb
+has "$tmp/log" "[changed] dscp2prio.24: 1 -> 4" && has "$tmp/log" "[changed] dscp2prio.46: 0 -> 7"
+check dcb-remapped-host-changed $? "$(cat "$tmp/log")"
+
+# dcb app replace that exits 0 having changed nothing (the kernel refused):
+# the read-back decides, and the entry fails.
+grep '^dscp-prio 0:0 24' "$d" >"$QG_STATE/dcb_app"
+: >"$QG_STATE/dcb_app.refuse"
+run pf-dcb
+[ $st -eq 1 ] && has "$tmp/log" "[failed] dscp2prio.26: dcb app replace dev lo dscp-prio 26:3 failed (now unset)"
+check dcb-map-refused-entry-fails $? "exit $st: $(cat "$tmp/log")"
+rm -f "$QG_STATE/dcb_app.refuse"
 
 # ---- the reference switch configuration, straight from the seed document ----
 seed=$here/../../../shared/seeds/000_d0a5270bf41eb4a2.txt

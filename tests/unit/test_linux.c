@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
+#include "../../gen/settings.h"
+#include "../../targets/host/linux.h"
+
 #define HOST_PF(tool)                                                                              \
 	"hosts:\n  - {name: h, platform: linux, address: h.example.net, netdev: enp1f0, "          \
 	"rdma_device: mlx5_0, qos_tool: " tool "}\n"
@@ -23,6 +26,8 @@ static void test_pf_mlnx_qos(void **state)
 	    s, "qg_need_netdev 'enp1f0'\n"
 	       "qg_mtu 'enp1f0' '9000'\n"
 	       "qg_mlnx_qos_trust 'enp1f0' 'dscp'\n"
+	       "qg_mlnx_qos_dscp2prio 'enp1f0' '26' '3'\n"
+	       "qg_mlnx_qos_dscp2prio 'enp1f0' '48' '6'\n"
 	       "qg_mlnx_qos_pfc 'enp1f0' '0,0,0,1,0,0,0,0'\n"
 	       "qg_roce_tos 'mlx5_0' '1' '106'\n"
 	       "qg_tclass 'mlx5_0' '106'\n"
@@ -44,11 +49,13 @@ static void test_pf_dcb(void **state)
 	const char *s = script_for(BASE_QOS HOST_PF("dcb"), "host/h.sh", &o, &m);
 	assert_non_null(strstr(s,
 			       "qg_dcb_trust 'enp1f0' 'dscp'\n"
-			       "qg_dcb_app 'enp1f0' '26:3 48:6'\n"
+			       "qg_dcb_dscp2prio 'enp1f0' '26' '3'\n"
+			       "qg_dcb_dscp2prio 'enp1f0' '48' '6'\n"
 			       "qg_dcb_pfc 'enp1f0' 'prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off "
 			       "6:off 7:off' '0,0,0,1,0,0,0,0' '3'\n"));
 	assert_null(strstr(s, "\nqg_mlnx_qos_trust '"));
 	assert_null(strstr(s, "\nqg_mlnx_qos_pfc '"));
+	assert_null(strstr(s, "\nqg_mlnx_qos_dscp2prio '"));
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
@@ -66,6 +73,8 @@ static void test_vf_gets_no_trust_or_pfc(void **state)
 	assert_null(strstr(s, "\nqg_mlnx_qos_pfc '"));
 	assert_null(strstr(s, "\nqg_dcb_trust '"));
 	assert_null(strstr(s, "\nqg_dcb_pfc '"));
+	assert_null(strstr(s, "\nqg_mlnx_qos_dscp2prio '"));
+	assert_null(strstr(s, "\nqg_dcb_dscp2prio '"));
 	assert_non_null(strstr(s, "\nqg_mtu 'ens224' '9000'\n"));
 	assert_non_null(strstr(s, "\nqg_roce_tos 'vmw_pvrdma0' '1' '106'\n"));
 	qg_outset_free(&o);
@@ -87,6 +96,175 @@ static void test_no_ecn_tos_104_no_dcqcn(void **state)
 	qg_model_free(&m);
 }
 
+/* The settings of host 0, which linux_settings() gives plan.json. */
+static void settings_of(const struct qg_model *m, struct qg_settings *set)
+{
+	memset(set, 0, sizeof(*set));
+	assert_int_equal(qg_target_linux.settings(m, 0, set), 0);
+}
+
+/* Keys starting "dscp2prio.", as "key=value" joined by spaces. */
+static void map_settings(const struct qg_settings *set, char *out, size_t cap)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < set->n; i++)
+		if (!strncmp(set->v[i].key, "dscp2prio.", 10))
+			used += (size_t)snprintf(out + used, cap - used, "%s%s=%s", used ? " " : "",
+						 set->v[i].key, set->v[i].value);
+}
+
+/* The reference intent: the classes' entries equal mlx5's default, and are set all the same. */
+static void test_default_map_entries_for_both_tools(void **state)
+{
+	(void)state;
+	static const char *const tools[] = {"mlnx_qos", "dcb"};
+	for (int t = 0; t < 2; t++) {
+		char text[1024], want[256];
+		snprintf(text, sizeof(text),
+			 "%shosts:\n  - {name: h, platform: linux, address: "
+			 "h.example.net, netdev: enp1f0, rdma_device: mlx5_0, qos_tool: %s}\n",
+			 BASE_QOS, tools[t]);
+		struct qg_model m;
+		struct qg_outset o;
+		const char *s = script_for(text, "host/h.sh", &o, &m);
+		snprintf(want, sizeof(want),
+			 "\nqg_%s_trust 'enp1f0' 'dscp'\n"
+			 "qg_%s_dscp2prio 'enp1f0' '26' '3'\n"
+			 "qg_%s_dscp2prio 'enp1f0' '48' '6'\n"
+			 "qg_%s_pfc 'enp1f0' ",
+			 t ? "dcb" : "mlnx_qos", t ? "dcb" : "mlnx_qos", t ? "dcb" : "mlnx_qos",
+			 t ? "dcb" : "mlnx_qos");
+		assert_non_null(strstr(s, want));
+		struct qg_settings set;
+		char got[256];
+		settings_of(&m, &set);
+		map_settings(&set, got, sizeof(got));
+		assert_string_equal(got, "dscp2prio.26=3 dscp2prio.48=6");
+		/* Between trust and pfc, as the script runs them. */
+		assert_string_equal(set.v[1].key, "trust");
+		assert_string_equal(set.v[2].key, "dscp2prio.26");
+		assert_string_equal(set.v[4].key, "pfc");
+		qg_settings_free(&set);
+		qg_outset_free(&o);
+		qg_model_free(&m);
+	}
+}
+
+/*
+ * Issue 13: DSCP 24 on priority 4 and CNP DSCP 46 on priority 7 is not
+ * mlx5's default map (24/8 = 3, 46/8 = 5). It builds for Linux hosts, whose
+ * scripts set exactly those entries, with either tool; the lossless DSCPs
+ * in DSCP order, whatever order the intent lists them in.
+ */
+static void test_remapped_intent_builds_and_sets_entries(void **state)
+{
+	(void)state;
+	static const char *const tools[] = {"mlnx_qos", "dcb"};
+	for (int t = 0; t < 2; t++) {
+		char text[1024], want[256];
+		snprintf(text, sizeof(text),
+			 "version: 1\nfabric: t\nqos:\n  lossless: {priority: 4, dscp: [30, 24], "
+			 "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n"
+			 "  cnp: {priority: 7, dscp: 46, ets: strict}\n"
+			 "hosts:\n  - {name: h, platform: linux, address: h.example.net, netdev: "
+			 "enp1f0, rdma_device: mlx5_0, qos_tool: %s}\n",
+			 tools[t]);
+		struct qg_model m;
+		struct qg_outset o;
+		load_ok(text, &m);
+		struct qg_diags d;
+		qg_diags_init(&d, "t.yaml");
+		assert_int_equal(qg_build_check(&m, &d), 0);
+		assert_int_equal(d.n, 0);
+		qg_diags_free(&d);
+		build_ok(&m, &o);
+		const char *s = file_text(&o, "host/h.sh");
+		const char *fn = t ? "qg_dcb_dscp2prio" : "qg_mlnx_qos_dscp2prio";
+		snprintf(want, sizeof(want),
+			 "\n%s 'enp1f0' '24' '4'\n%s 'enp1f0' '30' '4'\n%s 'enp1f0' '46' '7'\n", fn,
+			 fn, fn);
+		assert_non_null(strstr(s, want));
+		/* The host marks the first lossless DSCP, 30: ToS 30 << 2 | ECT(0). */
+		assert_non_null(strstr(s, "\nqg_roce_tos 'mlx5_0' '1' '122'\n"));
+		struct qg_settings set;
+		char got[256];
+		settings_of(&m, &set);
+		map_settings(&set, got, sizeof(got));
+		assert_string_equal(got, "dscp2prio.24=4 dscp2prio.30=4 dscp2prio.46=7");
+		qg_settings_free(&set);
+		/* plan.json carries the same keys. */
+		const char *plan = file_text(&o, "plan.json");
+		assert_non_null(strstr(plan, "\"dscp2prio.24\":"));
+		assert_non_null(strstr(plan, "\"dscp2prio.46\":"));
+		qg_outset_free(&o);
+		qg_model_free(&m);
+	}
+}
+
+/* Without the cnp class only the lossless DSCPs are entries. */
+static void test_no_cnp_no_cnp_entry(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	const char *s =
+	    script_for("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
+		       "pool: {name: r, memory_percent: 50}}\n" HOST_PF("dcb"),
+		       "host/h.sh", &o, &m);
+	assert_non_null(strstr(s, "\nqg_dcb_dscp2prio 'enp1f0' '26' '3'\nqg_dcb_pfc '"));
+	struct qg_settings set;
+	char got[256];
+	settings_of(&m, &set);
+	map_settings(&set, got, sizeof(got));
+	assert_string_equal(got, "dscp2prio.26=3");
+	qg_settings_free(&set);
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+/*
+ * No map entries where the map is not the host's to set or not read: a VF
+ * (the PF's map, the hypervisor's, applies) and trust pcp (the NIC
+ * classifies by 802.1p), with either tool.
+ */
+static void test_vf_and_trust_pcp_have_no_map(void **state)
+{
+	(void)state;
+	static const char *const intents[] = {
+	    BASE_QOS "hosts:\n  - {name: h, platform: linux, function: vf, address: h.example.net, "
+		     "netdev: ens224, rdma_device: mlx5_0}\n",
+	    "version: 1\nfabric: t\nqos:\n  trust: pcp\n  lossless: {priority: 4, dscp: [24], "
+	    "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n"
+	    "  cnp: {priority: 7, dscp: 46}\n" HOST_PF("mlnx_qos"),
+	    "version: 1\nfabric: t\nqos:\n  trust: pcp\n  lossless: {priority: 4, dscp: [24], "
+	    "pool: {name: r, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n"
+	    "  cnp: {priority: 7, dscp: 46}\n" HOST_PF("dcb"),
+	};
+	for (size_t i = 0; i < sizeof(intents) / sizeof(intents[0]); i++) {
+		struct qg_model m;
+		struct qg_outset o;
+		struct qg_diags d;
+		/* trust pcp with DSCP lists warns; the build goes on. */
+		assert_int_equal(load_text(intents[i], &d, &m), 0);
+		qg_diags_free(&d);
+		build_ok(&m, &o);
+		const char *s = file_text(&o, "host/h.sh");
+		assert_null(strstr(s, "\nqg_mlnx_qos_dscp2prio '"));
+		assert_null(strstr(s, "\nqg_dcb_dscp2prio '"));
+		struct qg_settings set;
+		char got[256];
+		settings_of(&m, &set);
+		map_settings(&set, got, sizeof(got));
+		assert_string_equal(got, "");
+		qg_settings_free(&set);
+		if (i > 0)
+			assert_non_null(strstr(s, "_trust 'enp1f0' 'pcp'\n"));
+		qg_outset_free(&o);
+		qg_model_free(&m);
+	}
+}
+
 static void test_settings_match_script_keys(void **state)
 {
 	(void)state;
@@ -98,6 +276,8 @@ static void test_settings_match_script_keys(void **state)
 	static const char *const keys[] = {"mtu",
 					   "trust",
 					   "pfc",
+					   "dscp2prio.26",
+					   "dscp2prio.48",
 					   "roce_tos",
 					   "tclass",
 					   "ecn.roce_np.enable.3",
@@ -110,6 +290,9 @@ static void test_settings_match_script_keys(void **state)
 	assert_non_null(strstr(s, "qg_report ok mtu"));
 	assert_non_null(strstr(s, "qg_report ok trust"));
 	assert_non_null(strstr(s, "qg_report ok pfc"));
+	/* The map's helpers report under dscp2prio.<DSCP>, the settings' key. */
+	assert_non_null(strstr(s, "\tqg_k=dscp2prio.$2\n"));
+	assert_non_null(strstr(s, "qg_report ok \"$qg_k\""));
 	assert_non_null(strstr(s, "qg_file roce_tos"));
 	assert_non_null(strstr(s, "qg_report ok tclass"));
 	qg_outset_free(&o);
@@ -123,6 +306,10 @@ int main(void)
 	    cmocka_unit_test(test_pf_dcb),
 	    cmocka_unit_test(test_vf_gets_no_trust_or_pfc),
 	    cmocka_unit_test(test_no_ecn_tos_104_no_dcqcn),
+	    cmocka_unit_test(test_default_map_entries_for_both_tools),
+	    cmocka_unit_test(test_remapped_intent_builds_and_sets_entries),
+	    cmocka_unit_test(test_no_cnp_no_cnp_entry),
+	    cmocka_unit_test(test_vf_and_trust_pcp_have_no_map),
 	    cmocka_unit_test(test_settings_match_script_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,7 +86,10 @@ static void test_ranges_and_variants(void **state)
 	qg_model_free(&m);
 }
 
-/* Onyx and mlx5 hosts program no DSCP map: each refuses one in its own check(). */
+/*
+ * Onyx and ESXi program no DSCP map: each refuses one in its own check();
+ * Linux hosts program the classes' entries and are not refused.
+ */
 static void test_dscp_map_judged_by_targets(void **state)
 {
 	(void)state;
@@ -97,15 +100,16 @@ static void test_dscp_map_judged_by_targets(void **state)
 	    "  cnp: {priority: 7, dscp: 46}\n"
 	    "switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: [1/1]}\n"
 	    "hosts:\n  - {name: h, platform: linux, address: 10.0.0.2, netdev: e, rdma_device: "
-	    "m}\n",
+	    "m}\n  - {name: x, platform: esxi, address: 10.0.0.3, uplink: vmnic2}\n",
 	    &m);
 	struct qg_diags d;
 	qg_diags_init(&d, "t.yaml");
 	assert_int_equal(qg_build_check(&m, &d), -1);
 	assert_true(diag_has(&d, "DSCP 24 maps to switch-priority 3 (DSCP/8), not 4; the onyx "
 				 "target programs no DSCP map"));
-	assert_true(diag_has(&d, "DSCP 46 maps to switch-priority 5 (DSCP/8), not 7; the linux "
+	assert_true(diag_has(&d, "DSCP 46 maps to switch-priority 5 (DSCP/8), not 7; the esxi "
 				 "target programs no DSCP map"));
+	assert_false(diag_has(&d, "the linux target"));
 	qg_diags_free(&d);
 	qg_model_free(&m);
 }

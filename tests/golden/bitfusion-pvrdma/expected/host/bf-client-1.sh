@@ -11,7 +11,7 @@
 # Exit status: 0 all set; 1 a setting failed; 2 none failed but one is missing.
 set -u
 # No pathname expansion: lists are split into words below (the trust order,
-# the DSCP entries), and a word must never become file names, whatever
+# a host's answers), and a word must never become file names, whatever
 # characters a value may hold one day.
 set -f
 # mlnx_qos, ip and dcb live in sbin, which a non-login SSH session may lack.
@@ -118,6 +118,49 @@ qg_mlnx_qos_pfc() {
 	fi
 }
 
+# The DSCP-to-priority map, one entry a call: qg_*_dscp2prio IF DSCP PRIO.
+# The entry read back after the set decides, not the tool's exit status:
+# dcb app replace exits 0 when the kernel refused the entry (dcb/dcb_app.c),
+# and on mlx5, which drops a DSCP's old entry itself, says its removal failed.
+#
+# mlnx_qos shows the map only under trust dscp, as lines "<tab>prio:P
+# dscp:NN,NN,...," of at most eight DSCPs (more continue on a line of the same
+# prefix). Prints DSCP $2's priorities: "unset" if none, "unknown" if no map.
+qg_mlnx_qos_prio_of() {
+	mlnx_qos -i "$1" 2>/dev/null | awk -v d="$2" '
+		$1 ~ /^prio:[0-7]$/ && $2 ~ /^dscp:/ {
+			shown = 1
+			n = split(substr($2, 6), v, ",")
+			for (i = 1; i <= n; i++)
+				if (v[i] ~ /^[0-9]+$/ && v[i] + 0 == d + 0)
+					p = p (p == "" ? "" : ",") substr($1, 6)
+		}
+		END { print shown ? (p == "" ? "unset" : p) : "unknown" }'
+}
+
+qg_mlnx_qos_dscp2prio() {
+	qg_k=dscp2prio.$2
+	if ! qg_have mlnx_qos; then
+		qg_report missing "$qg_k" "mlnx_qos is not installed (MLNX_OFED or mlnx-tools)"
+		return
+	fi
+	qg_cur=$(qg_mlnx_qos_prio_of "$1" "$2")
+	if [ "$qg_cur" = "$3" ]; then
+		qg_report ok "$qg_k" "$3"
+		return
+	elif [ "$qg_dry" = 1 ]; then
+		qg_report changed "$qg_k" "$qg_cur -> $3"
+		return
+	fi
+	mlnx_qos -i "$1" --dscp2prio "set,$2,$3" >/dev/null 2>&1
+	qg_now=$(qg_mlnx_qos_prio_of "$1" "$2")
+	if [ "$qg_now" = "$3" ]; then
+		qg_report changed "$qg_k" "$qg_cur -> $3"
+	else
+		qg_report failed "$qg_k" "mlnx_qos -i $1 --dscp2prio set,$2,$3 failed (now $qg_now)"
+	fi
+}
+
 # iproute2 dcb (upstream kernels): trust order, DSCP app table, PFC.
 qg_dcb_trust() {
 	if ! qg_have dcb; then
@@ -138,25 +181,44 @@ qg_dcb_trust() {
 	fi
 }
 
-qg_dcb_app() {
+# dcb -N app show prints "dscp-prio 0:0 24:3 48:6 ", sorted, or nothing for an
+# empty table; a DSCP may have several priorities. Prints DSCP $2's: "unset"
+# if none; fails when dcb cannot read the table.
+qg_dcb_prio_of() {
+	qg_out=$(dcb -N app show dev "$1" dscp-prio 2>/dev/null) || return 1
+	printf '%s\n' "$qg_out" | awk -v d="$2" '
+		$1 == "dscp-prio" {
+			for (i = 2; i <= NF; i++)
+				if (split($i, kv, ":") == 2 && kv[1] ~ /^[0-9]+$/ && kv[1] + 0 == d + 0)
+					p = p (p == "" ? "" : ",") kv[2]
+		}
+		END { print p == "" ? "unset" : p }'
+}
+
+# replace, not add: DSCP $2 is left with this one priority (dcb-app(8)).
+qg_dcb_dscp2prio() {
+	qg_k=dscp2prio.$2
 	if ! qg_have dcb; then
-		qg_report missing dscp_prio "dcb (iproute2) is not installed"
+		qg_report missing "$qg_k" "dcb (iproute2) is not installed"
 		return
 	fi
-	qg_cur=$(dcb -N app show dev "$1" dscp-prio 2>/dev/null)
-	qg_need=""
-	for qg_e in $2; do
-		case " $qg_cur " in
-		*" $qg_e "*) ;;
-		*) qg_need="$qg_need $qg_e" ;;
-		esac
-	done
-	if [ -z "$qg_need" ]; then
-		qg_report ok dscp_prio "$2"
-	elif qg_apply dcb app replace dev "$1" dscp-prio $qg_need 2>/dev/null; then
-		qg_report changed dscp_prio "set$qg_need"
+	if ! qg_cur=$(qg_dcb_prio_of "$1" "$2"); then
+		qg_report missing "$qg_k" "dcb app is not supported on $1 (no DCB in its driver, or iproute2 too old)"
+		return
+	fi
+	if [ "$qg_cur" = "$3" ]; then
+		qg_report ok "$qg_k" "$3"
+		return
+	elif [ "$qg_dry" = 1 ]; then
+		qg_report changed "$qg_k" "$qg_cur -> $3"
+		return
+	fi
+	dcb app replace dev "$1" dscp-prio "$2:$3" >/dev/null 2>&1
+	qg_now=$(qg_dcb_prio_of "$1" "$2")
+	if [ "$qg_now" = "$3" ]; then
+		qg_report changed "$qg_k" "$qg_cur -> $3"
 	else
-		qg_report failed dscp_prio "dcb app replace dev $1 dscp-prio$qg_need failed"
+		qg_report failed "$qg_k" "dcb app replace dev $1 dscp-prio $2:$3 failed (now ${qg_now:-unreadable})"
 	fi
 }
 

@@ -1,0 +1,183 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# qosgen against Cumulus Linux's NVUE REST API (issue 13): the real qosgen
+# binary, the NVUE simulator (tests/sim/nvue_sim.py, HTTPS on 127.0.0.1 with
+# a certificate made here and checked by qosgen through --ca-file):
+#   dry run and diff show the change and send nothing; push converges and is
+#   saved; a re-push sends nothing;
+#   a value the switch refuses at apply: the revision ends invalid, the
+#   applied configuration is untouched, qosgen says UNCHANGED with the
+#   switch's words;
+#   the connection dropped after the apply request: the read-back decides,
+#   and says the revision applied;
+#   an apply that never ends: outcome unknown, said so, exit 3;
+#   a wrong password, an untrusted certificate, another hostname: nothing sent;
+#   a mixed fabric (the Onyx simulator behind a real sshd, and NVUE) from one
+#   intent: diff --all shows both, push --all converges both, a second
+#   diff --all is empty.
+# Usage: nvue.sh BUILD
+set -u
+. "$(dirname "$0")/lib.sh"
+e2e_start "$1"
+here=$(cd "$(dirname "$0")/../.." && pwd)
+NVSIM="$here/tests/sim/nvue_sim.py"
+E2E_CLEANUP='nv_stop'
+
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" -days 2 \
+	-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1 || {
+	echo "FAIL nvue: cannot make a test certificate (needs openssl)"
+	exit 1
+}
+
+# nv_start ARGS...: a fresh simulator (its state only in memory); sets $nvport.
+nv_start() {
+	nv_stop
+	rm -f "$dir/nvport"
+	NVUE_SIM_USER=cumulus NVUE_SIM_PASSWORD=e2e-pw python3 "$NVSIM" --port 0 \
+		--port-file "$dir/nvport" --cert "$dir/cert.pem" --key "$dir/key.pem" \
+		--ports swp1-32,swp49s0-3 --apply-delay 0.2 "$@" >>"$dir/nvsim.log" 2>&1 &
+	echo $! >"$dir/nvpid"
+	for _ in $(seq 1 50); do
+		[ -s "$dir/nvport" ] && break
+		sleep 0.1
+	done
+	nvport=$(cat "$dir/nvport" 2>/dev/null)
+	[ -n "$nvport" ] || {
+		echo "FAIL nvue: the simulator did not start: $(tail -3 "$dir/nvsim.log")"
+		exit 1
+	}
+}
+nv_stop() {
+	if [ -s "$dir/nvpid" ]; then
+		kill "$(cat "$dir/nvpid")" 2>/dev/null
+		wait "$(cat "$dir/nvpid")" 2>/dev/null
+		rm -f "$dir/nvpid"
+	fi
+}
+# nv_get PATH: the applied configuration at PATH, as the API answers it.
+nv_get() {
+	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw "https://127.0.0.1:$nvport/nvue_v1/$1?rev=applied"
+}
+# nv_revisions: how many revisions were made (the simulator's are numbered; empty and startup are not).
+nv_revisions() {
+	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw "https://127.0.0.1:$nvport/nvue_v1/revision" |
+		python3 -c 'import json,sys; print(sum(k.isdigit() for k in json.load(sys.stdin)))'
+}
+
+intent() { # SWITCH_NAME
+	cat >"$dir/intent.yaml" <<YAML
+version: 1
+fabric: e2e
+$E2E_QOS
+switches:
+  - {name: $1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4, swp49s0-3]}
+YAML
+}
+export QOSGEN_NVUE_PASSWORD=e2e-pw
+run() { # VERB ARGS...; output in $dir/out, $dir/err; status in $st
+	verb=$1
+	shift
+	"$Q" "$verb" "$dir/intent.yaml" --ca-file "$dir/cert.pem" --timeout 5 "$@" >"$dir/out" 2>"$dir/err"
+	st=$?
+}
+
+# --- dry run, diff, push, re-push ---
+nv_start
+intent leaf1
+run push --switch leaf1 --dry-run
+[ $st -eq 0 ] && grep -q "would change" "$dir/err" &&
+	grep -q '^nv set qos pfc default-global switch-priority 3$' "$dir/out" &&
+	[ "$(nv_revisions)" -eq 0 ]
+check "dry run shows, sends nothing" $? "exit $st: $(cat "$dir/err")"
+run diff --switch leaf1 --exit-code
+[ $st -eq 1 ] && grep -q '^nv set interface swp1-4 link mtu 9216$' "$dir/out"
+check "diff --exit-code: differs" $? "exit $st: $(cat "$dir/out" "$dir/err")"
+run push --switch leaf1
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && grep -q "saved" "$dir/err" &&
+	nv_get qos/pfc | grep -q '"3"' &&
+	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw \
+		"https://127.0.0.1:$nvport/nvue_v1/qos/pfc?rev=startup" | grep -q '"3"'
+check "push converges and saves" $? "exit $st: $(cat "$dir/err")"
+revs=$(nv_revisions)
+run push --switch leaf1
+[ $st -eq 0 ] && grep -q "in sync: nothing to send" "$dir/err" && [ "$(nv_revisions)" -eq "$revs" ]
+check "re-push sends nothing" $? "exit $st, revisions $revs -> $(nv_revisions): $(cat "$dir/err")"
+run diff --switch leaf1 --exit-code
+[ $st -eq 0 ] && [ ! -s "$dir/out" ]
+check "diff after push: empty" $? "exit $st: $(cat "$dir/out")"
+
+# --- a value the switch refuses: applied untouched, UNCHANGED ---
+nv_start --refuse-path 'qos/congestion-control/*/traffic-class/*/min-threshold=150000'
+intent leaf1
+before=$(nv_get qos)
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "UNCHANGED" "$dir/err" && grep -q "invalid" "$dir/err" &&
+	grep -q "refused by the simulator" "$dir/err" && [ "$(nv_get qos)" = "$before" ]
+check "refused value: unchanged" $? "exit $st: $(cat "$dir/err")"
+
+# --- the connection dropped after the apply request: a read-back decides ---
+nv_start --drop-apply 1
+intent leaf1
+run push --switch leaf1
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && grep -q "the connection dropped after the apply" "$dir/err"
+check "dropped after apply: read back, applied" $? "exit $st: $(cat "$dir/err")"
+
+# --- an apply that never ends: outcome unknown ---
+nv_start --hang-apply
+intent leaf1
+run push --switch leaf1 --timeout 2
+[ $st -eq 3 ] && grep -q "still applying" "$dir/err" && grep -q "NOT RESTORED" "$dir/err"
+check "apply never ends: outcome unknown" $? "exit $st: $(cat "$dir/err")"
+
+# --- nothing sent: wrong password, untrusted certificate, another hostname ---
+nv_start
+intent leaf1
+QOSGEN_NVUE_PASSWORD=wrong run push --switch leaf1
+[ $st -eq 3 ] && grep -q "UNREACHABLE" "$dir/err" && grep -q "401" "$dir/err" && [ "$(nv_revisions)" -eq 0 ]
+check "wrong password: unreachable" $? "exit $st: $(cat "$dir/err")"
+"$Q" push "$dir/intent.yaml" --switch leaf1 --timeout 5 >"$dir/out" 2>"$dir/err"
+st=$?
+[ $st -eq 3 ] && grep -q "not trusted" "$dir/err" && [ "$(nv_revisions)" -eq 0 ]
+check "untrusted certificate: refused" $? "exit $st: $(cat "$dir/err")"
+printf -- '- set:\n    system:\n      hostname: spine9\n' >"$dir/other.yaml"
+nv_start --config "$dir/other.yaml"
+intent leaf1
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "hostname is 'spine9'" "$dir/err" && [ "$(nv_revisions)" -eq 0 ]
+check "another hostname: refused" $? "exit $st: $(cat "$dir/err")"
+
+# --- a mixed fabric from one intent: Onyx (sshd + simulator) and NVUE ---
+nv_start
+sw="$dir/onyx1"
+sshd_start "$dir/sshd" "$SIM --state $sw --ports 32"
+sim_hostname "$SIM" "$sw" 32 onyx1
+user=${USER:-$(id -un)}
+kh="$dir/known_hosts"
+printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$kh"
+cat >"$dir/intent.yaml" <<YAML
+version: 1
+fabric: e2e
+$E2E_QOS
+switches:
+  - {name: onyx1, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1-1/4]}
+  - {name: leaf1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4]}
+YAML
+ssh_opts="--known-hosts $kh --identity $dir/sshd/client_key --ssh-config /dev/null"
+# shellcheck disable=SC2086
+run diff --all --exit-code $ssh_opts
+[ $st -eq 1 ] && grep -q '^## onyx1$' "$dir/out" && grep -q '^## leaf1$' "$dir/out" &&
+	grep -q '^traffic pool roce type lossless$' "$dir/out" &&
+	grep -q '^nv set qos roce mode lossless$' "$dir/out"
+check "mixed fabric: diff --all shows both" $? "exit $st: $(cat "$dir/out" "$dir/err")"
+# shellcheck disable=SC2086
+run push --all $ssh_opts
+[ $st -eq 0 ] && grep -q "^onyx1 .*onyx .*converged" "$dir/err" &&
+	grep -q "^leaf1 .*cumulus .*converged" "$dir/err"
+check "mixed fabric: push --all converges both" $? "exit $st: $(cat "$dir/err")"
+# shellcheck disable=SC2086
+run diff --all --exit-code $ssh_opts
+[ $st -eq 0 ] && [ ! -s "$dir/out" ]
+check "mixed fabric: second diff --all empty" $? "exit $st: $(cat "$dir/out" "$dir/err")"
+
+echo "$pass nvue checks passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,550 @@
+#!/bin/sh
+# nvue_selftest.sh: checks tests/sim/nvue_sim.py, the NVUE REST API simulator.
+#
+# Makes a throwaway CA-less self-signed certificate for 127.0.0.1, starts the simulator
+# on a free loopback port (one instance per scenario), and drives it with curl over
+# verified TLS (--cacert): first the curl lines of NVIDIA's own documentation
+# (nvue-doc-curl.txt, run unchanged apart from the substitutions listed there and in
+# NVUE.md), then the revision life cycle, QoS validation and fault injection.
+# One line per check ("ok - ..." / "FAIL - ..."), the last line a summary; exit 0 only
+# when nothing failed.  The simulator is stopped by PID whatever happens.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+SIM="$HERE/nvue_sim.py"
+DOC="$HERE/nvue-doc-curl.txt"
+REAL="$HERE/../nvue/real"
+# The interpreter itself, resolved once: a version-manager shim costs ~0.5 s a call.
+PY=$("${PYTHON:-python3}" -c 'import sys; print(sys.executable)') || exit 1
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/nvue-selftest.XXXXXX") || exit 1
+SIM_PID=""
+
+stop_sim() {
+    if [ -n "$SIM_PID" ]; then
+        kill "$SIM_PID" 2>/dev/null
+        wait "$SIM_PID" 2>/dev/null
+        SIM_PID=""
+    fi
+}
+cleanup() {
+    stop_sim
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+
+PASS=0
+FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
+bad() {
+    FAIL=$((FAIL + 1)); echo "FAIL - $1"
+    if [ -n "${2:-}" ]; then echo "#   $2"; fi
+}
+
+# --- helpers written to the temp dir: JSON checks and the doc-line substitutions ---
+cat > "$TMP/jcheck.py" <<'EOF'
+"""jcheck.py BODY 'CHECK | CHECK ...'  (exit 1 and a reason when a check fails)
+   jcheck.py --key BODY    print the only key of a JSON object (a new revision's id)
+   jcheck.py --state BODY  print a revision's state, unkeyed or keyed by its id"""
+import json, os, sys
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return json.loads(text) if text.strip() else None
+
+def ptr(doc, p):
+    if p in ("", "$"):          # "$": the whole answer
+        return doc
+    for tok in p[1:].split("/"):
+        tok = tok.replace("~1", "/").replace("~0", "~")
+        if isinstance(doc, dict) and tok in doc:
+            doc = doc[tok]
+        else:
+            raise KeyError(p)
+    return doc
+
+def check(doc, spec):
+    rev = os.environ.get("REV", "").replace("~", "~0").replace("/", "~1")
+    spec = spec.strip().replace("{REV}", rev)
+    for op in (" == ", " contains "):
+        if op in spec:
+            p, want = spec.split(op, 1)
+            try:
+                got = ptr(doc, p)
+            except KeyError:
+                return f"{p}: missing in {json.dumps(doc)[:300]}"
+            if op == " == ":
+                if got != json.loads(want):
+                    return f"{p}: got {json.dumps(got)}, want {want}"
+            elif want not in json.dumps(got):
+                return f"{p}: {json.dumps(got)[:200]} does not contain {want}"
+            return None
+    p, word = spec.rsplit(" ", 1)
+    try:
+        ptr(doc, p)
+        present = True
+    except KeyError:
+        present = False
+    if word == "exists" and not present:
+        return f"{p}: missing in {json.dumps(doc)[:300]}"
+    if word == "absent" and present:
+        return f"{p}: present, want absent"
+    if word not in ("exists", "absent"):
+        return f"bad check {spec!r}"
+    return None
+
+if sys.argv[1] == "--key":
+    doc = load(sys.argv[2])
+    print(next(iter(doc)) if isinstance(doc, dict) and len(doc) == 1 else "")
+elif sys.argv[1] == "--state":
+    doc = load(sys.argv[2]) or {}
+    if "state" not in doc and len(doc) == 1:
+        doc = next(iter(doc.values()))
+    print(doc.get("state", "") if isinstance(doc, dict) else "")
+else:
+    try:
+        doc = load(sys.argv[1])
+    except ValueError as e:
+        print(f"answer is not JSON: {e}")
+        sys.exit(1)
+    for spec in " | ".join(sys.argv[2:]).split(" | "):
+        if spec.strip():
+            why = check(doc, spec)
+            if why:
+                print(why)
+                sys.exit(1)
+EOF
+
+cat > "$TMP/subst.py" <<'EOF'
+"""subst.py LINE: print a label, then the doc line with only the documented
+substitutions made (prompt, host:port, credentials, -k/--insecure, revision id)."""
+import os, re, sys
+from urllib.parse import quote, urlsplit
+
+line = sys.argv[1]
+env = os.environ
+cmd = re.sub(r"^\S*\$ ", "", line, count=1)                 # the printed prompt
+cmd = re.sub(r"https://(127\.0\.0\.1|localhost):8765", "https://127.0.0.1:" + env["PORT"], cmd)
+cmd = re.sub(r"cumulus:(cumulus|CumulusLinux!)", env["SIM_USER"] + ":" + env["SIM_PASS"], cmd)
+cmd = re.sub(r"(?<!\S)(-k|--insecure)(?!\S)", "--cacert " + env["CERT"], cmd)
+rev = env.get("REV", "")
+if rev:
+    enc = quote(rev, safe="")
+    cmd = re.sub(r"changeset%2F[A-Za-z0-9%._-]+", enc, cmd)
+    cmd = re.sub(r"(?<=[?&]rev=)changeset/[A-Za-z0-9/._-]+", rev, cmd)
+    cmd = re.sub(r"(?<=[?&]rev=)[0-9]+", enc, cmd)
+    cmd = re.sub(r"(?<=/revision/)[0-9]+", enc, cmd)
+m = re.search(r"(?:-X|--request)\s+(\w+)", cmd)
+u = re.search(r"https://[^\s'\"]+", cmd)
+path = urlsplit(u.group(0)) if u else None
+print(f"{m.group(1) if m else 'GET'} {path.path + ('?' + path.query if path.query else '') if path else '?'}")
+print(cmd)
+EOF
+
+cat > "$TMP/cmpyaml.py" <<'EOF'
+"""cmpyaml.py FILE.yaml BODY: the set: map of an NVUE startup.yaml, read with YAML's
+BaseLoader (every scalar a string, nothing resolved), equals the JSON read-back with
+its scalars written as strings."""
+import json, sys
+import yaml
+
+def flat(x):
+    if isinstance(x, dict):
+        return {str(k): flat(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [flat(v) for v in x]
+    return x if isinstance(x, str) else json.dumps(x)
+
+with open(sys.argv[1], encoding="utf-8") as f:
+    doc = yaml.load(f, Loader=yaml.BaseLoader)
+want = {}
+for entry in doc:
+    want.update(entry.get("set", {}))
+with open(sys.argv[2], encoding="utf-8") as f:
+    got = flat(json.load(f))
+if flat(want) != got:
+    for k in sorted(set(want) | set(got)):
+        if flat(want.get(k)) != got.get(k):
+            print(f"differs under {k}")
+            break
+    sys.exit(1)
+EOF
+
+# --- certificate, credentials ---------------------------------------------------
+CERT="$TMP/cert.pem"
+if ! openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=127.0.0.1" \
+        -addext "subjectAltName=IP:127.0.0.1" -keyout "$TMP/key.pem" -out "$CERT" \
+        >"$TMP/openssl.log" 2>&1; then
+    cat "$TMP/openssl.log" >&2
+    echo "nvue selftest: 0 passed, 1 failed"
+    exit 1
+fi
+SIM_USER=qgtest
+SIM_PASS="sim$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
+export SIM_USER SIM_PASS CERT
+
+# start_sim [sim options]: a fresh simulator; sets PORT and BASE
+start_sim() {
+    stop_sim
+    rm -f "$TMP/port"
+    NVUE_SIM_USER=$SIM_USER NVUE_SIM_PASSWORD=$SIM_PASS "$PY" "$SIM" --listen 127.0.0.1 \
+        --port 0 --port-file "$TMP/port" --cert "$CERT" --key "$TMP/key.pem" "$@" \
+        2>>"$TMP/sim.log" &
+    SIM_PID=$!
+    n=0
+    while [ ! -s "$TMP/port" ]; do
+        n=$((n + 1))
+        if [ "$n" -gt 100 ] || ! kill -0 "$SIM_PID" 2>/dev/null; then
+            echo "simulator did not start ($*):" >&2
+            tail -n 5 "$TMP/sim.log" >&2
+            SIM_PID=""
+            return 1
+        fi
+        sleep 0.1
+    done
+    PORT=$(cat "$TMP/port")
+    BASE="https://127.0.0.1:$PORT/nvue_v1"
+    export PORT
+}
+
+# req METHOD PATH [BODY]: sets STATUS (000 when curl got no answer); body in $TMP/body
+req() {
+    if [ $# -ge 3 ]; then
+        STATUS=$(curl -sS --cacert "$CERT" -u "$SIM_USER:$SIM_PASS" -X "$1" \
+            -H 'Content-Type: application/json' --data-binary "$3" \
+            -o "$TMP/body" -w '%{http_code}' "$BASE$2" 2>"$TMP/curl.err") || STATUS=000
+    else
+        STATUS=$(curl -sS --cacert "$CERT" -u "$SIM_USER:$SIM_PASS" -X "$1" \
+            -o "$TMP/body" -w '%{http_code}' "$BASE$2" 2>"$TMP/curl.err") || STATUS=000
+    fi
+}
+
+# expect NAME STATUS [CHECKS]: judge the last answer
+expect() {
+    name=$1; want=$2; shift 2
+    if [ "$STATUS" != "$want" ]; then
+        bad "$name" "status $STATUS, want $want: $(head -c 300 "$TMP/body" 2>/dev/null | tr '\n' ' ')"
+        return 1
+    fi
+    if [ $# -gt 0 ] && ! why=$("$PY" "$TMP/jcheck.py" "$TMP/body" "$@" 2>&1); then
+        bad "$name" "$why"
+        return 1
+    fi
+    ok "$name"
+}
+
+enc() { printf '%s' "$1" | sed 's|/|%2F|g'; }
+
+new_rev() {
+    req POST /revision
+    REV=$("$PY" "$TMP/jcheck.py" --key "$TMP/body")
+    export REV
+}
+
+# rev_state ID [WANT]: the revision's state, polled up to 6 s until it is WANT
+rev_state() {
+    n=0
+    while :; do
+        req GET "/revision/$(enc "$1")"
+        STATE=$("$PY" "$TMP/jcheck.py" --state "$TMP/body")
+        if [ -z "${2:-}" ] || [ "$STATE" = "$2" ] || [ "$n" -ge 60 ]; then
+            return 0
+        fi
+        n=$((n + 1))
+        sleep 0.1
+    done
+}
+
+apply_rev() {  # apply_rev ID [ays]
+    if [ "${2:-}" = ays ]; then
+        req PATCH "/revision/$(enc "$1")" '{"state": "apply", "auto-prompt": {"ays": "ays_yes"}}'
+    else
+        req PATCH "/revision/$(enc "$1")" '{"state": "apply"}'
+    fi
+}
+
+# --- 1. NVIDIA's doc command lines ------------------------------------------------
+run_doc_line() {
+    out=$("$PY" "$TMP/subst.py" "$1") || { bad "doc line: substitution failed"; return; }
+    label=$(printf '%s\n' "$out" | sed -n 1p)
+    cmd=$(printf '%s\n' "$out" | sed -n 2p)
+    n=0
+    while :; do
+        STATUS=$(sh -c "$cmd -sS -o '$TMP/body' -w '%{http_code}'" 2>"$TMP/curl.err") || STATUS=000
+        if [ "$capture" -eq 1 ]; then     # a new revision: its id is what {REV} means now
+            REV=$("$PY" "$TMP/jcheck.py" --key "$TMP/body" 2>/dev/null)
+            export REV
+        fi
+        if [ "$STATUS" = "${exp%% *}" ] && { [ "$exp" = "${exp%% *}" ] \
+                || "$PY" "$TMP/jcheck.py" "$TMP/body" "${exp#* | }" >/dev/null 2>&1; }; then
+            break
+        fi
+        n=$((n + 1))
+        if [ "$eventually" -eq 0 ] || [ "$n" -ge 60 ]; then break; fi
+        sleep 0.1
+    done
+    if [ "$exp" = "${exp%% *}" ]; then
+        expect "doc[$section] $label" "$exp"
+    else
+        expect "doc[$section] $label" "${exp%% *}" "${exp#* | }"
+    fi
+}
+
+run_doc_section() {
+    # (expect() sets $name and $want: this loop keeps its own names)
+    doc_section=$1; section=""; exp=""; capture=0; eventually=0
+    REV=""; export REV
+    while IFS= read -r line || [ -n "$line" ]; do
+        case $line in
+            '#@ section '*) section=${line#'#@ section '} ;;
+            '#@ expect '*) exp=${line#'#@ expect '} ;;
+            '#@ capture-rev') capture=1 ;;
+            '#@ eventually') eventually=1 ;;
+            '#'* | '') ;;
+            *)
+                if [ "$section" = "$doc_section" ]; then
+                    if [ -z "$exp" ]; then bad "doc[$section]: a line without '#@ expect'"
+                    else run_doc_line "$line"; fi
+                fi
+                exp=""; capture=0; eventually=0 ;;
+        esac
+    done < "$DOC"
+}
+
+if start_sim --ports swp1-64 --prompt never --apply-delay 0.3; then
+    run_doc_section numeric
+fi
+if start_sim --ports swp1-64 --prompt first --apply-delay 0.3 --rev-ids changeset; then
+    run_doc_section changeset
+    case $REV in changeset/"$SIM_USER"/*) ok "changeset ids look like changeset/<user>/<time>_<tag> ($REV)" ;;
+        *) bad "changeset ids look like changeset/<user>/<time>_<tag>" "got '$REV'" ;; esac
+fi
+
+# --- 2. real startup.yaml files: loaded, read back unchanged ------------------------
+for f in "$REAL"/*.yaml; do
+    b=$(basename "$f")
+    if start_sim --config "$f"; then
+        req GET "/?rev=applied&filled=false"
+        if [ "$STATUS" = 200 ] && why=$("$PY" "$TMP/cmpyaml.py" "$f" "$TMP/body" 2>&1); then
+            ok "$b: GET ?rev=applied&filled=false equals its set: section"
+        else
+            bad "$b: GET ?rev=applied&filled=false equals its set: section" "status $STATUS $why"
+        fi
+        req GET "/?rev=startup&filled=false"
+        if [ "$STATUS" = 200 ] && "$PY" "$TMP/cmpyaml.py" "$f" "$TMP/body" >/dev/null 2>&1; then
+            ok "$b: startup equals it too"
+        else
+            bad "$b: startup equals it too" "status $STATUS"
+        fi
+        req GET "/evpn?rev=applied"
+        expect "$b: unquoted 'enable: on' reads back as the string \"on\"" 200 '/enable == "on"'
+    fi
+done
+
+# --- 3. QoS push: the revision life cycle on a switch loaded from a real file -------
+for FIRST in "$REAL"/*.yaml; do break; done
+if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-delay 0.6; then
+    STATUS=$(curl -sS --cacert "$CERT" -o "$TMP/body" -w '%{http_code}' "$BASE/revision" 2>/dev/null) || STATUS=000
+    expect "no credentials: 401" 401 '/status == 401'
+    STATUS=$(curl -sS --cacert "$CERT" -u "$SIM_USER:wrong" -o "$TMP/body" -w '%{http_code}' "$BASE/revision" 2>/dev/null) || STATUS=000
+    expect "wrong password: 401" 401 '/title == "Unauthorized"'
+
+    new_rev; R1=$REV
+    expect "POST /revision: a pending revision keyed by its id" 200 '/{REV}/state == "pending" | /{REV}/transition/issue == {}'
+    QOS='{"qos": {"roce": {"enable": "on", "mode": "lossless"},
+      "mapping": {"default-global": {"trust": "l3", "dscp": {"26": {"switch-priority": 3}, "48": {"switch-priority": 6}}}},
+      "pfc": {"default-global": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable", "cable-length": 10}},
+      "traffic-pool": {"default-lossy": {"memory-percent": 50}, "roce-lossless": {"memory-percent": 50, "switch-priority": {"3": {}}}},
+      "congestion-control": {"default-global": {"traffic-class": {"3": {"min-threshold": 150000, "max-threshold": 1500000, "probability": 100, "ecn": "enable"}}}},
+      "egress-scheduler": {"default-global": {"traffic-class": {"6": {"mode": "strict"}, "3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50}}}},
+      "egress-queue-mapping": {"default-global": {"switch-priority": {"3": {"traffic-class": 3}, "6": {"traffic-class": 6}}}}},
+     "interface": {"swp1-2": {"link": {"mtu": 9216}, "qos": {"pfc": {"profile": "default-global"}}},
+                   "swp33s0": {"link": {"mtu": 9216}}}}'
+    req PATCH "/?rev=$(enc "$R1")" "$QOS"
+    expect "root PATCH: the change answered, range key expanded, type swp added" 200 \
+        '/interface/swp2/link/mtu == 9216 | /interface/swp1/type == "swp" | /interface/swp1-2 absent'
+    req GET "/qos/traffic-pool/roce-lossless?rev=$(enc "$R1")"
+    expect "GET ?rev=<id> reads the pending change" 200 '/memory-percent == 50'
+    req GET "/qos/traffic-pool?rev=applied"
+    expect "not applied yet: applied has only the default pool" 200 '/roce-lossless absent | /default-lossy/memory-percent == 100'
+
+    apply_rev "$R1"
+    expect "apply without auto-prompt: accepted" 200 '/state == "apply"'
+    rev_state "$R1" ays_fail
+    expect "first apply without ays_yes ends ays_fail, answer keyed by id" 200 \
+        '/{REV}/state == "ays_fail" | /{REV}/transition/issue/0/code == "client_timeout"'
+    req GET "/qos/traffic-pool?rev=applied"
+    expect "ays_fail leaves applied untouched" 200 '/roce-lossless absent'
+    apply_rev "$R1" ays
+    expect "apply with ays_yes: state apply" 200 '/state == "apply" | /transition/progress == ""'
+    rev_state "$R1"
+    if [ "$STATE" = apply ]; then ok "during --apply-delay the revision stays in state apply"
+    else bad "during --apply-delay the revision stays in state apply" "state '$STATE'"; fi
+    rev_state "$R1" applied
+    if [ "$STATE" = applied ]; then ok "then it becomes applied"; else bad "then it becomes applied" "state '$STATE'"; fi
+    req GET "/qos/congestion-control/default-global/traffic-class/3?rev=applied"
+    expect "read-back: ECN thresholds of TC 3" 200 '/min-threshold == 150000 | /max-threshold == 1500000 | /ecn == "enable"'
+    req GET "/qos/mapping/default-global?rev=applied"
+    expect "read-back: trust l3, DSCP 26 -> SP 3, filled defaults kept" 200 \
+        '/trust == "l3" | /dscp/26/switch-priority == 3 | /pcp/0/switch-priority == 0'
+    req GET "/qos?rev=applied&filled=false"
+    expect "filled=false: no defaults" 200 '/remark absent | /egress-scheduler/default-global/traffic-class/1 absent'
+    req GET "/interface/swp1?rev=applied"
+    expect "read-back: swp1 mtu, pfc profile, type" 200 '/link/mtu == 9216 | /qos/pfc/profile == "default-global" | /type == "swp"'
+    req GET "/interface/swp33s0/link?rev=applied"
+    expect "breakout port swp33s0 exists and reads back" 200 '/mtu == 9216'
+    req GET "/interface/lo?rev=applied"
+    expect "the loaded file's config is still there" 200 '/ip/address/10.217.5.39~132 exists'
+    req GET "/qos/traffic-pool?rev=startup"
+    expect "auto-save off: startup not changed by apply" 200 '/roce-lossless absent'
+    req PATCH /revision/applied '{"state": "save", "auto-prompt": {"ays": "ays_yes"}}'
+    expect "save: PATCH /revision/applied state save" 200 '/state == "save"'
+    req GET "/qos/traffic-pool?rev=startup"
+    expect "save copies applied to startup" 200 '/roce-lossless/memory-percent == 50'
+    req GET /revision
+    expect "GET /revision lists the revision and startup" 200 "/$R1/state == \"applied\" | /startup/state == \"inactive\""
+
+    # schema refusals: 400 at PATCH time, problem body
+    new_rev; R2=$REV
+    req PATCH "/qos/roce?rev=$(enc "$R2")" '{"speed": 1}'
+    expect "unknown key under qos/roce: 400" 400 '/status == 400 | /title == "Bad Request" | /detail contains speed'
+    req PATCH "/interface/swp3/link?rev=$(enc "$R2")" '{"mtu": 9217}'
+    expect "mtu 9217: 400" 400 '/detail contains 9216'
+    req PATCH "/interface/swp3/link?rev=$(enc "$R2")" '{"mtu": 551}'
+    expect "mtu 551: 400" 400
+    req PATCH "/interface/swp3/link?rev=$(enc "$R2")" '{"mtu": "9000"}'
+    expect "mtu as a string: 400" 400
+    req PATCH "/qos/mapping/default-global?rev=$(enc "$R2")" '{"dscp": {"64": {"switch-priority": 1}}}'
+    expect "DSCP 64: 400" 400
+    req PATCH "/qos/mapping/default-global?rev=$(enc "$R2")" '{"trust": "l4"}'
+    expect "trust l4: 400" 400 '/detail contains l4'
+    req PATCH "/qos/traffic-pool?rev=$(enc "$R2")" '{"bogus": {"memory-percent": 10}}'
+    expect "traffic pool outside the fixed name set: 400" 400
+    req PATCH "/qos/egress-scheduler/default-global/traffic-class/3?rev=$(enc "$R2")" '{"mode": "wrr"}'
+    expect "scheduler mode wrr: 400" 400
+    req PATCH "/qos/egress-queue-mapping/other?rev=$(enc "$R2")" '{}'
+    expect "egress-queue-mapping profile other than default-global: 400" 400
+    req PATCH "/?rev=$(enc "$R2")" '{"frobnicate": {}}'
+    expect "unknown top-level object: 400" 400 '/detail contains frobnicate'
+    req PATCH "/?rev=$(enc "$R2")" '{"qos": '
+    expect "body that is not JSON: 400" 400
+    req GET "/qos/congestion-control/default-global/traffic-class/8?rev=applied"
+    expect "traffic class 8 in the URL: 400" 400
+    req GET "/interface/swp1/link/mtu?rev=applied"
+    expect "a leaf is no endpoint: 404" 404
+    req PATCH /qos/roce '{"mode": "lossy"}'
+    expect "PATCH without ?rev: 400" 400 '/detail contains rev'
+    req PATCH "/qos/roce?rev=$(enc "$R1")" '{"mode": "lossy"}'
+    expect "PATCH into an applied revision: 409" 409
+    req GET /revision/999
+    expect "unknown revision: 404" 404 '/status == 404'
+
+    # apply-time validation: invalid, all or nothing
+    new_rev; R3=$REV
+    req PATCH "/?rev=$(enc "$R3")" '{"interface": {"swp2": {"link": {"mtu": 1500}}},
+        "qos": {"congestion-control": {"default-global": {"traffic-class": {"3": {"min-threshold": 2000000}}}}}}'
+    expect "min-threshold above max passes the schema" 200
+    apply_rev "$R3" ays
+    rev_state "$R3" invalid
+    expect "min >= max: the revision ends invalid, issue as the docs print it" 200 \
+        '/state == "invalid" | /transition/progress == "Invalid config" | /transition/issue/0/code == "config_invalid" | /transition/issue/0/severity == "error" | /transition/issue/0/data/location == "qos.congestion-control.default-global.traffic-class.3" | /transition/issue/0/message contains Config invalid at qos.congestion-control'
+    req GET "/interface/swp2/link?rev=applied"
+    expect "all or nothing: swp2 mtu of the invalid revision not applied" 200 '/mtu == 9216'
+    req PATCH "/qos/congestion-control/default-global/traffic-class/3?rev=$(enc "$R3")" '{"min-threshold": null}'
+    expect "merge-patch null deletes a key in the invalid revision" 200 '/min-threshold == null'
+    apply_rev "$R3" ays
+    rev_state "$R3" applied
+    expect "the corrected revision applies" 200 '/state == "applied"'
+    req GET "/interface/swp2/link?rev=applied"
+    expect "its mtu change is applied" 200 '/mtu == 1500'
+    req GET "/qos/congestion-control/default-global/traffic-class/3?rev=applied"
+    expect "its min-threshold was removed" 200 '/min-threshold absent | /max-threshold == 1500000'
+
+    new_rev; R4=$REV
+    req PATCH "/?rev=$(enc "$R4")" '{"interface": {"swp40": {"link": {"mtu": 9000}}},
+        "qos": {"traffic-pool": {"default-lossless": {"memory-percent": 10}}}}'
+    apply_rev "$R4" ays
+    rev_state "$R4" invalid
+    expect "port not on the switch and a second lossless pool: two issues" 200 \
+        '/state == "invalid" | /transition/issue/0/data/location == "interface.swp40" | /transition/issue/1/data/location == "qos.traffic-pool"'
+    req GET "/interface/swp40?rev=applied"
+    expect "nothing of it applied" 404
+
+    new_rev; R5=$REV
+    req DELETE "/interface/swp2/qos?rev=$(enc "$R5")"
+    expect "DELETE in a revision: 204" 204
+    req DELETE "/interface/swp9?rev=$(enc "$R5")"
+    expect "DELETE of what is not configured: 404" 404
+    req PATCH "/interface/swp1/qos/pfc?rev=$(enc "$R5")" '{"profile": "nosuch"}'
+    apply_rev "$R5" ays
+    rev_state "$R5" invalid
+    expect "interface pfc profile that is not configured: invalid" 200 '/transition/issue/0/data/location == "interface.swp1.qos.pfc.profile"'
+    req PATCH "/interface/swp1/qos/pfc?rev=$(enc "$R5")" '{"profile": "default-global"}'
+    apply_rev "$R5" ays
+    rev_state "$R5" applied
+    req GET "/interface/swp2?rev=applied"
+    expect "the DELETE is applied" 200 '/qos absent | /link/mtu == 1500'
+
+    if grep -q '"PATCH /nvue_v1/revision/' "$TMP/sim.log" && ! grep -q "$SIM_PASS" "$TMP/sim.log"; then
+        ok "stderr logs each request line, never the password"
+    else
+        bad "stderr logs each request line, never the password"
+    fi
+fi
+
+# --- 4. fault injection -------------------------------------------------------------
+if start_sim --prompt never --apply-delay 0.2 \
+        --refuse-path 'qos/congestion-control/*/traffic-class/*/min-threshold=150000'; then
+    new_rev; R=$REV
+    req PATCH "/qos/congestion-control/default-global/traffic-class/3?rev=$(enc "$R")" '{"min-threshold": 150000}'
+    apply_rev "$R"
+    rev_state "$R" invalid
+    expect "--refuse-path: the value is refused at apply" 200 \
+        '/state == "invalid" | /transition/issue/0/data/location == "qos.congestion-control.default-global.traffic-class.3.min-threshold" | /transition/issue/0/message contains --refuse-path'
+    req PATCH "/qos/congestion-control/default-global/traffic-class/3?rev=$(enc "$R")" '{"min-threshold": 140000}'
+    apply_rev "$R"
+    rev_state "$R" applied
+    expect "--refuse-path: another value applies" 200 '/state == "applied"'
+fi
+
+if start_sim --prompt never --apply-delay 0.2 --drop-apply 1 --legacy-5.9; then
+    new_rev; R=$REV
+    req PATCH "/interface/swp5/link?rev=$(enc "$R")" '{"mtu": 9100}'
+    expect "--legacy-5.9: PATCH answers the full state" 200 '/interface/swp5/link/mtu == 9100 | /interface/swp5/type == "swp"'
+    apply_rev "$R" ays
+    if [ "$STATUS" = 000 ] && grep -q 'Empty reply' "$TMP/curl.err"; then
+        ok "--drop-apply: the connection closes with no answer"
+    else
+        bad "--drop-apply: the connection closes with no answer" "status $STATUS: $(cat "$TMP/curl.err")"
+    fi
+    rev_state "$R" applied
+    expect "--drop-apply: the apply still completes" 200 '/state == "applied"'
+    new_rev; R=$REV
+    req DELETE "/interface/swp5?rev=$(enc "$R")"
+    expect "--legacy-5.9: DELETE answers 200 {}" 200 '$ == {}'
+    apply_rev "$R" ays
+    expect "--drop-apply 1: the second apply is answered" 200 '/state == "apply"'
+fi
+
+if start_sim --prompt never --apply-delay 0.1 --hang-apply --delay 0.5; then
+    new_rev; R=$REV
+    req PATCH "/qos/roce?rev=$(enc "$R")" '{"mode": "lossy"}'
+    apply_rev "$R" ays
+    sleep 1
+    rev_state "$R"
+    if [ "$STATE" = apply ]; then ok "--hang-apply: the revision stays in state apply"
+    else bad "--hang-apply: the revision stays in state apply" "state '$STATE'"; fi
+    t=$(curl -sS --cacert "$CERT" -u "$SIM_USER:$SIM_PASS" -o /dev/null -w '%{time_total}' "$BASE/revision" 2>/dev/null)
+    if "$PY" -c "import sys; sys.exit(0 if float(sys.argv[1]) >= 0.5 else 1)" "${t:-0}"; then
+        ok "--delay 0.5: the answer takes ${t}s"
+    else
+        bad "--delay 0.5: the answer takes at least 0.5 s" "took ${t:-?}s"
+    fi
+fi
+stop_sim
+
+echo "nvue selftest: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
