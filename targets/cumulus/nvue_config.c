@@ -236,8 +236,9 @@ static bool expand_key(const char *key, bool (*add)(void *, const char *), void 
 				if (!isdigit((unsigned char)dash[1]))
 					return false;
 				b = strtol(dash + 1, &e, 10);
-				if (*e || b < a)
-					return false;
+				if (*e || e - (dash + 1) > 5 || b < a)
+					return false; /* at most 5 digits: no range runs past 99999
+						       */
 			}
 			total += (size_t)(b - a + 1);
 			if (total > NVUE_RANGE_MAX)
@@ -485,9 +486,45 @@ static bool other_pool(const cJSON *p)
 	return strcmp(p->string, NVUE_POOL_LOSSLESS) && strcmp(p->string, NVUE_POOL_LOSSY);
 }
 
+static bool is_set(const cJSON *o);
+
+/*
+ * A set qosgen writes must read back as one: members with empty objects. A
+ * member with a value ("'6': {mode: strict}") is not something a merge patch
+ * can turn into a member: refused, at its path.
+ */
+static int malformed_sets(const cJSON *w, const cJSON *h, char *path, size_t cap,
+			  struct qg_diags *d)
+{
+	if (!cJSON_IsObject(w) || !cJSON_IsObject(h))
+		return 0;
+	size_t len = strlen(path);
+	int errors = 0;
+	if (is_set(w)) {
+		for (const cJSON *c = h->child; c; c = c->next)
+			if (!cJSON_IsObject(c) || c->child) {
+				qg_error(d, (struct qg_pos){0},
+					 "the read-back's %s %s is not a member of a set (it has a "
+					 "value); NVUE writes set members as {}: is this NVUE's "
+					 "configuration?",
+					 path, c->string);
+				return 1;
+			}
+		return 0;
+	}
+	for (const cJSON *c = w->child; c; c = c->next) {
+		snprintf(path + len, cap - len, "%s%s", len ? " " : "", c->string);
+		errors +=
+		    malformed_sets(c, cJSON_GetObjectItemCaseSensitive(h, c->string), path, cap, d);
+		path[len] = '\0';
+	}
+	return errors;
+}
+
 int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 {
-	int errors = 0;
+	char path[256] = "";
+	int errors = malformed_sets(want, have, path, sizeof(path), d);
 	long ours =
 	    leaf_long(at(want, (const char *const[]){"qos", "traffic-pool", NVUE_POOL_LOSSLESS,
 						     "memory-percent", NULL}),
@@ -573,12 +610,14 @@ static cJSON *patch_of(const cJSON *want, const cJSON *have, bool *oom)
 		 * in its configuration, so deleting one member of it would change
 		 * nothing; writing the members replaces the default.
 		 */
-		bool differs = !cJSON_IsObject(have) ||
-			       cJSON_GetArraySize(have) != cJSON_GetArraySize(want);
+		bool differs =
+		    !cJSON_IsObject(have) || cJSON_GetArraySize(have) != cJSON_GetArraySize(want);
 		const cJSON *c;
 		cJSON_ArrayForEach(c, want)
 		{
-			differs |= !cJSON_GetObjectItemCaseSensitive(have, c->string);
+			/* A member is an empty object; anything else there is not the member. */
+			const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, c->string);
+			differs |= !cJSON_IsObject(h) || h->child;
 		}
 		if (!differs)
 			return NULL;
@@ -855,7 +894,8 @@ static bool member_ranges(const cJSON *set, bool removed, char *out, size_t cap)
 	long prev = -2, start = -2;
 	size_t n = 0;
 	out[0] = '\0';
-	for (const cJSON *c = next_member(set->child, removed);; c = next_member(c->next, removed)) {
+	for (const cJSON *c = next_member(set->child, removed);;
+	     c = next_member(c->next, removed)) {
 		char *e = NULL;
 		long v = c ? strtol(c->string, &e, 10) : -3;
 		if (c && (*e || !isdigit((unsigned char)c->string[0])))

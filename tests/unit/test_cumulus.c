@@ -187,6 +187,40 @@ static void test_not_a_readback(void **state)
 	}
 }
 
+/* NVUE files others wrote (tests/nvue/real/) read as read-backs: the whole intent to add. */
+static void test_real_startup_files(void **state)
+{
+	(void)state;
+	static const char *const files[] = {"tests/nvue/real/carbide-nvue_startup.yaml",
+					    "tests/nvue/real/carbide-nvue_startup_fnn_l3.yaml"};
+	struct qg_model m;
+	load_ok(BASE_QOS CUMULUS_SWITCH, &m);
+	cJSON *want = nvue_config_from_model(&m, 0);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *text = source_file(files[i]);
+		struct qg_diags d;
+		qg_diags_init(&d, files[i]);
+		cJSON *have = NULL;
+		assert_int_equal(nvue_config_parse(text, strlen(text), &have, &d), 0);
+		assert_int_equal(d.errors, 0);
+		assert_non_null(cJSON_GetObjectItemCaseSensitive(have, "interface"));
+		assert_int_equal(nvue_config_judge(want, have, &d), 0);
+		bool oom;
+		cJSON *patch = nvue_config_patch(want, have, &oom);
+		struct qg_buf b = {0};
+		nvue_emit_commands(patch, &b);
+		assert_non_null(strstr(b.data, "nv set interface swp1-4 link mtu 9216\n"));
+		assert_non_null(strstr(b.data, "nv set qos roce mode lossless\n"));
+		qg_buf_free(&b);
+		cJSON_Delete(patch);
+		cJSON_Delete(have);
+		qg_diags_free(&d);
+		free(text);
+	}
+	cJSON_Delete(want);
+	qg_model_free(&m);
+}
+
 static void test_explain_rows(void **state)
 {
 	(void)state;
@@ -212,6 +246,7 @@ int main(void)
 	    cmocka_unit_test(test_patch_of_a_readback),
 	    cmocka_unit_test(test_judge_refuses_what_cannot_apply),
 	    cmocka_unit_test(test_not_a_readback),
+	    cmocka_unit_test(test_real_startup_files),
 	    cmocka_unit_test(test_explain_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
