@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "cumulus_ports.h"
 
-#include <stdarg.h>
+#include "../../gen/errmsg.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +11,6 @@
 	"'%s' is not a Cumulus switch port or range; expected swpN, swpNsM (a breakout lane), "    \
 	"or a range such as swp1-32 or swp1s0-3"
 #define LIMITS "port '%s' is out of range; swp1..swp128, lanes s0..s7"
-
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* A decimal of 1..3 digits without a leading zero at *s; its end, or NULL. */
 static const char *number(const char *s, unsigned *v)
@@ -41,28 +31,29 @@ int cumulus_port_parse(const char *s, struct qg_port **out, size_t *n, char *err
 	bool lanes = false;
 	const char *p = strncmp(s, "swp", 3) ? NULL : number(s + 3, &port);
 	if (!p)
-		return bad(err, errlen, SHAPE, s);
+		return qg_errf(err, errlen, SHAPE, s);
 	if (*p == 's') {
 		lanes = true;
 		if (!(p = number(p + 1, &first)))
-			return bad(err, errlen, SHAPE, s);
+			return qg_errf(err, errlen, SHAPE, s);
 	} else {
 		first = port;
 	}
 	last = first;
 	if (*p == '-' && !(p = number(p + 1, &last)))
-		return bad(err, errlen, SHAPE, s);
+		return qg_errf(err, errlen, SHAPE, s);
 	if (*p)
-		return bad(err, errlen, SHAPE, s);
+		return qg_errf(err, errlen, SHAPE, s);
 	if (port < 1 || port > CUMULUS_PORT_MAX || (lanes && last > CUMULUS_LANE_MAX) ||
 	    (!lanes && last > CUMULUS_PORT_MAX))
-		return bad(err, errlen, LIMITS, s);
+		return qg_errf(err, errlen, LIMITS, s);
 	if (last < first)
-		return bad(err, errlen, "range '%s' runs backwards; write the lower port first", s);
+		return qg_errf(err, errlen, "range '%s' runs backwards; write the lower port first",
+			       s);
 	size_t count = last - first + 1;
 	struct qg_port *v = calloc(count, sizeof(*v));
 	if (!v)
-		return bad(err, errlen, "out of memory expanding '%s'", s);
+		return qg_errf(err, errlen, "out of memory expanding '%s'", s);
 	for (size_t i = 0; i < count; i++)
 		v[i] = lanes ? (struct qg_port){1, (uint8_t)port, (uint8_t)(first + i + 1)}
 			     : (struct qg_port){1, (uint8_t)(first + i), 0};

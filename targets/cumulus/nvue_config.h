@@ -36,6 +36,9 @@
 /* ECN thresholds: the intent's kB (as Onyx takes them) in the bytes NVUE takes. */
 long nvue_ecn_bytes(int kb);
 
+/* Is o an NVUE set: an object whose members are all empty objects ("'3': {}")? */
+bool nvue_is_set(const cJSON *o);
+
 /* The desired tree of switch i, keys sorted, one key per interface. NULL: out of memory. */
 cJSON *nvue_config_from_model(const struct qg_model *m, size_t i);
 

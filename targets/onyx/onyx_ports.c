@@ -6,9 +6,9 @@
  */
 #include "onyx_ports.h"
 
+#include "../../gen/errmsg.h"
 #include "../../gen/ports.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,17 +43,6 @@ static int port_parse_one(const char *s, size_t len, struct qg_port *p)
 	return parts;
 }
 
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 #define SHAPE                                                                                      \
 	"'%s' is not an Onyx ethernet port or range; expected 1/N, 1/N/M (split), or a range "     \
 	"such as 1/1-1/32 or 1/3/1-1/3/4"
@@ -67,41 +56,43 @@ int onyx_port_parse(const char *s, struct qg_port **out, size_t *n, char *err, s
 
 	int pa = port_parse_one(s, alen, &a);
 	if (pa < 0)
-		return bad(err, errlen, LIMITS, s);
+		return qg_errf(err, errlen, LIMITS, s);
 	if (pa == 0)
-		return bad(err, errlen, SHAPE, s);
+		return qg_errf(err, errlen, SHAPE, s);
 	if (!dash) {
 		b = a;
 	} else {
 		int pb = port_parse_one(dash + 1, strlen(dash + 1), &b);
 		if (pb < 0)
-			return bad(err, errlen, LIMITS, s);
+			return qg_errf(err, errlen, LIMITS, s);
 		if (pb == 0)
-			return bad(err, errlen, SHAPE, s);
+			return qg_errf(err, errlen, SHAPE, s);
 		if (pa != pb)
-			return bad(err, errlen,
-				   "range '%s' mixes a split and an unsplit port; both ends must "
-				   "have the same shape",
-				   s);
+			return qg_errf(
+			    err, errlen,
+			    "range '%s' mixes a split and an unsplit port; both ends must "
+			    "have the same shape",
+			    s);
 		if (a.module != b.module)
-			return bad(err, errlen,
-				   "range '%s' spans two modules; a range stays in one", s);
+			return qg_errf(err, errlen,
+				       "range '%s' spans two modules; a range stays in one", s);
 		if (a.split && a.port != b.port)
-			return bad(err, errlen,
-				   "range '%s' spans two split ports; a split range stays in one "
-				   "port (1/3/1-1/3/4)",
-				   s);
+			return qg_errf(
+			    err, errlen,
+			    "range '%s' spans two split ports; a split range stays in one "
+			    "port (1/3/1-1/3/4)",
+			    s);
 		if (qg_port_cmp(&a, &b) > 0)
-			return bad(err, errlen,
-				   "range '%s' runs backwards; write the lower port first", s);
+			return qg_errf(err, errlen,
+				       "range '%s' runs backwards; write the lower port first", s);
 	}
 	if (a.module == 0 || a.port == 0 || (pa == 3 && (a.split == 0 || b.split == 0)))
-		return bad(err, errlen, LIMITS, s);
+		return qg_errf(err, errlen, LIMITS, s);
 
 	size_t count = a.split ? (size_t)(b.split - a.split + 1) : (size_t)(b.port - a.port + 1);
 	struct qg_port *v = calloc(count, sizeof(*v));
 	if (!v)
-		return bad(err, errlen, "out of memory expanding '%s'", s);
+		return qg_errf(err, errlen, "out of memory expanding '%s'", s);
 	for (size_t i = 0; i < count; i++) {
 		v[i] = a;
 		if (a.split)
