@@ -7,6 +7,7 @@ set -u
 BUILD=$1
 Q=$(cd "$BUILD" && pwd)/qosgen
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/e2e/lib.sh
 . "$here/lib.sh"
 fake=$(cd "$here/../scripts/fake" && pwd)
 fixtures=$here/../../../shared/fixtures

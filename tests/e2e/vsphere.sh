@@ -13,6 +13,7 @@ set -u
 BUILD=$(cd "$1" && pwd)
 Q=$BUILD/qosgen
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/e2e/lib.sh
 . "$here/lib.sh"
 # One vcsim build serves every qosgen build (plain and ASan): QG_VCSIM_DIR.
 vc=${QG_VCSIM_DIR:-$BUILD/vcsim}
@@ -219,7 +220,7 @@ push --dvs DVS0 --insecure
 [ $st -eq 0 ] && grep -q "warning: .*TLS certificate checking is OFF" "$dir/err"
 check insecure-is-loud $? "exit $st: $(cat "$dir/err")"
 
-GOVC_USERNAME= GOVC_PASSWORD= push --dvs DVS0 $ca
+GOVC_USERNAME='' GOVC_PASSWORD='' push --dvs DVS0 $ca
 [ $st -eq 3 ] && grep -q "no vSphere credentials: set GOVC_USERNAME and GOVC_PASSWORD" "$dir/err"
 check no-credentials $? "exit $st: $(cat "$dir/err")"
 
