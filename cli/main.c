@@ -14,6 +14,7 @@
 #include "../gen/template.h"
 #include "../gen/version.h"
 #include "../targets/registry.h"
+#include "json.h"
 #include "push.h"
 #include "verify.h"
 #include "../transport/readback.h" /* QG_READBACK_MAX: the same for a file as over the network */
@@ -70,16 +71,22 @@ static int print_help(const char *cmd)
 }
 
 /*
- * Load and validate the intent; print every diagnostic. Returns EXIT_OK with
- * *m filled, or the exit code to use.
+ * Load and validate the intent; print every diagnostic, on stderr and, with
+ * --json, into the envelope env too. Returns EXIT_OK with *m filled, or the
+ * exit code to use.
  */
-static int load(const char *path, bool strict, struct qg_model *m)
+static int load(const char *path, bool strict, struct qg_model *m, cJSON *env)
 {
 	struct qg_diags d;
 	qg_diags_init(&d, path);
 	int rc = qg_intent_load_file(path, qg_targets, &d, m, NULL, NULL);
 	/* A valid intent may still ask for what a target cannot express. */
 	bool failed = rc != 0 || qg_build_check(m, &d) != 0 || qg_diags_failed(&d, strict);
+	if (env) {
+		cli_json_diags(env, &d, strict);
+		if (!failed)
+			cli_json_model(env, m);
+	}
 	qg_diags_print(&d, stderr, strict);
 	qg_diags_free(&d);
 	if (!failed)
@@ -125,7 +132,7 @@ static int cmd_build(int argc, char **argv)
 	const char *intent = argv[optind];
 
 	struct qg_model m;
-	int rc = load(intent, strict, &m);
+	int rc = load(intent, strict, &m, NULL);
 	if (rc != EXIT_OK)
 		return rc;
 
@@ -188,7 +195,7 @@ static int cmd_check(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("check", "expected one INTENT file");
 	struct qg_model m;
-	int rc = load(argv[optind], strict, &m);
+	int rc = load(argv[optind], strict, &m, NULL);
 	if (rc == EXIT_OK) {
 		/* Say so: silence on success left newcomers unsure the check ran. */
 		printf("%s: ok: %zu switch%s, %zu host%s, %zu dvs\n", argv[optind], m.n_switches,
@@ -216,25 +223,30 @@ static int cmd_explain(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("explain", "expected one INTENT file");
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m);
+	cJSON *env = json ? cli_json_envelope("explain", argv[optind]) : NULL;
+	int rc = load(argv[optind], false, &m, env);
 	if (rc != EXIT_OK)
-		return rc;
+		return json ? cli_json_finish(env, rc) : rc;
 	cJSON *e = qg_explain_json(&m);
+	if (json) {
+		/* The rows move into the envelope, which already names fabric and hash. */
+		cJSON *rows = cJSON_DetachItemFromObjectCaseSensitive(e, "rows");
+		cJSON *sum = cJSON_CreateObject();
+		cJSON_AddNumberToObject(sum, "rows", cJSON_GetArraySize(rows));
+		cJSON_AddItemToObject(env, "rows", rows);
+		cJSON_AddItemToObject(env, "summary", sum);
+		cJSON_Delete(e);
+		qg_model_free(&m);
+		return cli_json_finish(env, rc);
+	}
 	struct qg_buf text = {0};
-	char *s = NULL;
-	if (json)
-		s = cJSON_Print(e);
-	else
-		qg_explain_text(e, &text);
-	if (json ? !s : text.failed) {
+	qg_explain_text(e, &text);
+	if (text.failed) {
 		fprintf(stderr, "qosgen explain: out of memory\n");
 		rc = EXIT_SYSTEM;
 	} else {
-		fputs(json ? s : text.data, stdout);
-		if (json)
-			fputc('\n', stdout);
+		fputs(text.data, stdout);
 	}
-	free(s);
 	qg_buf_free(&text);
 	cJSON_Delete(e);
 	qg_model_free(&m);
@@ -352,62 +364,50 @@ static const struct option diff_opts[] = {
     SSH_OPTIONS,
     {"running-config", required_argument, NULL, 'r'},
     {"exit-code", no_argument, NULL, 'x'},
+    {"json", no_argument, NULL, 'J'},
     {NULL, 0, NULL, 0},
 };
 
-static int cmd_diff(int argc, char **argv)
+/* A diff's one device in --json, as push's devices are (docs/json.md). */
+static void diff_json_device(cJSON *env, const char *sw, const char *target, int drc,
+			     const char *message, const struct qg_buf *out)
 {
-	const char *file = NULL;
-	bool exit_code = false, all = false;
-	struct push_opts po = {.jobs = 8, .dry_run = true, .as_diff = true};
-	int c;
-	while ((c = getopt_long(argc, argv, ":", diff_opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			file = optarg;
-			break;
-		case 'x':
-			exit_code = true;
-			break;
-		default:
-			switch (ssh_option("diff", c, &po, &all)) {
-			case 1:
-				break;
-			case 0:
-				return bad_option("diff", c, argv);
-			default:
-				return EXIT_USAGE;
-			}
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error("diff", "expected one INTENT file");
-	if (!one_device_choice(&po, all))
-		return usage_error(
-		    "diff", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
-	const char *sw = po.switch_name;
-	if (file && !sw)
-		return usage_error("diff", "--running-config goes with --switch NAME");
-	if (!file) {
-		/* Read the devices over SSH: a dry-run push, printing only what differs. */
-		struct qg_model mm;
-		int r = load(argv[optind], false, &mm);
-		if (r != EXIT_OK)
-			return r;
-		po.exit_code = exit_code;
-		r = push_run(&mm, &po);
-		qg_model_free(&mm);
-		return r;
-	}
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "device", sw);
+	cJSON_AddStringToObject(o, "kind", "switch");
+	cJSON_AddStringToObject(o, "target", target);
+	cli_json_status(o,
+			drc	   ? "FAILED"
+			: out->len ? "would change"
+				   : "in sync",
+			drc == 0, message);
+	cJSON *lines = cli_json_lines(o, "lines", out->data, out->len);
+	cJSON_AddNumberToObject(o, "lines_planned", cJSON_GetArraySize(lines));
+	cJSON *a = cJSON_AddArrayToObject(env, "devices");
+	cJSON_AddItemToArray(a, o);
+	cJSON *sum = cJSON_AddObjectToObject(env, "summary");
+	cJSON_AddNumberToObject(sum, "devices", 1);
+	cJSON_AddNumberToObject(sum, "failed", drc != 0);
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(sum, "statuses"),
+				drc	   ? "FAILED"
+				: out->len ? "would change"
+					   : "in sync",
+				1);
+}
+
+/* diff --running-config FILE: switch sw's saved read-back against the intent. */
+static int diff_saved(const char *intent, const char *sw, const char *file, bool exit_code,
+		      cJSON *env)
+{
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m);
+	int rc = load(intent, false, &m, env);
 	if (rc != EXIT_OK)
 		return rc;
 	size_t i = 0;
 	while (i < m.n_switches && strcmp(m.switches[i].name, sw))
 		i++;
 	if (i == m.n_switches) {
-		fprintf(stderr, "qosgen diff: no switch named '%s' in %s\n", sw, argv[optind]);
+		fprintf(stderr, "qosgen diff: no switch named '%s' in %s\n", sw, intent);
 		qg_model_free(&m);
 		return EXIT_USAGE;
 	}
@@ -435,14 +435,22 @@ static int cmd_diff(int argc, char **argv)
 	struct qg_buf out = {0};
 	int drc = t->diff(&m, i, text, len, &out, &d);
 	rc = drc == 0 ? EXIT_OK : EXIT_SYSTEM;
-	qg_diags_print(&d, stderr, false);
+	char why[256] = "";
 	if (drc == -EINVAL)
-		fprintf(stderr,
-			"qosgen diff: switch '%s': nothing to propose from this read-back\n", sw);
+		snprintf(why, sizeof(why), "nothing to propose from this read-back");
 	else if (drc != 0)
-		fprintf(stderr, "qosgen diff: switch '%s': %s\n", sw, strerror(-drc));
+		snprintf(why, sizeof(why), "%s", strerror(-drc));
+	if (env) {
+		/* The read-back's diagnostics (its own file name) beside the intent's. */
+		cli_json_diags(env, &d, false);
+		diff_json_device(env, sw, t->name, drc, why, &out);
+	}
+	qg_diags_print(&d, stderr, false);
+	if (why[0])
+		fprintf(stderr, "qosgen diff: switch '%s': %s\n", sw, why);
 	if (rc == EXIT_OK && out.len) {
-		fputs(out.data, stdout);
+		if (!env)
+			fputs(out.data, stdout);
 		if (exit_code)
 			rc = EXIT_INVALID;
 	}
@@ -451,6 +459,59 @@ static int cmd_diff(int argc, char **argv)
 	free(text);
 	qg_model_free(&m);
 	return rc;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+	const char *file = NULL;
+	bool exit_code = false, all = false, json = false;
+	struct push_opts po = {.jobs = 8, .dry_run = true, .as_diff = true};
+	int c;
+	while ((c = getopt_long(argc, argv, ":", diff_opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			file = optarg;
+			break;
+		case 'x':
+			exit_code = true;
+			break;
+		case 'J':
+			json = true;
+			break;
+		default:
+			switch (ssh_option("diff", c, &po, &all)) {
+			case 1:
+				break;
+			case 0:
+				return bad_option("diff", c, argv);
+			default:
+				return EXIT_USAGE;
+			}
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error("diff", "expected one INTENT file");
+	if (!one_device_choice(&po, all))
+		return usage_error(
+		    "diff", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
+	if (file && !po.switch_name)
+		return usage_error("diff", "--running-config goes with --switch NAME");
+	cJSON *env = json ? cli_json_envelope("diff", argv[optind]) : NULL;
+	int rc;
+	if (file) {
+		rc = diff_saved(argv[optind], po.switch_name, file, exit_code, env);
+	} else {
+		/* Read the devices over SSH: a dry-run push, printing only what differs. */
+		struct qg_model m;
+		rc = load(argv[optind], false, &m, env);
+		if (rc == EXIT_OK) {
+			po.exit_code = exit_code;
+			po.json = env;
+			rc = push_run(&m, &po);
+			qg_model_free(&m);
+		}
+	}
+	return json ? cli_json_finish(env, rc) : rc;
 }
 
 static const struct option push_opts[] = {
@@ -465,7 +526,7 @@ static const struct option push_opts[] = {
 static int cmd_push(int argc, char **argv)
 {
 	struct push_opts po = {.jobs = 4};
-	bool all = false, ask = false;
+	bool all = false, ask = false, json = false;
 	int c;
 	while ((c = getopt_long(argc, argv, ":j:", push_opts, NULL)) != -1) {
 		switch (c) {
@@ -478,7 +539,7 @@ static int cmd_push(int argc, char **argv)
 			po.dry_run = true;
 			break;
 		case 'J':
-			po.json = true;
+			json = true;
 			break;
 		case 'P':
 			ask = true;
@@ -499,18 +560,20 @@ static int cmd_push(int argc, char **argv)
 	if (!one_device_choice(&po, all))
 		return usage_error(
 		    "push", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
+	cJSON *env = json ? cli_json_envelope("push", argv[optind]) : NULL;
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m);
-	if (rc != EXIT_OK)
-		return rc;
-	if (ask && ask_password("push", &po.access.ssh) != EXIT_OK) {
+	int rc = load(argv[optind], false, &m, env);
+	if (rc == EXIT_OK) {
+		if (ask && ask_password("push", &po.access.ssh) != EXIT_OK)
+			rc = EXIT_SYSTEM;
+		else {
+			po.json = env;
+			rc = push_run(&m, &po);
+		}
+		drop_password(&po.access.ssh);
 		qg_model_free(&m);
-		return EXIT_SYSTEM;
 	}
-	rc = push_run(&m, &po);
-	drop_password(&po.access.ssh);
-	qg_model_free(&m);
-	return rc;
+	return json ? cli_json_finish(env, rc) : rc;
 }
 
 static const struct option probe_opts[] = {
@@ -604,7 +667,7 @@ static int cmd_verify(int argc, char **argv)
 {
 	struct verify_opts vo = {.tcp_port = 18515};
 	struct push_opts po = {0};
-	bool all = false, ask = false;
+	bool all = false, ask = false, json = false;
 	int c;
 	while ((c = getopt_long(argc, argv, ":p:", verify_opts, NULL)) != -1) {
 		switch (c) {
@@ -612,7 +675,7 @@ static int cmd_verify(int argc, char **argv)
 			vo.pair = optarg;
 			break;
 		case 'j':
-			vo.json = true;
+			json = true;
 			break;
 		case 'p':
 			vo.tcp_port = atoi(optarg);
@@ -635,19 +698,21 @@ static int cmd_verify(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("verify", "expected one INTENT file");
+	cJSON *env = json ? cli_json_envelope("verify", argv[optind]) : NULL;
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m);
-	if (rc != EXIT_OK)
-		return rc;
-	vo.ssh = po.access.ssh;
-	if (ask && ask_password("verify", &vo.ssh) != EXIT_OK) {
+	int rc = load(argv[optind], false, &m, env);
+	if (rc == EXIT_OK) {
+		vo.ssh = po.access.ssh;
+		if (ask && ask_password("verify", &vo.ssh) != EXIT_OK)
+			rc = EXIT_SYSTEM;
+		else {
+			vo.json = env;
+			rc = verify_run(&m, &vo);
+		}
+		drop_password(&vo.ssh);
 		qg_model_free(&m);
-		return EXIT_SYSTEM;
 	}
-	rc = verify_run(&m, &vo);
-	drop_password(&vo.ssh);
-	qg_model_free(&m);
-	return rc;
+	return json ? cli_json_finish(env, rc) : rc;
 }
 
 static int cmd_help(int argc, char **argv);
