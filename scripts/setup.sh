@@ -13,7 +13,7 @@
 # dpkg-dev (tests/vcsim/build.sh builds vcsim and govc from Debian's govmomi
 # source package, fetched with a private apt configuration under build/, never
 # written to /etc/apt), python3 and procps (pgrep), used by the test scripts;
-# shellcheck (every repository and generated script is checked at warning
+# the shellcheck package (every repository and generated script is checked at warning
 # level); python3-yaml, python3-jinja2 and time for bench/build.sh's baseline.
 # Idempotent: packages already installed are not touched, so `make demo` and
 # `make test` can call it every time at the cost of one dpkg query.
