@@ -735,8 +735,10 @@ static const struct command commands[] = {
      "  --json             the same rows as JSON\n"},
     {"diff", cmd_diff,
      "qosgen diff INTENT (--switch NAME [--running-config FILE] | --host NAME | --dvs NAME |\n"
-     "       --all)\n"
-     "       [--exit-code] [SSH options of push]",
+     "       --all) [--exit-code] [--json]\n"
+     "       [--known-hosts FILE] [--accept-new] [--identity FILE] [--ssh-config FILE]\n"
+     "       [--timeout S] [--accept-hostname] [--ca-file FILE] [--insecure] [--allow-http]\n"
+     "       [--templates DIR]",
      "Print what differs between the devices and the intent, reading them over SSH: for a\n"
      "switch the fewest commands, ranges compressed as Onyx prints them; for a host the\n"
      "settings that would change. Nothing is printed when in sync, and nothing is changed.\n"
@@ -746,7 +748,8 @@ static const struct command commands[] = {
      "intent's ports disagree with, a QoS line qosgen does not model on an intent port,\n"
      "another lossless priority) is refused with its line: exit 3, nothing proposed.\n\n"
      "  --exit-code        exit 1 when there are differences (as git diff --exit-code)\n"
-     "  --known-hosts, --accept-new, --identity, --ssh-config: as for push\n"},
+     "  --json             the differences as JSON on stdout (docs/json.md)\n"
+     "  the other options: as for push\n"},
     {"push", cmd_push,
      "qosgen push INTENT (--switch NAME | --host NAME | --dvs NAME | --all) [-j N] [--dry-run]\n"
      "       [--json] [--ca-file FILE] [--insecure] [--allow-http]\n"
@@ -757,33 +760,40 @@ static const struct command commands[] = {
      "unchanged intent sends nothing. Before changing a switch it saves a named copy of its\n"
      "configuration on the switch; if a line is refused or the session drops, it rolls back\n"
      "what it applied (reconnecting if needed) and says in which state the switch is left.\n"
-     "A host gets its generated script over the session (sh -s), which changes only what\n"
+     "A host gets its generated script over the session, run by sh, which changes only what\n"
      "differs and reports each setting; a missing tool or knob is reported, not fatal to\n"
      "the rest. A DVS goes through the vSphere API (HTTPS to vCenter): its maxMtu with the\n"
      "configVersion just read (retried if someone changed the switch meanwhile), and on its\n"
      "hosts Net.PVRDMAVmknic and the pvrdma firewall ruleset. vCenter and credentials as\n"
      "govc takes them: $GOVC_URL (else the intent's vcenter), $GOVC_USERNAME,\n"
-     "$GOVC_PASSWORD, $GOVC_INSECURE, $GOVC_TLS_CA_CERTS; never on the command line.\n\n"
+     "$GOVC_PASSWORD, $GOVC_INSECURE, $GOVC_TLS_CA_CERTS; never on the command line.\n"
+     "A Cumulus switch goes through the NVUE REST API (HTTPS, port 8765 unless the intent\n"
+     "says): a revision, a merge patch, apply, read back, save; rolled back with the inverse\n"
+     "patch. The user is the intent's, else $QOSGEN_NVUE_USER; the password\n"
+     "$QOSGEN_NVUE_PASSWORD or --ask-password. --ca-file and --insecure apply to it too.\n\n"
      "  --switch NAME      one switch; --host NAME: one host; --dvs NAME: one distributed\n"
      "                     switch; --all: every device\n"
-     "  --ca-file FILE     the CA of vCenter's certificate (default: the system's CAs)\n"
-     "  --insecure         do not check vCenter's certificate (loudly; not recommended)\n"
+     "  --ca-file FILE     the CA of vCenter's or NVUE's certificate (default: the\n"
+     "                     system's CAs)\n"
+     "  --insecure         do not check vCenter's or NVUE's certificate (loudly; not\n"
+     "                     recommended)\n"
      "  --allow-http       accept an http:// GOVC_URL: the vSphere password then crosses\n"
      "                     the network in clear text (loudly; without it, refused)\n"
      "  -j, --jobs N       devices in parallel (default 4)\n"
      "  --dry-run          read back and print what would be sent; send nothing\n"
-     "  --json             results as JSON on stdout\n"
+     "  --json             results as JSON on stdout (docs/json.md)\n"
      "  --known-hosts FILE host keys (default ~/.ssh/known_hosts); unknown keys are refused\n"
      "  --accept-new       record an unknown host key on first use (a changed key is always\n"
      "                     refused)\n"
      "  --identity FILE    private key; default ssh-agent and ~/.ssh/config's IdentityFile\n"
      "  --ssh-config FILE  instead of ~/.ssh/config (HostName, User, Port, IdentityFile)\n"
-     "  --timeout S        per command (default 120)\n"
+     "  --timeout S        connect, handshake and each command or request (default 120)\n"
+     "  --templates DIR    host script templates, as for build\n"
      "  --accept-hostname  go on when a switch's running-config names another hostname\n"
      "                     (default: that switch is refused, nothing sent)\n"
-     "  --ask-password     ask for the SSH password on the terminal\n"
-     "A password comes only from that prompt or $QOSGEN_SSH_PASSWORD, never from the command\n"
-     "line, and is never written anywhere.\n"
+     "  --ask-password     ask for the password on the terminal (SSH, or NVUE's)\n"
+     "A password comes only from that prompt, $QOSGEN_SSH_PASSWORD or $QOSGEN_NVUE_PASSWORD,\n"
+     "never from the command line, and is never written anywhere.\n"
      "Exit 3 when any device failed.\n"},
     {"probe", cmd_probe,
      "qosgen probe -d DEV (--server | SERVER_ADDRESS) [--tclass N] [-s SIZE] [-n ITERS]\n"
@@ -793,8 +803,8 @@ static const struct command commands[] = {
      "GRH traffic class (106 = DSCP 26 with ECT(0)). Prints the result as JSON.\n"},
     {"verify", cmd_verify,
      "qosgen verify INTENT [--pair CLIENT:SERVER] [--json] [-p TCP_PORT]\n"
-     "       [--known-hosts FILE] [--accept-new] [--identity FILE] [--ssh-config FILE]"
-     " [--timeout S]",
+     "       [--known-hosts FILE] [--accept-new] [--identity FILE] [--ssh-config FILE]\n"
+     "       [--timeout S] [--ask-password]",
      "Prove the QoS path with RDMA traffic: for every pair of the intent's verify.pairs,\n"
      "over SSH, run an RC RDMA WRITE test (qosgen probe on the hosts, else ib_write_bw)\n"
      "with the traffic class the client host really applies (rdma_cm's default_roce_tos,\n"
@@ -804,9 +814,10 @@ static const struct command commands[] = {
      "  counters that rose during the run; ECN and CNP counters (reported).\n"
      "Each check is PASS, MARGINAL or FATAL; a summary follows each pair.\n\n"
      "  --pair C:S         one pair, by host names\n"
-     "  --json             the results as JSON on stdout\n"
+     "  --json             the results as JSON on stdout (docs/json.md)\n"
      "  -p, --port N       the test's TCP port for the out-of-band exchange (18515)\n"
-     "  SSH options as for push; hosts are reached at their intent address.\n"
+     "  --known-hosts, --accept-new, --identity, --ssh-config, --timeout, --ask-password:\n"
+     "                     as for push; hosts are reached at their intent address.\n"
      "Exit 0 when nothing is FATAL, 1 when a check is FATAL, 3 when a host could not be\n"
      "reached or the test could not run.\n"},
     {"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},

@@ -197,5 +197,9 @@ assert e["file"].endswith("bad.yaml") and d["exit"] == 1 and d["ok"] is False, d
 ' >"$tmp/j.why" 2>&1
 check json-invalid-intent-diagnostics $? "$(cat "$tmp/j.why")"
 
+# The man page against --help and the parser (issue 17, item 6).
+sh "$top/tests/cli/manpage.sh" "$Q" >"$tmp/man.out" 2>&1
+check man-page-agrees-with-help $? "$(grep FAIL "$tmp/man.out" | head -20) $(tail -n 1 "$tmp/man.out")"
+
 echo "$pass cli checks passed, $fail failed"
 [ "$fail" -eq 0 ]
