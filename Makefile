@@ -111,7 +111,7 @@ $(BUILD)/libqosgen.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/qosgen: $(BUILD)/cli/main.o $(BUILD)/cli/push.o $(BUILD)/cli/verify.o $(BUILD)/libqosgen.a
+$(BUILD)/qosgen: $(BUILD)/cli/main.o $(BUILD)/cli/json.o $(BUILD)/cli/push.o $(BUILD)/cli/verify.o $(BUILD)/libqosgen.a
 	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
 
 # The Onyx CLI simulator, a test tool (tests/sim/); it shares no code with qosgen.

@@ -13,6 +13,7 @@ Q=$(cd "$BUILD" && pwd)/qosgen
 SIM=$(cd "$BUILD" && pwd)/tests/onyx-sim
 top=$(cd "$(dirname "$0")/.." && pwd)
 e2e=$top/tests/e2e
+# shellcheck source=tests/e2e/lib.sh
 . "$e2e/lib.sh"
 dir=$(mktemp -d)
 cleanup() {

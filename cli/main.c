@@ -14,6 +14,7 @@
 #include "../gen/template.h"
 #include "../gen/version.h"
 #include "../targets/registry.h"
+#include "json.h"
 #include "push.h"
 #include "verify.h"
 #include "../transport/readback.h" /* QG_READBACK_MAX: the same for a file as over the network */
@@ -70,16 +71,22 @@ static int print_help(const char *cmd)
 }
 
 /*
- * Load and validate the intent; print every diagnostic. Returns EXIT_OK with
- * *m filled, or the exit code to use.
+ * Load and validate the intent; print every diagnostic, on stderr and, with
+ * --json, into the envelope env too. Returns EXIT_OK with *m filled, or the
+ * exit code to use.
  */
-static int load(const char *path, bool strict, struct qg_model *m)
+static int load(const char *path, bool strict, struct qg_model *m, cJSON *env)
 {
 	struct qg_diags d;
 	qg_diags_init(&d, path);
 	int rc = qg_intent_load_file(path, qg_targets, &d, m, NULL, NULL);
 	/* A valid intent may still ask for what a target cannot express. */
 	bool failed = rc != 0 || qg_build_check(m, &d) != 0 || qg_diags_failed(&d, strict);
+	if (env) {
+		cli_json_diags(env, &d, strict);
+		if (!failed)
+			cli_json_model(env, m);
+	}
 	qg_diags_print(&d, stderr, strict);
 	qg_diags_free(&d);
 	if (!failed)
@@ -125,7 +132,7 @@ static int cmd_build(int argc, char **argv)
 	const char *intent = argv[optind];
 
 	struct qg_model m;
-	int rc = load(intent, strict, &m);
+	int rc = load(intent, strict, &m, NULL);
 	if (rc != EXIT_OK)
 		return rc;
 
@@ -188,7 +195,7 @@ static int cmd_check(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("check", "expected one INTENT file");
 	struct qg_model m;
-	int rc = load(argv[optind], strict, &m);
+	int rc = load(argv[optind], strict, &m, NULL);
 	if (rc == EXIT_OK) {
 		/* Say so: silence on success left newcomers unsure the check ran. */
 		printf("%s: ok: %zu switch%s, %zu host%s, %zu dvs\n", argv[optind], m.n_switches,
@@ -216,25 +223,30 @@ static int cmd_explain(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("explain", "expected one INTENT file");
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m);
+	cJSON *env = json ? cli_json_envelope("explain", argv[optind]) : NULL;
+	int rc = load(argv[optind], false, &m, env);
 	if (rc != EXIT_OK)
-		return rc;
+		return json ? cli_json_finish(env, rc) : rc;
 	cJSON *e = qg_explain_json(&m);
+	if (json) {
+		/* The rows move into the envelope, which already names fabric and hash. */
+		cJSON *rows = cJSON_DetachItemFromObjectCaseSensitive(e, "rows");
+		cJSON *sum = cJSON_CreateObject();
+		cJSON_AddNumberToObject(sum, "rows", cJSON_GetArraySize(rows));
+		cJSON_AddItemToObject(env, "rows", rows);
+		cJSON_AddItemToObject(env, "summary", sum);
+		cJSON_Delete(e);
+		qg_model_free(&m);
+		return cli_json_finish(env, rc);
+	}
 	struct qg_buf text = {0};
-	char *s = NULL;
-	if (json)
-		s = cJSON_Print(e);
-	else
-		qg_explain_text(e, &text);
-	if (json ? !s : text.failed) {
+	qg_explain_text(e, &text);
+	if (text.failed) {
 		fprintf(stderr, "qosgen explain: out of memory\n");
 		rc = EXIT_SYSTEM;
 	} else {
-		fputs(json ? s : text.data, stdout);
-		if (json)
-			fputc('\n', stdout);
+		fputs(text.data, stdout);
 	}
-	free(s);
 	qg_buf_free(&text);
 	cJSON_Delete(e);
 	qg_model_free(&m);
@@ -352,62 +364,50 @@ static const struct option diff_opts[] = {
     SSH_OPTIONS,
     {"running-config", required_argument, NULL, 'r'},
     {"exit-code", no_argument, NULL, 'x'},
+    {"json", no_argument, NULL, 'J'},
     {NULL, 0, NULL, 0},
 };
 
-static int cmd_diff(int argc, char **argv)
+/* A diff's one device in --json, as push's devices are (docs/json.md). */
+static void diff_json_device(cJSON *env, const char *sw, const char *target, int drc,
+			     const char *message, const struct qg_buf *out)
 {
-	const char *file = NULL;
-	bool exit_code = false, all = false;
-	struct push_opts po = {.jobs = 8, .dry_run = true, .as_diff = true};
-	int c;
-	while ((c = getopt_long(argc, argv, ":", diff_opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			file = optarg;
-			break;
-		case 'x':
-			exit_code = true;
-			break;
-		default:
-			switch (ssh_option("diff", c, &po, &all)) {
-			case 1:
-				break;
-			case 0:
-				return bad_option("diff", c, argv);
-			default:
-				return EXIT_USAGE;
-			}
-		}
-	}
-	if (optind != argc - 1)
-		return usage_error("diff", "expected one INTENT file");
-	if (!one_device_choice(&po, all))
-		return usage_error(
-		    "diff", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
-	const char *sw = po.switch_name;
-	if (file && !sw)
-		return usage_error("diff", "--running-config goes with --switch NAME");
-	if (!file) {
-		/* Read the devices over SSH: a dry-run push, printing only what differs. */
-		struct qg_model mm;
-		int r = load(argv[optind], false, &mm);
-		if (r != EXIT_OK)
-			return r;
-		po.exit_code = exit_code;
-		r = push_run(&mm, &po);
-		qg_model_free(&mm);
-		return r;
-	}
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "device", sw);
+	cJSON_AddStringToObject(o, "kind", "switch");
+	cJSON_AddStringToObject(o, "target", target);
+	cli_json_status(o,
+			drc	   ? "FAILED"
+			: out->len ? "would change"
+				   : "in sync",
+			drc == 0, message);
+	cJSON *lines = cli_json_lines(o, "lines", out->data, out->len);
+	cJSON_AddNumberToObject(o, "lines_planned", cJSON_GetArraySize(lines));
+	cJSON *a = cJSON_AddArrayToObject(env, "devices");
+	cJSON_AddItemToArray(a, o);
+	cJSON *sum = cJSON_AddObjectToObject(env, "summary");
+	cJSON_AddNumberToObject(sum, "devices", 1);
+	cJSON_AddNumberToObject(sum, "failed", drc != 0);
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(sum, "statuses"),
+				drc	   ? "FAILED"
+				: out->len ? "would change"
+					   : "in sync",
+				1);
+}
+
+/* diff --running-config FILE: switch sw's saved read-back against the intent. */
+static int diff_saved(const char *intent, const char *sw, const char *file, bool exit_code,
+		      cJSON *env)
+{
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m);
+	int rc = load(intent, false, &m, env);
 	if (rc != EXIT_OK)
 		return rc;
 	size_t i = 0;
 	while (i < m.n_switches && strcmp(m.switches[i].name, sw))
 		i++;
 	if (i == m.n_switches) {
-		fprintf(stderr, "qosgen diff: no switch named '%s' in %s\n", sw, argv[optind]);
+		fprintf(stderr, "qosgen diff: no switch named '%s' in %s\n", sw, intent);
 		qg_model_free(&m);
 		return EXIT_USAGE;
 	}
@@ -435,14 +435,22 @@ static int cmd_diff(int argc, char **argv)
 	struct qg_buf out = {0};
 	int drc = t->diff(&m, i, text, len, &out, &d);
 	rc = drc == 0 ? EXIT_OK : EXIT_SYSTEM;
-	qg_diags_print(&d, stderr, false);
+	char why[256] = "";
 	if (drc == -EINVAL)
-		fprintf(stderr,
-			"qosgen diff: switch '%s': nothing to propose from this read-back\n", sw);
+		snprintf(why, sizeof(why), "nothing to propose from this read-back");
 	else if (drc != 0)
-		fprintf(stderr, "qosgen diff: switch '%s': %s\n", sw, strerror(-drc));
+		snprintf(why, sizeof(why), "%s", strerror(-drc));
+	if (env) {
+		/* The read-back's diagnostics (its own file name) beside the intent's. */
+		cli_json_diags(env, &d, false);
+		diff_json_device(env, sw, t->name, drc, why, &out);
+	}
+	qg_diags_print(&d, stderr, false);
+	if (why[0])
+		fprintf(stderr, "qosgen diff: switch '%s': %s\n", sw, why);
 	if (rc == EXIT_OK && out.len) {
-		fputs(out.data, stdout);
+		if (!env)
+			fputs(out.data, stdout);
 		if (exit_code)
 			rc = EXIT_INVALID;
 	}
@@ -451,6 +459,59 @@ static int cmd_diff(int argc, char **argv)
 	free(text);
 	qg_model_free(&m);
 	return rc;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+	const char *file = NULL;
+	bool exit_code = false, all = false, json = false;
+	struct push_opts po = {.jobs = 8, .dry_run = true, .as_diff = true};
+	int c;
+	while ((c = getopt_long(argc, argv, ":", diff_opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			file = optarg;
+			break;
+		case 'x':
+			exit_code = true;
+			break;
+		case 'J':
+			json = true;
+			break;
+		default:
+			switch (ssh_option("diff", c, &po, &all)) {
+			case 1:
+				break;
+			case 0:
+				return bad_option("diff", c, argv);
+			default:
+				return EXIT_USAGE;
+			}
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error("diff", "expected one INTENT file");
+	if (!one_device_choice(&po, all))
+		return usage_error(
+		    "diff", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
+	if (file && !po.switch_name)
+		return usage_error("diff", "--running-config goes with --switch NAME");
+	cJSON *env = json ? cli_json_envelope("diff", argv[optind]) : NULL;
+	int rc;
+	if (file) {
+		rc = diff_saved(argv[optind], po.switch_name, file, exit_code, env);
+	} else {
+		/* Read the devices over SSH: a dry-run push, printing only what differs. */
+		struct qg_model m;
+		rc = load(argv[optind], false, &m, env);
+		if (rc == EXIT_OK) {
+			po.exit_code = exit_code;
+			po.json = env;
+			rc = push_run(&m, &po);
+			qg_model_free(&m);
+		}
+	}
+	return json ? cli_json_finish(env, rc) : rc;
 }
 
 static const struct option push_opts[] = {
@@ -465,7 +526,7 @@ static const struct option push_opts[] = {
 static int cmd_push(int argc, char **argv)
 {
 	struct push_opts po = {.jobs = 4};
-	bool all = false, ask = false;
+	bool all = false, ask = false, json = false;
 	int c;
 	while ((c = getopt_long(argc, argv, ":j:", push_opts, NULL)) != -1) {
 		switch (c) {
@@ -478,7 +539,7 @@ static int cmd_push(int argc, char **argv)
 			po.dry_run = true;
 			break;
 		case 'J':
-			po.json = true;
+			json = true;
 			break;
 		case 'P':
 			ask = true;
@@ -499,18 +560,20 @@ static int cmd_push(int argc, char **argv)
 	if (!one_device_choice(&po, all))
 		return usage_error(
 		    "push", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
+	cJSON *env = json ? cli_json_envelope("push", argv[optind]) : NULL;
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m);
-	if (rc != EXIT_OK)
-		return rc;
-	if (ask && ask_password("push", &po.access.ssh) != EXIT_OK) {
+	int rc = load(argv[optind], false, &m, env);
+	if (rc == EXIT_OK) {
+		if (ask && ask_password("push", &po.access.ssh) != EXIT_OK)
+			rc = EXIT_SYSTEM;
+		else {
+			po.json = env;
+			rc = push_run(&m, &po);
+		}
+		drop_password(&po.access.ssh);
 		qg_model_free(&m);
-		return EXIT_SYSTEM;
 	}
-	rc = push_run(&m, &po);
-	drop_password(&po.access.ssh);
-	qg_model_free(&m);
-	return rc;
+	return json ? cli_json_finish(env, rc) : rc;
 }
 
 static const struct option probe_opts[] = {
@@ -604,7 +667,7 @@ static int cmd_verify(int argc, char **argv)
 {
 	struct verify_opts vo = {.tcp_port = 18515};
 	struct push_opts po = {0};
-	bool all = false, ask = false;
+	bool all = false, ask = false, json = false;
 	int c;
 	while ((c = getopt_long(argc, argv, ":p:", verify_opts, NULL)) != -1) {
 		switch (c) {
@@ -612,7 +675,7 @@ static int cmd_verify(int argc, char **argv)
 			vo.pair = optarg;
 			break;
 		case 'j':
-			vo.json = true;
+			json = true;
 			break;
 		case 'p':
 			vo.tcp_port = atoi(optarg);
@@ -635,19 +698,21 @@ static int cmd_verify(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("verify", "expected one INTENT file");
+	cJSON *env = json ? cli_json_envelope("verify", argv[optind]) : NULL;
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m);
-	if (rc != EXIT_OK)
-		return rc;
-	vo.ssh = po.access.ssh;
-	if (ask && ask_password("verify", &vo.ssh) != EXIT_OK) {
+	int rc = load(argv[optind], false, &m, env);
+	if (rc == EXIT_OK) {
+		vo.ssh = po.access.ssh;
+		if (ask && ask_password("verify", &vo.ssh) != EXIT_OK)
+			rc = EXIT_SYSTEM;
+		else {
+			vo.json = env;
+			rc = verify_run(&m, &vo);
+		}
+		drop_password(&vo.ssh);
 		qg_model_free(&m);
-		return EXIT_SYSTEM;
 	}
-	rc = verify_run(&m, &vo);
-	drop_password(&vo.ssh);
-	qg_model_free(&m);
-	return rc;
+	return json ? cli_json_finish(env, rc) : rc;
 }
 
 static int cmd_help(int argc, char **argv);
@@ -670,8 +735,10 @@ static const struct command commands[] = {
      "  --json             the same rows as JSON\n"},
     {"diff", cmd_diff,
      "qosgen diff INTENT (--switch NAME [--running-config FILE] | --host NAME | --dvs NAME |\n"
-     "       --all)\n"
-     "       [--exit-code] [SSH options of push]",
+     "       --all) [--exit-code] [--json]\n"
+     "       [--known-hosts FILE] [--accept-new] [--identity FILE] [--ssh-config FILE]\n"
+     "       [--timeout S] [--accept-hostname] [--ca-file FILE] [--insecure] [--allow-http]\n"
+     "       [--templates DIR]",
      "Print what differs between the devices and the intent, reading them over SSH: for a\n"
      "switch the fewest commands, ranges compressed as Onyx prints them; for a host the\n"
      "settings that would change. Nothing is printed when in sync, and nothing is changed.\n"
@@ -681,7 +748,8 @@ static const struct command commands[] = {
      "intent's ports disagree with, a QoS line qosgen does not model on an intent port,\n"
      "another lossless priority) is refused with its line: exit 3, nothing proposed.\n\n"
      "  --exit-code        exit 1 when there are differences (as git diff --exit-code)\n"
-     "  --known-hosts, --accept-new, --identity, --ssh-config: as for push\n"},
+     "  --json             the differences as JSON on stdout (docs/json.md)\n"
+     "  the other options: as for push\n"},
     {"push", cmd_push,
      "qosgen push INTENT (--switch NAME | --host NAME | --dvs NAME | --all) [-j N] [--dry-run]\n"
      "       [--json] [--ca-file FILE] [--insecure] [--allow-http]\n"
@@ -692,33 +760,40 @@ static const struct command commands[] = {
      "unchanged intent sends nothing. Before changing a switch it saves a named copy of its\n"
      "configuration on the switch; if a line is refused or the session drops, it rolls back\n"
      "what it applied (reconnecting if needed) and says in which state the switch is left.\n"
-     "A host gets its generated script over the session (sh -s), which changes only what\n"
+     "A host gets its generated script over the session, run by sh, which changes only what\n"
      "differs and reports each setting; a missing tool or knob is reported, not fatal to\n"
      "the rest. A DVS goes through the vSphere API (HTTPS to vCenter): its maxMtu with the\n"
      "configVersion just read (retried if someone changed the switch meanwhile), and on its\n"
      "hosts Net.PVRDMAVmknic and the pvrdma firewall ruleset. vCenter and credentials as\n"
      "govc takes them: $GOVC_URL (else the intent's vcenter), $GOVC_USERNAME,\n"
-     "$GOVC_PASSWORD, $GOVC_INSECURE, $GOVC_TLS_CA_CERTS; never on the command line.\n\n"
+     "$GOVC_PASSWORD, $GOVC_INSECURE, $GOVC_TLS_CA_CERTS; never on the command line.\n"
+     "A Cumulus switch goes through the NVUE REST API (HTTPS, port 8765 unless the intent\n"
+     "says): a revision, a merge patch, apply, read back, save; rolled back with the inverse\n"
+     "patch. The user is the intent's, else $QOSGEN_NVUE_USER; the password\n"
+     "$QOSGEN_NVUE_PASSWORD or --ask-password. --ca-file and --insecure apply to it too.\n\n"
      "  --switch NAME      one switch; --host NAME: one host; --dvs NAME: one distributed\n"
      "                     switch; --all: every device\n"
-     "  --ca-file FILE     the CA of vCenter's certificate (default: the system's CAs)\n"
-     "  --insecure         do not check vCenter's certificate (loudly; not recommended)\n"
+     "  --ca-file FILE     the CA of vCenter's or NVUE's certificate (default: the\n"
+     "                     system's CAs)\n"
+     "  --insecure         do not check vCenter's or NVUE's certificate (loudly; not\n"
+     "                     recommended)\n"
      "  --allow-http       accept an http:// GOVC_URL: the vSphere password then crosses\n"
      "                     the network in clear text (loudly; without it, refused)\n"
      "  -j, --jobs N       devices in parallel (default 4)\n"
      "  --dry-run          read back and print what would be sent; send nothing\n"
-     "  --json             results as JSON on stdout\n"
+     "  --json             results as JSON on stdout (docs/json.md)\n"
      "  --known-hosts FILE host keys (default ~/.ssh/known_hosts); unknown keys are refused\n"
      "  --accept-new       record an unknown host key on first use (a changed key is always\n"
      "                     refused)\n"
      "  --identity FILE    private key; default ssh-agent and ~/.ssh/config's IdentityFile\n"
      "  --ssh-config FILE  instead of ~/.ssh/config (HostName, User, Port, IdentityFile)\n"
-     "  --timeout S        per command (default 120)\n"
+     "  --timeout S        connect, handshake and each command or request (default 120)\n"
+     "  --templates DIR    host script templates, as for build\n"
      "  --accept-hostname  go on when a switch's running-config names another hostname\n"
      "                     (default: that switch is refused, nothing sent)\n"
-     "  --ask-password     ask for the SSH password on the terminal\n"
-     "A password comes only from that prompt or $QOSGEN_SSH_PASSWORD, never from the command\n"
-     "line, and is never written anywhere.\n"
+     "  --ask-password     ask for the password on the terminal (SSH, or NVUE's)\n"
+     "A password comes only from that prompt, $QOSGEN_SSH_PASSWORD or $QOSGEN_NVUE_PASSWORD,\n"
+     "never from the command line, and is never written anywhere.\n"
      "Exit 3 when any device failed.\n"},
     {"probe", cmd_probe,
      "qosgen probe -d DEV (--server | SERVER_ADDRESS) [--tclass N] [-s SIZE] [-n ITERS]\n"
@@ -728,8 +803,8 @@ static const struct command commands[] = {
      "GRH traffic class (106 = DSCP 26 with ECT(0)). Prints the result as JSON.\n"},
     {"verify", cmd_verify,
      "qosgen verify INTENT [--pair CLIENT:SERVER] [--json] [-p TCP_PORT]\n"
-     "       [--known-hosts FILE] [--accept-new] [--identity FILE] [--ssh-config FILE]"
-     " [--timeout S]",
+     "       [--known-hosts FILE] [--accept-new] [--identity FILE] [--ssh-config FILE]\n"
+     "       [--timeout S] [--ask-password]",
      "Prove the QoS path with RDMA traffic: for every pair of the intent's verify.pairs,\n"
      "over SSH, run an RC RDMA WRITE test (qosgen probe on the hosts, else ib_write_bw)\n"
      "with the traffic class the client host really applies (rdma_cm's default_roce_tos,\n"
@@ -739,9 +814,10 @@ static const struct command commands[] = {
      "  counters that rose during the run; ECN and CNP counters (reported).\n"
      "Each check is PASS, MARGINAL or FATAL; a summary follows each pair.\n\n"
      "  --pair C:S         one pair, by host names\n"
-     "  --json             the results as JSON on stdout\n"
+     "  --json             the results as JSON on stdout (docs/json.md)\n"
      "  -p, --port N       the test's TCP port for the out-of-band exchange (18515)\n"
-     "  SSH options as for push; hosts are reached at their intent address.\n"
+     "  --known-hosts, --accept-new, --identity, --ssh-config, --timeout, --ask-password:\n"
+     "                     as for push; hosts are reached at their intent address.\n"
      "Exit 0 when nothing is FATAL, 1 when a check is FATAL, 3 when a host could not be\n"
      "reached or the test could not run.\n"},
     {"help", cmd_help, "qosgen help [COMMAND]", "Show help for qosgen or one COMMAND.\n"},

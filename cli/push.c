@@ -5,6 +5,7 @@
  * failed (the others are unaffected).
  */
 #include "push.h"
+#include "json.h"
 #include "../gen/errmsg.h"
 
 #include "../gen/escape.h"
@@ -93,7 +94,9 @@ static void *worker(void *arg)
 		j->seconds = qg_monotonic_s() - t0;
 		pthread_mutex_lock(&p->lock);
 		const char *name = qg_device_name(p->m, j->kind, j->index);
-		if (p->po->as_diff) {
+		if (p->po->json) {
+			/* stdout holds the envelope alone; it is printed at the end */
+		} else if (p->po->as_diff) {
 			/*
 			 * The difference on stdout, whatever else is wrong on the device (a
 			 * host missing one knob still shows what would change on the others);
@@ -109,7 +112,7 @@ static void *worker(void *arg)
 					printf("## %s\n", name);
 				put_device_lines(stdout, j->r.sent.data, j->r.sent.len);
 			}
-		} else if (!p->po->json) {
+		} else {
 			fprintf(stderr, "%s: ", name);
 			put_device_text(stderr, j->r.message, strlen(j->r.message));
 			fputc('\n', stderr);
@@ -121,61 +124,45 @@ static void *worker(void *arg)
 	}
 }
 
-/*
- * cJSON writes C0 controls in strings as \u00NN but DEL and the C1 controls
- * (U+0080..U+009F, which some terminals obey like ESC) as they are; a device's
- * message can hold them. Outside strings JSON is ASCII, so every such byte is
- * in a string, and \u007f, \u009b there is the same text for a JSON reader
- * and nothing for a terminal.
- */
-static void put_json(FILE *f, const char *s)
+/* One device's object of "devices" (docs/json.md). */
+static cJSON *device_json(const struct qg_model *m, const struct job *j)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	for (size_t i = 0; p[i]; i++) {
-		if (p[i] == 0x7f)
-			fputs("\\u007f", f);
-		else if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
-			fprintf(f, "\\u%04x", p[++i]);
-		else
-			fputc(p[i], f);
-	}
-	fputc('\n', f);
+	static const char *const kind[] = {"switch", "host", "dvs"};
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "device", qg_device_name(m, j->kind, j->index));
+	cJSON_AddStringToObject(o, "kind", kind[j->kind]);
+	cJSON_AddStringToObject(o, "target", j->target->name);
+	cli_json_status(o, state_name[j->r.state], j->ok, j->r.message);
+	/* What would change (a dry run, a diff) or was sent, one string per line. */
+	cli_json_lines(o, "lines", j->r.sent.data, j->r.sent.len);
+	cJSON_AddNumberToObject(o, "lines_planned", j->r.lines_planned);
+	cJSON_AddNumberToObject(o, "lines_sent", j->r.lines_sent);
+	cJSON_AddNumberToObject(o, "lines_rolled_back", j->r.lines_rolled_back);
+	cJSON_AddStringToObject(o, "saved_as", j->r.saved_as);
+	cJSON_AddNumberToObject(o, "seconds", (double)(long)(j->seconds * 1000) / 1000);
+	return o;
 }
 
-static void print_json(const struct qg_model *m, struct job *jobs, size_t n)
+/* "devices" and "summary" into the envelope; the caller prints it. */
+static void add_json(cJSON *env, const struct qg_model *m, const struct job *jobs, size_t n,
+		     int failed)
 {
-	cJSON *a = cJSON_CreateArray();
+	cJSON *a = cJSON_AddArrayToObject(env, "devices");
+	int count[sizeof(state_name) / sizeof(state_name[0])] = {0};
 	for (size_t i = 0; i < n; i++) {
-		struct job *j = &jobs[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "device", qg_device_name(m, j->kind, j->index));
-		cJSON_AddStringToObject(o, "target", j->target->name);
-		cJSON_AddStringToObject(o, "result", state_name[j->r.state]);
-		cJSON_AddBoolToObject(o, "ok", j->ok);
-		cJSON_AddNumberToObject(o, "lines_planned", j->r.lines_planned);
-		cJSON_AddNumberToObject(o, "lines_sent", j->r.lines_sent);
-		cJSON_AddNumberToObject(o, "lines_rolled_back", j->r.lines_rolled_back);
-		cJSON_AddStringToObject(o, "saved_as", j->r.saved_as);
-		cJSON_AddStringToObject(o, "message", j->r.message);
-		/* What would change (a dry run, a diff) or was sent, one string per line. */
-		cJSON *lines = cJSON_AddArrayToObject(o, "lines");
-		const char *s = j->r.sent.data;
-		while (lines && s && *s) {
-			size_t len = strcspn(s, "\n");
-			char *l = strndup(s, len);
-			if (l)
-				cJSON_AddItemToArray(lines, cJSON_CreateString(l));
-			free(l);
-			s += len + (s[len] == '\n');
-		}
-		cJSON_AddNumberToObject(o, "seconds", (double)(long)(j->seconds * 1000) / 1000);
-		cJSON_AddItemToArray(a, o);
+		cJSON_AddItemToArray(a, device_json(m, &jobs[i]));
+		count[jobs[i].r.state]++;
 	}
-	char *s = cJSON_Print(a);
-	if (s)
-		put_json(stdout, s);
-	free(s);
-	cJSON_Delete(a);
+	cJSON *sum = cJSON_AddObjectToObject(env, "summary");
+	cJSON_AddNumberToObject(sum, "devices", (double)n);
+	cJSON_AddNumberToObject(sum, "failed", failed);
+	/* Every status that occurred, in the order of targets/driver.h's states. */
+	cJSON *by = cJSON_AddObjectToObject(sum, "statuses");
+	for (size_t k = 0; k < sizeof(count) / sizeof(count[0]); k++)
+		if (count[k])
+			cJSON_AddNumberToObject(by, state_name[k], count[k]);
 }
 
 /* Same file, position and text: the one error that every host of a template shares. */
@@ -324,10 +311,10 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 		    ((jobs[i].r.state == QG_PUSH_PARTIAL || jobs[i].r.state == QG_PUSH_FAILED) &&
 		     jobs[i].r.sent.len && po->dry_run);
 	}
-	if (po->as_diff) {
+	if (po->json) {
+		add_json(po->json, m, jobs, n, failed);
+	} else if (po->as_diff) {
 		/* nothing more to print */
-	} else if (po->json) {
-		print_json(m, jobs, n);
 	} else {
 		fprintf(stderr, "\n%-24s %-7s %-13s %5s %8s %7s\n", "DEVICE", "TARGET", "RESULT",
 			"SENT", "UNDONE", "SECONDS");

@@ -5,12 +5,15 @@
 #include "../gen/model.h"
 #include "../targets/driver.h"
 
+#include <cjson/cJSON.h>
+
 struct push_opts {
 	const char *switch_name; /* --switch NAME */
 	const char *host_name;	 /* --host NAME */
 	const char *dvs_name;	 /* --dvs NAME; all three NULL with --all */
 	int jobs;		 /* -j */
-	bool dry_run, json;
+	bool dry_run;
+	cJSON *json;		 /* --json: the envelope (cli/json.h) the devices go into */
 	struct qg_access access; /* SSH and TLS options, --accept-hostname */
 	const char *templates;	 /* --templates DIR, for the host scripts */
 	bool as_diff;		 /* `qosgen diff`: only what differs on stdout, no summary */

@@ -12,6 +12,7 @@
  * over by a correct --tclass.
  */
 #include "verify.h"
+#include "json.h"
 #include "../gen/derive.h"
 #include "../gen/errmsg.h"
 #include "../gen/escape.h"
@@ -287,27 +288,39 @@ static cJSON *side_json(const struct side *x)
 	return o;
 }
 
-static void add_check(cJSON *checks, const char *level, const char *what, const char *detail)
+static const char *const level_name[] = {"PASS", "MARGINAL", "FATAL"};
+
+/* A check as every status of --json is (docs/json.md): status, ok, message. */
+static void add_check(cJSON *checks, int level, const char *what, const char *detail)
 {
 	cJSON *c = cJSON_CreateObject();
-	cJSON_AddStringToObject(c, "level", level);
 	cJSON_AddStringToObject(c, "check", what);
-	cJSON_AddStringToObject(c, "detail", detail);
+	cli_json_status(c, level_name[level], level != VD_FATAL, detail);
 	cJSON_AddItemToArray(checks, c);
 }
 
-static cJSON *pair_json(const struct pair_report *r)
+static cJSON *pair_json(const struct pair_report *r, int count[3])
 {
-	static const char *const level[] = {"PASS", "MARGINAL", "FATAL"};
+	int mine[3] = {0};
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "client", r->side[0].h->name);
 	cJSON_AddStringToObject(o, "server", r->side[1].h->name);
-	cJSON *checks = cJSON_AddArrayToObject(o, "checks");
-	int count[3] = {0};
+	cJSON *checks = cJSON_CreateArray();
 	if (r->unreachable) {
-		add_check(checks, level[2], "reach", r->why);
-		count[2]++;
+		add_check(checks, VD_FATAL, "reach", r->why);
+		mine[VD_FATAL]++;
 	} else {
+		for (size_t i = 0; i < r->checks.n; i++) {
+			add_check(checks, r->checks.v[i].level, r->checks.v[i].what,
+				  r->checks.v[i].detail);
+			mine[r->checks.v[i].level]++;
+		}
+	}
+	/* The pair's status is its worst check; ok as its exit status counts it. */
+	int worst = mine[VD_FATAL] ? VD_FATAL : mine[VD_MARGINAL] ? VD_MARGINAL : VD_PASS;
+	cli_json_status(o, level_name[worst], worst != VD_FATAL && !r->unreachable && r->client.ok,
+			r->why);
+	if (!r->unreachable) {
 		cJSON_AddStringToObject(o, "tool", r->client.ok ? r->client.tool : "");
 		cJSON_AddStringToObject(o, "server_tool", r->server.ok ? r->server.tool : "");
 		cJSON_AddStringToObject(o, "server_address", r->server_addr);
@@ -316,21 +329,19 @@ static cJSON *pair_json(const struct pair_report *r)
 		cJSON_AddNumberToObject(o, "tclass", r->run.tclass);
 		cJSON_AddNumberToObject(o, "gbps", r->client.ok ? r->client.gbps : -1);
 		cJSON_AddNumberToObject(o, "path_mtu", r->client.ok ? r->client.path_mtu : -1);
-		if (r->why[0])
-			cJSON_AddStringToObject(o, "error", r->why);
-		for (size_t i = 0; i < r->checks.n; i++) {
-			add_check(checks, level[r->checks.v[i].level], r->checks.v[i].what,
-				  r->checks.v[i].detail);
-			count[r->checks.v[i].level]++;
-		}
+	}
+	cJSON_AddItemToObject(o, "checks", checks);
+	if (!r->unreachable) {
 		cJSON *sides = cJSON_AddArrayToObject(o, "hosts");
 		for (int i = 0; i < 2; i++)
 			cJSON_AddItemToArray(sides, side_json(&r->side[i]));
 	}
 	cJSON *sum = cJSON_AddObjectToObject(o, "summary");
-	cJSON_AddNumberToObject(sum, "pass", count[0]);
-	cJSON_AddNumberToObject(sum, "marginal", count[1]);
-	cJSON_AddNumberToObject(sum, "fatal", count[2]);
+	cJSON_AddNumberToObject(sum, "pass", mine[VD_PASS]);
+	cJSON_AddNumberToObject(sum, "marginal", mine[VD_MARGINAL]);
+	cJSON_AddNumberToObject(sum, "fatal", mine[VD_FATAL]);
+	for (int k = 0; k < 3; k++)
+		count[k] += mine[k];
 	return o;
 }
 
@@ -369,7 +380,8 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo)
 	}
 	ssh_init();
 	int rc = EXIT_OK;
-	cJSON *all = vo->json ? cJSON_CreateArray() : NULL;
+	cJSON *all = vo->json ? cJSON_AddArrayToObject(vo->json, "pairs") : NULL;
+	int count[3] = {0};
 	for (size_t i = 0; i < n; i++) {
 		struct pair_report *r = &reports[i];
 		double t0 = qg_monotonic_s();
@@ -378,7 +390,7 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo)
 		if (!r->unreachable)
 			judge_pair(m, r);
 		if (all)
-			cJSON_AddItemToArray(all, pair_json(r));
+			cJSON_AddItemToArray(all, pair_json(r, count));
 		else {
 			print_text(r, stdout);
 			fprintf(stdout, "(%.1f s)\n", qg_monotonic_s() - t0);
@@ -393,11 +405,11 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo)
 				free_side(&r->side[k]);
 	}
 	if (all) {
-		char *s = cJSON_Print(all);
-		if (s)
-			printf("%s\n", s);
-		free(s);
-		cJSON_Delete(all);
+		cJSON *sum = cJSON_AddObjectToObject(vo->json, "summary");
+		cJSON_AddNumberToObject(sum, "pairs", (double)n);
+		cJSON_AddNumberToObject(sum, "pass", count[VD_PASS]);
+		cJSON_AddNumberToObject(sum, "marginal", count[VD_MARGINAL]);
+		cJSON_AddNumberToObject(sum, "fatal", count[VD_FATAL]);
 	}
 	ssh_finalize();
 	free(reports);

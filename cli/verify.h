@@ -5,9 +5,11 @@
 #include "../gen/model.h"
 #include "../transport/ssh.h"
 
+#include <cjson/cJSON.h>
+
 struct verify_opts {
 	const char *pair; /* "CLIENT:SERVER", or NULL for every pair of the intent */
-	bool json;
+	cJSON *json;  /* --json: the envelope (cli/json.h) the pairs go into */
 	int tcp_port; /* the probe's out-of-band port (perftest's 18515) */
 	struct qg_ssh_opts ssh;
 };

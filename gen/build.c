@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "build.h"
+#include "settings.h"
 
 #include "derive.h"
 #include "hash.h"
@@ -95,7 +96,8 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 				cJSON_AddItemToArray(files, file_json(&out->v[f]));
 			cJSON *so = cJSON_AddObjectToObject(dev, "settings");
 			for (size_t k = 0; k < set.n; k++)
-				cJSON_AddStringToObject(so, set.v[k].key, set.v[k].value);
+				cJSON_AddItemToObject(so, set.v[k].key,
+						      qg_setting_json(set.v[k].value));
 			qg_settings_free(&set);
 			cJSON_AddItemToArray(devices, dev);
 		}

@@ -154,10 +154,15 @@ static void print_prefix(FILE *out, const char *file, struct qg_pos pos)
 		fprintf(out, "%s: ", file);
 }
 
-void qg_diags_print(struct qg_diags *d, FILE *out, bool strict)
+void qg_diags_sort(struct qg_diags *d)
 {
 	if (d->n > 1)
 		qsort(d->v, d->n, sizeof(d->v[0]), diag_cmp);
+}
+
+void qg_diags_print(struct qg_diags *d, FILE *out, bool strict)
+{
+	qg_diags_sort(d);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct qg_diag *g = &d->v[i];
 		const char *file = g->file ? g->file : d->file;

@@ -61,6 +61,8 @@ const struct qg_diag *qg_diags_first_error(const struct qg_diags *d);
 
 /* With strict, warnings count as errors. */
 bool qg_diags_failed(const struct qg_diags *d, bool strict);
+/* Sort by position, the order every output uses (text and --json alike). */
+void qg_diags_sort(struct qg_diags *d);
 /*
  * Print sorted by position; with strict, warnings print as errors tagged
  * "[--strict]" (as gcc tags -Werror), so the user sees why the build stopped.

@@ -4,6 +4,7 @@
 #include "derive.h"
 #include "hash.h"
 #include "modeljson.h"
+#include "settings.h"
 #include "target.h"
 
 #include <stdio.h>
@@ -27,7 +28,7 @@ struct qg_explain_rows {
 void qg_explain_row(struct qg_explain_rows *x, const char *key, const char *value,
 		    const char *reason)
 {
-	row(x->rows, key, cJSON_CreateString(value), "target", reason);
+	row(x->rows, key, qg_setting_json(value), "target", reason);
 }
 
 static void row_int(cJSON *rows, const char *key, long v, bool given, const char *reason)
@@ -92,8 +93,8 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	explain_class(rows, "lossless", &q->lossless);
 	row_str(rows, "qos.lossless.pool.name", q->pool_name, "given", NULL);
 	qg_centi_format(q->pool_percent_centi, v);
-	row_str(rows, "qos.lossless.pool.memory_percent", v, "given",
-		"percent of the switch's shared buffer, two decimals");
+	row(rows, "qos.lossless.pool.memory_percent", qg_setting_json(v), "given",
+	    "percent of the switch's shared buffer, two decimals");
 	if (q->ecn) {
 		row_int(rows, "qos.lossless.ecn.min_kb", q->ecn_min_kb, true, NULL);
 		row_int(rows, "qos.lossless.ecn.max_kb", q->ecn_max_kb, true, NULL);
@@ -163,7 +164,8 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		row_str(rows, key, s->user[0] ? s->user : NULL, s->user[0] ? "given" : "default",
 			s->user[0] ? NULL
 				   : "from ~/.ssh/config, else the local user, at push time");
-		snprintf(key, sizeof(key), "switches.%s.ports", s->name);
+		/* A count: device.NAME.ports is the port list, as the target writes it. */
+		snprintf(key, sizeof(key), "switches.%s.port_count", s->name);
 		snprintf(reason, sizeof(reason), "%zu ports", s->n_ports);
 		row(rows, key, cJSON_CreateNumber((double)s->n_ports), "derived", reason);
 	}
@@ -220,7 +222,7 @@ cJSON *qg_explain_json(const struct qg_model *m)
 			for (size_t k = 0; k < set.n; k++) {
 				snprintf(key, sizeof(key), "device.%s.%s",
 					 qg_device_name(m, kind, i), set.v[k].key);
-				row_str(rows, key, set.v[k].value, "target", reason);
+				row(rows, key, qg_setting_json(set.v[k].value), "target", reason);
 			}
 			qg_settings_free(&set);
 		}
@@ -235,13 +237,13 @@ void qg_explain_text(const cJSON *explain, struct qg_buf *out)
 	    out, "fabric %s, intent sha256:%s\n\n",
 	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(explain, "fabric")),
 	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(explain, "intent_sha256")));
-	qg_buf_printf(out, "%-44s %-20s %-8s %s\n", "KEY", "VALUE", "SOURCE", "WHY");
+	qg_buf_printf(out, "%-44s %-20s %-8s %s\n", "KEY", "VALUE", "SOURCE", "REASON");
 	const cJSON *r;
 	cJSON_ArrayForEach(r, rows)
 	{
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "value");
 		char value[256];
-		if (cJSON_IsString(v))
+		if (cJSON_IsString(v) || cJSON_IsRaw(v))
 			snprintf(value, sizeof(value), "%s", v->valuestring);
 		else if (cJSON_IsNumber(v))
 			snprintf(value, sizeof(value), "%.0f", v->valuedouble);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "settings.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,4 +53,30 @@ void qg_settings_free(struct qg_settings *s)
 	}
 	free(s->v);
 	memset(s, 0, sizeof(*s));
+}
+
+/* -?(0|[1-9][0-9]*)(\.[0-9]+)?: JSON's number grammar without exponents. */
+static bool plain_decimal(const char *v)
+{
+	const char *p = v + (*v == '-');
+	if (*p == '0' && p[1] >= '0' && p[1] <= '9')
+		return false; /* leading zeros: a bit vector such as 00010000 */
+	size_t digits = strspn(p, "0123456789");
+	if (digits == 0)
+		return false;
+	p += digits;
+	if (*p == '.') {
+		size_t frac = strspn(p + 1, "0123456789");
+		if (frac == 0)
+			return false;
+		p += 1 + frac;
+	}
+	return *p == '\0' && digits <= 15;
+}
+
+struct cJSON *qg_setting_json(const char *value)
+{
+	if (!value)
+		return cJSON_CreateNull();
+	return plain_decimal(value) ? cJSON_CreateRaw(value) : cJSON_CreateString(value);
 }

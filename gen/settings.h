@@ -28,4 +28,14 @@ void qg_settings_add(struct qg_settings *s, const char *key, const char *fmt, ..
 const char *qg_settings_get(const struct qg_settings *s, const char *key);
 void qg_settings_free(struct qg_settings *s);
 
+/*
+ * A value as JSON (plan.json, explain --json): a plain decimal ("9000",
+ * "106", "50.00") is a JSON number written exactly as the target formatted
+ * it (never through floating point, so never locale- or rounding-dependent);
+ * anything else ("0x08", "1/1-1/32", "0,0,0,1,0,0,0,0", "00010000") is a
+ * string. Numbers as numbers everywhere (issue 17): qos.mtu 9000 and a
+ * device's mtu 9000 read the same.
+ */
+struct cJSON *qg_setting_json(const char *value);
+
 #endif

@@ -13,7 +13,8 @@
 # dpkg-dev (tests/vcsim/build.sh builds vcsim and govc from Debian's govmomi
 # source package, fetched with a private apt configuration under build/, never
 # written to /etc/apt), python3 and procps (pgrep), used by the test scripts;
-# python3-yaml, python3-jinja2 and time for bench/build.sh's baseline.
+# the shellcheck package (every repository and generated script is checked at warning
+# level); python3-yaml, python3-jinja2 and time for bench/build.sh's baseline.
 # Idempotent: packages already installed are not touched, so `make demo` and
 # `make test` can call it every time at the cost of one dpkg query.
 set -eu
@@ -29,7 +30,7 @@ ansible python3-paramiko
 qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftest tcpdump
 rdmacm-utils cpio kmod iproute2 openssl jq curl
 golang-go golang-github-vmware-govmomi-dev golang-github-kr-pretty-dev dpkg-dev
-python3 procps python3-yaml python3-jinja2 time"
+python3 procps python3-yaml python3-jinja2 time shellcheck"
 
 case ${1:-test} in
 build) PKGS=$BUILD_PKGS ;;

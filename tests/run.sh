@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|scripts|cli|onyx|e2e|ansible|vm|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|golden|scripts|shellcheck|cli|onyx|e2e|ansible|vm|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -58,6 +58,14 @@ run_scripts() { # QOSGEN LABEL
 	rc=$?
 	printf '%s\n' "$out" | grep -E '^(FAIL|  )' | head -60
 	record "$2scripts" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+}
+
+# Runs shellcheck on the repository's scripts and every generated one (issue 17).
+run_shellcheck() { # QOSGEN
+	out=$(sh tests/scripts/shellcheck.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -60
+	record "shellcheck" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
 run_cli() { # QOSGEN LABEL
@@ -173,6 +181,7 @@ unit)
 	;;
 golden) run_golden "$BUILD/qosgen" "" ;;
 scripts) run_scripts "$BUILD/qosgen" "" ;;
+shellcheck) run_shellcheck "$BUILD/qosgen" ;;
 cli) run_cli "$BUILD/qosgen" "" ;;
 onyx) run_onyx "$BUILD" "" ;;
 e2e) run_e2e "$BUILD" "" ;;
@@ -184,6 +193,7 @@ fuzz) run_fuzz ;;
 	run_layers
 	run_golden "$BUILD/qosgen" ""
 	run_scripts "$BUILD/qosgen" ""
+	run_shellcheck "$BUILD/qosgen"
 	run_cli "$BUILD/qosgen" ""
 	run_onyx "$BUILD" ""
 	run_e2e "$BUILD" ""

@@ -126,47 +126,135 @@ out:
 	return result;
 }
 
-/* The govc commands: create or change the switch, its portgroup, its hosts. */
+/*
+ * The switch itself: created when missing, else its maxMtu read and set only
+ * when it differs, and its uplink count checked (govc cannot change it).
+ */
+static void govc_switch(const struct qg_dvs *s, struct qg_buf *b)
+{
+	/*
+	 * govc 0.24's dvs.create takes no uplink count (the script's earlier
+	 * -num-uplinks was refused by it): vCenter's default count is read below
+	 * like any switch's.
+	 */
+	qg_buf_printf(b,
+		      "if ! qg_exists \"$dvs\"; then\n"
+		      "\tif [ \"$dry\" = 1 ]; then\n"
+		      "\t\techo \"[differs] dvs: absent -> $dvs\"\n"
+		      "\telif govc dvs.create -mtu %d \"$dvs\" >&2; then\n"
+		      "\t\techo \"[changed] dvs: absent -> $dvs\"\n"
+		      "\telse\n"
+		      "\t\techo \"[failed] dvs: absent: govc dvs.create refused\"\n"
+		      "\t\trc=1\n"
+		      "\tfi\n"
+		      "fi\n",
+		      s->mtu);
+	/* A dry run on a missing switch reads nothing more: there is nothing to read. */
+	qg_buf_printf(b,
+		      "if qg_exists \"$dvs\"; then\n"
+		      "\tmtu=$(qg_get config.maxMtu)\n"
+		      "\tif [ \"$mtu\" = %d ]; then\n"
+		      "\t\techo \"[ok] maxMtu: %d\"\n"
+		      "\telif [ \"$dry\" = 1 ]; then\n"
+		      "\t\techo \"[differs] maxMtu: $mtu -> %d\"\n"
+		      "\telse\n"
+		      "\t\tgovc dvs.change -mtu %d \"$dvs\" >&2 || true\n"
+		      "\t\tnow=$(qg_get config.maxMtu)\n"
+		      "\t\tif [ \"$now\" = %d ]; then\n"
+		      "\t\t\techo \"[changed] maxMtu: $mtu -> %d\"\n"
+		      "\t\telse\n"
+		      "\t\t\techo \"[failed] maxMtu: $mtu -> %d asked, reads $now\"\n"
+		      "\t\t\trc=1\n"
+		      "\t\tfi\n"
+		      "\tfi\n",
+		      s->mtu, s->mtu, s->mtu, s->mtu, s->mtu, s->mtu, s->mtu);
+	/* config.uplinkPortPolicy: the uplink names, comma-separated. */
+	qg_buf_printf(b,
+		      "\tn=$(qg_get config.uplinkPortPolicy | tr ',' '\\n' | grep -c .) || true\n"
+		      "\tif [ \"$n\" -ge %d ]; then\n"
+		      "\t\techo \"[ok] uplinks: $n\"\n"
+		      "\telse\n"
+		      "\t\techo \"[failed] uplinks: $n -> %d: govc cannot add uplinks to a switch; "
+		      "qosgen push --dvs can\"\n"
+		      "\t\trc=1\n"
+		      "\tfi\n"
+		      "fi\n",
+		      s->uplinks, s->uplinks);
+}
+
+static void govc_portgroup(const struct qg_dvs *s, struct qg_buf *b)
+{
+	if (!s->portgroup[0])
+		return;
+	qg_buf_puts(b, "pg=");
+	qg_sh_word(b, s->portgroup);
+	qg_buf_puts(
+	    b, "\nif qg_exists \"$pg\"; then\n"
+	       "\techo \"[ok] portgroup: $pg\"\n"
+	       "elif [ \"$dry\" = 1 ]; then\n"
+	       "\techo \"[differs] portgroup: absent -> $pg\"\n"
+	       "elif govc dvs.portgroup.add -dvs \"$dvs\" \"$pg\" >&2 && qg_exists \"$pg\"; then\n"
+	       "\techo \"[changed] portgroup: absent -> $pg\"\n"
+	       "else\n"
+	       "\techo \"[failed] portgroup: absent -> $pg: not made\"\n"
+	       "\trc=1\n"
+	       "fi\n");
+}
+
+/*
+ * A member host: looked up by the address vCenter knows it by, its NICs on
+ * the switch read, and dvs.add only when it is not on it (dvs.add skips a
+ * member silently, so a member lacking the NIC is reported, not "added").
+ */
+static void govc_host(const struct qg_host *h, struct qg_buf *b)
+{
+	qg_buf_puts(b, "addr=");
+	qg_sh_word(b, h->address);
+	qg_buf_puts(b, "\nnic=");
+	qg_sh_word(b, h->uplink);
+	qg_buf_printf(
+	    b,
+	    "\nhost=$(govc find / -type h -name \"$addr\")\n"
+	    "ref=$(govc find -i / -type h -name \"$addr\")\n"
+	    "if [ -z \"$host\" ] || [ -z \"$ref\" ]; then\n"
+	    "\techo \"[failed] host.%s: no host $addr in the inventory\"\n"
+	    "\trc=1\n"
+	    "else\n"
+	    "\tnics=$(qg_nics \"${ref#*:}\")\n"
+	    "\tcase \",$nics,\" in\n"
+	    "\t*,\"$nic\",*) echo \"[ok] host.%s: $nic\" ;;\n"
+	    "\t,absent,)\n"
+	    "\t\tif [ \"$dry\" = 1 ]; then\n"
+	    "\t\t\techo \"[differs] host.%s: absent -> $nic\"\n"
+	    "\t\telse\n"
+	    "\t\t\tgovc dvs.add -dvs \"$dvs\" -pnic \"$nic\" \"$host\" >&2 || true\n"
+	    "\t\t\tcase \",$(qg_nics \"${ref#*:}\"),\" in\n"
+	    "\t\t\t*,\"$nic\",*) echo \"[changed] host.%s: absent -> $nic\" ;;\n"
+	    "\t\t\t*)\n"
+	    "\t\t\t\techo \"[failed] host.%s: not on $dvs with $nic after dvs.add\"\n"
+	    "\t\t\t\trc=1\n"
+	    "\t\t\t\t;;\n"
+	    "\t\t\tesac\n"
+	    "\t\tfi\n"
+	    "\t\t;;\n"
+	    "\t*)\n"
+	    "\t\techo \"[failed] host.%s: $nics -> $nic: on $dvs without $nic; govc cannot "
+	    "add a NIC to a member, qosgen push --dvs can\"\n"
+	    "\t\trc=1\n"
+	    "\t\t;;\n"
+	    "\tesac\n"
+	    "fi\n",
+	    h->name, h->name, h->name, h->name, h->name, h->name);
+}
+
+/* The govc commands: the switch, its portgroup, its hosts; each read before it is changed. */
 static void govc_body(const struct qg_model *m, size_t i, struct qg_buf *b)
 {
 	const struct qg_dvs *s = &m->dvs[i];
-	qg_buf_printf(b,
-		      "if qg_exists \"$dvs\"; then\n"
-		      "\tgovc dvs.change -mtu %d \"$dvs\"\n"
-		      "\techo \"[ok] dvs: $dvs exists; maxMtu set to %d\"\n"
-		      "else\n"
-		      "\tgovc dvs.create -mtu %d -num-uplinks %d \"$dvs\"\n"
-		      "\techo \"[changed] dvs: created $dvs\"\n"
-		      "fi\n",
-		      s->mtu, s->mtu, s->mtu, s->uplinks);
-	if (s->portgroup[0]) {
-		qg_buf_puts(b, "pg=");
-		qg_sh_word(b, s->portgroup);
-		qg_buf_puts(b, "\nif qg_exists \"$pg\"; then\n"
-			       "\techo \"[ok] portgroup: $pg exists\"\n"
-			       "else\n"
-			       "\tgovc dvs.portgroup.add -dvs \"$dvs\" \"$pg\"\n"
-			       "\techo \"[changed] portgroup: created $pg\"\n"
-			       "fi\n");
-	}
-	for (size_t k = 0; k < s->n_hosts; k++) {
-		const struct qg_host *h = &m->hosts[s->hosts[k]];
-		/* The host's inventory name is the address vCenter knows it by. */
-		qg_buf_puts(b, "host=$(govc find / -type h -name ");
-		qg_sh_word(b, h->address);
-		qg_buf_puts(b, ")\nif [ -z \"$host\" ]; then\n\techo \"[failed] host.");
-		qg_buf_puts(b, h->name);
-		qg_buf_puts(b, ": no host ");
-		qg_buf_puts(b, h->address);
-		qg_buf_puts(
-		    b, " in the inventory\" >&2\n\texit 1\nfi\ngovc dvs.add -dvs \"$dvs\" -pnic ");
-		qg_sh_word(b, h->uplink);
-		qg_buf_puts(b, " \"$host\"\necho \"[ok] host.");
-		qg_buf_puts(b, h->name);
-		qg_buf_puts(b, ": ");
-		qg_buf_puts(b, h->uplink);
-		qg_buf_puts(b, " on $dvs\"\n");
-	}
+	govc_switch(s, b);
+	govc_portgroup(s, b);
+	for (size_t k = 0; k < s->n_hosts; k++)
+		govc_host(&m->hosts[s->hosts[k]], b);
 }
 
 static int dvs_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,

@@ -124,5 +124,82 @@ else
 	check onyx-sim 1 "$sim not built ('make test' builds it)"
 fi
 
+# ---- One JSON vocabulary (issue 17): every command's --json against
+# docs/json.schema.json, for a run that got past the intent and for a refused
+# intent (its diagnostics on stdout, the exit code kept). Devices on a closed
+# local port: refused at once, nothing else contacted.
+cat >"$tmp/j.yaml" <<'YAML'
+version: 1
+fabric: json-shape
+qos:
+  lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}
+  cnp: {priority: 6, dscp: 48, ets: strict}
+switches:
+  - {name: sw1, platform: onyx, address: 127.0.0.1, port: 1, user: admin, ports: "1/1-1/4"}
+hosts:
+  - {name: gpu1, platform: linux, address: 127.0.0.1, port: 1, user: root, netdev: eth0, rdma_device: mlx5_0}
+  - {name: gpu2, platform: linux, address: 127.0.0.1, port: 1, user: root, netdev: eth0, rdma_device: mlx5_1}
+verify:
+  pairs:
+    - {client: gpu1, server: gpu2, min_gbps: 10}
+YAML
+printf 'version: 1\nfabric: bad\nqos:\n  lossless: {priority: "3", dscp: [26], pool: {name: roce, memory_percent: 50}}\n' >"$tmp/bad.yaml"
+json_case() { # NAME COMMAND MODE ARGS...: run qosgen COMMAND ARGS --json, check the shape
+	name=$1 cmd=$2 mode=$3
+	shift 3
+	"$Q" "$cmd" "$@" --json >"$tmp/j.out" 2>"$tmp/j.err"
+	st=$?
+	/usr/bin/python3 "$top/tests/cli/json_shape.py" "$top/docs/json.schema.json" "$cmd" "$tmp/j.out" "$st" "$mode" >"$tmp/j.why" 2>&1
+	check "json-$name" $? "exit $st: $(cat "$tmp/j.why") $(head -c 300 "$tmp/j.err")"
+}
+json_case explain explain ran "$tmp/j.yaml"
+json_case explain-invalid explain invalid "$tmp/bad.yaml"
+json_case push-unreachable push ran "$tmp/j.yaml" --all --timeout 2
+json_case push-invalid push invalid "$tmp/bad.yaml" --all
+json_case diff-saved diff ran "$rdg" --switch swx-mld-1-2 --running-config "$tmp/seed.rc"
+json_case diff-unreachable diff ran "$tmp/j.yaml" --host gpu1 --timeout 2
+json_case diff-invalid diff invalid "$tmp/bad.yaml" --all
+json_case verify-unreachable verify ran "$tmp/j.yaml" --timeout 2
+json_case verify-invalid verify invalid "$tmp/bad.yaml"
+# What the shapes carry: numbers as numbers, one status vocabulary.
+"$Q" explain "$rdg" --json | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = {r["key"]: r["value"] for r in d["rows"]}
+assert rows["qos.mtu"] == 9000 and rows["device.clx-mld-41.nmlx5_rdma.dscp_force"] == 26, rows
+assert rows["derived.roce_tos"] == 106 and rows["switches.swx-mld-1-2.port_count"] == 32, rows
+assert rows["device.swx-mld-1-2.ports"] == "1/1-1/32" and rows["derived.pfc_bitmap"] == "0x08", rows
+' >"$tmp/j.why" 2>&1
+check json-explain-numbers $? "$(cat "$tmp/j.why")"
+"$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" --exit-code --json >"$tmp/j.out" 2>/dev/null
+st=$?
+/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+dev = d["devices"][0]
+assert dev["status"] == "would change" and dev["lines"] == ["interface ethernet 1/1-1/32 mtu 9216 force"], dev
+assert d["summary"] == {"devices": 1, "failed": 0, "statuses": {"would change": 1}}, d["summary"]
+' "$tmp/j.out" >"$tmp/j.why" 2>&1 && [ $st -eq 1 ]
+check json-diff-saved-lines $? "exit $st: $(cat "$tmp/j.why")"
+"$Q" push "$tmp/j.yaml" --all --timeout 2 --json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [x["status"] for x in d["devices"]] == ["UNREACHABLE"] * 3 and not any(x["ok"] for x in d["devices"]), d
+assert d["summary"]["statuses"] == {"UNREACHABLE": 3} and d["exit"] == 3, d["summary"]
+' >"$tmp/j.why" 2>&1
+check json-push-status $? "$(cat "$tmp/j.why")"
+"$Q" push "$tmp/bad.yaml" --all --json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+e = [x for x in d["diagnostics"] if x["severity"] == "error"][0]
+assert (e["line"], e["col"]) == (4, 24) and "quoted string" in e["message"], e
+assert e["file"].endswith("bad.yaml") and d["exit"] == 1 and d["ok"] is False, d
+' >"$tmp/j.why" 2>&1
+check json-invalid-intent-diagnostics $? "$(cat "$tmp/j.why")"
+
+# The man page against --help and the parser (issue 17, item 6).
+sh "$top/tests/cli/manpage.sh" "$Q" >"$tmp/man.out" 2>&1
+check man-page-agrees-with-help $? "$(grep FAIL "$tmp/man.out" | head -20) $(tail -n 1 "$tmp/man.out")"
+
 echo "$pass cli checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -6,6 +6,7 @@
 # must report changed=0; then qosgen's diff of the same intent must be empty.
 # Usage: ansible.sh BUILD
 set -u
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_start "$1"
 sw="$dir/sw"

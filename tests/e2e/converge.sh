@@ -13,6 +13,7 @@
 #   before) or, after one more push, converged.
 # Usage: converge.sh BUILD
 set -u
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_start "$1"
 sw="$dir/sw1"

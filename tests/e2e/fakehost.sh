@@ -18,7 +18,7 @@ export QG_STATE PATH
 if [ -z "${SSH_ORIGINAL_COMMAND:-}" ] && [ -f "$QG_STATE/hostile.switch" ]; then
 	prompt='hostile [standalone: master] > '
 	printf '%s' "$prompt"
-	while IFS= read -r line; do
+	while IFS= read -r _; do
 		cat "$QG_STATE/hostile.switch"
 		printf '%s' "$prompt"
 	done

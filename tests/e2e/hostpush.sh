@@ -7,6 +7,7 @@ set -u
 BUILD=$1
 Q=$(cd "$BUILD" && pwd)/qosgen
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/e2e/lib.sh
 . "$here/lib.sh"
 fake=$(cd "$here/../scripts/fake" && pwd)
 fixtures=$here/../../../shared/fixtures
@@ -82,8 +83,8 @@ check linux-missing-knobs-partial $? "exit $st: $(cat "$dir/err")"
 
 # --all: the esx drift above is repaired, gpu1 stays partial; results as JSON.
 push --all --json
-[ $st -eq 3 ] && grep -q '"device":	"esx"' "$dir/out" && grep -q '"result":	"converged"' "$dir/out" &&
-	grep -q '"result":	"PARTIAL"' "$dir/out"
+[ $st -eq 3 ] && grep -q '"device":	"esx"' "$dir/out" && grep -q '"status":	"converged"' "$dir/out" &&
+	grep -q '"status":	"PARTIAL"' "$dir/out"
 check all-json $? "exit $st: $(cat "$dir/out" "$dir/err")"
 
 # A host missing a knob still shows what would change on the others (issue 17):
@@ -102,7 +103,7 @@ check dry-run-partial-says-would-change $? "$(cat "$dir/err")"
 push --host gpu1 --dry-run --json
 python3 -c '
 import json, sys
-r = json.load(open(sys.argv[1]))[0]
+r = json.load(open(sys.argv[1]))["devices"][0]
 assert r["lines"] == ["[differs] trust: pcp -> dscp"], r
 ' "$dir/out"
 check dry-run-json-carries-lines $? "$(cat "$dir/out")"
@@ -124,7 +125,7 @@ check hostile-report-escaped $? "exit $st: $(od -c "$dir/err" | head -20)"
 push --host gpu1 --json
 [ $st -eq 3 ] && ! raw_controls "$dir/out" "$dir/err" && python3 -c '
 import json, sys
-r = json.load(open(sys.argv[1]))[0]
+r = json.load(open(sys.argv[1]))["devices"][0]
 assert "roce_tos\x1b]0;PWNED\x07\x1b[2K\x9b" in r["message"], r
 ' "$dir/out"
 check hostile-report-json-escaped $? "exit $st: $(od -c "$dir/out" | head -20)"
@@ -201,7 +202,7 @@ check verify-unknown-pair $? "exit $st: $(cat "$dir/err")"
 st=$?
 [ $st -eq 3 ] && python3 -c '
 import json, sys
-r = json.load(open(sys.argv[1]))[0]
+r = json.load(open(sys.argv[1]))["pairs"][0]
 assert r["client"] == "gpu1" and r["server"] == "gpu2", r
 assert r["hosts"][0]["netdev_mtu"] == 65536 and r["hosts"][0]["roce_tos"] == -1, r
 assert r["summary"]["fatal"] >= 1 and r["checks"][0]["check"] == "bandwidth", r

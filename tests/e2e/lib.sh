@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: MIT
+# Its variables are for the scripts that source it:
+# shellcheck shell=sh disable=SC2034
 # Sourced by the e2e tests and bench/push.sh.
 
 pass=0

@@ -17,6 +17,7 @@
 #   diff --all is empty.
 # Usage: nvue.sh BUILD
 set -u
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_start "$1"
 here=$(cd "$(dirname "$0")/../.." && pwd)

@@ -54,7 +54,7 @@ start)
 	"$SSHD" -D -e -f "$dir/sshd_config" 2>"$dir/sshd.log" &
 	echo $! >"$dir/sshd.pid.harness"
 	echo "$port" >"$dir/port"
-	for i in $(seq 1 50); do
+	for _ in $(seq 1 50); do
 		ss -Hltn "sport = :$port" | grep -q . && exit 0
 		sleep 0.1
 	done

@@ -13,6 +13,7 @@ set -u
 BUILD=$(cd "$1" && pwd)
 Q=$BUILD/qosgen
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/e2e/lib.sh
 . "$here/lib.sh"
 # One vcsim build serves every qosgen build (plain and ASan): QG_VCSIM_DIR.
 vc=${QG_VCSIM_DIR:-$BUILD/vcsim}
@@ -219,7 +220,7 @@ push --dvs DVS0 --insecure
 [ $st -eq 0 ] && grep -q "warning: .*TLS certificate checking is OFF" "$dir/err"
 check insecure-is-loud $? "exit $st: $(cat "$dir/err")"
 
-GOVC_USERNAME= GOVC_PASSWORD= push --dvs DVS0 $ca
+GOVC_USERNAME='' GOVC_PASSWORD='' push --dvs DVS0 $ca
 [ $st -eq 3 ] && grep -q "no vSphere credentials: set GOVC_USERNAME and GOVC_PASSWORD" "$dir/err"
 check no-credentials $? "exit $st: $(cat "$dir/err")"
 
@@ -261,6 +262,34 @@ hostile tokens
 [ $st -eq 3 ] && grep -q "^DVS0: RetrievePropertiesEx: the server still sends continuation tokens after 10000 pages; stopped" "$dir/err"
 check endless-tokens-bounded $? "exit $st after $secs s: $(cat "$dir/err")"
 addr=$main
+
+# The generated govc script against its own simulator (issue 17): it reads
+# before it changes, says [changed] with the old value only for what it changed,
+# [ok] on a second run, [differs] under QG_DRY_RUN=1 with nothing changed, and
+# [failed] for what govc cannot do (uplinks, a NIC on a member): exit 1.
+sim govc -detach esx02.lab -pnic esx01.lab=vmnic2 -uplinks 2
+"$Q" build "$dir/intent.yaml" -o "$dir/govc-out" >/dev/null
+gsh() { # [ENV=VALUE...]: run the generated govc.sh, lines in $dir/g.out, status in $st
+	env GOVC_URL="https://$addr/sdk" PATH="$bin:$PATH" "$@" sh "$dir/govc-out/dvs/DVS0.govc.sh" >"$dir/g.out" 2>"$dir/g.err"
+	st=$?
+}
+gsh QG_DRY_RUN=1
+[ $st -eq 1 ] && grep -qxF '[differs] maxMtu: 0 -> 9000' "$dir/g.out" &&
+	grep -qxF '[differs] host.esx02: absent -> vmnic3' "$dir/g.out" &&
+	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.maxMtu)" = 0 ]
+check govc-sh-dry-run-changes-nothing $? "exit $st: $(cat "$dir/g.out" "$dir/g.err")"
+gsh
+[ $st -eq 1 ] && grep -qxF '[changed] maxMtu: 0 -> 9000' "$dir/g.out" &&
+	grep -qxF '[changed] portgroup: absent -> BF-PVRDMA-DPORTGROUP' "$dir/g.out" &&
+	grep -qxF '[changed] host.esx02: absent -> vmnic3' "$dir/g.out" &&
+	grep -qF '[failed] uplinks: 2 -> 4: govc cannot add uplinks' "$dir/g.out" &&
+	grep -qF '[failed] host.esx01: vmnic2 -> vmnic3: on DVS0 without vmnic3' "$dir/g.out" &&
+	! grep -q '^\[ok\]' "$dir/g.out"
+check govc-sh-changes-what-differs $? "exit $st: $(cat "$dir/g.out" "$dir/g.err")"
+gsh
+[ $st -eq 1 ] && grep -qxF '[ok] maxMtu: 9000' "$dir/g.out" && grep -qxF '[ok] host.esx02: vmnic3' "$dir/g.out" &&
+	grep -qxF '[ok] portgroup: BF-PVRDMA-DPORTGROUP' "$dir/g.out" && ! grep -q '^\[changed\]' "$dir/g.out"
+check govc-sh-second-run-ok $? "exit $st: $(cat "$dir/g.out" "$dir/g.err")"
 
 echo "$pass vsphere checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -78,8 +78,19 @@ static void test_govc_script(void **state)
 	const char *s = file_text(&o, "dvs/rdma-dvs.govc.sh");
 	assert_non_null(strstr(s, ": \"${GOVC_URL:=https://sc2vc03.example.net/sdk}\"\n"));
 	assert_non_null(strstr(s, "GOVC_DATACENTER='SC2-DC'\n"));
-	assert_non_null(strstr(s, "govc dvs.create -mtu 9000 -num-uplinks 1 \"$dvs\"\n"));
-	assert_non_null(strstr(s, "govc dvs.add -dvs \"$dvs\" -pnic 'vmnic2' \"$host\"\n"));
+	/* govc 0.24's dvs.create has no -num-uplinks: the count is read like any switch's */
+	assert_non_null(strstr(s, "govc dvs.create -mtu 9000 \"$dvs\" >&2; then\n"));
+	/* read before changed (issue 17): never "[ok] ... maxMtu set" after changing it */
+	assert_non_null(strstr(s, "\tmtu=$(qg_get config.maxMtu)\n"));
+	assert_non_null(strstr(s, "echo \"[changed] maxMtu: $mtu -> 9000\"\n"));
+	assert_null(strstr(s, "maxMtu set"));
+	/* membership checked before dvs.add, and after it */
+	assert_non_null(strstr(s, "nic='vmnic2'\n"));
+	assert_non_null(strstr(s, "\tnics=$(qg_nics \"${ref#*:}\")\n"));
+	assert_non_null(
+	    strstr(s, "govc dvs.add -dvs \"$dvs\" -pnic \"$nic\" \"$host\" >&2 || true\n"));
+	assert_non_null(strstr(s, "echo \"[changed] host.sc2esx24: absent -> $nic\""));
+	assert_non_null(strstr(s, "exit \"$rc\"\n"));
 	assert_null(strstr(s, "PASSWORD="));
 	assert_non_null(qg_outset_find(&o, "dvs/rdma-dvs.xml"));
 	qg_outset_free(&o);

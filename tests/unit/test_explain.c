@@ -2,6 +2,7 @@
 #include "helpers.h"
 
 #include "../../gen/explain.h"
+#include "../../gen/settings.h"
 
 static const cJSON *find_row(const cJSON *e, const char *key)
 {
@@ -44,10 +45,59 @@ static void test_derived_with_reasons(void **state)
 	qg_model_free(&m);
 }
 
+/* The value's JSON text after a round trip through cJSON's printer. */
+static void assert_json(const char *value, const char *want)
+{
+	cJSON *v = qg_setting_json(value);
+	char *s = cJSON_PrintUnformatted(v);
+	assert_string_equal(s, want);
+	cJSON_free(s);
+	cJSON_Delete(v);
+}
+
+/* Issue 17: numbers as numbers, and the same name for the same thing. */
+static void test_one_vocabulary(void **state)
+{
+	(void)state;
+	assert_json("9000", "9000");
+	assert_json("50.00", "50.00"); /* exactly as formatted: no floating point */
+	assert_json("-1", "-1");
+	assert_json("0", "0");
+	assert_json("0x08", "\"0x08\"");
+	assert_json("00010000", "\"00010000\""); /* a bit vector keeps its zeros */
+	assert_json("0,0,0,1,0,0,0,0", "\"0,0,0,1,0,0,0,0\"");
+	assert_json("1/1-1/32", "\"1/1-1/32\"");
+	assert_json("1.", "\"1.\"");
+	assert_json("", "\"\"");
+	struct qg_model m;
+	load_example("rdg-vsphere.yaml", &m);
+	cJSON *e = qg_explain_json(&m);
+	/* qos.mtu and a host's mtu: both numbers */
+	assert_true(cJSON_IsNumber(cJSON_GetObjectItem(find_row(e, "qos.mtu"), "value")));
+	const cJSON *dev =
+	    cJSON_GetObjectItem(find_row(e, "device.clx-mld-41.nmlx5_rdma.dscp_force"), "value");
+	assert_true(cJSON_IsRaw(dev));
+	assert_string_equal(dev->valuestring, "26");
+	/* a count is port_count; ports is the list, as the target writes it */
+	assert_int_equal(
+	    cJSON_GetObjectItem(find_row(e, "switches.swx-mld-1-2.port_count"), "value")->valueint,
+	    32);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(
+				find_row(e, "device.swx-mld-1-2.ports"), "value")),
+			    "1/1-1/32");
+	struct qg_buf text = {0};
+	qg_explain_text(e, &text);
+	assert_non_null(strstr(text.data, " REASON\n")); /* the JSON key's name */
+	qg_buf_free(&text);
+	cJSON_Delete(e);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_derived_with_reasons),
+	    cmocka_unit_test(test_one_vocabulary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

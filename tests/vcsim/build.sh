@@ -45,7 +45,7 @@ fi
 ln -sfn "$src" "$OUT/gopath/src/github.com/vmware/govmomi"
 rm -rf "$OUT/gopath/src/qosgen/qosgen-vcsim"
 cp -r "$here/qosgen-vcsim" "$OUT/gopath/src/qosgen/"
-export GO111MODULE=off GOFLAGS= GOPROXY=off GOPATH="$OUT/gopath:/usr/share/gocode" GOCACHE="$OUT/gocache"
+export GO111MODULE=off GOFLAGS='' GOPROXY=off GOPATH="$OUT/gopath:/usr/share/gocode" GOCACHE="$OUT/gocache"
 go build -o "$bin/vcsim" github.com/vmware/govmomi/vcsim
 go build -o "$bin/govc" github.com/vmware/govmomi/govc
 go build -o "$bin/qosgen-vcsim" qosgen/qosgen-vcsim
