@@ -17,6 +17,17 @@ set -f
 # mlnx_qos, ip and dcb live in sbin, which a non-login SSH session may lack.
 PATH=${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin
 export PATH
+
+# One run at a time: udev or systemd start this script when the netdev and
+# when the RDMA device appear (a driver reload brings both within
+# milliseconds), and a push may run it then too. flock(1) is util-linux's
+# (busybox has one too); without it runs are not serialised. The lock waits
+# at most 60 s: a hung run must not keep the settings away for good.
+# QG_ROOT moves the lock for tests; the unit and the udev rule never set it.
+qg_lock=${QG_ROOT:-}/run/qosgen-roce-qos.lock
+if qg_have_flock=$(command -v flock) && { command exec 9>>"$qg_lock"; } 2>/dev/null; then
+	"$qg_have_flock" -w 60 9 || echo "qosgen: $qg_lock still held after 60 s; running anyway" >&2
+fi
 qg_failed=0
 qg_missing=0
 
