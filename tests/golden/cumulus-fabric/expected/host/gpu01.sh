@@ -261,6 +261,16 @@ qg_roce_tos() {
 		qg_report missing roce_tos "no $qg_cfs/rdma_cm (configfs or the rdma_cm module is missing)"
 		return
 	fi
+	# rdma_cm learns of a device a moment after its uevent, which is when udev
+	# runs this script; until then mkdir, or the knob of an entry made for the
+	# device before it was re-created, fails with ENODEV: wait up to 5 s.
+	qg_i=0
+	while [ -e "/sys/class/infiniband/$1" ] && [ "$qg_dry" != 1 ] && [ $qg_i -lt 20 ] &&
+		! cat "$qg_cfs/rdma_cm/$1/ports/$2/default_roce_tos" >/dev/null 2>&1; do
+		[ -d "$qg_cfs/rdma_cm/$1" ] || mkdir "$qg_cfs/rdma_cm/$1" 2>/dev/null
+		qg_i=$((qg_i + 1))
+		sleep 0.25
+	done
 	if [ ! -d "$qg_cfs/rdma_cm/$1" ] && ! qg_apply mkdir "$qg_cfs/rdma_cm/$1" 2>/dev/null; then
 		qg_report failed roce_tos "no RDMA device $1 (mkdir $qg_cfs/rdma_cm/$1 failed)"
 		return
