@@ -519,6 +519,7 @@ static const struct option push_opts[] = {
     {"dry-run", no_argument, NULL, 'n'},
     {"json", no_argument, NULL, 'J'},
     {"ask-password", no_argument, NULL, 'P'},
+    {"uninstall", no_argument, NULL, 'U'},
     SSH_OPTIONS,
     {NULL, 0, NULL, 0},
 };
@@ -544,6 +545,9 @@ static int cmd_push(int argc, char **argv)
 		case 'P':
 			ask = true;
 			break;
+		case 'U':
+			po.access.uninstall = true;
+			break;
 		default:
 			switch (ssh_option("push", c, &po, &all)) {
 			case 1:
@@ -560,6 +564,8 @@ static int cmd_push(int argc, char **argv)
 	if (!one_device_choice(&po, all))
 		return usage_error(
 		    "push", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
+	if (po.access.uninstall && (po.switch_name || po.dvs_name))
+		return usage_error("push", "--uninstall is for hosts: --host NAME or --all");
 	cJSON *env = json ? cli_json_envelope("push", argv[optind]) : NULL;
 	struct qg_model m;
 	int rc = load(argv[optind], false, &m, env);
@@ -755,14 +761,19 @@ static const struct command commands[] = {
      "       [--json] [--ca-file FILE] [--insecure] [--allow-http]\n"
      "       [--known-hosts FILE]"
      " [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S] [--templates DIR]\n"
-     "       [--accept-hostname]",
+     "       [--accept-hostname] [--uninstall]",
      "Bring the devices to the intent over SSH, sending only what differs: a second push of an\n"
      "unchanged intent sends nothing. Before changing a switch it saves a named copy of its\n"
      "configuration on the switch; if a line is refused or the session drops, it rolls back\n"
      "what it applied (reconnecting if needed) and says in which state the switch is left.\n"
      "A host gets its generated script over the session, run by sh, which changes only what\n"
      "differs and reports each setting; a missing tool or knob is reported, not fatal to\n"
-     "the rest. A DVS goes through the vSphere API (HTTPS to vCenter): its maxMtu with the\n"
+     "the rest. A Linux host with persist: true (the default) also gets the script, a\n"
+     "systemd unit and a udev rule installed (/usr/local/lib/qosgen/roce-qos-NETDEV.sh,\n"
+     "/etc/systemd/system/qosgen-roce-qos-NETDEV@.service,\n"
+     "/etc/udev/rules.d/90-qosgen-roce-qos-NETDEV.rules), so that its settings come back\n"
+     "when the NIC does (boot, driver reload, reset); 'persist' is then one of its settings.\n"
+     "A DVS goes through the vSphere API (HTTPS to vCenter): its maxMtu with the\n"
      "configVersion just read (retried if someone changed the switch meanwhile), and on its\n"
      "hosts Net.PVRDMAVmknic and the pvrdma firewall ruleset. vCenter and credentials as\n"
      "govc takes them: $GOVC_URL (else the intent's vcenter), $GOVC_USERNAME,\n"
@@ -792,6 +803,8 @@ static const struct command commands[] = {
      "  --accept-hostname  go on when a switch's running-config names another hostname\n"
      "                     (default: that switch is refused, nothing sent)\n"
      "  --ask-password     ask for the password on the terminal (SSH, or NVUE's)\n"
+     "  --uninstall        hosts only: remove exactly those installed files (and their\n"
+     "                     directory when empty), change no setting\n"
      "A password comes only from that prompt, $QOSGEN_SSH_PASSWORD or $QOSGEN_NVUE_PASSWORD,\n"
      "never from the command line, and is never written anywhere.\n"
      "Exit 3 when any device failed.\n"},

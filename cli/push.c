@@ -231,6 +231,9 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 		const char *want = kind == QG_DEVICE_SWITCH ? po->switch_name
 				   : kind == QG_DEVICE_HOST ? po->host_name
 							    : po->dvs_name;
+		/* --uninstall undoes what host pushes install; switches and DVS have nothing. */
+		if (po->access.uninstall && kind != QG_DEVICE_HOST)
+			continue;
 		for (size_t i = 0; i < qg_device_count(m, kind); i++) {
 			if (!all && (!want || strcmp(want, qg_device_name(m, kind, i))))
 				continue;

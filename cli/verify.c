@@ -16,7 +16,10 @@
 #include "../gen/derive.h"
 #include "../gen/errmsg.h"
 #include "../gen/escape.h"
+#include "../gen/hash.h"
+#include "../gen/version.h"
 #include "../targets/driver.h"
+#include "../targets/host/linux_persist.h"
 #include "../verbs/remote.h"
 #include "../verbs/verdict.h"
 
@@ -38,6 +41,8 @@ struct side {
 	bool have_before, have_after;
 	struct vc_counters delta;
 	bool have_delta;
+	char persist[256]; /* the persist report line; "" unread (see vd_side) */
+	bool want_persist;
 	struct qg_buf out, err; /* the traffic tool's output */
 	int status;
 	char fail[512]; /* why this side could not be run */
@@ -75,6 +80,53 @@ static int read_facts(struct side *s, struct vr_facts *f)
 	qg_buf_free(&script);
 	qg_buf_free(&out);
 	return rc;
+}
+
+/*
+ * Whether the host's installed copy is current: the push's own payload, run
+ * as a dry run without the script (QG_DRY_RUN=1: nothing written), and its
+ * one "persist" line kept. Built with the built-in templates, as build does.
+ */
+static void read_persist(const struct qg_model *m, size_t i, struct side *s)
+{
+	s->persist[0] = '\0';
+	s->want_persist = s->h->persist && qg_target_takes(s->h->target, "persist");
+	if (!s->want_persist)
+		return;
+	struct qg_templates t;
+	struct qg_diags d;
+	struct qg_outset files = {0};
+	struct qg_buf payload = {0}, out = {0};
+	char hash[QG_SHA256_HEX] = "", err[256];
+	qg_diags_init(&d, "templates");
+	if (qg_templates_load(&t, NULL, &d) == 0) {
+		struct qg_emit_ctx ctx = {
+		    .templates = &t, .generator = QG_GENERATOR, .intent_hash = hash, .d = &d};
+		int status = -1;
+		if (s->h->target->emit(m, i, &ctx, &files) == 0 &&
+		    linux_persist_payload(m, i, &ctx, &files, LINUX_PERSIST_INSTALL, false,
+					  &payload) == 0 &&
+		    qg_ssh_run(s->ssh, "QG_DRY_RUN=1 sh -s", payload.data, payload.len, &out, NULL,
+			       &status, err, sizeof(err)) == 0 &&
+		    out.data) {
+			const char *l = strstr(out.data, "] persist: ");
+			const char *b = l;
+			while (b && b > out.data && b[-1] != '\n')
+				b--;
+			if (b)
+				snprintf(s->persist, sizeof(s->persist), "%.*s",
+					 (int)strcspn(b, "\n"), b);
+			/* The host's text reaches the terminal: printable ASCII only. */
+			for (char *c = s->persist; *c; c++)
+				if (*c < 0x20 || *c > 0x7e)
+					*c = '?';
+		}
+		qg_templates_free(&t);
+	}
+	qg_outset_free(&files);
+	qg_buf_free(&payload);
+	qg_buf_free(&out);
+	qg_diags_free(&d);
 }
 
 /* A side's traffic result; on failure why says how it ended ("" when it did not fail). */
@@ -134,6 +186,7 @@ static void run_pair(const struct qg_model *m, const struct verify_opts *vo, str
 			return;
 		}
 		x->have_before = true;
+		read_persist(m, i == 0 ? r->p->client : r->p->server, x);
 	}
 	/* Where the client connects: the server's RoCE netdev address, else its SSH address. */
 	struct in_addr a;
@@ -246,6 +299,7 @@ static void judge_pair(const struct qg_model *m, struct pair_report *r)
 		    /* the verbs tool's own reading first: ibv_devinfo may be missing */
 		    .active_mtu = res->active_mtu >= 0 ? res->active_mtu : f->active_mtu,
 		    .tos = x->before.roce_tos,
+		    .persist = x->want_persist ? x->persist : NULL,
 		    .delta = x->have_delta && x->delta.n ? &x->delta : NULL};
 	}
 	vd_judge(&e, &me, &r->checks);

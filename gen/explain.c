@@ -191,6 +191,13 @@ cJSON *qg_explain_json(const struct qg_model *m)
 			row_str(rows, key, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
 				h->qos_tool_given ? "given" : "default", NULL);
 		}
+		if (qg_target_takes(h->target, "persist")) {
+			snprintf(key, sizeof(key), "hosts.%s.persist", h->name);
+			row_str(rows, key, h->persist ? "true" : "false",
+				h->persist_given ? "given" : "default",
+				h->persist ? "installed: re-applied when the NIC appears"
+					   : "runtime only: lost on a reboot or NIC reset");
+		}
 	}
 	for (size_t i = 0; i < m->n_dvs; i++) {
 		const struct qg_dvs *s = &m->dvs[i];

@@ -1036,6 +1036,7 @@ static void load_host_key(struct walk *w, const struct qg_ynode *item, const cha
 {
 	static const char *const tools[] = {"mlnx_qos", "dcb", NULL};
 	static const char *const functions[] = {"pf", "vf", NULL};
+	static const char *const booleans[] = {"false", "true", NULL};
 	char sub[PATH_LEN];
 	const struct qg_ynode *v =
 	    key_allowed(key, h->target->required) ? require(w, item, key, path) : get(item, key);
@@ -1065,6 +1066,18 @@ static void load_host_key(struct walk *w, const struct qg_ynode *item, const cha
 				   "%s: ignored for function vf; trust and PFC belong to the "
 				   "hypervisor",
 				   sub);
+	} else if (!strcmp(key, "persist")) {
+		int p = read_enum(w, v, sub, booleans);
+		if (p >= 0 && !v->plain) {
+			qg_error(w->d, v->pos,
+				 "%s: got the quoted string '%s'; write %s without quotes", sub,
+				 v->value, v->value);
+			p = -1;
+		}
+		if (p >= 0) {
+			h->persist = p == 1;
+			h->persist_given = true;
+		}
 	} else if (!strcmp(key, "uplink")) {
 		read_str(w, v, sub, qg_vmnic_ok, QG_VMNIC_RULE, h->uplink, sizeof(h->uplink));
 	} else if (!strcmp(key, "pvrdma_vmknic")) {
@@ -1229,6 +1242,8 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 		if (!h->target)
 			continue;
 		forbid_keys(w, item, path, keys, h->target);
+		/* A target that can install its settings does so unless told not to. */
+		h->persist = qg_target_takes(h->target, "persist");
 		for (size_t k = 0; h->target->keys && h->target->keys[k]; k++)
 			load_host_key(w, item, path, h->target->keys[k], h);
 		/* Every setting read once, at the entry's lines: now one host per name. */

@@ -58,7 +58,7 @@ struct qg_qos {
 	char pool_name[QG_POOL_LEN];
 	int pool_percent_centi; /* memory percent x100: 50.00 -> 5000 */
 	struct qg_pos pool_percent_pos;
-	bool ecn;		/* lossless.ecn given: ECN marking on the switch, DCQCN on hosts */
+	bool ecn; /* lossless.ecn given: ECN marking on the switch, DCQCN on hosts */
 	int ecn_min_kb, ecn_max_kb;
 
 	bool cnp; /* the cnp class is given */
@@ -120,6 +120,9 @@ struct qg_host {
 	bool function_given;
 	char uplink[QG_IFNAME_LEN];
 	char pvrdma_vmknic[QG_IFNAME_LEN]; /* "" = not given */
+	/* Installed on the host so its settings come back after a reset (linux: default true). */
+	bool persist;
+	bool persist_given;
 	struct qg_pos pos, pvrdma_vmknic_pos;
 };
 

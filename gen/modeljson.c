@@ -108,6 +108,8 @@ cJSON *qg_model_json(const struct qg_model *m)
 		if (qg_target_takes(t, "qos_tool") && h->function == QG_FN_PF)
 			cJSON_AddStringToObject(
 			    o, "qos_tool", h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
+		if (qg_target_takes(t, "persist"))
+			cJSON_AddBoolToObject(o, "persist", h->persist);
 		if (qg_target_takes(t, "uplink"))
 			cJSON_AddStringToObject(o, "uplink", h->uplink);
 		if (qg_target_takes(t, "pvrdma_vmknic")) {

@@ -30,7 +30,8 @@ ansible python3-paramiko
 qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftest tcpdump
 rdmacm-utils cpio kmod iproute2 openssl jq curl
 golang-go golang-github-vmware-govmomi-dev golang-github-kr-pretty-dev dpkg-dev
-python3 procps python3-yaml python3-jinja2 time shellcheck"
+python3 procps python3-yaml python3-jinja2 time shellcheck
+systemd udev"
 
 case ${1:-test} in
 build) PKGS=$BUILD_PKGS ;;

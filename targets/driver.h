@@ -48,6 +48,8 @@ struct qg_access {
 	struct qg_tls_opts tls; /* endpoints reached over HTTPS (vCenter) */
 	/* go on when a switch's read-back names another hostname (--accept-hostname) */
 	bool accept_hostname;
+	/* hosts: remove what the push installs for persistence, and run nothing (--uninstall) */
+	bool uninstall;
 };
 
 struct qg_driver {

@@ -188,6 +188,27 @@ static void judge_counters(const struct vd_measured *m, struct vd_list *out)
 		add(out, VD_PASS, "ECN and CNP", "%s", ecn.s);
 }
 
+/*
+ * Live settings can be right and still be lost on the next reboot, driver
+ * reload or NIC reset: that is MARGINAL, never FATAL (the traffic is fine now).
+ */
+static void judge_persist(const struct vd_side *s, struct vd_list *out)
+{
+	static const char ok[] = "[ok] persist: ";
+	char what[96];
+	if (!s->persist)
+		return;
+	snprintf(what, sizeof(what), "persistence on %s", s->name);
+	const char *d = strstr(s->persist, "] persist: ");
+	if (!strncmp(s->persist, ok, sizeof(ok) - 1))
+		add(out, VD_PASS, what, "%s", s->persist + sizeof(ok) - 1);
+	else
+		add(out, VD_MARGINAL, what,
+		    "%s: the settings would not survive a reboot, a driver reload or a NIC reset "
+		    "(qosgen push installs it)",
+		    d ? d + 11 : "the installed copy could not be read");
+}
+
 void vd_judge(const struct vd_expected *e, const struct vd_measured *m, struct vd_list *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -204,6 +225,8 @@ void vd_judge(const struct vd_expected *e, const struct vd_measured *m, struct v
 	for (size_t i = 0; i < m->n_sides; i++)
 		judge_tos(e, &m->side[i], out);
 	judge_counters(m, out);
+	for (size_t i = 0; i < m->n_sides; i++)
+		judge_persist(&m->side[i], out);
 }
 
 void vd_print(const struct vd_list *l, struct qg_buf *out)

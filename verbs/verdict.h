@@ -43,6 +43,12 @@ struct vd_side {
 	int active_mtu;
 	int tos;			 /* the ToS the host really applies (rdma_cm default) */
 	const struct vc_counters *delta; /* NULL: counters could not be read */
+	/*
+	 * The host's installed copy (persist: true): NULL when the intent does
+	 * not ask for one; else its report line ("[ok] persist: installed, ..."),
+	 * or "" when it could not be read.
+	 */
+	const char *persist;
 };
 
 /* What the run measured: the client first, then the server. */

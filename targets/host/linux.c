@@ -154,6 +154,65 @@ static int linux_settings(const struct qg_model *m, size_t i, struct qg_settings
 	return out->oom ? -ENOMEM : 0;
 }
 
+/*
+ * systemd's name of a path's unit (systemd.unit(5), "String Escaping"): '/'
+ * becomes '-', and every byte but ASCII letters, digits, ':', '_' and a '.'
+ * that does not start the name becomes \xNN. A netdev is [A-Za-z0-9_.-] and
+ * starts with a letter or digit (gen/names.c), so only '-' is escaped here.
+ */
+static void unit_escape(char *out, size_t len, const char *path)
+{
+	size_t used = 0;
+	for (const char *c = path; *c && used + 5 < len; c++) {
+		if (*c == '/')
+			out[used++] = '-';
+		else if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			 (*c >= '0' && *c <= '9') || *c == ':' || *c == '_' ||
+			 (*c == '.' && c != path))
+			out[used++] = *c;
+		else
+			used +=
+			    (size_t)snprintf(out + used, len - used, "\\x%02x", (unsigned char)*c);
+	}
+	out[used] = '\0';
+}
+
+void linux_persist_paths(const struct qg_host *h, struct linux_persist_paths *p)
+{
+	snprintf(p->script, sizeof(p->script), "/usr/local/lib/qosgen/roce-qos-%s.sh", h->netdev);
+	snprintf(p->unit_name, sizeof(p->unit_name), "qosgen-roce-qos-%s", h->netdev);
+	snprintf(p->unit, sizeof(p->unit), "/etc/systemd/system/%s@.service", p->unit_name);
+	snprintf(p->rules, sizeof(p->rules), "/etc/udev/rules.d/90-qosgen-roce-qos-%s.rules",
+		 h->netdev);
+	char dev[sizeof(p->netdev_unit) - 8], path[32 + QG_IFNAME_LEN];
+	snprintf(path, sizeof(path), "sys/subsystem/net/devices/%s", h->netdev);
+	unit_escape(dev, sizeof(dev), path);
+	snprintf(p->netdev_unit, sizeof(p->netdev_unit), "%s.device", dev);
+}
+
+/* The systemd unit and the udev rule that run the installed script again. */
+static int linux_emit_persist(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			      struct qg_outset *out)
+{
+	const struct qg_host *h = &m->hosts[i];
+	struct linux_persist_paths p;
+	linux_persist_paths(h, &p);
+	const struct qg_tvar vars[] = {
+	    QG_TVARS_HEADER(ctx, m),	    {"host", h->name},
+	    {"netdev", h->netdev},	    {"rdma_device", h->rdma_device},
+	    {"script_path", p.script},	    {"unit_path", p.unit},
+	    {"unit_name", p.unit_name},	    {"rules_path", p.rules},
+	    {"netdev_unit", p.netdev_unit},
+	};
+	size_t n = sizeof(vars) / sizeof(vars[0]);
+	char path[QG_NAME_LEN + 16];
+	snprintf(path, sizeof(path), "host/%s.service", h->name);
+	int rc = qg_emit_template(ctx, "linux.service", vars, n, path, 0644, out);
+	snprintf(path, sizeof(path), "host/%s.rules", h->name);
+	int rc2 = qg_emit_template(ctx, "linux.rules", vars, n, path, 0644, out);
+	return rc ? rc : rc2;
+}
+
 static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		      struct qg_outset *out)
 {
@@ -184,6 +243,8 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 	int rc = qg_emit_template(ctx, "linux.sh", vars, sizeof(vars) / sizeof(vars[0]), path, 0755,
 				  out);
 	qg_buf_free(&body);
+	if (rc == 0 && h->persist)
+		rc = linux_emit_persist(m, i, ctx, out);
 	return rc;
 }
 
@@ -191,7 +252,8 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
  * No check(): the script programs the classes' entries of the DSCP map (above),
  * so any map the model holds can be built for Linux hosts.
  */
-static const char *const linux_keys[] = {"netdev", "rdma_device", "function", "qos_tool", NULL};
+static const char *const linux_keys[] = {"netdev",   "rdma_device", "function",
+					 "qos_tool", "persist",	    NULL};
 static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
 
 const struct qg_target qg_target_linux = {

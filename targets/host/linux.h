@@ -10,6 +10,23 @@
 #include "../../gen/target.h"
 
 extern const struct qg_target qg_target_linux;
+
+/*
+ * Where `qosgen push` installs a host's files so that its settings come back
+ * by themselves (persist: true). Keyed by the netdev: one machine may be
+ * several intent hosts, one per RoCE NIC (multi-rail), and each keeps its own.
+ * The same for every host of that netdev name: the paths are part of the
+ * files' contents (the unit names the script, the rule names both).
+ */
+struct linux_persist_paths {
+	char script[64 + QG_IFNAME_LEN]; /* /usr/local/lib/qosgen/roce-qos-NETDEV.sh */
+	char unit[64 + QG_IFNAME_LEN];	 /* /etc/systemd/system/qosgen-roce-qos-NETDEV@.service */
+	char unit_name[32 + QG_IFNAME_LEN]; /* qosgen-roce-qos-NETDEV (instances @netdev, @rdma) */
+	char rules[64 + QG_IFNAME_LEN];	    /* /etc/udev/rules.d/90-qosgen-roce-qos-NETDEV.rules */
+	/* systemd's device unit of the netdev: sys-subsystem-net-devices-NETDEV.device, escaped */
+	char netdev_unit[48 + 4 * QG_IFNAME_LEN];
+};
+void linux_persist_paths(const struct qg_host *h, struct linux_persist_paths *p);
 struct qg_driver;
 extern const struct qg_driver qg_driver_linux; /* script_push.c: the script over SSH */
 

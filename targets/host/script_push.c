@@ -12,6 +12,7 @@
 #include "../../transport/ssh.h"
 #include "../esxi/esxi.h"
 #include "linux.h"
+#include "linux_persist.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -130,20 +131,47 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 	qg_diags_init(&d, ctx->d ? ctx->d->file : NULL);
 	struct qg_emit_ctx own = *ctx;
 	own.d = &d;
-	if (!t || t->emit(m, i, &own, &files) != 0 || files.n != 1) {
+	if (!t || t->emit(m, i, &own, &files) != 0 || files.n < 1) {
 		say_emit_failed(r, &d);
 		goto out;
+	}
+	/*
+	 * What goes to sh -s: the script alone (ESXi, persist: false), or with
+	 * the install or removal of its copy in front (Linux: linux_persist.c).
+	 */
+	struct qg_buf payload = {0};
+	if (qg_target_takes(t, "persist")) {
+		enum linux_persist_op op = a->uninstall ? LINUX_PERSIST_REMOVE
+					   : h->persist ? LINUX_PERSIST_INSTALL
+							: LINUX_PERSIST_NONE;
+		if (linux_persist_payload(m, i, &own, &files, op, !a->uninstall, &payload) != 0) {
+			qg_buf_free(&payload);
+			say_emit_failed(r, &d);
+			goto out;
+		}
+	} else if (a->uninstall) {
+		r->state = QG_PUSH_IN_SYNC;
+		qg_push_say(r, "nothing to remove: qosgen installs nothing on %s hosts", t->name);
+		goto out;
+	} else {
+		qg_buf_append(&payload, files.v[0].data, files.v[0].len);
 	}
 	struct qg_ssh_target target = qg_host_ssh_target(h);
 	if (qg_ssh_connect(&target, &a->ssh, &ssh, err, sizeof(err)) != 0) {
 		r->state = QG_PUSH_UNREACHABLE;
 		qg_push_say(r, "%s", err);
+		qg_buf_free(&payload);
 		goto out;
 	}
 	int status = -1;
 	const char *cmd = dry_run ? "QG_DRY_RUN=1 sh -s" : "sh -s";
-	if (qg_ssh_run(ssh, cmd, files.v[0].data, files.v[0].len, &out, &errout, &status, err,
-		       sizeof(err)) != 0) {
+	int ran = payload.failed ? -1
+				 : qg_ssh_run(ssh, cmd, payload.data, payload.len, &out, &errout,
+					      &status, err, sizeof(err));
+	if (payload.failed)
+		snprintf(err, sizeof(err), "out of memory");
+	qg_buf_free(&payload);
+	if (ran != 0) {
 		/* Each setting is atomic on the host; the report so far is lost with the session.
 		 */
 		r->state = QG_PUSH_FAILED;

@@ -14,7 +14,11 @@
 #    Onyx error ('%' first) with terminal escape sequences in it.
 QG_STATE=$1
 PATH=$2:$PATH
-export QG_STATE PATH
+# What a push installs, and the scripts' lock, land under STATE/root: the
+# scripts honour QG_ROOT (the installed unit and udev rule never set it).
+QG_ROOT=$QG_STATE/root
+mkdir -p "$QG_ROOT/run"
+export QG_STATE PATH QG_ROOT
 if [ -z "${SSH_ORIGINAL_COMMAND:-}" ] && [ -f "$QG_STATE/hostile.switch" ]; then
 	prompt='hostile [standalone: master] > '
 	printf '%s' "$prompt"

@@ -81,6 +81,44 @@ push --host gpu1
 	grep -q "PARTIAL" "$dir/err" && grep -q "mlnx_qos -i lo --trust dscp" "$state/calls"
 check linux-missing-knobs-partial $? "exit $st: $(cat "$dir/err")"
 
+# Persistence (issue 16): the push installed the script, the unit and the rule
+# (under the session's QG_ROOT, fakehost.sh), byte for byte as build writes them.
+"$Q" build "$dir/intent.yaml" -o "$dir/built" >/dev/null 2>&1
+r=$state/root
+cmp -s "$dir/built/host/gpu1.sh" "$r/usr/local/lib/qosgen/roce-qos-lo.sh" &&
+	cmp -s "$dir/built/host/gpu1.service" "$r/etc/systemd/system/qosgen-roce-qos-lo@.service" &&
+	cmp -s "$dir/built/host/gpu1.rules" "$r/etc/udev/rules.d/90-qosgen-roce-qos-lo.rules" &&
+	[ "$(stat -c %a "$r/usr/local/lib/qosgen/roce-qos-lo.sh")" = 755 ] &&
+	grep -q "^gpu1: .*(.* changed); missing on this host" "$dir/err"
+check linux-persist-installed $? "exit $st: $(cat "$dir/err"; ls -lR "$r")"
+# shellcheck disable=SC2086
+"$Q" diff "$dir/intent.yaml" --host gpu1 $opts >"$dir/d" 2>&1
+! grep -q persist "$dir/d"
+check linux-persist-current-no-diff $? "$(cat "$dir/d")"
+echo '# edited on the host' >>"$r/usr/local/lib/qosgen/roce-qos-lo.sh"
+# shellcheck disable=SC2086
+"$Q" diff "$dir/intent.yaml" --host gpu1 $opts >"$dir/d" 2>&1
+grep -q '^\[differs\] persist: stale (roce-qos-lo.sh; installed sha256 [0-9a-f]\{12\}) -> sha256 [0-9a-f]\{12\}$' "$dir/d" &&
+	grep -q '# edited on the host' "$r/usr/local/lib/qosgen/roce-qos-lo.sh"
+check linux-persist-stale-in-diff $? "$(cat "$dir/d")"
+echo 'keep me' >"$r/etc/udev/rules.d/70-local.rules"
+push --host gpu1 --uninstall
+[ $st -eq 0 ] && grep -q "^gpu1: 1 of 1 settings changed, all set" "$dir/err" &&
+	[ ! -e "$r/usr/local/lib/qosgen" ] && [ ! -e "$r/etc/systemd/system/qosgen-roce-qos-lo@.service" ] &&
+	[ ! -e "$r/etc/udev/rules.d/90-qosgen-roce-qos-lo.rules" ] && [ -f "$r/etc/udev/rules.d/70-local.rules" ]
+check linux-persist-uninstall-exactly $? "exit $st: $(cat "$dir/err"; ls -lR "$r")"
+rm -f "$state/calls"
+push --host gpu1 --uninstall
+[ $st -eq 0 ] && grep -q "^gpu1: in sync" "$dir/err" && [ ! -s "$state/calls" ]
+check linux-persist-uninstall-again-nothing $? "exit $st: $(cat "$dir/err")"
+push --switch x --uninstall
+[ $st -eq 2 ]
+check linux-persist-uninstall-hosts-only $? "exit $st: $(cat "$dir/err")"
+# shellcheck disable=SC2086
+"$Q" diff "$dir/intent.yaml" --host gpu1 $opts >"$dir/d" 2>&1
+grep -q '^\[differs\] persist: missing -> sha256 ' "$dir/d"
+check linux-persist-missing-in-diff $? "$(cat "$dir/d")"
+
 # --all: the esx drift above is repaired, gpu1 stays partial; results as JSON.
 push --all --json
 [ $st -eq 3 ] && grep -q '"device":	"esx"' "$dir/out" && grep -q '"status":	"converged"' "$dir/out" &&

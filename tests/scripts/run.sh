@@ -21,6 +21,9 @@ has() { grep -qxF -- "$2" "$1"; }
 
 "$Q" build "$here/intent.yaml" -o "$tmp/out" >/dev/null || { echo "FAIL build"; exit 1; }
 export QG_STATE="$tmp/state"
+# The scripts' lock (and anything installed) under the test's own root, never this machine's /run.
+export QG_ROOT="$tmp/root"
+mkdir -p "$QG_ROOT/run"
 run() { # SCRIPT -> output in $tmp/log, status in $st
 	PATH="$here/fake:$PATH" sh "$tmp/out/host/$1.sh" >"$tmp/log" 2>"$tmp/err"
 	st=$?

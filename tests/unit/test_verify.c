@@ -158,12 +158,45 @@ static void test_verdicts(void **state)
 	vc_counters_free(&lossy);
 }
 
+/* Live settings right but the installed copy missing or stale: MARGINAL, never FATAL. */
+static void test_persistence_check(void **state)
+{
+	(void)state;
+	struct vd_expected e = {.min_gbps = 1, .mtu = 9000, .path_mtu = 4096, .tos = 106};
+	struct vd_measured m = {
+	    .gbps = 2,
+	    .path_mtu = 4096,
+	    .side = {{"a", 9000, 4096, 106, NULL, "[ok] persist: installed, sha256 0123456789ab"},
+		     {"b", 9000, 4096, 106, NULL, "[differs] persist: missing -> sha256 0123"}},
+	    .n_sides = 2};
+	bool fatal;
+	char *out = judge(&e, &m, &fatal);
+	assert_false(fatal);
+	assert_non_null(
+	    strstr(out, "[PASS] Check persistence on a: installed, sha256 0123456789ab\n"));
+	assert_non_null(strstr(out,
+			       "[MARGINAL] Check persistence on b: missing -> sha256 0123: the "
+			       "settings would not survive a reboot"));
+	free(out);
+	m.side[1].persist = "";
+	out = judge(&e, &m, &fatal);
+	assert_non_null(strstr(out, "[MARGINAL] Check persistence on b: the installed copy could "
+				    "not be read"));
+	free(out);
+	/* persist: false: no line at all. */
+	m.side[0].persist = m.side[1].persist = NULL;
+	out = judge(&e, &m, &fatal);
+	assert_null(strstr(out, "persistence"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sysfs_counters_listed_not_assumed),
 	    cmocka_unit_test(test_rdma_statistic_capture),
 	    cmocka_unit_test(test_verdicts),
+	    cmocka_unit_test(test_persistence_check),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,11 @@
 # stays inside it. Results are serial lines "@@ RESULT NAME PASS|FAIL DETAIL".
 export PATH=/opt/qosgen/bin:/bin:/sbin:/usr/bin:/usr/sbin:/bb
 /bb/busybox --install -s /bb 2>/dev/null
+# The applets also where Debian keeps those tools: udev runs RUN programs
+# with no PATH of ours, so the default one (/usr/bin, /bin) must find them.
+for a in /bb/*; do
+	[ -e "/usr/bin/${a##*/}" ] || ln -s "$a" "/usr/bin/${a##*/}"
+done
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
@@ -77,6 +82,12 @@ done
 info "sshd: $i polls of 0.2 s, pids $(cat /run/sshd_a.pid /run/sshd_b.pid 2>/dev/null | tr '\n' ' '); kernel: $(dmesg | grep 'crng init done' | head -1)"
 I=/qosgen/intent.yaml
 
+# syslog and udev as on a host without systemd as init: the udev rule that
+# push installs runs the host's installed script itself when a device
+# appears, its report lines to syslog (/tmp/messages).
+/bb/syslogd -O /tmp/messages
+/usr/lib/systemd/systemd-udevd --daemon 2>/tmp/udevd.err || info "systemd-udevd failed: $(head -2 /tmp/udevd.err)"
+
 # qosgen push of both hosts' settings over SSH. rxe has no MLNX_OFED ECN
 # sysfs: push reports those knobs missing (PARTIAL, exit 3) and sets the rest.
 qosgen push $I --all >/tmp/push.out 2>/tmp/push.err
@@ -86,9 +97,9 @@ for h in vm-a vm-b; do
 	dev=rxe0 net=vethA
 	[ $h = vm-b ] && dev=rxe1 net=vethB
 	tos=$(cat /sys/kernel/config/rdma_cm/$dev/ports/1/default_roce_tos 2>/dev/null)
-	if [ $rc = 3 ] && grep -q "^$h: .* (2 changed); missing on this host: ecn" /tmp/push.err &&
+	if [ $rc = 3 ] && grep -q "^$h: .* (3 changed); missing on this host: ecn" /tmp/push.err &&
 		grep -q "^$h  *linux *PARTIAL" /tmp/push.err && [ "$(cat /sys/class/net/$net/mtu)" = 9000 ] && [ "$tos" = 106 ]; then
-		result "push-$h" PASS "over SSH: $net MTU 1500 -> 9000, $dev default_roce_tos 0 -> 106, ECN knobs reported missing (PARTIAL, exit 3)"
+		result "push-$h" PASS "over SSH: $net MTU 1500 -> 9000, $dev default_roce_tos 0 -> 106, persistence installed, ECN knobs reported missing (PARTIAL, exit 3)"
 	else
 		# What push said of this host, in the result line: a CI log may keep only its tail.
 		result "push-$h" FAIL "exit $rc, $net MTU $(cat /sys/class/net/$net/mtu), roce_tos ${tos:-unread}; push: $(grep -E "^$h|^qosgen|rror" /tmp/push.err | head -4 | tr '\n' ' '); sshd: $(tail -2 /tmp/sshd_a.log | tr '\n' ' ')"
@@ -183,6 +194,73 @@ else
 fi
 qosgen push $I --host vm-b >/tmp/repair2.out 2>/tmp/repair2.err
 [ "$(cat /sys/class/net/vethB/mtu)" = 9000 ] || info "push did not restore vethB's MTU: $(cat /tmp/repair2.err)"
+
+# Issue 16: a driver reload, as the hosts see it: both netdevs (one veth pair)
+# and both rxe devices deleted and made again, the addresses and routes put
+# back as the network's own configuration would. No push: the udev rules push
+# installed run the installed scripts, and the settings come back.
+reset_links() {
+	ip link del vethA
+	i=0
+	while [ -e /sys/class/infiniband/rxe0 ] || [ -e /sys/class/infiniband/rxe1 ]; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && break
+		sleep 0.1
+	done
+	ip link add vethA type veth peer name vethB
+	ip addr add 10.77.0.1/32 dev vethA
+	ip addr add 10.77.0.2/32 dev vethB
+	ip link set vethA up
+	ip link set vethB up
+	for d in vethA vethB; do
+		echo 1 >/sys/class/net/$d/queues/rx-0/rps_cpus
+	done
+	ip route add 10.77.0.2/32 dev vethA table 100
+	ip route add 10.77.0.1/32 dev vethB table 101
+	rdma link add rxe0 type rxe netdev vethA
+	rdma link add rxe1 type rxe netdev vethB
+	udevadm settle --timeout=60 2>/dev/null || sleep 5
+}
+tos_of() { cat /sys/kernel/config/rdma_cm/$1/ports/1/default_roce_tos 2>/dev/null || echo unread; }
+state() { echo "vethA MTU $(cat /sys/class/net/vethA/mtu), vethB MTU $(cat /sys/class/net/vethB/mtu), rxe0 default_roce_tos $(tos_of rxe0), rxe1 default_roce_tos $(tos_of rxe1)"; }
+info "reset: before: $(state)"
+: >/tmp/messages
+reset_links
+info "reset: after: $(state)"
+sed -n 's/.*qosgen-roce-qos: /@@ SYSLOG /p' /tmp/messages | head -24
+if [ "$(cat /sys/class/net/vethA/mtu)" = 9000 ] && [ "$(cat /sys/class/net/vethB/mtu)" = 9000 ] &&
+	[ "$(tos_of rxe0)" = 106 ] && [ "$(tos_of rxe1)" = 106 ] && grep -q 'qosgen-roce-qos: \[changed\] roce_tos: 0 -> 106' /tmp/messages; then
+	result reset-restored PASS "no push: after the netdevs and rxe devices were re-created, $(state) (udev ran the installed scripts; syslog has their report lines)"
+else
+	result reset-restored FAIL "$(state); syslog: $(grep -c qosgen-roce-qos /tmp/messages) qosgen lines; udevd: $(head -2 /tmp/udevd.err | tr '\n' ' ')"
+fi
+verify_run verify-reset
+n=$(big_with verify-reset 'tos 0x6a,ECT(0)')
+if [ "$(cat /tmp/verify-reset.rc)" = 0 ] && grep -q '^FATAL: 0' /tmp/verify-reset.out &&
+	grep -q '^\[PASS\] Check RoCE marking on vm-a: ToS 106 (0x6a)' /tmp/verify-reset.out && [ "$n" -gt 100 ] &&
+	grep -q '^\[PASS\] Check persistence on vm-a: installed, sha256 [0-9a-f]\{12\}$' /tmp/verify-reset.out &&
+	[ "$(big_without verify-reset 'tos 0x6a,ECT(0)')" = 0 ]; then
+	result reset-verify PASS "qosgen verify after the reset passes; $n full-size RoCE packets, all tos 0x6a"
+else
+	result reset-verify FAIL "exit $(cat /tmp/verify-reset.rc), $n packets with tos 0x6a: $(grep -E '^(\[(FATAL|MARGINAL)\]|qosgen|error)' /tmp/verify-reset.out | tr '\n' ' ')"
+fi
+# Negative: vm-a's installed copy removed, the same reset leaves it at ToS 0.
+qosgen push $I --host vm-a --uninstall >/tmp/uninstall.out 2>/tmp/uninstall.err
+sed 's/^/@@ UNINSTALL /' /tmp/uninstall.err | head -3
+ls /etc/udev/rules.d /usr/local/lib/qosgen 2>&1 | tr '\n' ' ' | sed 's/^/@@ INFO after uninstall: /;s/$/\n/'
+reset_links
+info "reset without persistence of vm-a: $(state)"
+verify_run verify-nopersist
+if [ "$(tos_of rxe0)" = 0 ] && [ "$(cat /sys/class/net/vethA/mtu)" = 1500 ] && [ "$(tos_of rxe1)" = 106 ] &&
+	[ "$(cat /tmp/verify-nopersist.rc)" = 1 ] &&
+	grep -q '^\[FATAL\] Check RoCE marking on vm-a: ToS 0 (0x00) carries DSCP 0, expected 26' /tmp/verify-nopersist.out &&
+	grep -q '^\[MARGINAL\] Check persistence on vm-a: missing -> sha256 ' /tmp/verify-nopersist.out; then
+	result reset-nopersist-fatal PASS "uninstalled: $(state); $(grep '^\[FATAL\] Check RoCE marking' /tmp/verify-nopersist.out)"
+else
+	result reset-nopersist-fatal FAIL "$(state); exit $(cat /tmp/verify-nopersist.rc); see VERIFY lines"
+fi
+qosgen push $I --all >/tmp/reinstall.out 2>/tmp/reinstall.err
+[ "$(tos_of rxe0)" = 106 ] || info "push did not restore vm-a: $(cat /tmp/reinstall.err)"
 
 # rdma_cm traffic with no ToS option: the host's default_roce_tos must be on the wire.
 # -Z root: the image has no tcpdump user to drop privileges to.

@@ -17,7 +17,7 @@ fail() {
 	echo "FAIL vm: $*"
 	exit 1
 }
-for tool in qemu-system-x86_64 busybox ib_write_bw tcpdump rdma cpio depmod ssh-keygen /usr/sbin/sshd; do
+for tool in qemu-system-x86_64 busybox ib_write_bw tcpdump rdma cpio depmod ssh-keygen /usr/sbin/sshd udevadm flock; do
 	command -v "$tool" >/dev/null || fail "$tool is missing ('make setup' installs the VM packages)"
 done
 
@@ -75,7 +75,10 @@ cp "$(command -v busybox)" "$root/bb/busybox"
 # dash is /bin/sh as on a Debian host: busybox's sh would run its own applets
 # (its ip ignores "peer name") before the real tools in PATH.
 ln -s dash "$root/usr/bin/sh"
-for b in dash ip rdma tcpdump ibv_devinfo ib_write_bw /usr/sbin/sshd "$Q"; do
+# udevadm is also systemd-udevd (Debian's udev package): the guest runs it
+# so that the hosts' installed udev rules act when a device comes back.
+# flock: util-linux's, which the installed script takes (busybox has none).
+for b in dash ip rdma tcpdump ibv_devinfo ib_write_bw /usr/sbin/sshd udevadm flock "$Q"; do
 	p=$(command -v "$b")
 	cp "$p" "$root/usr/bin/"
 	ldd "$p" | awk '/=>/ {print $3} /^\t\/lib/ {print $1}' >>"$cache/libs"
@@ -93,6 +96,8 @@ for lib in $(sort -u "$cache/libs") /lib64/ld-linux-x86-64.so.2; do
 done
 rm -f "$cache/libs"
 mv "$root/usr/bin/sshd" "$root/usr/sbin/sshd" # sshd re-executes itself by this path
+mkdir -p "$root/usr/lib/systemd" "$root/etc/udev/rules.d"
+ln -s ../../bin/udevadm "$root/usr/lib/systemd/systemd-udevd" 
 # qosgen where only vm-a's sessions find it: verify then runs qosgen probe on
 # vm-a and falls back to ib_write_bw on vm-b, so both paths run for real.
 mkdir -p "$root/opt/qosgen/bin"
@@ -171,4 +176,4 @@ grep -q '^@@ DONE' "$cache/serial.log" || { echo "FAIL vm: the guest did not fin
 tr -d '\r' <"$cache/serial.log" | grep '^@@ RESULT [^ ]* FAIL' | sed 's/^@@ /FAILED /'
 names=$(tr -d '\r' <"$cache/serial.log" | sed -n 's/^@@ RESULT \([^ ]*\) FAIL.*/\1/p' | tr '\n' ' ')
 echo "$pass vm checks passed, $failn failed${names:+: $names}"
-[ "$failn" -eq 0 ] && [ "$pass" -ge 15 ]
+[ "$failn" -eq 0 ] && [ "$pass" -ge 18 ]

@@ -17,6 +17,17 @@ set -f
 # mlnx_qos, ip and dcb live in sbin, which a non-login SSH session may lack.
 PATH=${PATH:-/usr/bin:/bin}:/usr/local/sbin:/usr/sbin:/sbin
 export PATH
+
+# One run at a time: udev or systemd start this script when the netdev and
+# when the RDMA device appear (a driver reload brings both within
+# milliseconds), and a push may run it then too. flock(1) is util-linux's
+# (busybox has one too); without it runs are not serialised. The lock waits
+# at most 60 s: a hung run must not keep the settings away for good.
+# QG_ROOT moves the lock for tests; the unit and the udev rule never set it.
+qg_lock=${QG_ROOT:-}/run/qosgen-roce-qos.lock
+if qg_have_flock=$(command -v flock) && { command exec 9>>"$qg_lock"; } 2>/dev/null; then
+	"$qg_have_flock" -w 60 9 || echo "qosgen: $qg_lock still held after 60 s; running anyway" >&2
+fi
 qg_failed=0
 qg_missing=0
 
@@ -250,6 +261,16 @@ qg_roce_tos() {
 		qg_report missing roce_tos "no $qg_cfs/rdma_cm (configfs or the rdma_cm module is missing)"
 		return
 	fi
+	# rdma_cm learns of a device a moment after its uevent, which is when udev
+	# runs this script; until then mkdir, or the knob of an entry made for the
+	# device before it was re-created, fails with ENODEV: wait up to 5 s.
+	qg_i=0
+	while [ -e "/sys/class/infiniband/$1" ] && [ "$qg_dry" != 1 ] && [ $qg_i -lt 20 ] &&
+		! cat "$qg_cfs/rdma_cm/$1/ports/$2/default_roce_tos" >/dev/null 2>&1; do
+		[ -d "$qg_cfs/rdma_cm/$1" ] || mkdir "$qg_cfs/rdma_cm/$1" 2>/dev/null
+		qg_i=$((qg_i + 1))
+		sleep 0.25
+	done
 	if [ ! -d "$qg_cfs/rdma_cm/$1" ] && ! qg_apply mkdir "$qg_cfs/rdma_cm/$1" 2>/dev/null; then
 		qg_report failed roce_tos "no RDMA device $1 (mkdir $qg_cfs/rdma_cm/$1 failed)"
 		return

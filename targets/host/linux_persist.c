@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The files travel inside the payload as quoted here-documents ('EOF': no
+ * expansion), each ended by a marker made from the file's own SHA-256, which
+ * the file cannot contain as a line (checked anyway). Nothing from the host
+ * reaches a command line: paths are fixed, built from the intent's
+ * validated netdev name (gen/names.c) and shell-quoted.
+ */
+#include "linux_persist.h"
+
+#include "../../gen/escape.h"
+#include "../../gen/hash.h"
+#include "linux.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct qg_outfile *find_suffix(const struct qg_outset *files, const char *name,
+					    const char *suffix)
+{
+	char path[QG_NAME_LEN + 16];
+	snprintf(path, sizeof(path), "host/%s%s", name, suffix);
+	return qg_outset_find(files, path);
+}
+
+/* A line of data equal to marker would end the here-document early. */
+static bool holds_line(const char *data, size_t len, const char *marker)
+{
+	size_t ml = strlen(marker);
+	for (size_t k = 0; k + ml <= len; k++)
+		if ((k == 0 || data[k - 1] == '\n') && !memcmp(data + k, marker, ml) &&
+		    (k + ml == len || data[k + ml] == '\n'))
+			return true;
+	return false;
+}
+
+/* CMD ARGS... <<'MARKER' DATA MARKER, the data ending with a newline. */
+static int heredoc(struct qg_buf *out, const char *cmd, const struct qg_outfile *f, const char *tag)
+{
+	char sha[QG_SHA256_HEX], marker[64];
+	if (qg_sha256_hex(f->data, f->len, sha) != 0)
+		return -ENOMEM;
+	snprintf(marker, sizeof(marker), "QOSGEN_%s_%.16s", tag, sha);
+	if (holds_line(f->data, f->len, marker) || (f->len && f->data[f->len - 1] != '\n'))
+		return -EINVAL;
+	qg_buf_printf(out, "%s <<'%s'\n", cmd, marker);
+	qg_buf_append(out, f->data, f->len);
+	qg_buf_printf(out, "%s\n", marker);
+	return 0;
+}
+
+static int install_one(struct qg_buf *body, const char *path, unsigned mode,
+		       const struct qg_outfile *f)
+{
+	char sha[QG_SHA256_HEX], mode_s[8];
+	if (!f || qg_sha256_hex(f->data, f->len, sha) != 0)
+		return f ? -ENOMEM : -EINVAL;
+	struct qg_buf cmd = {0};
+	snprintf(mode_s, sizeof(mode_s), "%o", mode);
+	qg_buf_puts(&cmd, "qg_persist_file ");
+	qg_sh_word(&cmd, path);
+	qg_buf_printf(&cmd, " %s %s", mode_s, sha);
+	int rc = cmd.failed ? -ENOMEM : heredoc(body, cmd.data, f, "FILE");
+	qg_buf_free(&cmd);
+	return rc;
+}
+
+static void remove_one(struct qg_buf *body, const char *path)
+{
+	qg_buf_puts(body, "qg_persist_remove ");
+	qg_sh_word(body, path);
+	qg_buf_puts(body, "\n");
+}
+
+int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			  const struct qg_outset *files, enum linux_persist_op op, bool run_script,
+			  struct qg_buf *out)
+{
+	const struct qg_host *h = &m->hosts[i];
+	const struct qg_outfile *script = find_suffix(files, h->name, ".sh");
+	if (!script)
+		return -EINVAL;
+	if (op == LINUX_PERSIST_NONE) {
+		qg_buf_append(out, script->data, script->len);
+		return out->failed ? -ENOMEM : 0;
+	}
+	struct linux_persist_paths p;
+	linux_persist_paths(h, &p);
+	struct qg_buf body = {0};
+	int rc = 0;
+	if (op == LINUX_PERSIST_INSTALL) {
+		/* The script first: the unit and the rule name it. */
+		rc = install_one(&body, p.script, 0755, script);
+		if (!rc)
+			rc = install_one(&body, p.unit, 0644,
+					 find_suffix(files, h->name, ".service"));
+		if (!rc)
+			rc = install_one(&body, p.rules, 0644,
+					 find_suffix(files, h->name, ".rules"));
+		qg_buf_puts(&body, "qg_persist_end\n");
+	} else {
+		/* The rule first: nothing may start the script while it goes. */
+		remove_one(&body, p.rules);
+		remove_one(&body, p.unit);
+		remove_one(&body, p.script);
+		qg_buf_puts(&body, "qg_persist_removed ");
+		char dir[sizeof(p.script)];
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(p.script, '/') - p.script),
+			 p.script);
+		qg_sh_word(&body, dir);
+		qg_buf_puts(&body, "\n");
+	}
+	if (rc == 0 && body.failed)
+		rc = -ENOMEM;
+	if (rc == 0) {
+		const struct qg_tvar vars[] = {
+		    QG_TVARS_HEADER(ctx, m),
+		    {"host", h->name},
+		    {"body", body.data},
+		};
+		rc = qg_template_fill(ctx->templates, "linux-persist.sh", vars,
+				      sizeof(vars) / sizeof(vars[0]), out, ctx->d)
+			 ? -EINVAL
+			 : 0;
+	}
+	qg_buf_free(&body);
+	if (rc == 0 && run_script) {
+		/*
+		 * The exit status a push judges: the script's, made worse by the
+		 * persist line (1 failed, 2 missing) as a setting of its own would.
+		 */
+		rc = heredoc(out, "sh -s", script, "SCRIPT");
+		qg_buf_puts(out, "qg_rc=$?\n"
+				 "if [ \"$qg_rc\" -le 2 ] && [ \"$qg_persist_failed\" = 1 ]; then\n"
+				 "\tqg_rc=1\n"
+				 "elif [ \"$qg_rc\" = 0 ]; then\n"
+				 "\tqg_rc=$qg_persist_failed\n"
+				 "fi\n"
+				 "exit \"$qg_rc\"\n");
+	} else if (rc == 0) {
+		qg_buf_puts(out, "exit \"$qg_persist_failed\"\n");
+	}
+	return rc == 0 && out->failed ? -ENOMEM : rc;
+}
