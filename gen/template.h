@@ -24,7 +24,7 @@ struct qg_builtin_template {
 /* From templates/NAME.in, embedded at build time (tools/embed.c); ends with {0, 0}. */
 extern const struct qg_builtin_template qg_builtin_templates[];
 
-#define QG_TEMPLATE_MAX 8
+#define QG_TEMPLATE_MAX 16
 
 struct qg_templates {
 	size_t n;
