@@ -8,8 +8,8 @@
  * Ansible's script action copies the file and runs it; it needs no Python
  * on the host (ESXi's included). It has no check mode of its own (it would
  * skip the task), so the task always runs and check mode becomes the
- * scripts' dry run. [[] and []] are the brackets as regex classes: no
- * backslash for YAML, Jinja and Python's re to disagree about.
+ * scripts' dry run. In the block scalar YAML keeps backslashes as they
+ * are; Jinja's string literal makes \\[ a \[ for Python's re.
  */
 static const char *const host_script_vars[] = {"ansible_connection: ansible.builtin.ssh", NULL};
 const struct qg_handoff qg_handoff_host_script = {
@@ -23,7 +23,7 @@ const struct qg_handoff qg_handoff_host_script = {
 	     "  register: qosgen_script\n"
 	     "  # [changed] KEY: ... set now; [differs] KEY: ... would be set (dry run)\n"
 	     "  changed_when: >-\n"
-	     "    qosgen_script.stdout_lines | select('match', '[[](changed|differs)[]] ')\n"
+	     "    qosgen_script.stdout_lines | select('match', '\\\\[(changed|differs)\\\\] ')\n"
 	     "    | list | length > 0\n"
 	     "  # exit 1: a setting failed; 2: a tool or knob is missing on this host\n"
 	     "  failed_when: qosgen_script.rc != 0\n",

@@ -257,7 +257,7 @@ static const struct qg_handoff onyx_handoff = {
 	     "- name: save it (configuration write), as qosgen push does\n"
 	     "  mellanox.onyx.onyx_config:\n"
 	     "    save: true\n"
-	     "  when: qosgen_onyx is changed\n",
+	     "  when: qosgen_onyx is changed and not ansible_check_mode\n",
 };
 
 const struct qg_target qg_target_onyx = {
