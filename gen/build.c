@@ -3,6 +3,7 @@
 #include "settings.h"
 
 #include "derive.h"
+#include "handoff.h"
 #include "hash.h"
 #include "modeljson.h"
 #include "target.h"
@@ -102,7 +103,17 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 			cJSON_AddItemToArray(devices, dev);
 		}
 	}
+	/*
+	 * The fabric's files (the Ansible hand-off) belong to no one device:
+	 * plan.json lists them in its own "files", after the devices.
+	 */
+	size_t fabric_first = out->n;
+	if (rc == 0)
+		rc = qg_handoff_emit(m, &ctx, out);
 	if (rc == 0) {
+		cJSON *files = cJSON_AddArrayToObject(plan, "files");
+		for (size_t f = fabric_first; f < out->n; f++)
+			cJSON_AddItemToArray(files, file_json(&out->v[f]));
 		cJSON_AddItemToObject(plan, "intent", qg_model_json(m));
 		char *text = cJSON_Print(plan);
 		if (!text) {

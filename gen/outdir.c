@@ -230,10 +230,36 @@ static char *read_at(int dfd, const char *dir, const char *rel, const char *name
 
 /* ---- qg_outdir_write ---- */
 
+/* Add the first path component of every file in a plan's files array; false if malformed. */
+static bool plan_files_firsts(const cJSON *files, char ***firsts, size_t *n_firsts, size_t *cap)
+{
+	const cJSON *f;
+	if (!cJSON_IsArray(files))
+		return false;
+	cJSON_ArrayForEach(f, files)
+	{
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(f, "path");
+		if (!cJSON_IsString(p) || !p->valuestring[0] || p->valuestring[0] == '/')
+			return false;
+		if (*n_firsts == *cap) {
+			char **v = realloc(*firsts, (*cap = *cap ? *cap * 2 : 16) * sizeof(*v));
+			if (!v)
+				return false;
+			*firsts = v;
+		}
+		char *s = strndup(p->valuestring, strcspn(p->valuestring, "/"));
+		if (!s)
+			return false;
+		(*firsts)[(*n_firsts)++] = s;
+	}
+	return true;
+}
+
 /*
  * Is plan.json (text) one qosgen wrote? Checked by its shape, as build.c
  * writes it, not by its name: Terraform and others write a plan.json too.
- * On yes, *firsts gets the first component of every file it lists.
+ * On yes, *firsts gets the first component of every file it lists: each
+ * device's, and the fabric's ("files", absent before the Ansible hand-off).
  */
 static bool plan_is_ours(const char *text, size_t len, char ***firsts, size_t *n_firsts)
 {
@@ -241,6 +267,7 @@ static bool plan_is_ours(const char *text, size_t len, char ***firsts, size_t *n
 	const cJSON *gen = cJSON_GetObjectItemCaseSensitive(j, "generator");
 	const cJSON *sha = cJSON_GetObjectItemCaseSensitive(j, "intent_sha256");
 	const cJSON *devs = cJSON_GetObjectItemCaseSensitive(j, "devices");
+	const cJSON *fabric_files = cJSON_GetObjectItemCaseSensitive(j, "files");
 	bool ok = cJSON_IsObject(j) && cJSON_IsString(gen) &&
 		  !strncmp(gen->valuestring, "qosgen ", 7) && cJSON_IsString(sha) &&
 		  strlen(sha->valuestring) == 64 &&
@@ -253,35 +280,11 @@ static bool plan_is_ours(const char *text, size_t len, char ***firsts, size_t *n
 	{
 		if (!ok)
 			break;
-		const cJSON *files = cJSON_GetObjectItemCaseSensitive(dev, "files"), *f;
-		if (!cJSON_IsArray(files)) {
-			ok = false;
-			break;
-		}
-		cJSON_ArrayForEach(f, files)
-		{
-			const cJSON *p = cJSON_GetObjectItemCaseSensitive(f, "path");
-			if (!cJSON_IsString(p) || !p->valuestring[0] || p->valuestring[0] == '/') {
-				ok = false;
-				break;
-			}
-			if (*n_firsts == cap) {
-				char **v =
-				    realloc(*firsts, (cap = cap ? cap * 2 : 16) * sizeof(*v));
-				if (!v) {
-					ok = false;
-					break;
-				}
-				*firsts = v;
-			}
-			char *s = strndup(p->valuestring, strcspn(p->valuestring, "/"));
-			if (!s) {
-				ok = false;
-				break;
-			}
-			(*firsts)[(*n_firsts)++] = s;
-		}
+		ok = plan_files_firsts(cJSON_GetObjectItemCaseSensitive(dev, "files"), firsts,
+				       n_firsts, &cap);
 	}
+	if (ok && fabric_files)
+		ok = plan_files_firsts(fabric_files, firsts, n_firsts, &cap);
 	cJSON_Delete(j);
 	if (!ok) {
 		for (size_t i = 0; i < *n_firsts; i++)
@@ -661,8 +664,8 @@ int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char 
 		if (asprintf(&la, "a/%s", f->path) < 0 || asprintf(&lb, "b/%s", f->path) < 0)
 			b.failed = true;
 		else
-			qg_udiff(&b, la, h->data ? h->data : "", h->data ? h->len : 0, lb,
-					f->data, f->len);
+			qg_udiff(&b, la, h->data ? h->data : "", h->data ? h->len : 0, lb, f->data,
+				 f->len);
 		free(la);
 		free(lb);
 	}

@@ -59,6 +59,23 @@ struct qg_emit_ctx {
 	struct qg_diags *d;	 /* template problems go here */
 };
 
+/*
+ * How a target's devices are handed to Ansible (gen/handoff.c writes
+ * ansible/inventory.yml and ansible/site.yml from these): pure text, no
+ * platform known to the core. The tasks are Jinja-templated by Ansible, on
+ * inventory_hostname (the device's name) and qosgen_out (the output
+ * directory); they are YAML, not qosgen templates, because Ansible's {{ }}
+ * is what they need.
+ */
+struct qg_handoff {
+	/* The play's name: what it does to these devices. */
+	const char *play;
+	/* The platform group's inventory variables, "key: value" YAML lines. */
+	const char *const *group_vars;
+	/* The play's tasks: a YAML block sequence at column 0, each line ending in \n. */
+	const char *tasks;
+};
+
 /* explain's rows, for a target's own (gen/explain.c). */
 struct qg_explain_rows;
 void qg_explain_row(struct qg_explain_rows *x, const char *key, const char *value,
@@ -105,6 +122,11 @@ struct qg_target {
 	 * own terms (commands, units, fixed names). NULL: none.
 	 */
 	void (*explain)(const struct qg_model *m, struct qg_explain_rows *x);
+	/*
+	 * The Ansible hand-off; NULL: its devices are not in the inventory.
+	 * Targets that share one (the same text) share one play.
+	 */
+	const struct qg_handoff *handoff;
 };
 
 /* The target of device i of a kind (the intent's platform), or NULL. */

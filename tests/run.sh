@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|scripts|shellcheck|cli|onyx|e2e|ansible|vm|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|golden|scripts|shellcheck|cli|onyx|e2e|ansible|handoff|vm|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -134,6 +134,23 @@ run_ansible() { # BUILD
 	record "e2e/ansible" "$rc" "$(printf '%s\n' "$out" | tail -n 1); second run: $recap"
 }
 
+# The Ansible hand-off (issue 15): the generated ansible/site.yml and
+# inventory.yml, run by Debian's ansible-playbook against the Onyx simulator
+# and fake hosts behind test sshds; the script passes shellcheck first.
+run_handoff() { # BUILD
+	if command -v shellcheck >/dev/null; then
+		out=$(cd tests/e2e && shellcheck -x -P SCRIPTDIR -S warning handoff.sh 2>&1)
+		rc=$?
+		printf '%s\n' "$out" | head -20 | sed 's/^/    /'
+		record "e2e/handoff-shellcheck" "$rc" "tests/e2e/handoff.sh"
+	fi
+	out=$(sh tests/e2e/handoff.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
+	second=$(printf '%s\n' "$out" | sed -n 's/^handoff second run: //p' | tr -s ' ')
+	record "e2e/handoff" "$rc" "$(printf '%s\n' "$out" | tail -n 1); second run: $second"
+}
+
 # Real kernel soft-RoCE in a QEMU VM (tests/vm/run.sh): qosgen push to two
 # hosts over SSH, qosgen verify between them (and its negative cases), the
 # ToS seen on the wire, perftest interop. Every check and the evidence print.
@@ -186,6 +203,7 @@ cli) run_cli "$BUILD/qosgen" "" ;;
 onyx) run_onyx "$BUILD" "" ;;
 e2e) run_e2e "$BUILD" "" ;;
 ansible) run_ansible "$BUILD" ;;
+handoff) run_handoff "$BUILD" ;;
 vm) run_vm ;;
 fuzz) run_fuzz ;;
 *)
@@ -198,6 +216,7 @@ fuzz) run_fuzz ;;
 	run_onyx "$BUILD" ""
 	run_e2e "$BUILD" ""
 	run_ansible "$BUILD"
+	run_handoff "$BUILD"
 	run_vm
 	if [ -x "$BUILD/asan/qosgen" ]; then
 		run_unit "$BUILD/asan" "asan/"

@@ -12,6 +12,7 @@
  */
 #include "esxi.h"
 #include "../../gen/escape.h"
+#include "../../gen/handoff.h"
 
 #include "../../gen/derive.h"
 
@@ -167,4 +168,5 @@ const struct qg_target qg_target_esxi = {
     .settings = esxi_settings,
     .emit = esxi_emit,
     .explain = esxi_explain,
+    .handoff = &qg_handoff_host_script,
 };

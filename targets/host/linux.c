@@ -16,6 +16,7 @@
  */
 #include "linux.h"
 #include "../../gen/escape.h"
+#include "../../gen/handoff.h"
 
 #include "../../gen/derive.h"
 
@@ -266,4 +267,5 @@ const struct qg_target qg_target_linux = {
     .required = linux_required,
     .settings = linux_settings,
     .emit = linux_emit,
+    .handoff = &qg_handoff_host_script,
 };

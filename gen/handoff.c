@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+#include "handoff.h"
+
+#include <errno.h>
+#include <string.h>
+
+/*
+ * Ansible's script action copies the file and runs it; it needs no Python
+ * on the host (ESXi's included). It has no check mode of its own (it would
+ * skip the task), so the task always runs and check mode becomes the
+ * scripts' dry run. In the block scalar YAML keeps backslashes as they
+ * are; Jinja's string literal makes \\[ a \[ for Python's re.
+ */
+static const char *const host_script_vars[] = {"ansible_connection: ansible.builtin.ssh", NULL};
+const struct qg_handoff qg_handoff_host_script = {
+    .play = "run the generated host scripts",
+    .group_vars = host_script_vars,
+    .tasks = "- name: run host/NAME.sh, in check mode as its dry run (QG_DRY_RUN=1)\n"
+	     "  ansible.builtin.script: \"{{ qosgen_out }}/host/{{ inventory_hostname }}.sh\"\n"
+	     "  environment:\n"
+	     "    QG_DRY_RUN: \"{{ '1' if ansible_check_mode else '0' }}\"\n"
+	     "  check_mode: false\n"
+	     "  register: qosgen_script\n"
+	     "  # [changed] KEY: ... set now; [differs] KEY: ... would be set (dry run)\n"
+	     "  changed_when: >-\n"
+	     "    qosgen_script.stdout_lines | select('match', '\\\\[(changed|differs)\\\\] ')\n"
+	     "    | list | length > 0\n"
+	     "  # exit 1: a setting failed; 2: a tool or knob is missing on this host\n"
+	     "  failed_when: qosgen_script.rc != 0\n",
+};
+
+/*
+ * The last play. Check mode changed nothing, so there is nothing to check
+ * then. `qosgen diff` reads every device itself (SSH, NVUE's API), with the
+ * same credentials push takes: the controller's ssh-agent or
+ * qosgen_diff_args, QOSGEN_NVUE_PASSWORD from its environment.
+ */
+static const char converge_play[] =
+    "- name: convergence check (qosgen diff --all --exit-code)\n"
+    "  hosts: localhost\n"
+    "  connection: local\n"
+    "  gather_facts: false\n"
+    "  vars:\n"
+    "    qosgen_out: \"{{ playbook_dir | dirname }}\"\n"
+    "  tasks:\n"
+    "    - name: the intent out/ was built from\n"
+    "      ansible.builtin.assert:\n"
+    "        that: qosgen_intent is defined\n"
+    "        fail_msg: set qosgen_intent to the intent file (-e qosgen_intent=fabric.yaml)\n"
+    "        quiet: true\n"
+    "      when: not ansible_check_mode\n"
+    "    - name: every device as the intent says (qosgen diff prints what differs)\n"
+    "      ansible.builtin.command:\n"
+    "        argv: \"{{ [qosgen | default('qosgen'), 'diff', qosgen_intent, '--all', "
+    "'--exit-code'] + (qosgen_diff_args | default([])) }}\"\n"
+    "        chdir: \"{{ qosgen_out }}/..\"\n"
+    "      changed_when: false\n"
+    "      when: not ansible_check_mode\n";
+
+static const char *const role_group[] = {"qosgen_switches", "qosgen_hosts", "qosgen_dvs"};
+
+void qg_yaml_scalar(struct qg_buf *b, const char *s)
+{
+	bool plain = true;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			plain = false;
+	if (plain) {
+		/* A single-quoted scalar has one escape: '' for '. */
+		qg_buf_puts(b, "'");
+		for (const char *p = s; *p; p++)
+			qg_buf_puts(b, *p == '\'' ? "''" : (char[]){*p, '\0'});
+		qg_buf_puts(b, "'");
+		return;
+	}
+	qg_buf_puts(b, "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			qg_buf_printf(b, "\\x%02x", *p);
+		else if (*p == '"' || *p == '\\')
+			qg_buf_printf(b, "\\%c", *p);
+		else
+			qg_buf_append(b, (const char *)p, 1);
+	}
+	qg_buf_puts(b, "\"");
+}
+
+/* What Ansible connects to for device i: false for a kind it does not reach (a DVS). */
+static bool device_access(const struct qg_model *m, enum qg_device_kind kind, size_t i,
+			  const char **address, int *port, const char **user)
+{
+	if (kind == QG_DEVICE_SWITCH) {
+		*address = m->switches[i].address;
+		*port = m->switches[i].port;
+		*user = m->switches[i].user;
+		return true;
+	}
+	if (kind == QG_DEVICE_HOST) {
+		*address = m->hosts[i].address;
+		*port = m->hosts[i].port;
+		*user = m->hosts[i].user;
+		return true;
+	}
+	return false;
+}
+
+/* Target t's handed-off devices: its group with its variables and each device's facts. */
+static void inventory_group(const struct qg_model *m, const struct qg_target *t, struct qg_buf *b)
+{
+	qg_buf_printf(b, "        %s:\n", t->name);
+	if (t->handoff->group_vars && t->handoff->group_vars[0]) {
+		qg_buf_puts(b, "          vars:\n");
+		for (size_t k = 0; t->handoff->group_vars[k]; k++)
+			qg_buf_printf(b, "            %s\n", t->handoff->group_vars[k]);
+	}
+	qg_buf_puts(b, "          hosts:\n");
+	for (size_t i = 0; i < qg_device_count(m, t->kind); i++) {
+		const char *address, *user;
+		int port;
+		if (qg_target_for(m, t->kind, i) != t ||
+		    !device_access(m, t->kind, i, &address, &port, &user))
+			continue;
+		qg_buf_puts(b, "            ");
+		qg_yaml_scalar(b, qg_device_name(m, t->kind, i));
+		qg_buf_puts(b, ":\n              ansible_host: ");
+		qg_yaml_scalar(b, address);
+		qg_buf_printf(b, "\n              ansible_port: %d\n", port);
+		/* No user in the intent: Ansible's own (-u, AWX's credential, ssh_config). */
+		if (user[0]) {
+			qg_buf_puts(b, "              ansible_user: ");
+			qg_yaml_scalar(b, user);
+			qg_buf_puts(b, "\n");
+		}
+	}
+}
+
+static bool handed_off(const struct qg_model *m, const struct qg_target *t)
+{
+	return t->handoff && qg_target_used(m, t) && t->kind != QG_DEVICE_DVS;
+}
+
+static void inventory_text(const struct qg_model *m, struct qg_buf *b)
+{
+	qg_buf_puts(b, "all:\n  vars:\n    qosgen_fabric: ");
+	qg_yaml_scalar(b, m->fabric);
+	qg_buf_puts(b, "\n  children:\n");
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_HOST; kind++) {
+		bool opened = false;
+		for (size_t t = 0; m->targets[t]; t++) {
+			const struct qg_target *tg = m->targets[t];
+			if (tg->kind != (enum qg_device_kind)kind || !handed_off(m, tg))
+				continue;
+			if (!opened)
+				qg_buf_printf(b, "    %s:\n      children:\n", role_group[kind]);
+			opened = true;
+			inventory_group(m, tg, b);
+		}
+	}
+}
+
+/* Each line of text, indented by n spaces (empty lines stay empty). */
+static void indented(struct qg_buf *b, const char *text, int n)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		if (len)
+			qg_buf_printf(b, "%*s%.*s", n, "", (int)len, text);
+		qg_buf_puts(b, "\n");
+		text += len + (text[len] == '\n');
+	}
+}
+
+/* One play for the targets (from index first on) that share h, in registry order. */
+static void site_play(const struct qg_model *m, size_t first, const struct qg_handoff *h,
+		      struct qg_buf *b)
+{
+	qg_buf_printf(b, "- name: %s\n  hosts: '", h->play);
+	const char *sep = "";
+	for (size_t t = first; m->targets[t]; t++) {
+		if (m->targets[t]->handoff != h || !handed_off(m, m->targets[t]))
+			continue;
+		qg_buf_printf(b, "%s%s", sep, m->targets[t]->name);
+		sep = ":";
+	}
+	qg_buf_puts(b, "'\n  gather_facts: false\n  vars:\n"
+		       "    qosgen_out: \"{{ playbook_dir | dirname }}\"\n  tasks:\n");
+	indented(b, h->tasks, 4);
+	qg_buf_puts(b, "\n");
+}
+
+static void site_text(const struct qg_model *m, struct qg_buf *b)
+{
+	for (size_t t = 0; m->targets[t]; t++) {
+		const struct qg_handoff *h = m->targets[t]->handoff;
+		if (!handed_off(m, m->targets[t]))
+			continue;
+		bool seen = false;
+		for (size_t e = 0; e < t; e++)
+			seen |= m->targets[e]->handoff == h && handed_off(m, m->targets[e]);
+		if (!seen)
+			site_play(m, t, h, b);
+	}
+	qg_buf_puts(b, converge_play);
+}
+
+/* Fill template `name`'s {{var}} with text (and the header placeholders). */
+static int emit_file(const struct qg_model *m, const struct qg_emit_ctx *ctx, const char *tname,
+		     const char *var, struct qg_buf *text, const char *path, struct qg_outset *out)
+{
+	if (text->failed)
+		return -ENOMEM;
+	/* The template's line ends the text. */
+	if (text->len && text->data[text->len - 1] == '\n')
+		text->data[--text->len] = '\0';
+	const struct qg_tvar vars[] = {QG_TVARS_HEADER(ctx, m),
+				       {var, text->data ? text->data : ""}};
+	return qg_emit_template(ctx, tname, vars, sizeof(vars) / sizeof(vars[0]), path, 0644, out);
+}
+
+int qg_handoff_emit(const struct qg_model *m, const struct qg_emit_ctx *ctx, struct qg_outset *out)
+{
+	bool any = false;
+	for (size_t t = 0; m->targets && m->targets[t]; t++)
+		any |= handed_off(m, m->targets[t]);
+	if (!any)
+		return 0;
+	struct qg_buf inv = {0}, site = {0};
+	inventory_text(m, &inv);
+	site_text(m, &site);
+	int rc = emit_file(m, ctx, "ansible-inventory.yml", "inventory", &inv, QG_HANDOFF_INVENTORY,
+			   out);
+	if (rc == 0)
+		rc = emit_file(m, ctx, "ansible-site.yml", "plays", &site, QG_HANDOFF_SITE, out);
+	qg_buf_free(&inv);
+	qg_buf_free(&site);
+	return rc;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hand-off to Ansible and AWX: ansible/inventory.yml (groups by role and
+ * platform, each device's connection facts) and ansible/site.yml (one play
+ * per hand-off the intent's targets give, then a convergence check that runs
+ * `qosgen diff --all --exit-code`). The core knows no platform: each target
+ * describes its own group and play (struct qg_handoff, gen/target.h).
+ */
+#ifndef QG_HANDOFF_H
+#define QG_HANDOFF_H
+
+#include "target.h"
+
+#define QG_HANDOFF_INVENTORY "ansible/inventory.yml"
+#define QG_HANDOFF_SITE "ansible/site.yml"
+
+/*
+ * For targets whose device file is a script at host/NAME.sh that keeps the
+ * host scripts' contract (docs/intent.md): QG_DRY_RUN=1 reports [differs]
+ * and changes nothing, [changed] lines, exit 0 all set, 1 a setting failed,
+ * 2 something missing.
+ */
+extern const struct qg_handoff qg_handoff_host_script;
+
+/*
+ * Add ansible/inventory.yml and ansible/site.yml to out when some device's
+ * target has a hand-off; nothing otherwise. 0, -ENOMEM, or -EINVAL after a
+ * template error (reported to ctx->d).
+ */
+int qg_handoff_emit(const struct qg_model *m, const struct qg_emit_ctx *ctx, struct qg_outset *out);
+
+/* s as a YAML flow scalar: single-quoted, or double-quoted with escapes for controls. */
+void qg_yaml_scalar(struct qg_buf *b, const char *s);
+
+#endif

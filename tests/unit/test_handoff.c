@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/* The Ansible hand-off: ansible/inventory.yml and ansible/site.yml (gen/handoff.c). */
+#include "helpers.h"
+
+#include "../../gen/buf.h"
+#include "../../gen/handoff.h"
+#include "../../gen/yamlast.h"
+
+/* The value of key in mapping m, or NULL. */
+static const struct qg_ynode *get(const struct qg_ynode *m, const char *key)
+{
+	if (!m || m->kind != QG_Y_MAP)
+		return NULL;
+	for (size_t i = 0; i < qg_ymap_len(m); i++)
+		if (!strcmp(m->kids[2 * i]->value, key))
+			return m->kids[2 * i + 1];
+	return NULL;
+}
+
+/* path "a/b/c" through nested mappings. */
+static const struct qg_ynode *at(const struct qg_ynode *n, const char *path)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *save = NULL, *k = strtok_r(buf, "/", &save); k && n;
+	     k = strtok_r(NULL, "/", &save))
+		n = get(n, k);
+	return n;
+}
+
+static const char *scalar(const struct qg_ynode *n)
+{
+	assert_non_null(n);
+	assert_int_equal(n->kind, QG_Y_SCALAR);
+	return n->value;
+}
+
+/* The file must be YAML (libyaml, as Ansible's loader): its root. */
+static struct qg_ynode *parse(const struct qg_outset *o, const char *path)
+{
+	struct qg_diags d;
+	qg_diags_init(&d, path);
+	const char *text = file_text(o, path);
+	struct qg_ynode *root = qg_yaml_parse(text, strlen(text), &d);
+	if (!root)
+		qg_diags_print(&d, stderr, false);
+	assert_non_null(root);
+	qg_diags_free(&d);
+	return root;
+}
+
+static void test_inventory_groups_by_role_and_platform(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_example("rdg-vsphere.yaml", &m);
+	build_ok(&m, &o);
+	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
+	assert_string_equal(scalar(at(inv, "all/vars/qosgen_fabric")), "rdg-vsphere");
+	const struct qg_ynode *onyx = at(inv, "all/children/qosgen_switches/children/onyx");
+	assert_string_equal(scalar(at(onyx, "vars/ansible_network_os")), "mellanox.onyx.onyx");
+	assert_string_equal(scalar(at(onyx, "hosts/swx-mld-1-2/ansible_host")),
+			    "swx-mld-1-2.example.net");
+	assert_string_equal(scalar(at(onyx, "hosts/swx-mld-1-2/ansible_user")), "admin");
+	assert_string_equal(scalar(at(onyx, "hosts/swx-mld-1-2/ansible_port")), "22");
+	const struct qg_ynode *esxi = at(inv, "all/children/qosgen_hosts/children/esxi/hosts");
+	assert_int_equal(qg_ymap_len(esxi), 8);
+	/* No user in the intent: none in the inventory, Ansible's own applies. */
+	assert_null(at(esxi, "clx-mld-41/ansible_user"));
+	assert_string_equal(
+	    scalar(at(inv,
+		      "all/children/qosgen_hosts/children/linux/hosts/vm-horovod-1/ansible_user")),
+	    "root");
+	/* Values from the intent are quoted: a name like a number stays a string. */
+	assert_non_null(strstr(file_text(&o, "ansible/inventory.yml"), "'vm-horovod-1':\n"));
+	/* No secret: nothing names a password or a key file. */
+	assert_null(strstr(file_text(&o, "ansible/inventory.yml"), "ansible_password"));
+	assert_null(strstr(file_text(&o, "ansible/inventory.yml"), "private_key_file"));
+	qg_yaml_free(inv);
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+static void test_site_plays_per_handoff_then_convergence(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_example("rdg-vsphere.yaml", &m);
+	build_ok(&m, &o);
+	struct qg_ynode *site = parse(&o, "ansible/site.yml");
+	assert_int_equal(site->kind, QG_Y_SEQ);
+	/* Onyx; Linux and ESXi share the host-script play; the check is last. */
+	assert_int_equal(site->n_kids, 3);
+	assert_string_equal(scalar(get(site->kids[0], "hosts")), "onyx");
+	assert_string_equal(scalar(get(site->kids[1], "hosts")), "linux:esxi");
+	assert_string_equal(scalar(get(site->kids[2], "hosts")), "localhost");
+	const struct qg_ynode *task = get(site->kids[1], "tasks")->kids[0];
+	assert_string_equal(scalar(get(task, "ansible.builtin.script")),
+			    "{{ qosgen_out }}/host/{{ inventory_hostname }}.sh");
+	assert_string_equal(scalar(get(task, "check_mode")), "false");
+	assert_non_null(strstr(scalar(at(task, "environment/QG_DRY_RUN")), "ansible_check_mode"));
+	const struct qg_ynode *diff = get(site->kids[2], "tasks")->kids[1];
+	assert_non_null(strstr(scalar(at(diff, "ansible.builtin.command/argv")),
+			       "'diff', qosgen_intent, '--all', '--exit-code'"));
+	qg_yaml_free(site);
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+/* A fabric of targets without a hand-off (Cumulus alone, today) writes no Ansible files. */
+static void test_no_handoff_no_files(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_ok(BASE_QOS "switches:\n"
+			 "  - {name: leaf1, platform: cumulus, address: 10.0.0.1, ports: [swp1]}\n",
+		&m);
+	build_ok(&m, &o);
+	assert_null(qg_outset_find(&o, QG_HANDOFF_INVENTORY));
+	assert_null(qg_outset_find(&o, QG_HANDOFF_SITE));
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+static void test_yaml_scalar_quotes(void **state)
+{
+	(void)state;
+	struct qg_buf b = {0};
+	qg_yaml_scalar(&b, "it's");
+	qg_buf_puts(&b, " ");
+	qg_yaml_scalar(&b, "a\nb\"\\");
+	qg_buf_puts(&b, " ");
+	qg_yaml_scalar(&b, "");
+	assert_string_equal(b.data, "'it''s' \"a\\x0ab\\\"\\\\\" ''");
+	qg_buf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_inventory_groups_by_role_and_platform),
+	    cmocka_unit_test(test_site_plays_per_handoff_then_convergence),
+	    cmocka_unit_test(test_no_handoff_no_files),
+	    cmocka_unit_test(test_yaml_scalar_quotes),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
