@@ -71,8 +71,8 @@ sim_hostname() {
 # sshd_start DIR [FORCE_COMMAND]: a test sshd (sshd.sh), loud when it cannot start.
 # Sets $port. The caller's cleanup stops it with: sh "$e2e/sshd.sh" stop DIR
 sshd_start() {
-	if ! sh "$(dirname "$0")/sshd.sh" start "$@"; then
-		echo "FAIL $(basename "$0" .sh): cannot start a test sshd (needs openssh-server; 'make setup')"
+	if ! why=$(sh "$(dirname "$0")/sshd.sh" start "$@" 2>&1); then
+		echo "FAIL $(basename "$0" .sh): cannot start a test sshd: $why"
 		exit 1
 	fi
 	port=$(cat "$1/port")
