@@ -226,7 +226,7 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	if (!jobs)
 		return 3;
 	bool all = !po->switch_name && !po->host_name && !po->dvs_name;
-	size_t n = 0;
+	size_t n = 0, named = 0;
 	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS; kind++) {
 		const char *want = kind == QG_DEVICE_SWITCH ? po->switch_name
 				   : kind == QG_DEVICE_HOST ? po->host_name
@@ -237,6 +237,7 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 		for (size_t i = 0; i < qg_device_count(m, kind); i++) {
 			if (!all && (!want || strcmp(want, qg_device_name(m, kind, i))))
 				continue;
+			named++;
 			const struct qg_target *t = qg_target_for(m, kind, i);
 			const struct qg_driver *drv = t ? qg_driver_for(t) : NULL;
 			if (drv)
@@ -248,6 +249,11 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 					"skipped\n",
 					qg_device_name(m, kind, i), t ? t->name : "(none)");
 		}
+	}
+	/* The device was named and is there, but its target cannot push (said above). */
+	if (!all && n == 0 && named > 0) {
+		free(jobs);
+		return 2;
 	}
 	if (!all && n == 0) {
 		fprintf(stderr, "qosgen push: no %s named '%s' in the intent\n",

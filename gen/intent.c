@@ -711,6 +711,7 @@ static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 	check_keys(w, n, "qos", keys);
 	const struct qg_ynode *v;
 	if ((v = get(n, "trust"))) {
+		q->trust_pos = v->pos;
 		int t = read_enum(w, v, "qos.trust", trusts);
 		if (t >= 0) {
 			q->trust = (enum qg_trust)t;

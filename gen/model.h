@@ -48,6 +48,7 @@ struct qg_class {
 struct qg_qos {
 	enum qg_trust trust;
 	bool trust_given;
+	struct qg_pos trust_pos;
 	int mtu; /* host / VM / DVS MTU */
 	bool mtu_given;
 	int switch_mtu;

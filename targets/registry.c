@@ -6,6 +6,7 @@
 #include "esxi/esxi.h"
 #include "host/linux.h"
 #include "onyx/onyx.h"
+#include "sonic/sonic.h"
 
 #include <stddef.h>
 
@@ -13,7 +14,7 @@
  * One row per target, in emit order: its folder defines qg_target_NAME (the
  * compile side) and qg_driver_NAME (the device side).
  */
-#define QG_REGISTRY(X) X(onyx) X(cumulus) X(linux) X(esxi) X(dvs)
+#define QG_REGISTRY(X) X(onyx) X(cumulus) X(sonic) X(linux) X(esxi) X(dvs)
 
 #define QG_TARGET_ROW(name) &qg_target_##name,
 #define QG_DRIVER_ROW(name) &qg_driver_##name,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "nvue_config.h"
 
+#include "../../gen/jsonsort.h"
 #include "../../gen/ports.h"
 #include "cumulus_ports.h"
 
@@ -53,57 +54,6 @@ static void str(cJSON *o, const char *key, const char *v)
 static void member(cJSON *set, int key)
 {
 	childn(set, key);
-}
-
-/* Natural order: runs of digits by their value ("swp2" before "swp10", "3" before "26"). */
-static int natural_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			char *ea, *eb;
-			unsigned long va = strtoul(a, &ea, 10), vb = strtoul(b, &eb, 10);
-			if (va != vb)
-				return va < vb ? -1 : 1;
-			a = ea;
-			b = eb;
-		} else if (*a != *b) {
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		} else {
-			a++;
-			b++;
-		}
-	}
-	return *a ? 1 : *b ? -1 : 0;
-}
-
-static int key_cmp(const void *x, const void *y)
-{
-	return natural_cmp((*(cJSON *const *)x)->string, (*(cJSON *const *)y)->string);
-}
-
-/* Sort every object's keys, so that the same intent gives the same bytes. */
-static bool sort_tree(cJSON *o)
-{
-	if (!cJSON_IsObject(o))
-		return true;
-	size_t n = (size_t)cJSON_GetArraySize(o);
-	if (n == 0)
-		return true;
-	cJSON **v = calloc(n, sizeof(*v));
-	if (!v)
-		return false;
-	size_t k = 0;
-	while (o->child)
-		v[k++] = cJSON_DetachItemViaPointer(o, o->child);
-	qsort(v, k, sizeof(*v), key_cmp);
-	bool ok = true;
-	for (size_t i = 0; i < k; i++) {
-		ok &= sort_tree(v[i]);
-		/* cJSON copies the key before it frees the item's own: passing it is safe. */
-		cJSON_AddItemToObject(o, v[i]->string, v[i]);
-	}
-	free(v);
-	return ok;
 }
 
 static void class_map(cJSON *qos, const struct qg_qos *q, const struct qg_class *c)
@@ -179,7 +129,7 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 		cumulus_port_format(&s->ports[k], name);
 		num(child(child(ifs, name), "link"), "mtu", q->switch_mtu);
 	}
-	if (!root || !qos || !ifs || !sort_tree(root)) {
+	if (!root || !qos || !ifs || !qg_json_sort(root)) {
 		cJSON_Delete(root);
 		return NULL;
 	}

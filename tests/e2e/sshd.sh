@@ -60,7 +60,9 @@ start)
 		done
 		[ -n "$port" ] || { echo "sshd.sh: no free port" >&2; exit 3; }
 		write_config "$port" "${3:-}"
-		"$SSHD" -D -e -f "$dir/sshd_config" 2>"$dir/sshd.log" &
+		# Its stdout is not ours: a caller that reads ours (why=$(sshd.sh start ...))
+		# would wait for sshd to exit.
+		"$SSHD" -D -e -f "$dir/sshd_config" >/dev/null 2>"$dir/sshd.log" &
 		pid=$!
 		echo $pid >"$dir/sshd.pid.harness"
 		echo "$port" >"$dir/port"

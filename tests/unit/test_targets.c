@@ -13,11 +13,15 @@ static void test_registry_complete(void **state)
 		const struct qg_target *t = qg_targets[i];
 		assert_non_null(t->name);
 		assert_non_null(t->summary);
-		assert_non_null(qg_driver_for(t));
+		/* sonic is compile-only so far (issue 14): push says it skips its switches. */
+		if (strcmp(t->name, "sonic"))
+			assert_non_null(qg_driver_for(t));
+		else
+			assert_null(qg_driver_for(t));
 		assert_non_null(t->settings);
 		assert_non_null(t->emit);
 	}
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 6);
 }
 
 static void test_routing_by_platform(void **state)

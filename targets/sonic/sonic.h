@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* SONiC switches: the config_db tables of lossless RoCE. */
+#ifndef QG_TARGET_SONIC_H
+#define QG_TARGET_SONIC_H
+
+#include "../../gen/target.h"
+
+extern const struct qg_target qg_target_sonic;
+struct qg_driver;
+extern const struct qg_driver qg_driver_sonic; /* sonic_push.c: no push yet */
+
+#endif

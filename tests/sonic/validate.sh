@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Every sonic/<switch>.json qosgen builds for the golden cases, validated by
+# yanglint (Debian's libyang2-tools) against SONiC's own YANG models in
+# ../shared/fixtures/sonic-yang, exactly as its VALIDATE.md says: converted to
+# YANG instance data (configdb2yang.py), merged with the device's own PORT
+# rows (-m; sonic-port makes lanes and speed mandatory, which qosgen does not
+# own), exit 0 and no output. Then broken copies of one of them (a DSCP 64, an
+# MTU 9217, pfc_enable 8, a queue on a port the device lacks, a WRED max below
+# its min, an unknown scheduler type) must each be refused, naming the place:
+# the suite can fail.
+# Usage: validate.sh QOSGEN
+set -u
+Q=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/../.." && pwd)
+Y=$top/../shared/fixtures/sonic-yang
+here=$top/tests/sonic
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
+
+if ! command -v yanglint >/dev/null 2>&1; then
+	echo "FAIL yanglint not found: apt-get install libyang2-tools (scripts/setup.sh test installs it)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+if [ ! -f "$Y/sonic-port.yang" ]; then
+	echo "FAIL $Y: SONiC's YANG models are missing (keep shared/ beside the checkout)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# The device: a switch with every port name Ethernet0..Ethernet511, which
+# covers the golden cases' ports (the largest is a 64 x 8-lane spine's
+# Ethernet504) and not Ethernet1000.
+python3 "$here/configdb2yang.py" --ports 0 511 >"$tmp/device-ports.json" || exit 3
+
+lint() { # DATA.json: yanglint's exit status; its output in $tmp/lint
+	yanglint -i -m -t config -p "$Y" "$Y"/*.yang "$tmp/device-ports.json" "$1" >"$tmp/lint" 2>&1
+}
+
+echo "yanglint $(yanglint -v | sed 's/^yanglint //') -i -m -t config -p \$Y \$Y/*.yang device-ports.json <file>"
+n=0
+for intent in "$top"/tests/golden/*/intent.yaml; do
+	case=$(basename "$(dirname "$intent")")
+	rm -rf "$tmp/out"
+	"$Q" build "$intent" -o "$tmp/out" >/dev/null 2>&1 || {
+		bad "$case" "qosgen build failed"
+		continue
+	}
+	for f in "$tmp"/out/sonic/*.json; do
+		[ -f "$f" ] || continue
+		name=$case/sonic/$(basename "$f")
+		n=$((n + 1))
+		if ! python3 "$here/configdb2yang.py" "$f" >"$tmp/yang.json" 2>"$tmp/conv"; then
+			bad "$name" "not converted: $(cat "$tmp/conv")"
+			continue
+		fi
+		lint "$tmp/yang.json"
+		rc=$?
+		if [ "$rc" -ne 0 ] || [ -s "$tmp/lint" ]; then
+			bad "$name" "yanglint exit $rc: $(head -n 3 "$tmp/lint")"
+			continue
+		fi
+		echo "ok $name: exit 0, no output"
+		ok
+		# The first file is the one the broken copies start from.
+		[ -f "$tmp/good.json" ] || cp "$f" "$tmp/good.json"
+	done
+done
+[ "$n" -gt 0 ] || bad "golden" "no golden case writes a sonic/*.json"
+
+# break NAME PYTHON EXPECT: a copy of good.json changed by PYTHON (on db)
+# must be refused by yanglint with EXPECT in its message.
+break_copy() {
+	python3 - "$tmp/good.json" "$2" >"$tmp/broken.json" <<'PY' || return 1
+import json, sys
+db = json.load(open(sys.argv[1]))
+port = sorted(db["PORT"])[0]
+exec(sys.argv[2])
+json.dump(db, sys.stdout, indent=4)
+PY
+	python3 "$here/configdb2yang.py" "$tmp/broken.json" >"$tmp/yang.json" || return 1
+	lint "$tmp/yang.json"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		bad "broken/$1" "yanglint accepted it"
+	elif ! grep -q "$3" "$tmp/lint"; then
+		bad "broken/$1" "refused (exit $rc), but not for '$3': $(head -n 1 "$tmp/lint")"
+	else
+		echo "ok broken/$1: refused, exit $rc: $(head -n 1 "$tmp/lint")"
+		ok
+	fi
+}
+if [ -f "$tmp/good.json" ]; then
+	break_copy dscp-64 'db["DSCP_TO_TC_MAP"]["QOSGEN"]["64"] = "0"' "Invalid DSCP"
+	break_copy mtu-9217 'db["PORT"][port]["mtu"] = "9217"' "out of the allowed range"
+	break_copy pfc-enable-8 'db["PORT_QOS_MAP"][port]["pfc_enable"] = "3,8"' "pfc_enable"
+	break_copy unknown-port 'db["QUEUE"]["Ethernet1000|3"] = {"scheduler": "qosgen_cnp"}' \
+		"Ethernet1000"
+	break_copy wred-max-below-min \
+		'db["WRED_PROFILE"]["qosgen_lossless"]["green_max_threshold"] = "1"' \
+		"Green max threshold"
+	break_copy scheduler-type 'db["SCHEDULER"]["qosgen_cnp"]["type"] = "PRIORITY"' \
+		"PRIORITY"
+	break_copy missing-map 'del db["TC_TO_QUEUE_MAP"]' "Invalid leafref"
+fi
+
+echo "$n sonic files validated; $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
