@@ -146,13 +146,25 @@ static const cJSON *at(const cJSON *o, const char *const *path)
 }
 
 /* A number leaf as NVUE prints it (a number over the API, a string in YAML); def if absent. */
+/*
+ * A whole number leaf as NVUE prints it (a number over the API, a string in
+ * YAML); def if absent; -1 if it is anything else (50.9, "1e2", "-5"), which
+ * no NVUE counts in percents or bytes would be.
+ */
 static long leaf_long(const cJSON *v, long def)
 {
+	if (!v)
+		return def;
 	if (cJSON_IsNumber(v))
-		return (long)v->valuedouble;
-	if (cJSON_IsString(v) && isdigit((unsigned char)v->valuestring[0]))
-		return strtol(v->valuestring, NULL, 10);
-	return def;
+		return v->valuedouble >= 0 && v->valuedouble <= 1e9 &&
+			       v->valuedouble == (double)(long)v->valuedouble
+			   ? (long)v->valuedouble
+			   : -1;
+	char *e;
+	if (!cJSON_IsString(v) || !isdigit((unsigned char)v->valuestring[0]))
+		return -1;
+	long n = strtol(v->valuestring, &e, 10);
+	return *e || n > 1000000000 ? -1 : n;
 }
 
 const char *nvue_config_hostname(const cJSON *have)
@@ -221,7 +233,16 @@ int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 	for (const cJSON *p = first_pool(have); p; p = p->next) {
 		if (!other_pool(p))
 			continue;
-		others += leaf_long(cJSON_GetObjectItemCaseSensitive(p, "memory-percent"), 0);
+		long held = leaf_long(cJSON_GetObjectItemCaseSensitive(p, "memory-percent"), 0);
+		if (held < 0) {
+			qg_error(d, (struct qg_pos){0},
+				 "the switch's traffic pool %s has a memory-percent that is not a "
+				 "whole number; is this NVUE's configuration?",
+				 p->string);
+			errors++;
+			continue;
+		}
+		others += held;
 		const cJSON *sp = cJSON_GetObjectItemCaseSensitive(p, "switch-priority");
 		if (sp && cJSON_GetObjectItemCaseSensitive(sp, prio)) {
 			qg_error(d, (struct qg_pos){0},

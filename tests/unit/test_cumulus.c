@@ -165,6 +165,16 @@ static void test_judge_refuses_what_cannot_apply(void **state)
 	assert_true(diag_has(&d, "mc-lossy holds switch-priority 3, the lossless priority"));
 	assert_true(diag_has(&d, "hold 60% of the buffer"));
 	cJSON_Delete(have);
+	qg_diags_free(&d);
+
+	/* Not a whole number: the buffer cannot be shared out exactly (a fuzz finding). */
+	const char *frac = "{\"qos\": {\"traffic-pool\": {\"mc-lossy\": {\"memory-percent\": "
+			   "\"50.9\"}}}}";
+	qg_diags_init(&d, "rb");
+	assert_int_equal(nvue_config_parse(frac, strlen(frac), &have, &d), 0);
+	assert_int_equal(nvue_config_judge(want, have, &d), 1);
+	assert_true(diag_has(&d, "memory-percent that is not a whole number"));
+	cJSON_Delete(have);
 	cJSON_Delete(want);
 	qg_diags_free(&d);
 	qg_model_free(&m);

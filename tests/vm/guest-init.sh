@@ -217,6 +217,13 @@ reset_links() {
 	done
 	ip route add 10.77.0.2/32 dev vethA table 100
 	ip route add 10.77.0.1/32 dev vethB table 101
+	# The netdevs' own events first (their scripts set the MTU), then the rxe
+	# devices, as a soft-RoCE setup adds rxe once its netdev is configured. Made
+	# at once, an rxe device registering while the script changed its netdev's
+	# MTU missed the change and kept active MTU 1024 under a 9000 netdev (seen
+	# in a CI run: rxe learns MTU changes only once registered; mlx5 reads the
+	# port's MTU from the NIC and has no such window).
+	udevadm settle --timeout=60 2>/dev/null || sleep 5
 	rdma link add rxe0 type rxe netdev vethA
 	rdma link add rxe1 type rxe netdev vethB
 	udevadm settle --timeout=60 2>/dev/null || sleep 5
