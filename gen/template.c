@@ -75,7 +75,7 @@ int qg_template_fill_text(const char *text, const char *origin, const struct qg_
 int qg_templates_load(struct qg_templates *t, const char *dir, struct qg_diags *d)
 {
 	memset(t, 0, sizeof(*t));
-	for (size_t i = 0; qg_builtin_templates[i].name && t->n < QG_TEMPLATE_MAX; i++) {
+	for (size_t i = 0; qg_builtin_templates[i].name; i++) {
 		const char *name = qg_builtin_templates[i].name;
 		char origin[4096];
 		char *text = NULL;

@@ -24,6 +24,7 @@ struct qg_builtin_template {
 /* From templates/NAME.in, embedded at build time (tools/embed.c); ends with {0, 0}. */
 extern const struct qg_builtin_template qg_builtin_templates[];
 
+/* templates_builtin.c asserts at build time that every built-in template fits. */
 #define QG_TEMPLATE_MAX 16
 
 struct qg_templates {

@@ -170,8 +170,13 @@ run_vm() {
 
 # Every tests/fuzz/fuzz_NAME.c, over its seeds tests/fuzz/corpus-NAME/ (and
 # tests/fuzz/NAME.dict when there is one); NAME's underscores become dashes.
+# The seed is fixed (QG_FUZZ_SEED, default 1) so that a red run can be
+# replayed and a commit that passed does not fail on the next run by chance;
+# `make fuzz` is the long, random-seeded run. A failing input is kept in
+# $BUILD/fuzz/ and printed in base64 with the oracle's own message.
 run_fuzz() {
 	secs=${QG_FUZZ_SECONDS:-20}
+	seed=${QG_FUZZ_SEED:-1}
 	for src in tests/fuzz/fuzz_*.c; do
 		target=$(basename "$src" .c)
 		name=$(printf '%s' "${target#fuzz_}" | tr _ -)
@@ -185,12 +190,22 @@ run_fuzz() {
 		[ -f "tests/fuzz/$name.dict" ] && dict=-dict=tests/fuzz/$name.dict
 		corpus=$(mktemp -d)
 		# shellcheck disable=SC2086
-		out=$("$f" -max_total_time="$secs" -max_len=8192 $dict "$corpus" "$seeds" 2>&1)
+		out=$("$f" -seed="$seed" -max_total_time="$secs" -max_len=8192 \
+			-artifact_prefix="$BUILD/fuzz/$name-" $dict "$corpus" "$seeds" 2>&1)
 		rc=$?
 		rm -rf "$corpus"
 		execs=$(printf '%s\n' "$out" | sed -n 's/^Done \([0-9]*\) runs.*/\1/p' | tail -n 1)
-		[ "$rc" -eq 0 ] || printf '%s\n' "$out" | tail -n 40 | sed 's/^/    /'
-		record "fuzz/$target" "$rc" "${execs:-0} executions, $secs s"
+		if [ "$rc" -ne 0 ]; then
+			# The oracle's words come before the sanitizer's stack; then the input.
+			printf '%s\n' "$out" | grep -v '^ *#[0-9]' | grep -v '^INFO:\|^#[0-9]' |
+				head -n 20 | sed 's/^/    /'
+			unit=$(printf '%s\n' "$out" | sed -n 's/.*Test unit written to \(.*\)$/\1/p' | tail -n 1)
+			if [ -n "$unit" ] && [ -f "$unit" ]; then
+				echo "    input ($unit, replay: $f $unit), base64:"
+				base64 -w 76 "$unit" | head -n 40 | sed 's/^/    /'
+			fi
+		fi
+		record "fuzz/$target" "$rc" "${execs:-0} executions, $secs s, seed $seed"
 	done
 }
 

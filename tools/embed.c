@@ -46,5 +46,10 @@ int main(int argc, char **argv)
 		fprintf(out, "\t{\"%.*s\", t%d},\n", (int)(strchr(argv[i], '=') - argv[i]), argv[i],
 			i);
 	fprintf(out, "\t{0, 0},\n};\n");
+	/* struct qg_templates has room for QG_TEMPLATE_MAX: one more template fails the build. */
+	fprintf(out,
+		"\n_Static_assert(%d <= QG_TEMPLATE_MAX, \"templates/ has more templates than "
+		"QG_TEMPLATE_MAX (gen/template.h)\");\n",
+		argc - 2);
 	return fclose(out) == 0 ? 0 : 3;
 }

@@ -218,6 +218,27 @@ static int malformed_sets(const cJSON *w, const cJSON *h, char *path, size_t cap
 	return errors;
 }
 
+/* Is one of the priorities qosgen gives default-lossy held by no other pool? */
+static bool lossy_keeps_one(const cJSON *want, const cJSON *have)
+{
+	const cJSON *sp = at(want, (const char *const[]){"qos", "traffic-pool", NVUE_POOL_LOSSY,
+							 "switch-priority", NULL});
+	const cJSON *c;
+	cJSON_ArrayForEach(c, sp)
+	{
+		bool held = false;
+		for (const cJSON *p = first_pool(have); p && !held; p = p->next) {
+			const cJSON *theirs =
+			    cJSON_GetObjectItemCaseSensitive(p, "switch-priority");
+			held = other_pool(p) && cJSON_IsObject(theirs) &&
+			       cJSON_GetObjectItemCaseSensitive(theirs, c->string);
+		}
+		if (!held)
+			return true;
+	}
+	return !sp;
+}
+
 int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 {
 	char path[256] = "";
@@ -252,6 +273,14 @@ int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 				 p->string, prio, p->string, prio);
 			errors++;
 		}
+	}
+	if (!lossy_keeps_one(want, have)) {
+		qg_error(d, (struct qg_pos){0},
+			 "the switch's other traffic pools hold every switch-priority but the "
+			 "lossless one, so %s would hold none; NVUE cannot configure an empty "
+			 "set there (unset, it reads as 0-7): free a priority from those pools",
+			 NVUE_POOL_LOSSY);
+		errors++;
 	}
 	if (ours + others > 100) {
 		qg_error(d, (struct qg_pos){0},

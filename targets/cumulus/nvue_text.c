@@ -10,6 +10,7 @@
 #include "cumulus_ports.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,12 +142,16 @@ static const cJSON *next_member(const cJSON *c, bool removed)
 	return c;
 }
 
-/* A member that is a number (a switch priority, a traffic class): its value, or -1. */
+/*
+ * A member that is a number (a switch priority, a traffic class): its value,
+ * or -1. Past INT_MAX it is written as itself: a read-back's 40-digit member
+ * must not saturate strtol and overflow the run below (a fuzz finding).
+ */
 static long member_number(const cJSON *c)
 {
 	char *e;
 	long v = isdigit((unsigned char)c->string[0]) ? strtol(c->string, &e, 10) : -1;
-	return v >= 0 && !*e ? v : -1;
+	return v >= 0 && v < INT_MAX && !*e ? v : -1;
 }
 
 /*

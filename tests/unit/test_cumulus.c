@@ -175,6 +175,22 @@ static void test_judge_refuses_what_cannot_apply(void **state)
 	assert_int_equal(nvue_config_judge(want, have, &d), 1);
 	assert_true(diag_has(&d, "memory-percent that is not a whole number"));
 	cJSON_Delete(have);
+	qg_diags_free(&d);
+
+	/*
+	 * Other pools holding every priority but the lossless one leave
+	 * default-lossy none, which NVUE cannot configure (a fuzz finding: the
+	 * patch proposed nothing and priority 3 stayed in default-lossy).
+	 */
+	const char *all = "{\"qos\": {\"traffic-pool\": {"
+			  "\"default-lossy\": {\"switch-priority\": {\"3\": {}}},"
+			  "\"roce-lossy\": {\"memory-percent\": 10, \"switch-priority\": "
+			  "{\"0-2\": {}, \"4-7\": {}}}}}}";
+	qg_diags_init(&d, "rb");
+	assert_int_equal(nvue_config_parse(all, strlen(all), &have, &d), 0);
+	assert_int_equal(nvue_config_judge(want, have, &d), 1);
+	assert_true(diag_has(&d, "default-lossy would hold none"));
+	cJSON_Delete(have);
 	cJSON_Delete(want);
 	qg_diags_free(&d);
 	qg_model_free(&m);
