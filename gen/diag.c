@@ -189,3 +189,17 @@ const struct qg_diag *qg_diags_first_error(const struct qg_diags *d)
 			return &d->v[k];
 	return NULL;
 }
+
+struct qg_pos qg_text_pos(const char *text, const char *at)
+{
+	struct qg_pos p = {1, 1};
+	for (const char *c = text; at && c < at && *c; c++) {
+		if (*c == '\n') {
+			p.line++;
+			p.col = 1;
+		} else {
+			p.col++;
+		}
+	}
+	return p;
+}

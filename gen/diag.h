@@ -42,6 +42,9 @@ struct qg_diags {
 	bool oom;
 };
 
+/* The line and column of `at` in text (a parser's stopping point); {1, 1} when at is NULL. */
+struct qg_pos qg_text_pos(const char *text, const char *at);
+
 void qg_diags_init(struct qg_diags *d, const char *file);
 void qg_diags_free(struct qg_diags *d);
 

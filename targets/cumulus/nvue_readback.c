@@ -193,21 +193,6 @@ static cJSON *from_yaml(const struct qg_ynode *n)
 	return o;
 }
 
-/* Where cJSON stopped reading, as a line and column of text. */
-static struct qg_pos json_pos(const char *text, const char *at)
-{
-	struct qg_pos p = {1, 1};
-	for (const char *c = text; at && c < at && *c; c++) {
-		if (*c == '\n') {
-			p.line++;
-			p.col = 1;
-		} else {
-			p.col++;
-		}
-	}
-	return p;
-}
-
 /* The `set` tree of a read-back document: the list's `- set:` item, or the object itself. */
 static const cJSON *set_part(const cJSON *doc)
 {
@@ -247,7 +232,7 @@ int nvue_config_parse(const char *text, size_t len, cJSON **out, struct qg_diags
 		const char *end = NULL;
 		doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
 		if (!doc) {
-			qg_error(d, json_pos(text, end),
+			qg_error(d, qg_text_pos(text, end),
 				 "the read-back is not valid JSON here; expected NVUE's "
 				 "configuration as the REST API or `nv config show -o json` print "
 				 "it");

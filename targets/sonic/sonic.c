@@ -3,11 +3,15 @@
  * SONiC switches: sonic/<switch>.json, the config_db tables qosgen owns
  * (config_db.h says which and why), read off one tree for the file and the
  * settings. What SONiC cannot take from an intent, check() refuses first.
+ * diff() reads `show runningconfiguration all` and prints the JSON Patch
+ * `config apply-patch` takes (config_db_patch.h).
  */
 #include "sonic.h"
 
 #include "../../gen/fixed.h"
+#include "../../gen/names.h"
 #include "config_db.h"
+#include "config_db_patch.h"
 #include "sonic_ports.h"
 
 #include <errno.h>
@@ -68,6 +72,36 @@ static int sonic_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 	size_t len;
 	char *data = qg_buf_steal(&text, &len);
 	return qg_outset_add(out, path, data, len, 0644);
+}
+
+static int sonic_diff(const struct qg_model *m, size_t i, const char *readback, size_t len,
+		      struct qg_buf *out, struct qg_diags *d)
+{
+	cJSON *have = NULL, *want = sonic_config_from_model(m, i);
+	if (!want)
+		return -ENOMEM;
+	int rc = sonic_readback_parse(readback, len, &have, d);
+	const struct qg_switch *sw = &m->switches[i];
+	const char *host = rc == 0 ? sonic_readback_hostname(have) : "";
+	/* A saved read-back may be from another switch: say so, and go on (push refuses). */
+	if (rc == 0 && !qg_hostname_matches(host, sw->name, sw->address))
+		qg_warning(d, (struct qg_pos){0},
+			   "the read-back's hostname is '%s', not switch '%s' (address %s): is it "
+			   "another switch's configuration?",
+			   host, sw->name, sw->address);
+	if (rc == 0 && sonic_config_judge(want, have, d) > 0)
+		rc = -EINVAL;
+	if (rc == 0) {
+		bool oom;
+		cJSON *patch = sonic_config_patch(want, have, &oom);
+		if (oom)
+			rc = -ENOMEM;
+		sonic_patch_text(patch, out);
+		cJSON_Delete(patch);
+	}
+	cJSON_Delete(want);
+	cJSON_Delete(have);
+	return rc == 0 && out->failed ? -ENOMEM : rc;
 }
 
 static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
@@ -132,7 +166,7 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 
 const struct qg_target qg_target_sonic = {
     .name = "sonic",
-    .summary = "SONiC config_db tables (sonic/<switch>.json; no push yet)",
+    .summary = "SONiC config_db tables (sonic/<switch>.json), pushed as a JSON Patch over SSH",
     .kind = QG_DEVICE_SWITCH,
     .ports = &sonic_port_syntax,
     .access = "SSH",
@@ -140,5 +174,6 @@ const struct qg_target qg_target_sonic = {
     .check = sonic_check,
     .settings = sonic_settings_of,
     .emit = sonic_emit,
+    .diff = sonic_diff,
     .explain = sonic_explain,
 };

@@ -1,11 +1,344 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The device side of SONiC: not written yet (issue 14, item 4: read back
- * with `show runningconfiguration all`, a JSON Patch through `config
- * apply-patch` with a checkpoint). With no push, `qosgen push` says the
- * switch is skipped (targets/registry.c's qg_driver_for()).
+ * The SONiC driver: SONiC's own CLI over SSH, one command a channel, as its
+ * operators run it (sonic-utilities' generic config updater):
+ *
+ *   show runningconfiguration all            the read-back (config_db JSON)
+ *   sudo -n config checkpoint NAME           the earlier configuration, kept
+ *   sudo -n config apply-patch /dev/stdin    the JSON Patch, on the channel's stdin
+ *   sudo -n config rollback NAME             back to the checkpoint
+ *   sudo -n config save -y                   only once the read-back is in sync
+ *   sudo -n config delete-checkpoint NAME    only after success
+ *
+ * apply-patch validates the patched configuration against SONiC's YANG
+ * models before it changes anything, so a refused patch leaves the switch
+ * as it was: the read-back decides, at every path the patch touches. A
+ * connection lost during apply-patch leaves the outcome unknown until a new
+ * connection's read-back decides; the checkpoint stays on the switch
+ * whenever the switch may not be as it was, so `config rollback NAME` is
+ * at hand. `sudo -n`: a sudo that wants a password fails at once instead of
+ * waiting for one on a channel with no terminal. `--dry-run` runs
+ * apply-patch's own dry run: the switch validates, nothing changes.
  */
+#include "../../gen/errmsg.h"
+#include "../../gen/names.h"
 #include "../driver.h"
+#include "config_db.h"
+#include "config_db_patch.h"
 #include "sonic.h"
 
-const struct qg_driver qg_driver_sonic = {.target = &qg_target_sonic, .push = NULL};
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SHOW_RUNNING "show runningconfiguration all"
+
+struct sonic {
+	const struct qg_switch *sw;
+	const struct qg_access *a;
+	struct qg_ssh *ssh;
+	char checkpoint[64];
+};
+
+static int open_session(struct sonic *c, char *err, size_t errlen)
+{
+	qg_ssh_close(c->ssh);
+	c->ssh = NULL;
+	struct qg_ssh_target t = qg_switch_ssh_target(c->sw);
+	return qg_ssh_connect(&t, &c->a->ssh, &c->ssh, err, errlen);
+}
+
+/* The last non-empty line of a command's output: what SONiC's CLI says of a failure. */
+static void last_line(const struct qg_buf *b, char *out, size_t cap)
+{
+	size_t end = b->len;
+	while (end > 0 &&
+	       (b->data[end - 1] == '\n' || b->data[end - 1] == '\r' || b->data[end - 1] == ' '))
+		end--;
+	size_t start = end;
+	while (start > 0 && b->data[start - 1] != '\n')
+		start--;
+	snprintf(out, cap, "%.*s", (int)(end - start), end ? b->data + start : "");
+}
+
+/*
+ * Run one command. 0: exit status 0, its stdout in out (may be NULL). 1: it
+ * failed, with what it said in err. -1: the connection failed (err); the
+ * command may or may not have run.
+ */
+static int run(struct sonic *c, const char *cmd, const char *in, size_t in_len, struct qg_buf *out,
+	       char *err, size_t errlen)
+{
+	struct qg_buf o = {0}, e = {0};
+	int status = -1;
+	if (!c->ssh && open_session(c, err, errlen) != 0)
+		return -1;
+	if (qg_ssh_run(c->ssh, cmd, in, in_len, &o, &e, &status, err, errlen) != 0) {
+		qg_buf_free(&o);
+		qg_buf_free(&e);
+		/* The session is gone: the next command connects again. */
+		qg_ssh_close(c->ssh);
+		c->ssh = NULL;
+		return -1;
+	}
+	int rc = 0;
+	if (status != 0) {
+		char said[512];
+		last_line(e.len ? &e : &o, said, sizeof(said));
+		qg_errf(err, errlen, "'%s' failed (exit %d): %s", cmd, status,
+			*said ? said : "no message");
+		rc = 1;
+	} else if (out) {
+		*out = o;
+		o = (struct qg_buf){0};
+	}
+	qg_buf_free(&o);
+	qg_buf_free(&e);
+	return rc;
+}
+
+/* A configuration, read and parsed; -1 with err when it cannot be read or judged as one. */
+static int read_back(struct sonic *c, cJSON **have, char *err, size_t errlen)
+{
+	struct qg_buf text = {0};
+	*have = NULL;
+	if (run(c, SHOW_RUNNING, NULL, 0, &text, err, errlen) != 0)
+		return -1;
+	struct qg_diags d;
+	qg_diags_init(&d, NULL);
+	int rc = sonic_readback_parse(text.data ? text.data : "", text.len, have, &d);
+	if (rc != 0)
+		qg_errf(err, errlen, "'%s': %s", SHOW_RUNNING, d.n ? d.v[0].msg : "out of memory");
+	qg_diags_free(&d);
+	qg_buf_free(&text);
+	return rc == 0 ? 0 : -1;
+}
+
+/* Whether the switch is at the intent: no patch left. */
+static bool in_sync(const cJSON *want, const cJSON *have)
+{
+	bool oom;
+	cJSON *left = sonic_config_patch(want, have, &oom);
+	cJSON_Delete(left);
+	return !left && !oom;
+}
+
+static void drop_checkpoint(struct sonic *c)
+{
+	char cmd[128], err[256];
+	snprintf(cmd, sizeof(cmd), "sudo -n config delete-checkpoint %s", c->checkpoint);
+	if (run(c, cmd, NULL, 0, NULL, err, sizeof(err)) == 0)
+		c->checkpoint[0] = '\0';
+}
+
+/* Something was or may have been applied that must not stay: back to the checkpoint, proven. */
+static void roll_back(struct sonic *c, const cJSON *before, const cJSON *patch, const char *cause,
+		      struct qg_push_result *r)
+{
+	char cmd[128], err[1024];
+	cJSON *after = NULL;
+	snprintf(cmd, sizeof(cmd), "sudo -n config rollback %s", c->checkpoint);
+	int rc = run(c, cmd, NULL, 0, NULL, err, sizeof(err));
+	if (rc == 0 && read_back(c, &after, err, sizeof(err)) == 0 &&
+	    sonic_config_same_at(patch, after, before)) {
+		r->state = QG_PUSH_RESTORED;
+		r->lines_rolled_back = r->lines_sent;
+		drop_checkpoint(c);
+		qg_push_say(r,
+			    "%s; rolled back to checkpoint %s: restored to the earlier "
+			    "configuration",
+			    cause, r->saved_as);
+	} else {
+		r->state = QG_PUSH_NOT_RESTORED;
+		qg_push_say(r,
+			    "%s; the rollback %s: look at it (checkpoint %s is kept: 'sudo config "
+			    "rollback %s')",
+			    cause, rc == 0 && after ? "could not be verified" : err, r->saved_as,
+			    r->saved_as);
+	}
+	cJSON_Delete(after);
+}
+
+/*
+ * apply-patch did not answer (the connection dropped) or refused: where is
+ * the switch? In sync: applied (0). As it was: nothing applied (1, state
+ * UNCHANGED). Anything else is rolled back (1).
+ */
+static int settle(struct sonic *c, const cJSON *want, const cJSON *before, const cJSON *patch,
+		  const char *cause, struct qg_push_result *r)
+{
+	char err[1024];
+	cJSON *after = NULL;
+	if (read_back(c, &after, err, sizeof(err)) != 0) {
+		r->state = QG_PUSH_NOT_RESTORED;
+		qg_push_say(r,
+			    "%s; outcome unknown: cannot read back (%s); checkpoint %s holds the "
+			    "earlier configuration ('sudo config rollback %s')",
+			    cause, err, r->saved_as, r->saved_as);
+		return 1;
+	}
+	int rc = 1;
+	if (in_sync(want, after)) {
+		rc = 0;
+	} else if (sonic_config_same_at(patch, after, before)) {
+		r->state = QG_PUSH_UNCHANGED;
+		drop_checkpoint(c);
+		qg_push_say(r, "%s; the read-back shows nothing applied: unchanged", cause);
+	} else {
+		roll_back(c, before, patch, cause, r);
+	}
+	cJSON_Delete(after);
+	return rc;
+}
+
+static int count_ops(const cJSON *patch)
+{
+	return patch ? cJSON_GetArraySize(patch) : 0;
+}
+
+/* Checked and patched against what the switch holds now; -1 with r filled when not. */
+static int plan(struct sonic *c, const cJSON *want, const cJSON *before, cJSON **patch,
+		struct qg_push_result *r)
+{
+	const char *host = sonic_readback_hostname(before);
+	if (!c->a->accept_hostname && !qg_hostname_matches(host, c->sw->name, c->sw->address)) {
+		qg_push_say(r,
+			    "the switch's hostname is '%s', not '%s': is %s another switch? "
+			    "Nothing sent (--accept-hostname to go on)",
+			    host, c->sw->name, c->sw->address);
+		return -1;
+	}
+	struct qg_diags d;
+	qg_diags_init(&d, NULL);
+	int judged = sonic_config_judge(want, before, &d);
+	if (judged > 0)
+		qg_push_say(r, "cannot converge exactly: %s%s", d.v[0].msg,
+			    judged > 1 ? " (and more: qosgen diff --running-config shows all)"
+				       : "");
+	qg_diags_free(&d);
+	if (judged > 0)
+		return -1;
+	bool oom;
+	*patch = sonic_config_patch(want, before, &oom);
+	if (oom) {
+		qg_push_say(r, "out of memory");
+		return -1;
+	}
+	sonic_patch_text(*patch, &r->sent);
+	r->lines_planned = count_ops(*patch);
+	return 0;
+}
+
+/* Applied: the read-back decides; in sync, it is saved and the checkpoint goes. */
+static void finish(struct sonic *c, const cJSON *want, const cJSON *before, const cJSON *patch,
+		   struct qg_push_result *r)
+{
+	char err[1024];
+	cJSON *after = NULL;
+	int rb = read_back(c, &after, err, sizeof(err));
+	bool ok = rb == 0 && in_sync(want, after);
+	cJSON_Delete(after);
+	/* A read-back that failed once is tried again by settle(), on a new connection. */
+	if (rb != 0 && settle(c, want, before, patch, err, r) != 0)
+		return;
+	if (rb == 0 && !ok) {
+		roll_back(c, before, patch, "applied, but the read-back differs from the intent",
+			  r);
+		return;
+	}
+	if (run(c, "sudo -n config save -y", NULL, 0, NULL, err, sizeof(err)) != 0) {
+		r->state = QG_PUSH_FAILED;
+		qg_push_say(r,
+			    "applied and read back in sync, but not saved (%s): a reboot would "
+			    "lose it; run 'sudo config save -y' (checkpoint %s is kept)",
+			    err, r->saved_as);
+		return;
+	}
+	drop_checkpoint(c);
+	r->state = QG_PUSH_CONVERGED;
+	qg_push_say(r, "%d changes applied with config apply-patch, read back in sync, saved%s",
+		    r->lines_sent,
+		    c->checkpoint[0] ? "; checkpoint could not be deleted ('sudo config "
+				       "delete-checkpoint' it)"
+				     : "");
+}
+
+static int sonic_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		      const struct qg_access *a, bool dry_run, struct qg_push_result *r)
+{
+	(void)ctx; /* the switch gets the patch from the read-back, not a generated file */
+	struct sonic c = {.sw = &m->switches[i], .a = a};
+	char err[1024], cmd[160];
+	cJSON *want = sonic_config_from_model(m, i), *before = NULL, *patch = NULL;
+	r->state = QG_PUSH_UNCHANGED;
+	if (!want) {
+		qg_push_say(r, "out of memory");
+		return -1;
+	}
+	if (open_session(&c, err, sizeof(err)) != 0) {
+		r->state = QG_PUSH_UNREACHABLE;
+		qg_push_say(r, "%s", err);
+		goto out;
+	}
+	if (read_back(&c, &before, err, sizeof(err)) != 0) {
+		qg_push_say(r, "%s; nothing sent", err);
+		goto out;
+	}
+	if (plan(&c, want, before, &patch, r) != 0)
+		goto out;
+	if (!patch) {
+		r->state = QG_PUSH_IN_SYNC;
+		qg_push_say(r, "in sync: nothing to send");
+		goto out;
+	}
+	if (dry_run) {
+		int rc = run(&c, "sudo -n config apply-patch --dry-run /dev/stdin", r->sent.data,
+			     r->sent.len, NULL, err, sizeof(err));
+		if (rc == 0) {
+			r->state = QG_PUSH_WOULD_CHANGE;
+			qg_push_say(r,
+				    "%d changes would be applied; the switch's apply-patch "
+				    "--dry-run accepts them (nothing changed)",
+				    r->lines_planned);
+		} else {
+			qg_push_say(r, "%d changes, but the switch's dry run refuses them: %s",
+				    r->lines_planned, err);
+		}
+		goto out;
+	}
+	snprintf(c.checkpoint, sizeof(c.checkpoint), "qosgen-%ld-%ld", (long)time(NULL),
+		 (long)getpid());
+	snprintf(cmd, sizeof(cmd), "sudo -n config checkpoint %s", c.checkpoint);
+	if (run(&c, cmd, NULL, 0, NULL, err, sizeof(err)) != 0) {
+		qg_push_say(r, "no checkpoint, so nothing sent: %s", err);
+		goto out;
+	}
+	snprintf(r->saved_as, sizeof(r->saved_as), "%s", c.checkpoint);
+	int rc = run(&c, "sudo -n config apply-patch /dev/stdin", r->sent.data, r->sent.len, NULL,
+		     err, sizeof(err));
+	r->lines_sent = r->lines_planned;
+	if (rc != 0) {
+		char cause[1200];
+		snprintf(cause, sizeof(cause), "%s%s", rc < 0 ? "the connection dropped: " : "",
+			 err);
+		if (settle(&c, want, before, patch, cause, r) != 0) {
+			if (r->state == QG_PUSH_UNCHANGED)
+				r->lines_sent = 0;
+			goto out;
+		}
+	}
+	finish(&c, want, before, patch, r);
+out:
+	cJSON_Delete(patch);
+	cJSON_Delete(before);
+	cJSON_Delete(want);
+	qg_ssh_close(c.ssh);
+	return r->state == QG_PUSH_IN_SYNC || r->state == QG_PUSH_CONVERGED ||
+		       r->state == QG_PUSH_WOULD_CHANGE
+		   ? 0
+		   : -1;
+}
+
+const struct qg_driver qg_driver_sonic = {.target = &qg_target_sonic, .push = sonic_push};

@@ -2,9 +2,12 @@
 /* targets/sonic: port names, the config_db tree and the relations SONiC's schema does not check. */
 #include "helpers.h"
 
+#include <errno.h>
+
 #include "../../gen/explain.h"
 
 #include "../../targets/sonic/config_db.h"
+#include "../../targets/sonic/config_db_patch.h"
 #include "../../targets/sonic/sonic_ports.h"
 
 #define SONIC_SWITCH                                                                               \
@@ -243,13 +246,269 @@ static void test_explain_rows(void **state)
 	qg_model_free(&m);
 }
 
+/* ---- read-back, judge and patch ---- */
+
+#define ONE_PORT                                                                                   \
+	"switches:\n  - {name: leaf1, platform: sonic, address: leaf1.lab, ports: [Ethernet0]}\n"
+
+/*
+ * A switch as SONiC's own templates leave it (sonic-buildimage qos_config.j2
+ * and buffers_config.j2: AZURE maps, lossless 3-4 as one range row, the
+ * dynamic buffer model), and a port the intent does not list.
+ */
+static const char TEMPLATE_SWITCH[] =
+    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"buffer_model\": "
+    "\"dynamic\", \"hwsku\": \"ACS-MSN2700\"}},\n"
+    " \"PORT\": {\"Ethernet0\": {\"lanes\": \"0,1,2,3\", \"speed\": \"100000\", \"mtu\": "
+    "\"1500\", \"admin_status\": \"up\"},\n"
+    "          \"Ethernet4\": {\"lanes\": \"4,5,6,7\", \"speed\": \"100000\", \"mtu\": "
+    "\"9100\"}},\n"
+    " \"BUFFER_PG\": {\"Ethernet0|3-4\": {\"profile\": \"NULL\"}, \"Ethernet0|0\": "
+    "{\"profile\": \"ingress_lossy_profile\"}},\n"
+    " \"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"1\", \"3\": \"3\"}},\n"
+    " \"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"AZURE\", \"pfc_enable\": "
+    "\"3,4\", \"pfcwd_sw_enable\": \"3,4\"}, \"Ethernet4\": {\"dscp_to_tc_map\": \"AZURE\"}},\n"
+    " \"QUEUE\": {\"Ethernet0|0-2\": {\"scheduler\": \"scheduler.0\"}, \"Ethernet0|3-4\": "
+    "{\"scheduler\": \"scheduler.1\", \"wred_profile\": \"AZURE_LOSSLESS\"}, "
+    "\"Ethernet0|5-7\": {\"scheduler\": \"scheduler.0\"}},\n"
+    " \"SCHEDULER\": {\"scheduler.0\": {\"type\": \"DWRR\", \"weight\": \"14\"}, "
+    "\"scheduler.1\": {\"type\": \"DWRR\", \"weight\": \"15\"}}}\n";
+
+/* RFC 6902 on objects (add, replace, remove): what the switch does with a patch. */
+static cJSON *apply(cJSON *doc, const cJSON *patch)
+{
+	const cJSON *o;
+	cJSON_ArrayForEach(o, patch)
+	{
+		const char *what = cJSON_GetObjectItemCaseSensitive(o, "op")->valuestring;
+		char path[512];
+		snprintf(path, sizeof(path), "%s",
+			 cJSON_GetObjectItemCaseSensitive(o, "path")->valuestring);
+		char *last = strrchr(path, '/');
+		assert_non_null(last);
+		*last++ = '\0';
+		cJSON *parent = doc;
+		for (char *k = path[0] ? path + 1 : NULL, *next; k; k = next) {
+			next = strchr(k, '/');
+			if (next)
+				*next++ = '\0';
+			parent = cJSON_GetObjectItemCaseSensitive(parent, k);
+			assert_non_null(parent); /* RFC 6902: the parent must exist */
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(parent, last);
+		if (strcmp(what, "remove"))
+			cJSON_AddItemToObject(
+			    parent, last,
+			    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(o, "value"), true));
+	}
+	return doc;
+}
+
+static bool has_op(const char *text, const char *op)
+{
+	bool found = strstr(text, op) != NULL;
+	if (!found)
+		fprintf(stderr, "no %s in:\n%s", op, text);
+	return found;
+}
+
+/*
+ * On a template switch: the lossless range split, its index 4 keeping
+ * SONiC's fields; the BUFFER_PG range already NULL left alone; pfcwd and
+ * port fields qosgen does not write left; the port outside the intent not
+ * touched; and applying the patch leaves nothing to send.
+ */
+static void test_patch_converges(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS ONE_PORT, &m);
+	cJSON *want = sonic_config_from_model(&m, 0), *have = NULL;
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	assert_int_equal(sonic_readback_parse(TEMPLATE_SWITCH, strlen(TEMPLATE_SWITCH), &have, &d),
+			 0);
+	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	assert_string_equal(sonic_readback_hostname(have), "leaf1");
+	bool oom;
+	cJSON *patch = sonic_config_patch(want, have, &oom);
+	assert_non_null(patch);
+	struct qg_buf t = {0};
+	sonic_patch_text(patch, &t);
+	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/QUEUE/Ethernet0|3-4\"}"));
+	assert_true(has_op(t.data,
+			   "{\"op\":\"add\",\"path\":\"/QUEUE/Ethernet0|4\",\"value\":"
+			   "{\"scheduler\":\"scheduler.1\",\"wred_profile\":\"AZURE_LOSSLESS\"}}"));
+	assert_true(has_op(t.data,
+			   "{\"op\":\"add\",\"path\":\"/QUEUE/Ethernet0|3\",\"value\":"
+			   "{\"scheduler\":\"scheduler.1\",\"wred_profile\":\"" SONIC_WRED "\"}}"));
+	/* The CNP queue 6 is in the range 5-7: split into 5, 6 and 7. */
+	assert_true(has_op(t.data, "\"path\":\"/QUEUE/Ethernet0|5\""));
+	assert_true(has_op(t.data, "\"path\":\"/QUEUE/Ethernet0|7\""));
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PORT_QOS_MAP/Ethernet0/"
+				   "pfc_enable\",\"value\":\"3\"}"));
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PORT/Ethernet0/mtu\""));
+	assert_null(strstr(t.data, "BUFFER_PG"));
+	assert_null(strstr(t.data, "pfcwd"));
+	assert_null(strstr(t.data, "Ethernet4"));
+	assert_null(strstr(t.data, "AZURE\"")); /* SONiC's map stays, unused by Ethernet0 */
+	assert_int_equal(t.data[0], '[');
+	cJSON *parsed = cJSON_Parse(t.data);
+	assert_int_equal(cJSON_GetArraySize(parsed), cJSON_GetArraySize(patch));
+	cJSON_Delete(parsed);
+	qg_buf_free(&t);
+
+	cJSON *before = cJSON_Duplicate(have, true);
+	apply(have, patch);
+	assert_null(sonic_config_patch(want, have, &oom));
+	assert_false(oom);
+	assert_false(sonic_config_same_at(patch, have, before));
+	assert_true(sonic_config_same_at(patch, before, before));
+	cJSON_Delete(before);
+	cJSON_Delete(patch);
+	cJSON_Delete(want);
+	cJSON_Delete(have);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
+/* A scheduler the intent no longer has goes, with its use on the intent's port. */
+static void test_patch_removes_dropped(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok("version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n    dscp: [26]\n"
+		"    pool: {name: roce, memory_percent: 50}\n"
+		"    ecn: {min_kb: 150, max_kb: 1500}\n" ONE_PORT,
+		&m);
+	cJSON *want = sonic_config_from_model(&m, 0), *have = NULL;
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	const char *rb = "{\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}},"
+			 " \"PORT\": {\"Ethernet0\": {\"mtu\": \"9100\"}},"
+			 " \"SCHEDULER\": {\"" SONIC_SCHED_CNP "\": {\"type\": \"STRICT\"}},"
+			 " \"QUEUE\": {\"Ethernet0|6\": {\"scheduler\": \"" SONIC_SCHED_CNP "\"}}}";
+	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	bool oom;
+	cJSON *patch = sonic_config_patch(want, have, &oom);
+	struct qg_buf t = {0};
+	sonic_patch_text(patch, &t);
+	/* The table emptied goes whole: config_db has no empty table. */
+	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/SCHEDULER\"}"));
+	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/QUEUE/Ethernet0|6\"}"));
+	apply(have, patch);
+	assert_null(sonic_config_patch(want, have, &oom));
+	qg_buf_free(&t);
+	cJSON_Delete(patch);
+	cJSON_Delete(have);
+
+	/* The same, used by a port outside the intent: refused, naming it. */
+	const char *other =
+	    "{\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": "
+	    "\"dynamic\"}}, \"PORT\": {\"Ethernet0\": {}, \"Ethernet4\": {}},"
+	    " \"SCHEDULER\": {\"" SONIC_SCHED_CNP "\": {\"type\": \"STRICT\"}},"
+	    " \"QUEUE\": {\"Ethernet4|6\": {\"scheduler\": \"" SONIC_SCHED_CNP "\"}}}";
+	assert_int_equal(sonic_readback_parse(other, strlen(other), &have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, &d), 1);
+	assert_true(diag_has(&d, "QUEUE|Ethernet4|6, a port the intent does not list"));
+	cJSON_Delete(have);
+	cJSON_Delete(want);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
+static void judge_refuses(const cJSON *want, const char *rb, const char *needle)
+{
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	cJSON *have = NULL;
+	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
+	int errors = sonic_config_judge(want, have, &d);
+	if (errors == 0 || !diag_has(&d, needle)) {
+		fprintf(stderr, "read-back %s:\n", rb);
+		qg_diags_print(&d, stderr, false);
+	}
+	assert_true(errors > 0);
+	assert_true(diag_has(&d, needle));
+	cJSON_Delete(have);
+	qg_diags_free(&d);
+}
+
+#define DYNAMIC "\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}}"
+
+static void test_judge_refusals(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS ONE_PORT, &m);
+	cJSON *want = sonic_config_from_model(&m, 0);
+	judge_refuses(want, "{" DYNAMIC ", \"PORT\": {\"Ethernet4\": {}}}",
+		      "the switch has no port Ethernet0");
+	judge_refuses(want, "{\"PORT\": {\"Ethernet0\": {}}}",
+		      "buffer model is 'traditional' (DEVICE_METADATA|localhost buffer_model");
+	judge_refuses(want,
+		      "{\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\", "
+		      "\"switch_type\": \"voq\"}}, \"PORT\": {\"Ethernet0\": {}}}",
+		      "VOQ switch");
+	judge_refuses(want,
+		      "{" DYNAMIC
+		      ", \"PORT\": {\"Ethernet0\": {}}, \"QUEUE\": {\"Ethernet0|3\": {}, "
+		      "\"Ethernet0|2-4\": {}}}",
+		      "2 QUEUE rows covering Ethernet0|3");
+	judge_refuses(want,
+		      "{" DYNAMIC ", \"PORT\": {\"Ethernet0\": {}}, \"BUFFER_PG\": {\"Ethernet0\": "
+		      "{}}}",
+		      "BUFFER_PG|Ethernet0 names no index or range");
+	judge_refuses(want, "{" DYNAMIC ", \"PORT\": {\"Ethernet0\": \"up\"}}",
+		      "PORT|Ethernet0 is not a row of fields");
+	cJSON_Delete(want);
+	qg_model_free(&m);
+}
+
+static void test_readback_parse(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *needle;
+		int line, col;
+	} bad[] = {
+	    {" \n ", "the read-back is empty", 1, 1},
+	    {"Command not found\n", "not a JSON object here", 1, 1},
+	    {"{\n  \"PORT\": {\n    \"Ethernet0\": }\n}", "not a JSON object here", 3, 18},
+	    {"{\"localhost\": {\"DEVICE_METADATA\": {}}, \"asic0\": {\"DEVICE_METADATA\": {}}}",
+	     "multi-ASIC switch's (namespace 'localhost')", 1, 1},
+	    {"{\"PORT\": []}", "table PORT is not an object of rows", 1, 1},
+	    {"{}", "holds no config_db table", 1, 1},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct qg_diags d;
+		qg_diags_init(&d, "rb");
+		cJSON *have = NULL;
+		assert_int_equal(sonic_readback_parse(bad[i].text, strlen(bad[i].text), &have, &d),
+				 -EINVAL);
+		assert_null(have);
+		assert_true(diag_has(&d, bad[i].needle));
+		assert_int_equal(d.v[0].pos.line, bad[i].line);
+		assert_int_equal(d.v[0].pos.col, bad[i].col);
+		qg_diags_free(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_port_names),	 cmocka_unit_test(test_tree_relations),
-	    cmocka_unit_test(test_priority_tc),	 cmocka_unit_test(test_emit_and_settings),
-	    cmocka_unit_test(test_port_mtu),	 cmocka_unit_test(test_check_refusals),
+	    cmocka_unit_test(test_port_names),
+	    cmocka_unit_test(test_tree_relations),
+	    cmocka_unit_test(test_priority_tc),
+	    cmocka_unit_test(test_emit_and_settings),
+	    cmocka_unit_test(test_port_mtu),
+	    cmocka_unit_test(test_check_refusals),
 	    cmocka_unit_test(test_explain_rows),
+	    cmocka_unit_test(test_patch_converges),
+	    cmocka_unit_test(test_patch_removes_dropped),
+	    cmocka_unit_test(test_judge_refusals),
+	    cmocka_unit_test(test_readback_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A read-back against the model, and the JSON Patch between them
+ * (config_db_patch.h). The patch is computed as the difference between the
+ * read-back and the configuration the switch should end with (the
+ * read-back with what qosgen owns made as the intent says): a table, row
+ * or field at a time, in natural key order, so the same read-back gives the
+ * same patch.
+ */
+#include "config_db_patch.h"
+
+#include "../../gen/jsonsort.h"
+#include "config_db.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How a table's rows are keyed, and so what of a row qosgen owns. */
+enum kind {
+	NAMED,	    /* qosgen's own name: the whole row */
+	PORT_ROW,   /* "Ethernet0": the fields qosgen writes */
+	PORT_INDEX, /* "Ethernet0|3" or "Ethernet0|3-4": the same, per index */
+};
+
+static enum kind kind_of(const char *table)
+{
+	static const struct {
+		const char *name;
+		enum kind kind;
+	} tables[] = {
+	    {"BUFFER_PG", PORT_INDEX},
+	    {"PORT", PORT_ROW},
+	    {"PORT_QOS_MAP", PORT_ROW},
+	    {"QUEUE", PORT_INDEX},
+	};
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		if (!strcmp(tables[i].name, table))
+			return tables[i].kind;
+	return NAMED;
+}
+
+/* The rows qosgen names, and the field that refers to each from a port's row. */
+static const struct named {
+	const char *table, *name, *ref_table, *ref_field;
+} named[] = {
+    {"DSCP_TO_TC_MAP", SONIC_MAP, "PORT_QOS_MAP", "dscp_to_tc_map"},
+    {"TC_TO_QUEUE_MAP", SONIC_MAP, "PORT_QOS_MAP", "tc_to_queue_map"},
+    {"TC_TO_PRIORITY_GROUP_MAP", SONIC_MAP, "PORT_QOS_MAP", "tc_to_pg_map"},
+    {"MAP_PFC_PRIORITY_TO_QUEUE", SONIC_MAP, "PORT_QOS_MAP", "pfc_to_queue_map"},
+    {"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONIC_MAP, "PORT_QOS_MAP", "pfc_to_pg_map"},
+    {"WRED_PROFILE", SONIC_WRED, "QUEUE", "wred_profile"},
+    {"SCHEDULER", SONIC_SCHED_LOSSLESS, "QUEUE", "scheduler"},
+    {"SCHEDULER", SONIC_SCHED_CNP, "QUEUE", "scheduler"},
+};
+#define N_NAMED (sizeof(named) / sizeof(named[0]))
+
+static cJSON *get(const cJSON *o, const char *key)
+{
+	return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+}
+
+static cJSON *get2(const cJSON *o, const char *a, const char *b)
+{
+	return get(get(o, a), b);
+}
+
+/*
+ * "Ethernet0|3" or "Ethernet0|3-4": the port name's length and the index
+ * range. The indices are queues and priority groups (0-7 on ports, up to
+ * 0-48 on the CPU port): anything past 1023 is not one.
+ */
+static bool index_key(const char *key, size_t *port_len, int *lo, int *hi)
+{
+	const char *bar = strrchr(key, '|');
+	if (!bar || !isdigit((unsigned char)bar[1]))
+		return false;
+	char *e;
+	long a = strtol(bar + 1, &e, 10), b = a;
+	if (*e == '-') {
+		if (!isdigit((unsigned char)e[1]))
+			return false;
+		b = strtol(e + 1, &e, 10);
+	}
+	if (*e || a > 1023 || b > 1023 || b < a)
+		return false;
+	*port_len = (size_t)(bar - key);
+	*lo = (int)a;
+	*hi = (int)b;
+	return true;
+}
+
+/* The port a row of table `t` belongs to, copied into port; false when it names none. */
+static bool row_port(const char *table, const char *key, char *port, size_t cap)
+{
+	enum kind k = kind_of(table);
+	/* A PORT_INDEX key without its "|index" still names its port: a row to refuse. */
+	size_t n = strlen(key);
+	if (k == NAMED)
+		n = 0;
+	else if (k == PORT_INDEX && strchr(key, '|'))
+		n = (size_t)(strrchr(key, '|') - key);
+	if (n == 0 || n >= cap)
+		return false;
+	memcpy(port, key, n);
+	port[n] = '\0';
+	return true;
+}
+
+static bool intent_port(const cJSON *want, const char *port)
+{
+	return get2(want, "PORT", port) != NULL;
+}
+
+static bool of_port(const char *key, const char *port, size_t len)
+{
+	return !strncmp(key, port, len) && key[len] == '|';
+}
+
+/* The row of table t covering port|idx, and how many do (a judged read-back has one). */
+static cJSON *covering(const cJSON *t, const char *port, size_t len, int idx, int *count)
+{
+	cJSON *found = NULL;
+	*count = 0;
+	for (cJSON *r = t ? t->child : NULL; r; r = r->next) {
+		size_t pl;
+		int lo, hi;
+		if (of_port(r->string, port, len) && index_key(r->string, &pl, &lo, &hi) &&
+		    pl == len && lo <= idx && idx <= hi) {
+			found = found ? found : r;
+			(*count)++;
+		}
+	}
+	return found;
+}
+
+/* ---- what qosgen can judge ---- */
+
+static int judge_indices(const cJSON *want, const cJSON *wt, const cJSON *ht, struct qg_diags *d)
+{
+	int errors = 0;
+	char port[128];
+	/* Keys of the intent's ports that say no index: which queues they mean is unknown. */
+	for (const cJSON *r = ht ? ht->child : NULL; r; r = r->next) {
+		size_t pl;
+		int lo, hi;
+		if (row_port(wt->string, r->string, port, sizeof(port)) &&
+		    intent_port(want, port) && !index_key(r->string, &pl, &lo, &hi)) {
+			qg_error(d, (struct qg_pos){0},
+				 "the read-back's %s|%s names no index or range (expected '%s|3' "
+				 "or '%s|3-4'); is this config_db?",
+				 wt->string, r->string, port, port);
+			errors++;
+		}
+	}
+	for (const cJSON *w = wt->child; w; w = w->next) {
+		size_t len;
+		int idx, hi, count;
+		if (!index_key(w->string, &len, &idx, &hi))
+			continue;
+		covering(ht, w->string, len, idx, &count);
+		if (count > 1) {
+			qg_error(d, (struct qg_pos){0},
+				 "the read-back has %d %s rows covering %s: which one the switch "
+				 "uses is not defined; keep one",
+				 count, wt->string, w->string);
+			errors++;
+		}
+	}
+	return errors;
+}
+
+/* A row qosgen would remove that a port outside the intent still uses. */
+static int judge_removals(const cJSON *want, const cJSON *have, struct qg_diags *d)
+{
+	int errors = 0;
+	char port[128];
+	for (size_t i = 0; i < N_NAMED; i++) {
+		const struct named *n = &named[i];
+		if (!get2(have, n->table, n->name) || get2(want, n->table, n->name))
+			continue;
+		for (const cJSON *r = get(have, n->ref_table) ? get(have, n->ref_table)->child
+							      : NULL;
+		     r; r = r->next) {
+			const cJSON *f = get(r, n->ref_field);
+			if (!cJSON_IsString(f) || strcmp(f->valuestring, n->name) ||
+			    !row_port(n->ref_table, r->string, port, sizeof(port)) ||
+			    intent_port(want, port))
+				continue;
+			qg_error(d, (struct qg_pos){0},
+				 "the intent no longer has %s|%s, but %s|%s, a port the intent "
+				 "does not list, uses it (%s): add %s to the intent, or change "
+				 "that row first",
+				 n->table, n->name, n->ref_table, r->string, n->ref_field, port);
+			errors++;
+		}
+	}
+	return errors;
+}
+
+int sonic_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
+{
+	int errors = 0;
+	for (const cJSON *wt = want->child; wt; wt = wt->next) {
+		const cJSON *ht = get(have, wt->string);
+		for (const cJSON *r = ht ? ht->child : NULL; r; r = r->next)
+			if (!cJSON_IsObject(r)) {
+				qg_error(d, (struct qg_pos){0},
+					 "the read-back's %s|%s is not a row of fields; is this "
+					 "config_db?",
+					 wt->string, r->string);
+				return errors + 1;
+			}
+		if (kind_of(wt->string) == PORT_INDEX)
+			errors += judge_indices(want, wt, ht, d);
+	}
+	for (const cJSON *p = get(want, "PORT") ? get(want, "PORT")->child : NULL; p; p = p->next)
+		if (!get2(have, "PORT", p->string)) {
+			qg_error(d, (struct qg_pos){0},
+				 "the switch has no port %s (its PORT table lacks it): is the "
+				 "intent's port list this switch's?",
+				 p->string);
+			errors++;
+		}
+	const cJSON *md = get2(have, "DEVICE_METADATA", "localhost");
+	const cJSON *model = get(md, "buffer_model"), *type = get(md, "switch_type");
+	if (get(want, "BUFFER_PG") &&
+	    (!cJSON_IsString(model) || strcmp(model->valuestring, "dynamic"))) {
+		qg_error(d, (struct qg_pos){0},
+			 "the switch's buffer model is '%s' (DEVICE_METADATA|localhost "
+			 "buffer_model; absent is traditional): qosgen leaves the lossless "
+			 "headroom to SONiC's dynamic buffer model (BUFFER_PG profile NULL), "
+			 "which needs buffer_model dynamic",
+			 cJSON_IsString(model) ? model->valuestring : "traditional");
+		errors++;
+	}
+	if (cJSON_IsString(type) && !strcmp(type->valuestring, "voq")) {
+		qg_error(d, (struct qg_pos){0},
+			 "the switch is a VOQ switch (DEVICE_METADATA|localhost switch_type voq), "
+			 "whose queues are not the QUEUE table's: qosgen does not configure it");
+		errors++;
+	}
+	return errors + judge_removals(want, have, d);
+}
+
+/* ---- the configuration the switch should end with ---- */
+
+static void set_field(cJSON *row, const char *field, const cJSON *v, bool *oom)
+{
+	cJSON *c = cJSON_Duplicate(v, true);
+	if (!c || !row) {
+		cJSON_Delete(c);
+		*oom = true;
+	} else if (get(row, field)) {
+		cJSON_ReplaceItemInObjectCaseSensitive(row, field, c);
+	} else {
+		cJSON_AddItemToObject(row, field, c);
+	}
+}
+
+/* Every field of want's row set in row: what qosgen owns of it. */
+static void own_fields(cJSON *row, const cJSON *w, bool *oom)
+{
+	for (const cJSON *f = w->child; f; f = f->next)
+		set_field(row, f->string, f, oom);
+}
+
+static bool owned_equal(const cJSON *row, const cJSON *w)
+{
+	for (const cJSON *f = w->child; f; f = f->next)
+		if (!cJSON_Compare(get(row, f->string), f, true))
+			return false;
+	return true;
+}
+
+static void add_range(cJSON *t, const char *port, size_t len, int lo, int hi, const cJSON *from,
+		      bool *oom)
+{
+	if (lo > hi)
+		return;
+	char key[160];
+	if (lo == hi)
+		snprintf(key, sizeof(key), "%.*s|%d", (int)len, port, lo);
+	else
+		snprintf(key, sizeof(key), "%.*s|%d-%d", (int)len, port, lo, hi);
+	cJSON *c = cJSON_Duplicate(from, true);
+	if (!c)
+		*oom = true;
+	else
+		cJSON_AddItemToObject(t, key, c);
+}
+
+/* Split a range row around idx: its other indices keep their fields. The row for idx. */
+static cJSON *split(cJSON *t, cJSON *cover, const char *key, size_t len, int idx, bool *oom)
+{
+	size_t pl;
+	int lo, hi;
+	cJSON *old = cJSON_DetachItemViaPointer(t, cover);
+	index_key(old->string, &pl, &lo, &hi);
+	add_range(t, key, len, lo, idx - 1, old, oom);
+	add_range(t, key, len, idx + 1, hi, old, oom);
+	add_range(t, key, len, idx, idx, old, oom);
+	cJSON_Delete(old);
+	return *oom ? NULL : get(t, key);
+}
+
+static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
+{
+	enum kind k = kind_of(wt->string);
+	for (const cJSON *w = wt->child; w && !*oom; w = w->next) {
+		cJSON *row = get(t, w->string);
+		if (k == NAMED) {
+			cJSON *c = cJSON_Duplicate(w, true);
+			if (!c)
+				*oom = true;
+			else if (row)
+				cJSON_ReplaceItemInObjectCaseSensitive(t, w->string, c);
+			else
+				cJSON_AddItemToObject(t, w->string, c);
+			continue;
+		}
+		size_t len = 0;
+		int idx = 0, hi, count;
+		if (k == PORT_INDEX && index_key(w->string, &len, &idx, &hi))
+			row = covering(t, w->string, len, idx, &count);
+		if (row && owned_equal(row, w))
+			continue;
+		if (row && strcmp(row->string, w->string))
+			row = split(t, row, w->string, len, idx, oom);
+		if (!row && !*oom)
+			row = cJSON_AddObjectToObject(t, w->string);
+		own_fields(row, w, oom);
+	}
+}
+
+/* A row the intent no longer has goes, and every use of it from the intent's ports. */
+static void remove_dropped(cJSON *end, const cJSON *want)
+{
+	for (size_t i = 0; i < N_NAMED; i++) {
+		const struct named *n = &named[i];
+		if (!get2(end, n->table, n->name) || get2(want, n->table, n->name))
+			continue;
+		cJSON_DeleteItemFromObjectCaseSensitive(get(end, n->table), n->name);
+		cJSON *refs = get(end, n->ref_table);
+		for (cJSON *r = refs ? refs->child : NULL, *next; r; r = next) {
+			next = r->next;
+			const cJSON *f = get(r, n->ref_field);
+			if (!cJSON_IsString(f) || strcmp(f->valuestring, n->name))
+				continue;
+			cJSON_DeleteItemFromObjectCaseSensitive(r, n->ref_field);
+			if (!r->child)
+				cJSON_Delete(cJSON_DetachItemViaPointer(refs, r));
+		}
+	}
+}
+
+static cJSON *end_state(const cJSON *want, const cJSON *have, bool *oom)
+{
+	cJSON *end = cJSON_Duplicate(have, true);
+	if (!end) {
+		*oom = true;
+		return NULL;
+	}
+	for (const cJSON *wt = want->child; wt && !*oom; wt = wt->next) {
+		cJSON *t = get(end, wt->string);
+		if (!t && !(t = cJSON_AddObjectToObject(end, wt->string)))
+			*oom = true;
+		else
+			converge_table(t, wt, oom);
+	}
+	remove_dropped(end, want);
+	/* config_db has no empty table (GCU refuses a patch leaving one): a table emptied goes. */
+	for (cJSON *t = end->child, *next; t; t = next) {
+		next = t->next;
+		const cJSON *h = get(have, t->string);
+		if (cJSON_IsObject(t) && !t->child && (!h || h->child))
+			cJSON_Delete(cJSON_DetachItemViaPointer(end, t));
+	}
+	return end;
+}
+
+/* ---- the patch ---- */
+
+static int by_natural(const void *a, const void *b)
+{
+	return qg_natural_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The keys of a and b, once each, in natural order; NULL out of memory (or none). */
+static const char **key_union(const cJSON *a, const cJSON *b, size_t *n)
+{
+	size_t cap = (size_t)cJSON_GetArraySize(a) + (size_t)cJSON_GetArraySize(b);
+	const char **k = cap ? malloc(cap * sizeof(*k)) : NULL;
+	*n = 0;
+	if (!k)
+		return NULL;
+	for (const cJSON *c = a ? a->child : NULL; c; c = c->next)
+		k[(*n)++] = c->string;
+	for (const cJSON *c = b ? b->child : NULL; c; c = c->next)
+		if (!get(a, c->string))
+			k[(*n)++] = c->string;
+	qsort(k, *n, sizeof(*k), by_natural);
+	return k;
+}
+
+/* RFC 6901: "~" as "~0", "/" as "~1". */
+static void pointer_append(char *path, size_t cap, const char *key)
+{
+	size_t n = strlen(path);
+	if (n + 1 < cap)
+		path[n++] = '/';
+	for (; *key && n + 2 < cap; key++) {
+		if (*key == '~' || *key == '/') {
+			path[n++] = '~';
+			path[n++] = *key == '~' ? '0' : '1';
+		} else {
+			path[n++] = *key;
+		}
+	}
+	path[n] = '\0';
+}
+
+static void op(cJSON *ops, const char *what, const char *path, const cJSON *value, bool *oom)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddStringToObject(o, "op", what) ||
+	    !cJSON_AddStringToObject(o, "path", path) ||
+	    (value && !cJSON_AddItemToObject(o, "value", cJSON_Duplicate(value, true)))) {
+		cJSON_Delete(o);
+		*oom = true;
+		return;
+	}
+	cJSON_AddItemToArray(ops, o);
+}
+
+/* Tables (depth 0), rows (1), fields (2): the fewest operations from h to e. */
+static void diff(cJSON *ops, const cJSON *h, const cJSON *e, char *path, size_t cap, int depth,
+		 bool *oom)
+{
+	size_t n, len = strlen(path);
+	const char **keys = key_union(h, e, &n);
+	if (!keys && n) {
+		*oom = true;
+		return;
+	}
+	for (size_t i = 0; i < n && !*oom; i++) {
+		const cJSON *hv = get(h, keys[i]), *ev = get(e, keys[i]);
+		pointer_append(path, cap, keys[i]);
+		if (!ev)
+			op(ops, "remove", path, NULL, oom);
+		else if (!hv)
+			op(ops, "add", path, ev, oom);
+		else if (cJSON_Compare(hv, ev, true))
+			;
+		else if (depth < 2 && cJSON_IsObject(hv) && cJSON_IsObject(ev))
+			diff(ops, hv, ev, path, cap, depth + 1, oom);
+		else
+			op(ops, "replace", path, ev, oom);
+		path[len] = '\0';
+	}
+	free(keys);
+}
+
+cJSON *sonic_config_patch(const cJSON *want, const cJSON *have, bool *oom)
+{
+	*oom = false;
+	cJSON *end = end_state(want, have, oom);
+	cJSON *ops = *oom ? NULL : cJSON_CreateArray();
+	char path[1024] = "";
+	if (ops)
+		diff(ops, have, end, path, sizeof(path), 0, oom);
+	else
+		*oom = true;
+	cJSON_Delete(end);
+	if (*oom || !ops->child) {
+		cJSON_Delete(ops);
+		return NULL;
+	}
+	return ops;
+}
+
+/* The value at an RFC 6901 pointer, or NULL. */
+static const cJSON *at_pointer(const cJSON *o, const char *path)
+{
+	char key[512];
+	while (o && *path == '/') {
+		size_t n = 0;
+		for (path++; *path && *path != '/' && n + 1 < sizeof(key); path++) {
+			if (*path == '~' && (path[1] == '0' || path[1] == '1'))
+				key[n++] = *++path == '0' ? '~' : '/';
+			else
+				key[n++] = *path;
+		}
+		key[n] = '\0';
+		o = get(o, key);
+	}
+	return o;
+}
+
+bool sonic_config_same_at(const cJSON *patch, const cJSON *a, const cJSON *b)
+{
+	const cJSON *o;
+	cJSON_ArrayForEach(o, patch)
+	{
+		const cJSON *p = get(o, "path");
+		if (!cJSON_IsString(p))
+			return false;
+		const cJSON *x = at_pointer(a, p->valuestring), *y = at_pointer(b, p->valuestring);
+		if ((x || y) && !cJSON_Compare(x, y, true))
+			return false;
+	}
+	return true;
+}
+
+void sonic_patch_text(const cJSON *patch, struct qg_buf *out)
+{
+	if (!patch)
+		return;
+	qg_buf_puts(out, "[\n");
+	const cJSON *o;
+	cJSON_ArrayForEach(o, patch)
+	{
+		char *s = cJSON_PrintUnformatted(o);
+		if (!s) {
+			out->failed = true;
+			return;
+		}
+		qg_buf_printf(out, "  %s%s\n", s, o->next ? "," : "");
+		cJSON_free(s);
+	}
+	qg_buf_puts(out, "]\n");
+}

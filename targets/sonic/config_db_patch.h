@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A SONiC switch's read-back against the model (config_db.h): what qosgen
+ * can judge, and the RFC 6902 JSON Patch that brings the switch exactly to
+ * the intent, for `config apply-patch`. Pure: no I/O.
+ *
+ * What qosgen owns, and so what the patch may change:
+ *   - rows it names itself (the QOSGEN maps, WRED_PROFILE|qosgen_lossless,
+ *     SCHEDULER|qosgen_*): whole; one the intent no longer has is removed,
+ *     with the references to it from the intent's ports;
+ *   - on the intent's ports, the fields it writes: PORT mtu, the
+ *     PORT_QOS_MAP maps and pfc_enable, QUEUE scheduler and wred_profile,
+ *     BUFFER_PG profile. Every other field, row and table is the switch's.
+ * QUEUE and BUFFER_PG keys may name a range ("Ethernet0|3-4", as SONiC's
+ * own templates write them): a range already saying what the intent says
+ * of its index is in sync; otherwise it is split, its other indices keeping
+ * their fields, so that nothing else changes.
+ */
+#ifndef QG_SONIC_CONFIG_DB_PATCH_H
+#define QG_SONIC_CONFIG_DB_PATCH_H
+
+#include "../../gen/buf.h"
+#include "../../gen/diag.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * `show runningconfiguration all` of a single-ASIC switch (config_db as
+ * JSON) into *out. -EINVAL with errors in d (at the text's line and column)
+ * when it is not that: empty, not JSON, a multi-ASIC switch's namespaces,
+ * or a table qosgen writes whose rows are not objects of strings. 0 or
+ * -ENOMEM otherwise.
+ */
+int sonic_readback_parse(const char *text, size_t len, cJSON **out, struct qg_diags *d);
+
+/* DEVICE_METADATA|localhost hostname, or "". */
+const char *sonic_readback_hostname(const cJSON *have);
+
+/*
+ * What the patch cannot make exact, as errors in d (the number returned):
+ * an intent port the switch lacks, a buffer model other than dynamic (the
+ * intent's headroom is the dynamic model's, BUFFER_PG profile NULL), a VOQ
+ * switch, QUEUE or BUFFER_PG keys of an intent port that do not read as an
+ * index or a range or that cover one index twice, and a row qosgen would
+ * remove that a port outside the intent still uses.
+ */
+int sonic_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d);
+
+/*
+ * The RFC 6902 operations that bring a judged have to want: a JSON array,
+ * or NULL when in sync (and when out of memory, *oom then set).
+ */
+cJSON *sonic_config_patch(const cJSON *want, const cJSON *have, bool *oom);
+
+/*
+ * Whether a and b (two read-backs) agree at every path the patch touches:
+ * a rollback's proof that the switch is as it was.
+ */
+bool sonic_config_same_at(const cJSON *patch, const cJSON *a, const cJSON *b);
+
+/* The patch as `config apply-patch` reads it: "[", one operation a line, "]". */
+void sonic_patch_text(const cJSON *patch, struct qg_buf *out);
+
+#endif

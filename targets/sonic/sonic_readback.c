@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `show runningconfiguration all`: SONiC prints config_db as one JSON
+ * object, table names at the top (sonic-cfggen -d --print-data). Pure.
+ */
+#include "config_db_patch.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+/* "asic0", "asic12": a multi-ASIC switch's namespaces, as its read-back keys them. */
+static bool asic_namespace(const char *k)
+{
+	if (strncmp(k, "asic", 4) || !k[4])
+		return false;
+	for (k += 4; *k; k++)
+		if (!isdigit((unsigned char)*k))
+			return false;
+	return true;
+}
+
+int sonic_readback_parse(const char *text, size_t len, cJSON **out, struct qg_diags *d)
+{
+	*out = NULL;
+	size_t i = 0;
+	while (i < len && isspace((unsigned char)text[i]))
+		i++;
+	if (i == len) {
+		qg_error(d, (struct qg_pos){1, 1},
+			 "the read-back is empty; expected config_db as JSON, as `show "
+			 "runningconfiguration all` prints it");
+		return -EINVAL;
+	}
+	if (memchr(text, '\0', len)) {
+		qg_error(d, (struct qg_pos){1, 1},
+			 "the read-back holds a NUL byte; it is not text");
+		return -EINVAL;
+	}
+	const char *end = NULL;
+	cJSON *doc = text[i] == '{' ? cJSON_ParseWithLengthOpts(text, len, &end, false) : NULL;
+	if (!doc) {
+		qg_error(d, qg_text_pos(text, end ? end : text + i),
+			 "the read-back is not a JSON object here; expected config_db as `show "
+			 "runningconfiguration all` prints it");
+		return -EINVAL;
+	}
+	int errors = 0;
+	for (const cJSON *t = doc->child; t && !errors; t = t->next) {
+		if ((!strcmp(t->string, "localhost") || asic_namespace(t->string)) &&
+		    cJSON_IsObject(t) && cJSON_GetObjectItemCaseSensitive(t, "DEVICE_METADATA")) {
+			qg_error(d, (struct qg_pos){1, 1},
+				 "the read-back is a multi-ASIC switch's (namespace '%s'); qosgen "
+				 "configures single-ASIC SONiC switches only",
+				 t->string);
+			errors++;
+		} else if (!cJSON_IsObject(t)) {
+			qg_error(d, (struct qg_pos){1, 1},
+				 "the read-back's table %s is not an object of rows; is this "
+				 "config_db?",
+				 t->string);
+			errors++;
+		}
+	}
+	if (!errors && !doc->child) {
+		qg_error(d, (struct qg_pos){1, 1},
+			 "the read-back holds no config_db table; is it the output of another "
+			 "command?");
+		errors++;
+	}
+	if (errors) {
+		cJSON_Delete(doc);
+		return -EINVAL;
+	}
+	*out = doc;
+	return 0;
+}
+
+const char *sonic_readback_hostname(const cJSON *have)
+{
+	const cJSON *md = cJSON_GetObjectItemCaseSensitive(have, "DEVICE_METADATA");
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(md, "localhost"), "hostname");
+	return cJSON_IsString(h) ? h->valuestring : "";
+}
