@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "asic0", "asic12": a multi-ASIC switch's namespaces, as its read-back keys them. */
@@ -18,6 +19,62 @@ static bool asic_namespace(const char *k)
 		if (!isdigit((unsigned char)*k))
 			return false;
 	return true;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * A key o holds twice, or NULL (*oom on failure). JSON leaves duplicates
+ * to the reader (RFC 8259: "unpredictable"), and SONiC never prints one:
+ * which of the two the switch holds cannot be told.
+ */
+static const char *duplicate_key(const cJSON *o, bool *oom)
+{
+	size_t n = (size_t)cJSON_GetArraySize(o), i = 0;
+	if (n < 2)
+		return NULL;
+	const char **k = malloc(n * sizeof(*k));
+	if (!k) {
+		*oom = true;
+		return NULL;
+	}
+	for (const cJSON *c = o->child; c; c = c->next)
+		k[i++] = c->string;
+	qsort(k, n, sizeof(*k), by_name);
+	const char *dup = NULL;
+	for (i = 1; i < n && !dup; i++)
+		if (!strcmp(k[i - 1], k[i]))
+			dup = k[i];
+	free(k);
+	return dup;
+}
+
+/* Tables, their rows and the rows' fields each named once. */
+static int duplicates(const cJSON *doc, struct qg_diags *d, bool *oom)
+{
+	const char *dup = duplicate_key(doc, oom);
+	if (dup) {
+		qg_error(d, (struct qg_pos){1, 1}, "the read-back has table %s twice", dup);
+		return 1;
+	}
+	for (const cJSON *t = doc->child; t && !*oom; t = t->next) {
+		if ((dup = duplicate_key(t, oom))) {
+			qg_error(d, (struct qg_pos){1, 1}, "the read-back has %s|%s twice",
+				 t->string, dup);
+			return 1;
+		}
+		for (const cJSON *r = t->child; r && !*oom; r = r->next)
+			if (cJSON_IsObject(r) && (dup = duplicate_key(r, oom))) {
+				qg_error(d, (struct qg_pos){1, 1},
+					 "the read-back has field %s of %s|%s twice", dup,
+					 t->string, r->string);
+				return 1;
+			}
+	}
+	return 0;
 }
 
 int sonic_readback_parse(const char *text, size_t len, cJSON **out, struct qg_diags *d)
@@ -68,9 +125,12 @@ int sonic_readback_parse(const char *text, size_t len, cJSON **out, struct qg_di
 			 "command?");
 		errors++;
 	}
-	if (errors) {
+	bool oom = false;
+	if (!errors)
+		errors = duplicates(doc, d, &oom);
+	if (errors || oom) {
 		cJSON_Delete(doc);
-		return -EINVAL;
+		return oom ? -ENOMEM : -EINVAL;
 	}
 	*out = doc;
 	return 0;

@@ -480,6 +480,11 @@ static void test_readback_parse(void **state)
 	     "multi-ASIC switch's (namespace 'localhost')", 1, 1},
 	    {"{\"PORT\": []}", "table PORT is not an object of rows", 1, 1},
 	    {"{}", "holds no config_db table", 1, 1},
+	    /* Which of two the switch holds cannot be told (a fuzz finding). */
+	    {"{\"PORT\": {\"Ethernet4\": {}, \"Ethernet4\": {\"mtu\": \"1500\"}}}",
+	     "has PORT|Ethernet4 twice", 1, 1},
+	    {"{\"PORT\": {\"Ethernet4\": {\"mtu\": \"9100\", \"mtu\": \"1500\"}}}",
+	     "field mtu of PORT|Ethernet4 twice", 1, 1},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct qg_diags d;
