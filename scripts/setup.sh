@@ -15,7 +15,10 @@
 # written to /etc/apt), python3 and procps (pgrep), used by the test scripts;
 # the shellcheck package (every repository and generated script is checked at warning
 # level); python3-yaml, python3-jinja2 and time for bench/build.sh's baseline;
-# libyang2-tools (yanglint: the SONiC files against SONiC's own YANG models).
+# libyang2-tools (yanglint: the SONiC files against SONiC's own YANG models);
+# python3-jsonpatch (RFC 6902: tests/sim/sonic_sim.py applies `config apply-patch`
+# patches with it, as SONiC's own config updater does, and its jsondiff makes the
+# patches the SONiC simulator's self-test sends).
 # Idempotent: packages already installed are not touched, so `make demo` and
 # `make test` can call it every time at the cost of one dpkg query.
 set -eu
@@ -32,7 +35,7 @@ qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftes
 rdmacm-utils cpio kmod iproute2 openssl jq curl
 golang-go golang-github-vmware-govmomi-dev golang-github-kr-pretty-dev dpkg-dev
 python3 procps python3-yaml python3-jinja2 time shellcheck
-libyang2-tools
+libyang2-tools python3-jsonpatch
 systemd udev"
 
 case ${1:-test} in

@@ -101,6 +101,11 @@ run_onyx() { # BUILD LABEL
 	rc=$?
 	printf '%s\n' "$out" | grep -E '^FAIL' | head -40 | sed 's/^/    /'
 	record "sim/nvue-selftest" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+	# The SONiC simulator behind a real sshd, driven by the OpenSSH client and jsondiff.
+	out=$(sh tests/sim/sonic_selftest.sh 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^FAIL' | head -40 | sed 's/^/    /'
+	record "sim/sonic-selftest" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
 # Real sshd on 127.0.0.1: the harness starts it and stops it by PID.
