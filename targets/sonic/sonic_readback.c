@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `show runningconfiguration all`: SONiC prints config_db as one JSON
- * object, table names at the top (sonic-cfggen -d --print-data). Pure.
+ * object, table names at the top (sonic-cfggen -d --print-data), and
+ * "bgpraw", FRR's running-config as one string (sonic-utilities
+ * show/main.py). Pure.
  */
 #include "config_db_patch.h"
 
@@ -111,7 +113,8 @@ int sonic_readback_parse(const char *text, size_t len, cJSON **out, struct qg_di
 				 "configures single-ASIC SONiC switches only",
 				 t->string);
 			errors++;
-		} else if (!cJSON_IsObject(t)) {
+		} else if (!cJSON_IsObject(t) &&
+			   !(cJSON_IsString(t) && !strcmp(t->string, "bgpraw"))) {
 			qg_error(d, (struct qg_pos){1, 1},
 				 "the read-back's table %s is not an object of rows; is this "
 				 "config_db?",

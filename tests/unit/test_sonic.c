@@ -254,10 +254,12 @@ static void test_explain_rows(void **state)
 /*
  * A switch as SONiC's own templates leave it (sonic-buildimage qos_config.j2
  * and buffers_config.j2: AZURE maps, lossless 3-4 as one range row, the
- * dynamic buffer model), and a port the intent does not list.
+ * dynamic buffer model), a port the intent does not list, and the FRR
+ * text `show runningconfiguration all` adds as "bgpraw".
  */
 static const char TEMPLATE_SWITCH[] =
-    "{\"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"buffer_model\": "
+    "{\"bgpraw\": \"!\\nhostname leaf1\\n\",\n"
+    " \"DEVICE_METADATA\": {\"localhost\": {\"hostname\": \"leaf1\", \"buffer_model\": "
     "\"dynamic\", \"hwsku\": \"ACS-MSN2700\"}},\n"
     " \"PORT\": {\"Ethernet0\": {\"lanes\": \"0,1,2,3\", \"speed\": \"100000\", \"mtu\": "
     "\"1500\", \"admin_status\": \"up\"},\n"
