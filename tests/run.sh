@@ -137,6 +137,11 @@ run_e2e() { # BUILD LABEL
 	rc=$?
 	printf '%s\n' "$out" | grep -A2 '^FAIL' | head -40 | sed 's/^/    /'
 	record "$2e2e/nvue" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+	out=$(sh tests/e2e/sonic.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -A2 '^FAIL' | head -40 | sed 's/^/    /'
+	sweep=$(printf '%s\n' "$out" | grep '^fault sweep:')
+	record "$2e2e/sonic" "$rc" "$(printf '%s\n' "$out" | tail -n 1); $sweep"
 }
 
 # A client no one here wrote: Ansible's mellanox.onyx modules against the simulator.

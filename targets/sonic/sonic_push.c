@@ -248,12 +248,14 @@ static void finish(struct sonic *c, const cJSON *want, const cJSON *before, cons
 			  r);
 		return;
 	}
-	if (run(c, "sudo -n config save -y", NULL, 0, NULL, err, sizeof(err)) != 0) {
+	int saved = run(c, "sudo -n config save -y", NULL, 0, NULL, err, sizeof(err));
+	if (saved != 0) {
 		r->state = QG_PUSH_FAILED;
 		qg_push_say(r,
-			    "applied and read back in sync, but not saved (%s): a reboot would "
-			    "lose it; run 'sudo config save -y' (checkpoint %s is kept)",
-			    err, r->saved_as);
+			    "applied and read back in sync, but %s (%s): a reboot may lose it; "
+			    "run 'sudo config save -y' (checkpoint %s is kept)",
+			    saved < 0 ? "whether 'config save' ran is unknown" : "not saved", err,
+			    r->saved_as);
 		return;
 	}
 	drop_checkpoint(c);

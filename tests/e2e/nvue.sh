@@ -12,9 +12,10 @@
 #   and says the revision applied;
 #   an apply that never ends: outcome unknown, said so, exit 3;
 #   a wrong password, an untrusted certificate, another hostname: nothing sent;
-#   a mixed fabric (the Onyx simulator behind a real sshd, and NVUE) from one
-#   intent: diff --all shows both, push --all converges both, a second
-#   diff --all is empty.
+#   a mixed fabric from one intent, the three switch OSes: Onyx (its
+#   simulator behind a real sshd), Cumulus (NVUE) and SONiC (its simulator
+#   behind another sshd): diff --all shows all three, push --all converges
+#   them, a second diff --all is empty.
 # Usage: nvue.sh BUILD
 set -u
 # shellcheck source=tests/e2e/lib.sh
@@ -22,7 +23,7 @@ set -u
 e2e_start "$1"
 here=$(cd "$(dirname "$0")/../.." && pwd)
 NVSIM="$here/tests/sim/nvue_sim.py"
-E2E_CLEANUP='nv_stop'
+E2E_CLEANUP='nv_stop; sh "$(dirname "$0")/sshd.sh" stop "$dir/sshd-sonic"'
 
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" -days 2 \
 	-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1 || {
@@ -155,26 +156,36 @@ sim_hostname "$SIM" "$sw" 32 onyx1
 user=${USER:-$(id -un)}
 kh="$dir/known_hosts"
 printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$kh"
+onyx_port=$port
+python3 "$here/tests/sim/sonic_sim.py" --state "$dir/sonic1" init "$here/tests/sim/sonic-msn2700.config_db.json" >/dev/null
+sshd_start "$dir/sshd-sonic" "python3 $here/tests/sim/sonic_sim.py --state $dir/sonic1"
+printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd-sonic/host_key.pub")" >>"$kh"
+# One client key for both sshds: qosgen takes one --identity.
+cat "$dir/sshd/client_key.pub" >>"$dir/sshd-sonic/authorized_keys"
+# The simulator's device is an MSN2700 whose hostname is "sonic".
 cat >"$dir/intent.yaml" <<YAML
 version: 1
 fabric: e2e
 $E2E_QOS
 switches:
-  - {name: onyx1, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1-1/4]}
+  - {name: onyx1, platform: onyx, address: 127.0.0.1, port: $onyx_port, user: $user, ports: [1/1-1/4]}
   - {name: leaf1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4]}
+  - {name: sonic, platform: sonic, address: 127.0.0.1, port: $port, user: $user, ports: [Ethernet0-12/4]}
 YAML
 ssh_opts="--known-hosts $kh --identity $dir/sshd/client_key --ssh-config /dev/null"
 # shellcheck disable=SC2086
 run diff --all --exit-code $ssh_opts
 [ $st -eq 1 ] && grep -q '^## onyx1$' "$dir/out" && grep -q '^## leaf1$' "$dir/out" &&
+	grep -q '^## sonic$' "$dir/out" &&
 	grep -q '^traffic pool roce type lossless$' "$dir/out" &&
-	grep -q '^nv set qos roce mode lossless$' "$dir/out"
-check "mixed fabric: diff --all shows both" $? "exit $st: $(cat "$dir/out" "$dir/err")"
+	grep -q '^nv set qos roce mode lossless$' "$dir/out" &&
+	grep -q '"path":"/DSCP_TO_TC_MAP/QOSGEN"' "$dir/out"
+check "mixed fabric: diff --all shows all three OSes" $? "exit $st: $(cat "$dir/out" "$dir/err")"
 # shellcheck disable=SC2086
 run push --all $ssh_opts
 [ $st -eq 0 ] && grep -q "^onyx1 .*onyx .*converged" "$dir/err" &&
-	grep -q "^leaf1 .*cumulus .*converged" "$dir/err"
-check "mixed fabric: push --all converges both" $? "exit $st: $(cat "$dir/err")"
+	grep -q "^leaf1 .*cumulus .*converged" "$dir/err" && grep -q "^sonic .*sonic .*converged" "$dir/err"
+check "mixed fabric: push --all converges all three" $? "exit $st: $(cat "$dir/err")"
 # shellcheck disable=SC2086
 run diff --all --exit-code $ssh_opts
 [ $st -eq 0 ] && [ ! -s "$dir/out" ]

@@ -1,0 +1,207 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# qosgen against SONiC (issue 14): the real qosgen binary, a real sshd on
+# 127.0.0.1 whose ForceCommand is the SONiC simulator (tests/sim/sonic_sim.py,
+# which validates every patch with yanglint against SONiC's own YANG models),
+# starting from a real switch's config_db (tests/sim/sonic-msn2700.config_db.json,
+# SONiC's AZURE QoS and its "3-4" range rows):
+#   dry run: the switch's own apply-patch --dry-run accepts it, nothing changes;
+#   diff prints a patch that OpenSSH's ssh feeds to apply-patch as it is;
+#   push converges, is saved, leaves no checkpoint; a re-push sends nothing;
+#   a patch the switch refuses: unchanged, no checkpoint left;
+#   the read-back after the apply differs (another writer): rolled back to the
+#   checkpoint and proven restored;
+#   a save that fails: said so, the checkpoint kept;
+#   a multi-ASIC switch or another hostname: refused, nothing sent;
+#   the fault sweep: the session cut after each of the push's commands (the
+#   command ran, its answer lost); every run ends as it was or in sync, never
+#   between, and one more push converges.
+# Usage: sonic.sh BUILD
+set -u
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+e2e_start "$1"
+here=$(cd "$(dirname "$0")/../.." && pwd)
+SONIC_SIM="$here/tests/sim/sonic_sim.py"
+DEVICE="$here/tests/sim/sonic-msn2700.config_db.json"
+PY=$(python3 -c 'import sys; print(sys.executable)')
+state="$dir/switch"
+
+# The ForceCommand: the simulator, unless $dir/cut names this command's
+# number (counted in $dir/count); then the command runs and the session is
+# killed before its answer, as a link that drops. $dir/perturb: after a
+# successful apply-patch another writer sets Ethernet0's MTU to 1500.
+cat >"$dir/wrap.sh" <<WRAP
+#!/bin/sh
+n=\$((\$(cat "$dir/count" 2>/dev/null || echo 0) + 1))
+echo "\$n" >"$dir/count"
+"$PY" "$SONIC_SIM" --state "$state" >"$dir/answer.\$\$" 2>"$dir/answer-err.\$\$"
+rc=\$?
+if [ "\$(cat "$dir/cut" 2>/dev/null)" = "\$n" ]; then
+	p=\$\$
+	while [ "\$p" -gt 1 ]; do
+		case \$(cat /proc/\$p/comm) in sshd*) kill -9 "\$p"; exit 255 ;; esac
+		p=\$(cut -d' ' -f4 /proc/\$p/stat)
+	done
+fi
+case "\$SSH_ORIGINAL_COMMAND" in
+*"apply-patch /dev/stdin")
+	if [ \$rc -eq 0 ] && [ -f "$dir/perturb" ]; then
+		echo '[{"op": "replace", "path": "/PORT/Ethernet0/mtu", "value": "1500"}]' |
+			SSH_ORIGINAL_COMMAND='sudo config apply-patch /dev/stdin' "$PY" "$SONIC_SIM" --state "$state" >/dev/null 2>&1
+	fi ;;
+esac
+cat "$dir/answer.\$\$"
+cat "$dir/answer-err.\$\$" >&2
+rm -f "$dir/answer.\$\$" "$dir/answer-err.\$\$"
+exit \$rc
+WRAP
+chmod +x "$dir/wrap.sh"
+sshd_start "$dir/sshd" "$dir/wrap.sh"
+kh="$dir/known_hosts"
+printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$kh"
+user=${USER:-$(id -un)}
+
+# device [FILE]: a new switch from FILE (default the MSN2700's config_db), faults cleared.
+device() {
+	rm -rf "$state" "$dir/cut" "$dir/count" "$dir/perturb"
+	"$PY" "$SONIC_SIM" --state "$state" init "${1:-$DEVICE}" >/dev/null ||
+		{ echo "FAIL sonic: the simulator refuses its device"; exit 1; }
+}
+fault() { "$PY" "$SONIC_SIM" --state "$state" fault "$@"; }
+# Commands as a SONiC operator types them, through OpenSSH's own client.
+ssh_switch() {
+	ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile="$kh" \
+		-i "$dir/sshd/client_key" -p "$port" "$user@127.0.0.1" "$@"
+}
+# same A B: two config_db JSON files hold the same configuration.
+same() { "$PY" -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' "$1" "$2"; }
+running() { cp "$state/running.json" "$1"; }
+checkpoints() { ssh_switch sudo config list-checkpoints 2>/dev/null | tr -d ' \n'; }
+
+cat >"$dir/intent.yaml" <<YAML
+version: 1
+fabric: e2e
+$E2E_QOS
+switches:
+  - {name: sonic, platform: sonic, address: 127.0.0.1, port: $port, user: $user, ports: [Ethernet0-12/4]}
+YAML
+run() { # VERB ARGS...; output in $dir/out, $dir/err; status in $st
+	verb=$1
+	shift
+	"$Q" "$verb" "$dir/intent.yaml" --known-hosts "$kh" --identity "$dir/sshd/client_key" \
+		--ssh-config /dev/null "$@" >"$dir/out" 2>"$dir/err"
+	st=$?
+}
+applies() { grep -c 'rc=0 sudo -n config apply-patch /dev/stdin' "$state/sim.log"; }
+
+# --- dry run, diff, push, re-push ---
+device
+running "$dir/initial.json"
+run push --switch sonic --dry-run
+[ $st -eq 0 ] && grep -q "apply-patch --dry-run accepts them" "$dir/err" &&
+	grep -q '"path":"/DSCP_TO_TC_MAP/QOSGEN"' "$dir/out" && same "$state/running.json" "$dir/initial.json"
+check "dry run: the switch's dry run accepts, nothing changes" $? "exit $st: $(cat "$dir/err")"
+run diff --switch sonic --exit-code
+[ $st -eq 1 ] && grep -q '"path":"/PORT_QOS_MAP/Ethernet0/pfc_enable","value":"3"' "$dir/out"
+check "diff --exit-code: differs, prints the patch" $? "exit $st: $(head -c 600 "$dir/out") $(cat "$dir/err")"
+ssh_switch sudo config apply-patch --dry-run /dev/stdin <"$dir/out" >"$dir/ssh.out" 2>&1
+check "the diff is a patch SONiC takes (OpenSSH's ssh, apply-patch --dry-run)" $? "$(tail -5 "$dir/ssh.out")"
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && grep -q "saved" "$dir/err" &&
+	grep -q '"QOSGEN"' "$state/fs/etc/sonic/config_db.json" && [ "$(checkpoints)" = "[]" ]
+check "push converges, saves, leaves no checkpoint" $? "exit $st: $(cat "$dir/err") checkpoints $(checkpoints)"
+n=$(applies)
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "in sync: nothing to send" "$dir/err" && [ "$(applies)" -eq "$n" ]
+check "re-push sends nothing" $? "exit $st: $(cat "$dir/err")"
+run diff --switch sonic --exit-code
+[ $st -eq 0 ] && [ ! -s "$dir/out" ]
+check "diff after push: empty" $? "exit $st: $(cat "$dir/out" "$dir/err")"
+# SONiC's own range rows: the lossless queue's other index keeps SONiC's fields.
+"$PY" - "$state/running.json" <<'PY'
+import json, sys
+q = json.load(open(sys.argv[1]))["QUEUE"]
+assert q["Ethernet0|3"]["scheduler"] == "scheduler.1", q.get("Ethernet0|3")
+assert q["Ethernet0|3"]["wred_profile"] == "qosgen_lossless"
+assert "Ethernet0|6" in q and q["Ethernet0|6"]["scheduler"] == "qosgen_cnp"
+PY
+check "the switch's other queues keep their fields" $? "$(grep -o '"Ethernet0|[0-9-]*": {[^}]*}' "$state/running.json" | head -5)"
+
+# --- refused by the switch: unchanged, no checkpoint left ---
+device
+fault --refuse-path '/PORT_QOS_MAP/*/pfc_enable'
+run push --switch sonic
+[ $st -eq 3 ] && grep -q "UNCHANGED" "$dir/err" && grep -q "illegal on field" "$dir/err" &&
+	same "$state/running.json" "$dir/initial.json" && [ "$(checkpoints)" = "[]" ]
+check "refused patch: unchanged, no checkpoint left" $? "exit $st: $(cat "$dir/err")"
+
+# --- another writer between apply and read-back: rolled back, proven ---
+device
+touch "$dir/perturb"
+run push --switch sonic
+[ $st -eq 3 ] && grep -q "RESTORED" "$dir/err" && grep -q "read-back differs" "$dir/err" &&
+	! grep -q "NOT RESTORED" "$dir/err" && same "$state/running.json" "$dir/initial.json" &&
+	[ "$(checkpoints)" = "[]" ]
+check "read-back differs: rolled back to the checkpoint" $? "exit $st: $(cat "$dir/err")"
+
+# --- a save that fails: said so, checkpoint kept ---
+device
+fault --fail-save
+run push --switch sonic
+[ $st -eq 3 ] && grep -q "not saved" "$dir/err" && grep -q "Read-only file system" "$dir/err" &&
+	[ "$(checkpoints)" != "[]" ]
+check "save fails: said, checkpoint kept" $? "exit $st: $(cat "$dir/err")"
+
+# --- nothing sent: multi-ASIC, another hostname ---
+"$PY" - "$DEVICE" "$dir/other.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["DEVICE_METADATA"]["localhost"]["hostname"] = "spine9"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+device "$dir/other.json"
+run push --switch sonic
+[ $st -eq 3 ] && grep -q "hostname is 'spine9'" "$dir/err" && [ "$(applies)" -eq 0 ]
+check "another hostname: refused" $? "exit $st: $(cat "$dir/err")"
+rm -rf "$state"
+"$PY" "$SONIC_SIM" --state "$state" init "$DEVICE" --multi-asic 2 >/dev/null
+run push --switch sonic
+[ $st -eq 3 ] && grep -q "multi-ASIC" "$dir/err" && [ "$(applies)" -eq 0 ]
+check "multi-ASIC: refused" $? "exit $st: $(cat "$dir/err")"
+
+# --- the fault sweep: the session cut after each command of a push ---
+swept=0
+ended=0
+outcomes=
+for cut in 1 2 3 4 5 6; do
+	device
+	echo "$cut" >"$dir/cut"
+	run push --switch sonic
+	first=$st
+	outcomes="$outcomes $cut:$(sed -n 's/^sonic  *sonic  *\([A-Za-z][A-Za-z ]*[A-Za-z]\)  .*/\1/p' "$dir/err" | tr ' ' _)"
+	rm -f "$dir/cut"
+	running "$dir/after.json"
+	# As it was, or in sync: never between.
+	if same "$dir/after.json" "$dir/initial.json"; then
+		where="as it was"
+	else
+		run diff --switch sonic --exit-code
+		[ $st -eq 0 ] && where="in sync" || where="between (diff exit $st)"
+	fi
+	run push --switch sonic
+	again=$st
+	run diff --switch sonic --exit-code
+	swept=$((swept + 1))
+	if [ "$where" != "${where#between}" ] || [ $again -ne 0 ] || [ $st -ne 0 ]; then
+		check "fault sweep: cut after command $cut" 1 \
+			"first push exit $first, left $where, next push exit $again, diff exit $st"
+	else
+		ended=$((ended + 1))
+		check "fault sweep: cut after command $cut" 0 ""
+	fi
+done
+echo "fault sweep: $ended of $swept cuts ended as they were or in sync, and converged on the next push (first push:$outcomes)"
+
+echo "$pass sonic checks passed, $fail failed"
+[ "$fail" -eq 0 ]
