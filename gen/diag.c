@@ -3,6 +3,7 @@
 
 #include "escape.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,4 +203,21 @@ struct qg_pos qg_text_pos(const char *text, const char *at)
 		}
 	}
 	return p;
+}
+
+long qg_readback_start(const char *text, size_t len, const char *expected, struct qg_diags *d)
+{
+	size_t i = 0;
+	while (i < len && isspace((unsigned char)text[i]))
+		i++;
+	if (i == len) {
+		qg_error(d, (struct qg_pos){1, 1}, "the read-back is empty; expected %s", expected);
+		return -1;
+	}
+	if (memchr(text, '\0', len)) {
+		qg_error(d, (struct qg_pos){1, 1},
+			 "the read-back holds a NUL byte; it is not text");
+		return -1;
+	}
+	return (long)i;
 }

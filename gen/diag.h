@@ -45,6 +45,13 @@ struct qg_diags {
 /* The line and column of `at` in text (a parser's stopping point); {1, 1} when at is NULL. */
 struct qg_pos qg_text_pos(const char *text, const char *at);
 
+/*
+ * Where a device's read-back starts: the offset of its first non-space
+ * byte; or -1 with an error in d, at 1:1, when it is empty ("expected ..."
+ * says what should have been there) or holds a NUL byte (not text).
+ */
+long qg_readback_start(const char *text, size_t len, const char *expected, struct qg_diags *d);
+
 void qg_diags_init(struct qg_diags *d, const char *file);
 void qg_diags_free(struct qg_diags *d);
 

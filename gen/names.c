@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "names.h"
 
+#include "diag.h"
+
 #include <arpa/inet.h>
 #include <string.h>
 #include <strings.h>
@@ -163,4 +165,14 @@ bool qg_hostname_matches(const char *hostname, const char *name, const char *add
 	size_t label = strcspn(address, ".");
 	bool dns = address[label] == '.' && strspn(address, "0123456789.") != strlen(address);
 	return dns && strlen(hostname) == label && !strncasecmp(hostname, address, label);
+}
+
+void qg_warn_other_host(struct qg_diags *d, const char *hostname, const char *name,
+			const char *address, const char *what)
+{
+	if (!qg_hostname_matches(hostname, name, address))
+		qg_warning(d, (struct qg_pos){0},
+			   "the read-back's hostname is '%s', not switch '%s' (address %s): is it "
+			   "another switch's %s?",
+			   hostname, name, address, what);
 }

@@ -58,4 +58,13 @@ size_t qg_edit_distance(const char *a, const char *b);
  */
 bool qg_hostname_matches(const char *hostname, const char *name, const char *address);
 
+/*
+ * A saved read-back whose hostname does not match (qg_hostname_matches): a
+ * warning in d, since diff goes on (push refuses). "what" names the
+ * read-back ("configuration", "running-config").
+ */
+struct qg_diags;
+void qg_warn_other_host(struct qg_diags *d, const char *hostname, const char *name,
+			const char *address, const char *what);
+
 #endif

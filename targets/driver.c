@@ -2,6 +2,8 @@
 /* What every driver shares: the one-line result, and a device's SSH address. */
 #include "driver.h"
 
+#include "../gen/names.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -26,4 +28,16 @@ struct qg_ssh_target qg_host_ssh_target(const struct qg_host *h)
 	return (struct qg_ssh_target){.host = h->address,
 				      .port = h->port_given ? h->port : 0,
 				      .user = h->user[0] ? h->user : NULL};
+}
+
+bool qg_push_hostname_ok(const struct qg_access *a, const struct qg_switch *sw,
+			 const char *hostname, struct qg_push_result *r)
+{
+	if (a->accept_hostname || qg_hostname_matches(hostname, sw->name, sw->address))
+		return true;
+	qg_push_say(r,
+		    "the switch's hostname is '%s', not '%s': is %s another switch? Nothing "
+		    "sent (--accept-hostname to go on)",
+		    hostname, sw->name, sw->address);
+	return false;
 }

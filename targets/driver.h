@@ -69,6 +69,14 @@ struct qg_driver {
 void qg_push_say(struct qg_push_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * The wrong host behind a name is how the wrong switch gets configured: true
+ * when the switch's own hostname names sw (or --accept-hostname), else
+ * false with r's message saying nothing was sent.
+ */
+bool qg_push_hostname_ok(const struct qg_access *a, const struct qg_switch *sw,
+			 const char *hostname, struct qg_push_result *r);
+
 /* Where a device of the intent is reached over SSH: its address, port and user. */
 struct qg_ssh_target qg_switch_ssh_target(const struct qg_switch *s);
 struct qg_ssh_target qg_host_ssh_target(const struct qg_host *h);

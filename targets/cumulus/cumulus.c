@@ -88,13 +88,9 @@ static int cumulus_diff(const struct qg_model *m, size_t i, const char *readback
 		return -ENOMEM;
 	int rc = nvue_config_parse(readback, len, &have, d);
 	const struct qg_switch *sw = &m->switches[i];
-	const char *host = rc == 0 ? nvue_config_hostname(have) : "";
 	/* A saved read-back may be from another switch: say so, and go on (push refuses). */
-	if (!qg_hostname_matches(host, sw->name, sw->address))
-		qg_warning(d, (struct qg_pos){0},
-			   "the read-back's hostname is '%s', not switch '%s' (address %s): is it "
-			   "another switch's configuration?",
-			   host, sw->name, sw->address);
+	qg_warn_other_host(d, rc == 0 ? nvue_config_hostname(have) : "", sw->name, sw->address,
+			   "configuration");
 	if (rc == 0 && nvue_config_judge(want, have, d) > 0)
 		rc = -EINVAL;
 	if (rc == 0) {

@@ -351,14 +351,8 @@ static int cumulus_push(const struct qg_model *m, size_t i, const struct qg_emit
 		qg_push_say(r, "%s", err);
 		goto out;
 	}
-	const char *host = nvue_config_hostname(before);
-	if (!a->accept_hostname && !qg_hostname_matches(host, sw->name, sw->address)) {
-		qg_push_say(r,
-			    "the switch's hostname is '%s', not '%s': is %s another switch? "
-			    "Nothing sent (--accept-hostname to go on)",
-			    host, sw->name, sw->address);
+	if (!qg_push_hostname_ok(a, sw, nvue_config_hostname(before), r))
 		goto out;
-	}
 	struct qg_diags d;
 	qg_diags_init(&d, NULL);
 	int judged = nvue_config_judge(want, before, &d);

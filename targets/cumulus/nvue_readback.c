@@ -213,20 +213,13 @@ static const cJSON *set_part(const cJSON *doc)
 int nvue_config_parse(const char *text, size_t len, cJSON **out, struct qg_diags *d)
 {
 	*out = NULL;
-	size_t i = 0;
-	while (i < len && isspace((unsigned char)text[i]))
-		i++;
-	if (i == len) {
-		qg_error(d, (struct qg_pos){1, 1},
-			 "the read-back is empty; expected NVUE's configuration (JSON from the "
-			 "REST API or `nv config show -o json`, or startup.yaml)");
+	long i =
+	    qg_readback_start(text, len,
+			      "NVUE's configuration (JSON from the REST API or `nv config show "
+			      "-o json`, or startup.yaml)",
+			      d);
+	if (i < 0)
 		return -EINVAL;
-	}
-	if (memchr(text, '\0', len)) {
-		qg_error(d, (struct qg_pos){1, 1},
-			 "the read-back holds a NUL byte; it is not text");
-		return -EINVAL;
-	}
 	cJSON *doc = NULL;
 	if (text[i] == '{' || text[i] == '[') {
 		const char *end = NULL;

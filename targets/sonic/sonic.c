@@ -82,13 +82,9 @@ static int sonic_diff(const struct qg_model *m, size_t i, const char *readback, 
 		return -ENOMEM;
 	int rc = sonic_readback_parse(readback, len, &have, d);
 	const struct qg_switch *sw = &m->switches[i];
-	const char *host = rc == 0 ? sonic_readback_hostname(have) : "";
-	/* A saved read-back may be from another switch: say so, and go on (push refuses). */
-	if (rc == 0 && !qg_hostname_matches(host, sw->name, sw->address))
-		qg_warning(d, (struct qg_pos){0},
-			   "the read-back's hostname is '%s', not switch '%s' (address %s): is it "
-			   "another switch's configuration?",
-			   host, sw->name, sw->address);
+	if (rc == 0)
+		qg_warn_other_host(d, sonic_readback_hostname(have), sw->name, sw->address,
+				   "configuration");
 	if (rc == 0 && sonic_config_judge(want, have, d) > 0)
 		rc = -EINVAL;
 	if (rc == 0) {

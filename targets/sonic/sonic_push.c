@@ -202,14 +202,8 @@ static int count_ops(const cJSON *patch)
 static int plan(struct sonic *c, const cJSON *want, const cJSON *before, cJSON **patch,
 		struct qg_push_result *r)
 {
-	const char *host = sonic_readback_hostname(before);
-	if (!c->a->accept_hostname && !qg_hostname_matches(host, c->sw->name, c->sw->address)) {
-		qg_push_say(r,
-			    "the switch's hostname is '%s', not '%s': is %s another switch? "
-			    "Nothing sent (--accept-hostname to go on)",
-			    host, c->sw->name, c->sw->address);
+	if (!qg_push_hostname_ok(c->a, c->sw, sonic_readback_hostname(before), r))
 		return -1;
-	}
 	struct qg_diags d;
 	qg_diags_init(&d, NULL);
 	int judged = sonic_config_judge(want, before, &d);

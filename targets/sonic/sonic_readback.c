@@ -82,20 +82,10 @@ static int duplicates(const cJSON *doc, struct qg_diags *d, bool *oom)
 int sonic_readback_parse(const char *text, size_t len, cJSON **out, struct qg_diags *d)
 {
 	*out = NULL;
-	size_t i = 0;
-	while (i < len && isspace((unsigned char)text[i]))
-		i++;
-	if (i == len) {
-		qg_error(d, (struct qg_pos){1, 1},
-			 "the read-back is empty; expected config_db as JSON, as `show "
-			 "runningconfiguration all` prints it");
+	long i = qg_readback_start(
+	    text, len, "config_db as JSON, as `show runningconfiguration all` prints it", d);
+	if (i < 0)
 		return -EINVAL;
-	}
-	if (memchr(text, '\0', len)) {
-		qg_error(d, (struct qg_pos){1, 1},
-			 "the read-back holds a NUL byte; it is not text");
-		return -EINVAL;
-	}
 	const char *end = NULL;
 	cJSON *doc = text[i] == '{' ? cJSON_ParseWithLengthOpts(text, len, &end, false) : NULL;
 	if (!doc) {
