@@ -143,6 +143,8 @@ static int cmd_build(int argc, char **argv)
 	rc = EXIT_INVALID;
 	if (qg_templates_load(&t, templates, &d) == 0) {
 		int b = qg_build(&m, &t, &d, &out);
+		/* load() printed the targets' check() warnings; qg_build() ran it again. */
+		qg_diags_drop_warnings(&d);
 		if (b == 0)
 			rc = EXIT_OK;
 		else if (b != -1)

@@ -221,3 +221,22 @@ long qg_readback_start(const char *text, size_t len, const char *expected, struc
 	}
 	return (long)i;
 }
+
+void qg_diags_drop_warnings(struct qg_diags *d)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		struct qg_diag *g = &d->v[i];
+		if (g->sev != QG_SEV_WARNING) {
+			d->v[kept++] = *g;
+			continue;
+		}
+		free(g->msg);
+		free(g->file);
+		for (size_t j = 0; j < g->n_notes; j++)
+			free(g->notes[j].msg);
+		free(g->notes);
+	}
+	d->n = kept;
+	d->warnings = 0;
+}

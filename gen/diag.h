@@ -79,4 +79,7 @@ void qg_diags_sort(struct qg_diags *d);
  */
 void qg_diags_print(struct qg_diags *d, FILE *out, bool strict);
 
+/* Forget the warnings (with their notes): a caller that printed them once already. */
+void qg_diags_drop_warnings(struct qg_diags *d);
+
 #endif

@@ -138,6 +138,7 @@ static const struct {
     {"weight", "an ets mapping"},
     {"mode", "an ets mapping"},
     {"ports", "a switch of switches"},
+    {"cable_length_m", "a switch of switches"},
     {"netdev", "a host of hosts"},
     {"rdma_device", "a host of hosts"},
     {"function", "a host of hosts"},
@@ -959,10 +960,112 @@ static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *
 	return item;
 }
 
+/*
+ * cable_length_m: one length for every port of the switch, or a mapping of
+ * `default` and port lists in the platform's names to lengths (the ports
+ * must be the switch's, each named once). The lossless headroom a port needs
+ * grows with its cable: SONiC's dynamic buffer model and NVUE size it from
+ * this.
+ */
+static int port_cmp(const void *a, const void *b)
+{
+	return qg_port_cmp(a, b);
+}
+
+static void load_cable_length(struct walk *w, const struct qg_ynode *n, const char *path,
+			      struct qg_switch *s)
+{
+	const struct qg_port_syntax *syn = s->target->ports;
+	s->cable_pos = n->pos;
+	int *m = calloc(s->n_ports, sizeof(*m));
+	if (!m) {
+		w->d->oom = true;
+		return;
+	}
+	if (n->kind != QG_Y_MAP) {
+		int len;
+		if (read_int(w, n, path, 1, QG_CABLE_M_MAX, &len)) {
+			for (size_t k = 0; k < s->n_ports; k++)
+				m[k] = len;
+			s->cable_m = m;
+		} else {
+			free(m);
+		}
+		return;
+	}
+	bool ok = true;
+	const struct qg_ynode **named = calloc(s->n_ports, sizeof(*named)); /* each port's key */
+	if (!named) {
+		free(m);
+		w->d->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < qg_ymap_len(n); i++) {
+		const struct qg_ynode *k = n->kids[2 * i], *v = n->kids[2 * i + 1];
+		char sub[PATH_LEN], err[200];
+		snprintf(sub, sizeof(sub), "%s.%s", path, k->value);
+		int len;
+		if (!read_int(w, v, sub, 1, QG_CABLE_M_MAX, &len)) {
+			ok = false;
+			continue;
+		}
+		if (!strcmp(k->value, "default")) {
+			for (size_t p = 0; p < s->n_ports; p++)
+				if (!named[p])
+					m[p] = len;
+			continue;
+		}
+		struct qg_port *ports;
+		size_t np;
+		if (qg_edit_distance(k->value, "default") <= 2) {
+			qg_error(w->d, k->pos, "%s: unknown key '%s' (did you mean 'default'?)",
+				 path, k->value);
+			ok = false;
+			continue;
+		}
+		if (syn->parse(k->value, &ports, &np, err, sizeof(err)) != 0) {
+			qg_error(w->d, k->pos,
+				 "%s: '%s': %s; a key is `default` or the switch's ports", path,
+				 k->value, err);
+			ok = false;
+			continue;
+		}
+		for (size_t j = 0; j < np; j++) {
+			const struct qg_port *hit =
+			    bsearch(&ports[j], s->ports, s->n_ports, sizeof(*s->ports), port_cmp);
+			char t[QG_PORT_TEXT_LEN];
+			syn->format(&ports[j], t);
+			if (!hit) {
+				qg_error(w->d, k->pos,
+					 "%s: port %s is not one of the switch's ports; give a "
+					 "length to the ports it lists",
+					 path, t);
+				ok = false;
+				break;
+			}
+			size_t p = (size_t)(hit - s->ports);
+			if (named[p]) {
+				qg_error(w->d, k->pos, "%s: port %s has two lengths", path, t);
+				qg_note(w->d, named[p]->pos, "%s first given a length here", t);
+				ok = false;
+				break;
+			}
+			named[p] = k;
+			m[p] = len;
+		}
+		free(ports);
+	}
+	free(named);
+	if (ok)
+		s->cable_m = m;
+	else
+		free(m);
+}
+
 static void load_switches(struct walk *w, const struct qg_ynode *n)
 {
-	static const char *const keys[] = {"name", "platform", "address", "port",
-					   "user", "ports",    NULL};
+	static const char *const keys[] = {"name", "platform", "address",	 "port",
+					   "user", "ports",    "cable_length_m", NULL};
 	struct qg_model *m = w->m;
 	if (!(m->switches = alloc_list(w, n, "switches", sizeof(*m->switches), &m->n_switches)))
 		return;
@@ -986,6 +1089,10 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 		if ((v = require(w, item, "ports", path)) && s->target && s->target->ports) {
 			join(sub, path, "ports");
 			load_ports(w, v, sub, s);
+		}
+		if ((v = get(item, "cable_length_m")) && s->n_ports) {
+			join(sub, path, "cable_length_m");
+			load_cable_length(w, v, sub, s);
 		}
 	}
 }

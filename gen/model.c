@@ -6,8 +6,10 @@
 
 void qg_model_free(struct qg_model *m)
 {
-	for (size_t i = 0; i < m->n_switches; i++)
+	for (size_t i = 0; i < m->n_switches; i++) {
 		free(m->switches[i].ports);
+		free(m->switches[i].cable_m);
+	}
 	free(m->switches);
 	free(m->hosts);
 	for (size_t i = 0; i < m->n_dvs; i++)

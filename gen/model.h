@@ -99,7 +99,13 @@ struct qg_switch {
 	char user[QG_USER_LEN]; /* "" = from ~/.ssh/config, else the local user */
 	struct qg_port *ports;	/* sorted, unique */
 	size_t n_ports;
-	struct qg_pos pos, ports_pos;
+	/*
+	 * cable_length_m: each port's cable length in meters, parallel to ports;
+	 * NULL when the intent gives none (the switch keeps its own), 0 for a
+	 * port a mapping without `default` leaves out.
+	 */
+	int *cable_m;
+	struct qg_pos pos, ports_pos, cable_pos;
 };
 
 enum qg_qos_tool { QG_TOOL_MLNX_QOS, QG_TOOL_DCB };
@@ -180,6 +186,8 @@ void qg_model_free(struct qg_model *m);
 #define QG_DEFAULT_MESSAGE_SIZE 65536
 #define QG_DEFAULT_DURATION_S 5
 #define QG_DEFAULT_DVS_UPLINKS 1
+/* cable_length_m's range: NVUE's cable-length, 1..100000 m, the widest of the switch OSes. */
+#define QG_CABLE_M_MAX 100000
 
 static inline const char *qg_trust_name(enum qg_trust t)
 {

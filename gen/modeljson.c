@@ -85,6 +85,18 @@ cJSON *qg_model_json(const struct qg_model *m)
 			s->target->ports->format_run(&runs[r], text);
 			cJSON_AddItemToArray(ports, cJSON_CreateString(text));
 		}
+		/* Runs of ports with one length each; left out when the intent gives none. */
+		cJSON *cable = s->cable_m ? cJSON_AddObjectToObject(o, "cable_length_m") : NULL;
+		for (size_t a = 0, b; cable && runs && a < s->n_ports; a = b) {
+			for (b = a + 1; b < s->n_ports && s->cable_m[b] == s->cable_m[a]; b++)
+				;
+			size_t nr = qg_port_runs(&s->ports[a], b - a, runs);
+			for (size_t r = 0; r < nr && s->cable_m[a]; r++) {
+				char text[QG_PORT_TEXT_LEN];
+				s->target->ports->format_run(&runs[r], text);
+				cJSON_AddNumberToObject(cable, text, s->cable_m[a]);
+			}
+		}
 		free(runs);
 		cJSON_AddItemToArray(sw, o);
 	}

@@ -161,9 +161,19 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "cumulus.profile", NVUE_PROFILE,
 		       "NVUE's global profiles apply to every port (its egress-queue-mapping "
 		       "has no other); the intent's ports get the link MTU");
-	qg_explain_row(x, "cumulus.pfc.cable_length", "-",
-		       "left as the switch has it (NVUE's default is 10 m): the intent has "
-		       "no cable length yet");
+	bool cable = false;
+	for (size_t i = 0; i < m->n_switches; i++)
+		cable |= m->switches[i].target == &qg_target_cumulus && m->switches[i].cable_m;
+	if (cable)
+		qg_explain_row(x, "cumulus.pfc.cable_length", "the longest per switch",
+			       "NVUE sizes a PFC profile's headroom for one cable length, and "
+			       "qosgen writes one profile for all of a switch's ports: each "
+			       "switch's longest cable_length_m, so no port has less headroom "
+			       "than its cable needs (a switch without one keeps its own)");
+	else
+		qg_explain_row(x, "cumulus.pfc.cable_length", "-",
+			       "left as the switch has it (NVUE's default is 10 m): no switch "
+			       "gives cable_length_m");
 	char why[200];
 	roce_defaults_differ(q, why, sizeof(why));
 	snprintf(reason, sizeof(reason),

@@ -79,6 +79,14 @@ static void class_map(cJSON *qos, const struct qg_qos *q, const struct qg_class 
 	}
 }
 
+int nvue_cable_length(const struct qg_switch *s)
+{
+	int longest = 0;
+	for (size_t k = 0; s->cable_m && k < s->n_ports; k++)
+		longest = s->cable_m[k] > longest ? s->cable_m[k] : longest;
+	return longest;
+}
+
 cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 {
 	const struct qg_qos *q = &m->qos;
@@ -98,6 +106,14 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 	member(child(pfc, "switch-priority"), q->lossless.priority);
 	str(pfc, "tx", "enable");
 	str(pfc, "rx", "enable");
+	/*
+	 * NVUE sizes the PFC profile's headroom for one cable length, and qosgen
+	 * writes one profile for all the switch's ports: the longest cable, so
+	 * that no port has less headroom than its cable needs.
+	 */
+	int longest = nvue_cable_length(s);
+	if (longest)
+		num(pfc, "cable-length", longest);
 
 	/* NVUE takes whole percents; the target's check() refuses others before this. */
 	int pct = q->pool_percent_centi / 100;

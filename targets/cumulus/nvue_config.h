@@ -39,6 +39,12 @@ long nvue_ecn_bytes(int kb);
 /* Is o an NVUE set: an object whose members are all empty objects ("'3': {}")? */
 bool nvue_is_set(const cJSON *o);
 
+/*
+ * The PFC profile's cable-length: the longest of the switch's cable_length_m
+ * (one profile for all its ports); 0 when the intent gives none.
+ */
+int nvue_cable_length(const struct qg_switch *s);
+
 /* The desired tree of switch i, keys sorted, one key per interface. NULL: out of memory. */
 cJSON *nvue_config_from_model(const struct qg_model *m, size_t i);
 

@@ -41,6 +41,13 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 	 */
 	/* Onyx User Manual 3.10, QoS: no DSCP-to-switch-priority remap command in basic mode. */
 	qg_check_fixed_dscp_map(m, "onyx", d);
+	for (size_t i = 0; i < m->n_switches; i++)
+		if (m->switches[i].target == &qg_target_onyx && m->switches[i].cable_m)
+			qg_warning(d, m->switches[i].cable_pos,
+				   "switches[%zu].cable_length_m: the onyx target writes no cable "
+				   "length (the Onyx manual documents none for its headroom); "
+				   "ignored for %s",
+				   i, m->switches[i].name);
 	const struct qg_class *cls[2] = {&m->qos.lossless, m->qos.cnp ? &m->qos.cnpc : NULL};
 	for (int k = 0; k < 2; k++) {
 		const struct qg_class *c = cls[k];

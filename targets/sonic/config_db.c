@@ -180,9 +180,13 @@ cJSON *sonic_config_from_model(const struct qg_model *m, size_t i)
 	if (q->cnp && q->cnpc.ets.mode != QG_ETS_UNSET)
 		scheduler(root, SONIC_SCHED_CNP, &q->cnpc.ets);
 	for (size_t k = 0; k < s->n_ports; k++) {
-		char name[QG_PORT_TEXT_LEN];
+		char name[QG_PORT_TEXT_LEN], len[24];
 		sonic_port_format(&s->ports[k], name);
 		port_rows(root, q, name);
+		/* sonic-cable-length: "[0-9]+m". */
+		snprintf(len, sizeof(len), "%dm", s->cable_m ? s->cable_m[k] : 0);
+		if (s->cable_m && s->cable_m[k])
+			str(child(child(root, "CABLE_LENGTH"), SONIC_CABLE_ROW), name, len);
 	}
 	/* A failed allocation anywhere leaves a row short: count what must be there. */
 	cJSON *port = cJSON_GetObjectItemCaseSensitive(root, "PORT");

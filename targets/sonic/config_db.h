@@ -18,6 +18,7 @@
  *   SCHEDULER|qosgen_lossless, qosgen_cnp   the classes that give ets
  *   QUEUE|<port>|<tc>                 their scheduler and WRED profile
  *   BUFFER_PG|<port>|<pg>             the lossless PG, profile NULL (dynamic headroom)
+ *   CABLE_LENGTH|AZURE                <port>: "<m>m", with cable_length_m (the headroom's input)
  *   PORT|<port>                       mtu
  * The lossless priority group is numbered as the lossless priority (as
  * SONiC's templates do: PG 3 for priority 3); priority group 0 holds every
@@ -34,6 +35,13 @@
 
 /* qosgen's own names, stable so that a diff and a removal are exact. */
 #define SONIC_MAP "QOSGEN"
+/*
+ * CABLE_LENGTH's row: SONiC's buffer managers read every row's port fields
+ * whatever the row's name, and its templates write AZURE; qosgen sets a
+ * port's length in the row that has it (config_db_patch.c), else here, so
+ * that no port ends with two lengths.
+ */
+#define SONIC_CABLE_ROW "AZURE"
 #define SONIC_WRED "qosgen_lossless"
 #define SONIC_SCHED_LOSSLESS "qosgen_lossless"
 #define SONIC_SCHED_CNP "qosgen_cnp"

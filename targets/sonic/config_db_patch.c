@@ -22,6 +22,7 @@ enum kind {
 	NAMED,	    /* qosgen's own name: the whole row */
 	PORT_ROW,   /* "Ethernet0": the fields qosgen writes */
 	PORT_INDEX, /* "Ethernet0|3" or "Ethernet0|3-4": the same, per index */
+	PORT_FIELD, /* a field named by the port, in whichever row has it (CABLE_LENGTH) */
 };
 
 static enum kind kind_of(const char *table)
@@ -30,10 +31,8 @@ static enum kind kind_of(const char *table)
 		const char *name;
 		enum kind kind;
 	} tables[] = {
-	    {"BUFFER_PG", PORT_INDEX},
-	    {"PORT", PORT_ROW},
-	    {"PORT_QOS_MAP", PORT_ROW},
-	    {"QUEUE", PORT_INDEX},
+	    {"BUFFER_PG", PORT_INDEX},	{"CABLE_LENGTH", PORT_FIELD}, {"PORT", PORT_ROW},
+	    {"PORT_QOS_MAP", PORT_ROW}, {"QUEUE", PORT_INDEX},
 	};
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
 		if (!strcmp(tables[i].name, table))
@@ -97,7 +96,7 @@ static bool row_port(const char *table, const char *key, char *port, size_t cap)
 	enum kind k = kind_of(table);
 	/* A PORT_INDEX key without its "|index" still names its port: a row to refuse. */
 	size_t n = strlen(key);
-	if (k == NAMED)
+	if (k == NAMED || k == PORT_FIELD)
 		n = 0;
 	else if (k == PORT_INDEX && strchr(key, '|'))
 		n = (size_t)(strrchr(key, '|') - key);
@@ -305,11 +304,35 @@ static cJSON *split(cJSON *t, cJSON *cover, const char *key, size_t len, int idx
 	return *oom ? NULL : get(t, key);
 }
 
+/* A port's field set in every row that has it, else in want's row: no port ends with two. */
+static void converge_port_fields(cJSON *t, const cJSON *w, bool *oom)
+{
+	for (const cJSON *f = w->child; f && !*oom; f = f->next) {
+		bool found = false;
+		for (cJSON *r = t->child; r; r = r->next)
+			if (get(r, f->string)) {
+				set_field(r, f->string, f, oom);
+				found = true;
+			}
+		if (!found) {
+			cJSON *row = get(t, w->string);
+			if (!row && !(row = cJSON_AddObjectToObject(t, w->string)))
+				*oom = true;
+			else
+				set_field(row, f->string, f, oom);
+		}
+	}
+}
+
 static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 {
 	enum kind k = kind_of(wt->string);
 	for (const cJSON *w = wt->child; w && !*oom; w = w->next) {
 		cJSON *row = get(t, w->string);
+		if (k == PORT_FIELD) {
+			converge_port_fields(t, w, oom);
+			continue;
+		}
 		if (k == NAMED) {
 			cJSON *c = cJSON_Duplicate(w, true);
 			if (!c)

@@ -10,7 +10,9 @@
  *     with the references to it from the intent's ports;
  *   - on the intent's ports, the fields it writes: PORT mtu, the
  *     PORT_QOS_MAP maps and pfc_enable, QUEUE scheduler and wred_profile,
- *     BUFFER_PG profile. Every other field, row and table is the switch's.
+ *     BUFFER_PG profile, and with cable_length_m the port's field of
+ *     CABLE_LENGTH, in every row that has it (else in AZURE). Every other
+ *     field, row and table is the switch's.
  * QUEUE and BUFFER_PG keys may name a range ("Ethernet0|3-4", as SONiC's
  * own templates write them): a range already saying what the intent says
  * of its index is in sync; otherwise it is split, its other indices keeping

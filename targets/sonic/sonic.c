@@ -124,10 +124,10 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "sonic.lossless_pg", v, reason);
 	qg_explain_row(x, "sonic.headroom", "dynamic",
 		       "BUFFER_PG's profile \"NULL\" lets SONiC's dynamic buffer model compute "
-		       "the lossless headroom from each port's speed, cable length (the switch's "
-		       "CABLE_LENGTH, which qosgen leaves as it is: the intent has no cable "
-		       "length yet) and MTU; the switch needs DEVICE_METADATA buffer_model "
-		       "dynamic");
+		       "the lossless headroom from each port's speed, cable length (CABLE_LENGTH: "
+		       "each port's cable_length_m as \"<m>m\", in the row that holds the port, "
+		       "else " SONIC_CABLE_ROW "; a switch without cable_length_m keeps its own) "
+		       "and MTU; the switch needs DEVICE_METADATA buffer_model dynamic");
 	snprintf(reason, sizeof(reason),
 		 "not written: the dynamic buffer model sizes the switch's own "
 		 "ingress_lossless_pool, so the pool '%s' and its memory_percent apply to the "

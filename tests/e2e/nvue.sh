@@ -72,7 +72,8 @@ version: 1
 fabric: e2e
 $E2E_QOS
 switches:
-  - {name: $1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4, swp49s0-3]}
+  - {name: $1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4, swp49s0-3],
+     cable_length_m: {default: 5, swp49s0-3: 50}}
 YAML
 }
 export QOSGEN_NVUE_PASSWORD=e2e-pw
@@ -96,7 +97,7 @@ run diff --switch leaf1 --exit-code
 check "diff --exit-code: differs" $? "exit $st: $(cat "$dir/out" "$dir/err")"
 run push --switch leaf1
 [ $st -eq 0 ] && grep -q "converged" "$dir/err" && grep -q "saved" "$dir/err" &&
-	nv_get qos/pfc | grep -q '"3"' &&
+	nv_get qos/pfc | grep -q '"3"' && nv_get qos/pfc | grep -q '"cable-length": *50' &&
 	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw \
 		"https://127.0.0.1:$nvport/nvue_v1/qos/pfc?rev=startup" | grep -q '"3"'
 check "push converges and saves" $? "exit $st: $(cat "$dir/err")"

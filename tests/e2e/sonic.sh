@@ -84,7 +84,8 @@ version: 1
 fabric: e2e
 $E2E_QOS
 switches:
-  - {name: sonic, platform: sonic, address: 127.0.0.1, port: $port, user: $user, ports: [Ethernet0-12/4]}
+  - {name: sonic, platform: sonic, address: 127.0.0.1, port: $port, user: $user, ports: [Ethernet0-12/4],
+     cable_length_m: {default: 5, Ethernet12: 40}}
 YAML
 run() { # VERB ARGS...; output in $dir/out, $dir/err; status in $st
 	verb=$1
@@ -125,8 +126,11 @@ q = json.load(open(sys.argv[1]))["QUEUE"]
 assert q["Ethernet0|3"]["scheduler"] == "scheduler.1", q.get("Ethernet0|3")
 assert q["Ethernet0|3"]["wred_profile"] == "qosgen_lossless"
 assert "Ethernet0|6" in q and q["Ethernet0|6"]["scheduler"] == "qosgen_cnp"
+cable = json.load(open(sys.argv[1]))["CABLE_LENGTH"]
+assert [r.get("Ethernet12") for r in cable.values() if "Ethernet12" in r] == ["40m"], cable
+assert [r.get("Ethernet0") for r in cable.values() if "Ethernet0" in r] == ["5m"], cable
 PY
-check "the switch's other queues keep their fields" $? "$(grep -o '"Ethernet0|[0-9-]*": {[^}]*}' "$state/running.json" | head -5)"
+check "the switch's other queues keep their fields; cable lengths in the switch's row" $? "$(grep -o '"Ethernet0|[0-9-]*": {[^}]*}' "$state/running.json" | head -5)"
 
 # --- refused by the switch: unchanged, no checkpoint left ---
 device

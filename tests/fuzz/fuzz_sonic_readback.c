@@ -30,7 +30,8 @@ static const char intent[] =
     "version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: roce, "
     "memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}, ets: {mode: wrr, weight: 50}}\n"
     "  cnp: {priority: 6, dscp: 48, ets: strict}\n"
-    "switches:\n  - {name: s, platform: sonic, address: s, ports: [Ethernet0-8/4]}\n";
+    "switches:\n  - {name: s, platform: sonic, address: s, ports: [Ethernet0-8/4], "
+    "cable_length_m: {default: 5, Ethernet8: 40}}\n";
 
 static cJSON *want;
 
@@ -122,10 +123,31 @@ static bool port_table(const char *t)
 	return index_table(t) || !strcmp(t, "PORT") || !strcmp(t, "PORT_QOS_MAP");
 }
 
+/* A port's cable length: every row that names the port says it, and one does. */
+static void cable_lengths(const cJSON *wt, const cJSON *at)
+{
+	for (const cJSON *w = wt->child; w; w = w->next)
+		for (const cJSON *f = w->child; f; f = f->next) {
+			int n = 0;
+			for (const cJSON *r = at ? at->child : NULL; r; r = r->next) {
+				const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, f->string);
+				if (v && !cJSON_Compare(v, f, true))
+					fail("a cable length not as the intent says", f->string);
+				n += v != NULL;
+			}
+			if (n == 0)
+				fail("no cable length for", f->string);
+		}
+}
+
 static void owned_equal(const cJSON *after)
 {
 	for (const cJSON *wt = want->child; wt; wt = wt->next) {
 		const cJSON *at = cJSON_GetObjectItemCaseSensitive(after, wt->string);
+		if (!strcmp(wt->string, "CABLE_LENGTH")) {
+			cable_lengths(wt, at);
+			continue;
+		}
 		for (const cJSON *w = wt->child; w; w = w->next) {
 			if (!port_table(wt->string)) {
 				if (!cJSON_Compare(

@@ -48,8 +48,8 @@ sys.dont_write_bytecode = True  # no __pycache__ left in the checkout by the imp
 import configdb2yang as c2y  # noqa: E402  (test tooling beside this one)
 
 # configdb2yang.py covers the tables qosgen writes. A switch's running config also holds
-# the other tables the models in sonic-yang define (buffers, cable length, the other
-# maps); they are added to its tables here, in its own terms, rather than in that file,
+# the other tables the models in sonic-yang define (buffers, the other maps); they are
+# added to its tables here, in its own terms, rather than in that file,
 # which validate.sh keeps strict for qosgen's output. Leaf types from the .yang files.
 c2y.ROWS.update({
     "BUFFER_POOL": ("sonic-buffer-pool", ["name"]),
@@ -57,7 +57,6 @@ c2y.ROWS.update({
     "BUFFER_QUEUE": ("sonic-buffer-queue", ["port", "qindex"]),
 })
 c2y.MAPS.update({
-    "CABLE_LENGTH": ("sonic-cable-length", "port", "length"),
     "DOT1P_TO_TC_MAP": ("sonic-dot1p-tc-map", "dot1p", "tc"),
     "TC_TO_DSCP_MAP": ("sonic-tc-dscp-map", "tc", "dscp"),
 })

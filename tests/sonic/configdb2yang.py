@@ -38,6 +38,7 @@ MAPS = {
     "MAP_PFC_PRIORITY_TO_QUEUE": ("sonic-pfc-priority-queue-map", "pfc_priority", "qindex"),
     "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": ("sonic-pfc-priority-priority-group-map",
                                            "pfc_priority", "pg"),
+    "CABLE_LENGTH": ("sonic-cable-length", "port", "length"),
 }
 # Leaves of an (unsigned) integer type of 32 bits or fewer: JSON numbers.
 # uint64 (WRED thresholds, probabilities) stays a string, as RFC 7951 says.

@@ -420,6 +420,47 @@ static void test_patch_removes_dropped(void **state)
 	qg_model_free(&m);
 }
 
+#define DYNAMIC "\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}}"
+
+/*
+ * A port's cable length goes in the row that already names it (whatever its
+ * name), else in AZURE: no port ends with two lengths; other ports untouched.
+ */
+static void test_patch_cable_lengths(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "switches:\n  - {name: leaf1, platform: sonic, address: leaf1.lab, "
+			 "ports: [Ethernet0-4/4], cable_length_m: {default: 5, Ethernet4: 40}}\n",
+		&m);
+	cJSON *want = sonic_config_from_model(&m, 0), *have = NULL;
+	assert_string_equal(get(want, "CABLE_LENGTH", SONIC_CABLE_ROW, "Ethernet4"), "40m");
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	const char *rb = "{" DYNAMIC ", \"PORT\": {\"Ethernet0\": {}, \"Ethernet4\": {}, "
+			 "\"Ethernet8\": {}}, \"CABLE_LENGTH\": {\"T1\": {\"Ethernet0\": \"300m\", "
+			 "\"Ethernet8\": \"300m\"}}}";
+	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	bool oom;
+	cJSON *patch = sonic_config_patch(want, have, &oom);
+	struct qg_buf t = {0};
+	sonic_patch_text(patch, &t);
+	assert_true(has_op(t.data, "{\"op\":\"add\",\"path\":\"/CABLE_LENGTH/AZURE\",\"value\":"
+				   "{\"Ethernet4\":\"40m\"}}"));
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/CABLE_LENGTH/T1/Ethernet0\","
+				   "\"value\":\"5m\"}"));
+	assert_null(strstr(t.data, "Ethernet8"));
+	apply(have, patch);
+	assert_null(sonic_config_patch(want, have, &oom));
+	qg_buf_free(&t);
+	cJSON_Delete(patch);
+	cJSON_Delete(have);
+	cJSON_Delete(want);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
 static void judge_refuses(const cJSON *want, const char *rb, const char *needle)
 {
 	struct qg_diags d;
@@ -436,8 +477,6 @@ static void judge_refuses(const cJSON *want, const char *rb, const char *needle)
 	cJSON_Delete(have);
 	qg_diags_free(&d);
 }
-
-#define DYNAMIC "\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}}"
 
 static void test_judge_refusals(void **state)
 {
@@ -514,6 +553,7 @@ int main(void)
 	    cmocka_unit_test(test_explain_rows),
 	    cmocka_unit_test(test_patch_converges),
 	    cmocka_unit_test(test_patch_removes_dropped),
+	    cmocka_unit_test(test_patch_cable_lengths),
 	    cmocka_unit_test(test_judge_refusals),
 	    cmocka_unit_test(test_readback_parse),
 	};
