@@ -125,31 +125,35 @@ static bool in_sync(const cJSON *want, const cJSON *have)
 	return !left && !oom;
 }
 
-static void drop_checkpoint(struct sonic *c)
+/* The checkpoint is no longer needed: gone from the switch, and from the result. */
+static void drop_checkpoint(struct sonic *c, struct qg_push_result *r)
 {
 	char cmd[128], err[256];
 	snprintf(cmd, sizeof(cmd), "sudo -n config delete-checkpoint %s", c->checkpoint);
-	if (run(c, cmd, NULL, 0, NULL, err, sizeof(err)) == 0)
+	if (run(c, cmd, NULL, 0, NULL, err, sizeof(err)) == 0) {
 		c->checkpoint[0] = '\0';
+		r->saved_as[0] = '\0';
+	}
 }
 
 /* Something was or may have been applied that must not stay: back to the checkpoint, proven. */
 static void roll_back(struct sonic *c, const cJSON *before, const cJSON *patch, const char *cause,
 		      struct qg_push_result *r)
 {
-	char cmd[128], err[1024];
+	char cmd[128], err[1024], name[sizeof(c->checkpoint)];
 	cJSON *after = NULL;
-	snprintf(cmd, sizeof(cmd), "sudo -n config rollback %s", c->checkpoint);
+	snprintf(name, sizeof(name), "%s", c->checkpoint);
+	snprintf(cmd, sizeof(cmd), "sudo -n config rollback %s", name);
 	int rc = run(c, cmd, NULL, 0, NULL, err, sizeof(err));
 	if (rc == 0 && read_back(c, &after, err, sizeof(err)) == 0 &&
 	    sonic_config_same_at(patch, after, before)) {
 		r->state = QG_PUSH_RESTORED;
 		r->lines_rolled_back = r->lines_sent;
-		drop_checkpoint(c);
+		drop_checkpoint(c, r);
 		qg_push_say(r,
 			    "%s; rolled back to checkpoint %s: restored to the earlier "
 			    "configuration",
-			    cause, r->saved_as);
+			    cause, name);
 	} else {
 		r->state = QG_PUSH_NOT_RESTORED;
 		qg_push_say(r,
@@ -184,7 +188,7 @@ static int settle(struct sonic *c, const cJSON *want, const cJSON *before, const
 		rc = 0;
 	} else if (sonic_config_same_at(patch, after, before)) {
 		r->state = QG_PUSH_UNCHANGED;
-		drop_checkpoint(c);
+		drop_checkpoint(c, r);
 		qg_push_say(r, "%s; the read-back shows nothing applied: unchanged", cause);
 	} else {
 		roll_back(c, before, patch, cause, r);
@@ -252,7 +256,7 @@ static void finish(struct sonic *c, const cJSON *want, const cJSON *before, cons
 			    r->saved_as);
 		return;
 	}
-	drop_checkpoint(c);
+	drop_checkpoint(c, r);
 	r->state = QG_PUSH_CONVERGED;
 	qg_push_say(r, "%d changes applied with config apply-patch, read back in sync, saved%s",
 		    r->lines_sent,
