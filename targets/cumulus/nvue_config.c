@@ -319,19 +319,22 @@ bool nvue_is_set(const cJSON *o)
 	return true;
 }
 
-/* Does a leaf of have say what want's says (9216 and "9216" alike)? */
+/*
+ * Does a leaf of have say what want's says (9216 and "9216" alike)? A
+ * number as text only in its plain decimal form: NVUE reads startup.yaml
+ * with PyYAML, whose YAML 1.1 takes "050" as octal 40, so "050" is not 50
+ * (a fuzz finding).
+ */
 static bool leaf_equal(const cJSON *want, const cJSON *have)
 {
 	if (!have)
 		return false;
 	if (cJSON_IsNumber(want)) {
-		char *e;
+		char text[32];
 		if (cJSON_IsNumber(have))
 			return have->valuedouble == want->valuedouble;
-		if (!cJSON_IsString(have))
-			return false;
-		long v = strtol(have->valuestring, &e, 10);
-		return !*e && *have->valuestring && v == (long)want->valuedouble;
+		snprintf(text, sizeof(text), "%ld", (long)want->valuedouble);
+		return cJSON_IsString(have) && !strcmp(have->valuestring, text);
 	}
 	return cJSON_IsString(have) && !strcmp(have->valuestring, want->valuestring);
 }
