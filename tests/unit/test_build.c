@@ -95,9 +95,19 @@ static void test_plan_lists_every_file_with_its_hash(void **state)
 	{
 		files += plan_files_match(cJSON_GetObjectItem(dev, "files"), &o);
 	}
-	/* The fabric's own: the Ansible hand-off. */
-	assert_int_equal(plan_files_match(cJSON_GetObjectItem(plan, "files"), &o), 2);
-	files += 2;
+	/* The hosts' groups' files: the ESXi hosts' (one group) and the Linux VFs'. */
+	const cJSON *group;
+	cJSON_ArrayForEach(group, cJSON_GetObjectItem(plan, "groups"))
+	{
+		files += plan_files_match(cJSON_GetObjectItem(group, "files"), &o);
+	}
+	/*
+	 * The rest: the two platforms' helper libraries, the Linux hosts' one
+	 * systemd unit and udev rule (all four on ens224 and vmw_pvrdma0), and
+	 * the Ansible hand-off.
+	 */
+	assert_int_equal(plan_files_match(cJSON_GetObjectItem(plan, "files"), &o), 6);
+	files += 6;
 	assert_int_equal(files + 1, o.n); /* every file but plan.json itself */
 	const cJSON *derived = cJSON_GetObjectItem(plan, "derived");
 	assert_int_equal(cJSON_GetObjectItem(derived, "roce_tos")->valueint, 106);
