@@ -12,8 +12,9 @@
  * final newlines), into a temporary file of the task's own, removed
  * whatever happens; Ansible's script action then copies it and runs it, as
  * before: no Python on the host (ESXi's included). The controller's steps
- * change nothing Ansible should report, and run in check mode too; never
- * with the play's become (that is the host's sudo, not the controller's).
+ * change nothing Ansible should report (nor show under --diff: the whole
+ * script), and run in check mode too; never with the play's become (that is
+ * the host's sudo, not the controller's).
  * The script action has no check mode of its own (it would skip the task),
  * so the task always runs and check mode becomes the scripts' dry run. In
  * the block scalar YAML keeps backslashes as they are; Jinja's string
@@ -45,6 +46,7 @@ const struct qg_handoff qg_handoff_host_script = {
 	"        content: \"{{ query('ansible.builtin.file', *qosgen_parts, rstrip=false) | "
 	"join('') }}\"\n"
 	"        mode: \"0600\"\n"
+	"      diff: false\n"
 	"      delegate_to: localhost\n"
 	"      become: false\n"
 	"      check_mode: false\n"

@@ -123,6 +123,7 @@ static void test_site_plays_per_handoff_then_convergence(void **state)
 	}
 	assert_non_null(strstr(scalar(at(block->kids[1], "ansible.builtin.copy/content")),
 			       "query('ansible.builtin.file', *qosgen_parts, rstrip=false)"));
+	assert_string_equal(scalar(get(block->kids[1], "diff")), "false");
 	const struct qg_ynode *task = block->kids[2];
 	assert_string_equal(scalar(get(task, "ansible.builtin.script")), "{{ qosgen_tmp.path }}");
 	assert_string_equal(scalar(get(task, "check_mode")), "false");
