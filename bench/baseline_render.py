@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 # bench/build's baseline: what a team writes instead of qosgen, in the fewest
-# lines. PyYAML reads the intent, Jinja2 renders the same files qosgen writes
-# (an Onyx CLI file per switch, the host script per Linux host from qosgen's
-# own template text), with no validation at all, and one plain write per file.
+# lines. PyYAML reads the intent, Jinja2 renders the files (an Onyx CLI file
+# per switch, a whole host script per Linux host from the text of qosgen's
+# helper library, as a team without qosgen's groups would), with no
+# validation at all, and one plain write per file.
 # Usage: baseline_render.py INTENT OUTDIR TEMPLATES_DIR
 import os
 import sys
@@ -29,8 +30,8 @@ onyx = env.from_string(
     "interface ethernet {{ sw.ports | join(',') }} traffic-class {{ ll.priority }} "
     "congestion-control ecn minimum-absolute {{ ll.ecn.min_kb }} maximum-absolute {{ ll.ecn.max_kb }}\n"
     "interface ethernet {{ sw.ports | join(',') }} traffic-class {{ cnp.priority }} dcb ets strict\n")
-with open(os.path.join(tdir, "linux.sh.in")) as f:
-    host = env.from_string(f.read())
+with open(os.path.join(tdir, "linux-lib.sh.in")) as f:
+    host = env.from_string(f.read() + "{{ body }}")
 body = env.from_string(
     "qg_need_netdev {{ h.netdev }}\nqg_set_mtu {{ h.netdev }} {{ mtu }}\n"
     "qg_set_trust {{ h.netdev }} dscp\nqg_set_pfc {{ h.netdev }} {{ pfc }}\n"

@@ -3,8 +3,9 @@
 # bench/build: `qosgen build` of generated fabrics against a PyYAML + Jinja2
 # script rendering the same files with no validation (bench/baseline_render.py),
 # in one run on one machine: 500 switches + 10,000 Linux hosts, then 5,000 +
-# 100,000. Prints wall time, peak memory and output size of each, the ratio
-# baseline / qosgen, and qosgen's scaling from the smaller fabric to the larger.
+# 100,000. Prints wall time, peak memory and output size (files, bytes, disk)
+# of each, the ratio baseline / qosgen, and qosgen's scaling from the smaller
+# fabric to the larger.
 # Targets (issue: fleet scale): at 500 + 10,000 qosgen >= 20x faster than the
 # baseline and its output under 15 MB; the larger fabric at most 11x the time
 # of the smaller, under 1 GiB. The bench prints and judges nothing.
@@ -51,17 +52,25 @@ timed() {
 	read -r secs kb <"$dir/time"
 }
 
+# out_size DIR: its files, their bytes (what git stores and a diff reads) and
+# what they take on this filesystem (du: at least one block, 4 KiB on ext4, per
+# file, whatever its size), in MB.
+out_size() {
+	printf '%d files, %d MB (%d MB on disk)' "$(find "$1" -type f | wc -l)" \
+		"$(du -sm --apparent-size "$1" | cut -f1)" "$(du -sm "$1" | cut -f1)"
+}
+
 run() { # SWITCHES HOSTS: prints one line each for qosgen and the baseline
 	f=$dir/fabric-$1-$2.yaml
 	fabric "$1" "$2" "$f"
 	rm -rf "$dir/out" "$dir/base"
 	timed qosgen "$Q" build "$f" -o "$dir/out"
-	q_secs=$secs q_kb=$kb q_mb=$(du -sm "$dir/out" | cut -f1)
+	q_secs=$secs q_kb=$kb q_out=$(out_size "$dir/out")
 	timed baseline /usr/bin/python3 "$top/bench/baseline_render.py" "$f" "$dir/base" "$top/templates"
-	b_secs=$secs b_kb=$kb b_mb=$(du -sm "$dir/base" | cut -f1)
+	b_secs=$secs b_kb=$kb b_out=$(out_size "$dir/base")
 	ratio=$(echo "$b_secs $q_secs" | awk '{ printf "%.2f", ($2 > 0 ? $1 / $2 : 0) }')
-	printf 'BENCH build %s switches + %s hosts: qosgen %.2f s, %d MB peak, %d MB out; baseline %.2f s, %d MB peak, %d MB out; baseline/qosgen %sx\n' \
-		"$1" "$2" "$q_secs" $((q_kb / 1024)) "$q_mb" "$b_secs" $((b_kb / 1024)) "$b_mb" "$ratio"
+	printf 'BENCH build %s switches + %s hosts: qosgen %.2f s, %d MB peak, out %s; baseline %.2f s, %d MB peak, out %s; baseline/qosgen %sx\n' \
+		"$1" "$2" "$q_secs" $((q_kb / 1024)) "$q_out" "$b_secs" $((b_kb / 1024)) "$b_out" "$ratio"
 	rm -rf "$dir/out" "$dir/base" "$f"
 }
 

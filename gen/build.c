@@ -7,6 +7,7 @@
 #include "hash.h"
 #include "modeljson.h"
 #include "target.h"
+#include "strmap.h"
 #include "version.h"
 
 #include <cjson/cJSON.h>
@@ -56,6 +57,223 @@ static cJSON *file_json(const struct qg_outfile *f)
 	return o;
 }
 
+/*
+ * A group of devices (struct qg_target's group()): its settings once, the
+ * number of its devices, and its own files as plan.json lists them.
+ */
+struct group {
+	char name[QG_GROUP_LEN];
+	const struct qg_target *target;
+	size_t n;
+	struct qg_settings set;
+	cJSON *files;
+};
+
+struct groups {
+	struct group **v;
+	size_t n, cap;
+	struct qg_strmap by_name; /* keys: each group's own name */
+};
+
+static void groups_free(struct groups *g)
+{
+	for (size_t k = 0; k < g->n; k++) {
+		qg_settings_free(&g->v[k]->set);
+		cJSON_Delete(g->v[k]->files);
+		free(g->v[k]);
+	}
+	free(g->v);
+	qg_strmap_free(&g->by_name);
+}
+
+/* Group `name` of target t, made if new (*fresh then true); NULL when out of memory. */
+static struct group *group_of(struct groups *g, const struct qg_target *t, const char *name,
+			      bool *fresh)
+{
+	struct group *x = qg_strmap_get(&g->by_name, name);
+	*fresh = !x;
+	if (x)
+		return x;
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 8;
+		struct group **v = realloc(g->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		g->v = v;
+		g->cap = cap;
+	}
+	x = calloc(1, sizeof(*x));
+	if (!x || !(x->files = cJSON_CreateArray())) {
+		free(x);
+		return NULL;
+	}
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->target = t;
+	if (qg_strmap_put(&g->by_name, x->name, x, NULL) < 0) {
+		cJSON_Delete(x->files);
+		free(x);
+		return NULL;
+	}
+	g->v[g->n++] = x;
+	return x;
+}
+
+static bool settings_equal(const struct qg_settings *a, const struct qg_settings *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t k = 0; k < a->n; k++)
+		if (strcmp(a->v[k].key, b->v[k].key) || strcmp(a->v[k].value, b->v[k].value))
+			return false;
+	return true;
+}
+
+static cJSON *settings_json(const struct qg_settings *set)
+{
+	cJSON *so = cJSON_CreateObject();
+	for (size_t k = 0; k < set->n; k++)
+		cJSON_AddItemToObject(so, set->v[k].key, qg_setting_json(set->v[k].value));
+	return so;
+}
+
+/*
+ * Move the files device `name` emitted (own) into out. Its own go into
+ * `files` (plan.json's list under the device); a group's or a shared file is
+ * added the first time and must be byte-identical every other time, its
+ * index appended to *shared (a shared one) or its entry to grp->files.
+ * 0, -ENOMEM, -EEXIST (two devices' own files at one path) or -EINVAL (a
+ * shared file that differs: a target's bug, reported to d).
+ */
+static int take_files(const char *name, struct qg_outset *own, struct group *grp,
+		      struct qg_outset *out, cJSON *files, size_t **shared, size_t *n_shared,
+		      struct qg_diags *d)
+{
+	for (size_t k = 0; k < own->n; k++) {
+		struct qg_outfile *f = &own->v[k];
+		const struct qg_outfile *had = f->owner ? qg_outset_find(out, f->path) : NULL;
+		if (had) {
+			if (had->owner != f->owner || had->len != f->len ||
+			    memcmp(had->data, f->data, f->len) || had->mode != f->mode) {
+				qg_error(d, (struct qg_pos){0},
+					 "internal error: %s's %s differs from the one an earlier "
+					 "device of the same %s wrote; please report it",
+					 name, f->path,
+					 f->owner == QG_FILE_GROUP ? "group" : "kind");
+				return -EINVAL;
+			}
+			continue;
+		}
+		if (f->owner == QG_FILE_GROUP && !grp) {
+			qg_error(d, (struct qg_pos){0},
+				 "internal error: %s's %s is its group's, but it has no group; "
+				 "please report it",
+				 name, f->path);
+			return -EINVAL;
+		}
+		int rc = qg_outset_add(out, f->path, f->data, f->len, f->mode);
+		f->data = NULL; /* out owns it now, whatever rc says */
+		if (rc)
+			return rc;
+		size_t at = out->n - 1;
+		out->v[at].owner = f->owner;
+		if (f->owner == QG_FILE_DEVICE) {
+			cJSON_AddItemToArray(files, file_json(&out->v[at]));
+		} else if (f->owner == QG_FILE_GROUP) {
+			cJSON_AddItemToArray(grp->files, file_json(&out->v[at]));
+		} else {
+			size_t *v = realloc(*shared, (*n_shared + 1) * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			*shared = v;
+			v[(*n_shared)++] = at;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Device i of a kind: its files into out, its entry into devices, its
+ * settings into its group (the same as the group's first device's, or a
+ * target's bug) or its entry.
+ */
+static int build_device(const struct qg_model *m, enum qg_device_kind kind, size_t i,
+			const struct qg_emit_ctx *ctx, struct groups *groups, struct qg_outset *out,
+			cJSON *devices, size_t **shared, size_t *n_shared)
+{
+	const struct qg_target *tg = qg_target_for(m, kind, i);
+	const char *name = qg_device_name(m, kind, i);
+	struct qg_outset own = {0};
+	struct qg_settings set = {0};
+	struct group *grp = NULL;
+	bool fresh = false;
+	int rc = tg->emit(m, i, ctx, &own);
+	if (rc == 0)
+		rc = tg->settings(m, i, &set);
+	if (rc == 0 && tg->group) {
+		char gname[QG_GROUP_LEN] = "";
+		tg->group(m, i, gname);
+		grp = group_of(groups, tg, gname, &fresh);
+		rc = grp ? 0 : -ENOMEM;
+	}
+	cJSON *dev = cJSON_CreateObject();
+	cJSON_AddStringToObject(dev, "kind", kind_name[kind]);
+	cJSON_AddStringToObject(dev, "name", name);
+	cJSON_AddStringToObject(dev, "target", tg->name);
+	if (grp)
+		cJSON_AddStringToObject(dev, "group", grp->name);
+	cJSON *files = cJSON_AddArrayToObject(dev, "files");
+	cJSON_AddItemToArray(devices, dev);
+	if (rc == 0)
+		rc = take_files(name, &own, grp, out, files, shared, n_shared, ctx->d);
+	if (rc == 0 && !grp) {
+		cJSON_AddItemToObject(dev, "settings", settings_json(&set));
+	} else if (rc == 0 && fresh) {
+		grp->set = set;
+		set = (struct qg_settings){0};
+	} else if (rc == 0 && !settings_equal(&grp->set, &set)) {
+		qg_error(ctx->d, (struct qg_pos){0},
+			 "internal error: %s's settings differ from those of group %s; please "
+			 "report it",
+			 name, grp->name);
+		rc = -EINVAL;
+	}
+	if (grp && rc == 0)
+		grp->n++;
+	qg_settings_free(&set);
+	qg_outset_free(&own);
+	return rc;
+}
+
+static int group_cmp(const void *a, const void *b)
+{
+	return strcmp((*(struct group *const *)a)->name, (*(struct group *const *)b)->name);
+}
+
+static cJSON *groups_json(struct groups *g)
+{
+	if (g->n > 1)
+		qsort(g->v, g->n, sizeof(g->v[0]), group_cmp);
+	cJSON *a = cJSON_CreateArray();
+	for (size_t k = 0; k < g->n; k++) {
+		struct group *x = g->v[k];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", x->name);
+		cJSON_AddStringToObject(o, "target", x->target->name);
+		cJSON_AddNumberToObject(o, "devices", (double)x->n);
+		cJSON_AddItemToObject(o, "files", x->files);
+		x->files = NULL;
+		cJSON_AddItemToObject(o, "settings", settings_json(&x->set));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static int file_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct qg_outfile *const *)a)->path,
+		      (*(const struct qg_outfile *const *)b)->path);
+}
+
 int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_diags *d,
 	     struct qg_outset *out)
 {
@@ -76,44 +294,44 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 	cJSON_AddItemToObject(plan, "derived", derived_json(m));
 	cJSON *devices = cJSON_AddArrayToObject(plan, "devices");
 
+	struct groups groups = {0};
+	size_t *shared = NULL, n_shared = 0;
 	int rc = 0;
-	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++) {
-		for (size_t i = 0; i < qg_device_count(m, kind) && rc == 0; i++) {
-			const struct qg_target *tg = qg_target_for(m, kind, i);
-			if (!tg)
-				continue;
-			size_t first = out->n;
-			rc = tg->emit(m, i, &ctx, out);
-			if (rc)
-				break;
-			struct qg_settings set = {0};
-			rc = tg->settings(m, i, &set);
-			cJSON *dev = cJSON_CreateObject();
-			cJSON_AddStringToObject(dev, "kind", kind_name[kind]);
-			cJSON_AddStringToObject(dev, "name", qg_device_name(m, kind, i));
-			cJSON_AddStringToObject(dev, "target", tg->name);
-			cJSON *files = cJSON_AddArrayToObject(dev, "files");
-			for (size_t f = first; f < out->n; f++)
-				cJSON_AddItemToArray(files, file_json(&out->v[f]));
-			cJSON *so = cJSON_AddObjectToObject(dev, "settings");
-			for (size_t k = 0; k < set.n; k++)
-				cJSON_AddItemToObject(so, set.v[k].key,
-						      qg_setting_json(set.v[k].value));
-			qg_settings_free(&set);
-			cJSON_AddItemToArray(devices, dev);
-		}
-	}
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++)
+		for (size_t i = 0; i < qg_device_count(m, kind) && rc == 0; i++)
+			if (qg_target_for(m, kind, i))
+				rc = build_device(m, kind, i, &ctx, &groups, out, devices, &shared,
+						  &n_shared);
 	/*
-	 * The fabric's files (the Ansible hand-off) belong to no one device:
-	 * plan.json lists them in its own "files", after the devices.
+	 * Groups (hosts alike but for who they are) with their settings and
+	 * files, when the intent has any; then the files of no one device: the
+	 * shared ones (a target's helper library) and the fabric's (the Ansible
+	 * hand-off), sorted by path.
 	 */
+	if (rc == 0 && groups.n)
+		cJSON_AddItemToObject(plan, "groups", groups_json(&groups));
 	size_t fabric_first = out->n;
 	if (rc == 0)
 		rc = qg_handoff_emit(m, &ctx, out);
 	if (rc == 0) {
-		cJSON *files = cJSON_AddArrayToObject(plan, "files");
-		for (size_t f = fabric_first; f < out->n; f++)
-			cJSON_AddItemToArray(files, file_json(&out->v[f]));
+		/* out no longer grows until plan.json: pointers into it hold. */
+		size_t n_files = n_shared + (out->n - fabric_first);
+		const struct qg_outfile **v = calloc(n_files ? n_files : 1, sizeof(*v));
+		if (!v) {
+			rc = -ENOMEM;
+		} else {
+			for (size_t k = 0; k < n_shared; k++)
+				v[k] = &out->v[shared[k]];
+			for (size_t k = fabric_first; k < out->n; k++)
+				v[n_shared + k - fabric_first] = &out->v[k];
+			qsort(v, n_files, sizeof(*v), file_ptr_cmp);
+			cJSON *files = cJSON_AddArrayToObject(plan, "files");
+			for (size_t k = 0; k < n_files; k++)
+				cJSON_AddItemToArray(files, file_json(v[k]));
+			free(v);
+		}
+	}
+	if (rc == 0) {
 		cJSON_AddItemToObject(plan, "intent", qg_model_json(m));
 		char *text = cJSON_Print(plan);
 		if (!text) {
@@ -132,9 +350,11 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 			}
 		}
 	}
+	free(shared);
+	groups_free(&groups);
 	cJSON_Delete(plan);
 	if (rc == -EINVAL)
-		return -1; /* a template problem, already reported */
+		return -1; /* a template problem or a target's bug, already reported */
 	if (rc == 0)
 		qg_outset_sort(out);
 	return rc;

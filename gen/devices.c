@@ -75,3 +75,11 @@ int qg_emit_template(const struct qg_emit_ctx *ctx, const char *name, const stru
 		return -ENOMEM;
 	return qg_outset_add(out, path, data, len, mode);
 }
+
+int qg_emit_template_owned(const struct qg_emit_ctx *ctx, const char *name,
+			   const struct qg_tvar *vars, size_t n_vars, const char *path,
+			   unsigned mode, enum qg_file_owner owner, struct qg_outset *out)
+{
+	int rc = qg_emit_template(ctx, name, vars, n_vars, path, mode, out);
+	return rc ? rc : qg_outset_set_owner(out, path, owner);
+}

@@ -5,28 +5,74 @@
 #include <string.h>
 
 /*
- * Ansible's script action copies the file and runs it; it needs no Python
- * on the host (ESXi's included). It has no check mode of its own (it would
- * skip the task), so the task always runs and check mode becomes the
- * scripts' dry run. In the block scalar YAML keeps backslashes as they
- * are; Jinja's string literal makes \\[ a \[ for Python's re.
+ * A host's script is three files run as one (targets/host/host_script.h):
+ * its platform's helper library, its own part and its group's body, which
+ * the inventory names (qosgen_platform, qosgen_group). They are put
+ * together on the controller, byte for byte (the file lookups keep the
+ * final newlines), into a temporary file of the task's own, removed
+ * whatever happens; Ansible's script action then copies it and runs it, as
+ * before: no Python on the host (ESXi's included). The controller's steps
+ * change nothing Ansible should report (nor show under --diff: the whole
+ * script), and run in check mode too; never with the play's become (that is
+ * the host's sudo, not the controller's).
+ * The script action has no check mode of its own (it would skip the task),
+ * so the task always runs and check mode becomes the scripts' dry run. In
+ * the block scalar YAML keeps backslashes as they are; Jinja's string
+ * literal makes \\[ a \[ for Python's re.
  */
 static const char *const host_script_vars[] = {"ansible_connection: ansible.builtin.ssh", NULL};
 const struct qg_handoff qg_handoff_host_script = {
     .play = "run the generated host scripts",
     .group_vars = host_script_vars,
-    .tasks = "- name: run host/NAME.sh, in check mode as its dry run (QG_DRY_RUN=1)\n"
-	     "  ansible.builtin.script: \"{{ qosgen_out }}/host/{{ inventory_hostname }}.sh\"\n"
-	     "  environment:\n"
-	     "    QG_DRY_RUN: \"{{ '1' if ansible_check_mode else '0' }}\"\n"
-	     "  check_mode: false\n"
-	     "  register: qosgen_script\n"
-	     "  # [changed] KEY: ... set now; [differs] KEY: ... would be set (dry run)\n"
-	     "  changed_when: >-\n"
-	     "    qosgen_script.stdout_lines | select('match', '\\\\[(changed|differs)\\\\] ')\n"
-	     "    | list | length > 0\n"
-	     "  # exit 1: a setting failed; 2: a tool or knob is missing on this host\n"
-	     "  failed_when: qosgen_script.rc != 0\n",
+    .tasks =
+	"- name: run host/NAME.sh's script, in check mode as its dry run (QG_DRY_RUN=1)\n"
+	"  vars:\n"
+	"    qosgen_parts:\n"
+	"      - \"{{ qosgen_out }}/host/lib/{{ qosgen_platform }}.sh\"\n"
+	"      - \"{{ qosgen_out }}/host/{{ inventory_hostname }}.sh\"\n"
+	"      - \"{{ qosgen_out }}/host/groups/{{ qosgen_group }}.sh\"\n"
+	"  block:\n"
+	"    - name: a temporary file on the controller for it\n"
+	"      ansible.builtin.tempfile:\n"
+	"        suffix: .sh\n"
+	"      register: qosgen_tmp\n"
+	"      delegate_to: localhost\n"
+	"      become: false\n"
+	"      check_mode: false\n"
+	"      changed_when: false\n"
+	"    - name: host/lib/PLATFORM.sh, host/NAME.sh and host/groups/GROUP.sh into it, as one\n"
+	"      ansible.builtin.copy:\n"
+	"        dest: \"{{ qosgen_tmp.path }}\"\n"
+	"        content: \"{{ query('ansible.builtin.file', *qosgen_parts, rstrip=false) | "
+	"join('') }}\"\n"
+	"        mode: \"0600\"\n"
+	"      diff: false\n"
+	"      delegate_to: localhost\n"
+	"      become: false\n"
+	"      check_mode: false\n"
+	"      changed_when: false\n"
+	"    - name: run it on the host\n"
+	"      ansible.builtin.script: \"{{ qosgen_tmp.path }}\"\n"
+	"      environment:\n"
+	"        QG_DRY_RUN: \"{{ '1' if ansible_check_mode else '0' }}\"\n"
+	"      check_mode: false\n"
+	"      register: qosgen_script\n"
+	"      # [changed] KEY: ... set now; [differs] KEY: ... would be set (dry run)\n"
+	"      changed_when: >-\n"
+	"        qosgen_script.stdout_lines | select('match', '\\\\[(changed|differs)\\\\] ')\n"
+	"        | list | length > 0\n"
+	"      # exit 1: a setting failed; 2: a tool or knob is missing on this host\n"
+	"      failed_when: qosgen_script.rc != 0\n"
+	"  always:\n"
+	"    - name: remove the temporary file\n"
+	"      ansible.builtin.file:\n"
+	"        path: \"{{ qosgen_tmp.path }}\"\n"
+	"        state: absent\n"
+	"      when: qosgen_tmp.path is defined\n"
+	"      delegate_to: localhost\n"
+	"      become: false\n"
+	"      check_mode: false\n"
+	"      changed_when: false\n",
 };
 
 /*
@@ -104,15 +150,18 @@ static bool device_access(const struct qg_model *m, enum qg_device_kind kind, si
 	return false;
 }
 
-/* Target t's handed-off devices: its group with its variables and each device's facts. */
+/*
+ * Target t's handed-off devices: its group with its variables (qosgen_platform:
+ * the target's name, then its hand-off's) and each device's facts (with
+ * qosgen_group where the target groups its devices).
+ */
 static void inventory_group(const struct qg_model *m, const struct qg_target *t, struct qg_buf *b)
 {
-	qg_buf_printf(b, "        %s:\n", t->name);
-	if (t->handoff->group_vars && t->handoff->group_vars[0]) {
-		qg_buf_puts(b, "          vars:\n");
-		for (size_t k = 0; t->handoff->group_vars[k]; k++)
-			qg_buf_printf(b, "            %s\n", t->handoff->group_vars[k]);
-	}
+	qg_buf_printf(b, "        %s:\n          vars:\n            qosgen_platform: ", t->name);
+	qg_yaml_scalar(b, t->name);
+	qg_buf_puts(b, "\n");
+	for (size_t k = 0; t->handoff->group_vars && t->handoff->group_vars[k]; k++)
+		qg_buf_printf(b, "            %s\n", t->handoff->group_vars[k]);
 	qg_buf_puts(b, "          hosts:\n");
 	for (size_t i = 0; i < qg_device_count(m, t->kind); i++) {
 		const char *address, *user;
@@ -129,6 +178,14 @@ static void inventory_group(const struct qg_model *m, const struct qg_target *t,
 		if (user[0]) {
 			qg_buf_puts(b, "              ansible_user: ");
 			qg_yaml_scalar(b, user);
+			qg_buf_puts(b, "\n");
+		}
+		/* A grouped device's files are partly its group's (gen/target.h). */
+		if (t->group) {
+			char group[QG_GROUP_LEN] = "";
+			t->group(m, i, group);
+			qg_buf_puts(b, "              qosgen_group: ");
+			qg_yaml_scalar(b, group);
 			qg_buf_puts(b, "\n");
 		}
 	}

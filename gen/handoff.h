@@ -15,10 +15,12 @@
 #define QG_HANDOFF_SITE "ansible/site.yml"
 
 /*
- * For targets whose device file is a script at host/NAME.sh that keeps the
- * host scripts' contract (docs/intent.md): QG_DRY_RUN=1 reports [differs]
- * and changes nothing, [changed] lines, exit 0 all set, 1 a setting failed,
- * 2 something missing.
+ * For targets whose devices run a script made of host/lib/PLATFORM.sh,
+ * host/NAME.sh and host/groups/GROUP.sh (targets/host/host_script.h), their
+ * group named by qosgen_group in the inventory, that keeps the host scripts'
+ * contract (docs/intent.md): QG_DRY_RUN=1 reports [differs] and changes
+ * nothing, [changed] lines, exit 0 all set, 1 a setting failed, 2 something
+ * missing.
  */
 extern const struct qg_handoff qg_handoff_host_script;
 

@@ -259,7 +259,8 @@ static bool plan_files_firsts(const cJSON *files, char ***firsts, size_t *n_firs
  * Is plan.json (text) one qosgen wrote? Checked by its shape, as build.c
  * writes it, not by its name: Terraform and others write a plan.json too.
  * On yes, *firsts gets the first component of every file it lists: each
- * device's, and the fabric's ("files", absent before the Ansible hand-off).
+ * device's, each group's ("groups", absent before issue 15) and the rest
+ * ("files", absent before the Ansible hand-off).
  */
 static bool plan_is_ours(const char *text, size_t len, char ***firsts, size_t *n_firsts)
 {
@@ -281,6 +282,14 @@ static bool plan_is_ours(const char *text, size_t len, char ***firsts, size_t *n
 		if (!ok)
 			break;
 		ok = plan_files_firsts(cJSON_GetObjectItemCaseSensitive(dev, "files"), firsts,
+				       n_firsts, &cap);
+	}
+	const cJSON *group;
+	cJSON_ArrayForEach(group, cJSON_GetObjectItemCaseSensitive(j, "groups"))
+	{
+		if (!ok)
+			break;
+		ok = plan_files_firsts(cJSON_GetObjectItemCaseSensitive(group, "files"), firsts,
 				       n_firsts, &cap);
 	}
 	if (ok && fabric_files)

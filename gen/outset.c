@@ -2,8 +2,16 @@
 #include "outset.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int index_put(struct qg_outset *o, size_t k)
+{
+	return qg_strmap_put(&o->index, o->v[k].path, (void *)(uintptr_t)(k + 1), NULL) < 0
+		   ? -ENOMEM
+		   : 0;
+}
 
 int qg_outset_add(struct qg_outset *o, const char *path, char *data, size_t len, unsigned mode)
 {
@@ -27,15 +35,23 @@ int qg_outset_add(struct qg_outset *o, const char *path, char *data, size_t len,
 		return -ENOMEM;
 	}
 	o->v[o->n++] = (struct qg_outfile){.path = p, .data = data, .len = len, .mode = mode};
-	return 0;
+	/* The path stays allocated as long as the entry: the index keys on it. */
+	return index_put(o, o->n - 1);
 }
 
 const struct qg_outfile *qg_outset_find(const struct qg_outset *o, const char *path)
 {
-	for (size_t i = 0; i < o->n; i++)
-		if (strcmp(o->v[i].path, path) == 0)
-			return &o->v[i];
-	return NULL;
+	uintptr_t k = (uintptr_t)qg_strmap_get(&o->index, path);
+	return k ? &o->v[k - 1] : NULL;
+}
+
+int qg_outset_set_owner(struct qg_outset *o, const char *path, enum qg_file_owner owner)
+{
+	const struct qg_outfile *f = qg_outset_find(o, path);
+	if (!f)
+		return -ENOENT;
+	o->v[f - o->v].owner = owner;
+	return 0;
 }
 
 static int file_cmp(const void *a, const void *b)
@@ -45,8 +61,12 @@ static int file_cmp(const void *a, const void *b)
 
 void qg_outset_sort(struct qg_outset *o)
 {
-	if (o->n > 1)
-		qsort(o->v, o->n, sizeof(o->v[0]), file_cmp);
+	if (o->n < 2)
+		return;
+	qsort(o->v, o->n, sizeof(o->v[0]), file_cmp);
+	/* The same keys at new places: no key is added, so nothing can fail. */
+	for (size_t k = 0; k < o->n; k++)
+		qg_strmap_replace(&o->index, o->v[k].path, (void *)(uintptr_t)(k + 1));
 }
 
 void qg_outset_free(struct qg_outset *o)
@@ -56,5 +76,6 @@ void qg_outset_free(struct qg_outset *o)
 		free(o->v[i].data);
 	}
 	free(o->v);
+	qg_strmap_free(&o->index);
 	memset(o, 0, sizeof(*o));
 }

@@ -69,6 +69,17 @@ int qg_strmap_put(struct qg_strmap *m, const char *key, void *val, void **old)
 	return 0;
 }
 
+bool qg_strmap_replace(struct qg_strmap *m, const char *key, void *val)
+{
+	if (!m->cap)
+		return false;
+	size_t i = slot(m, key);
+	if (!m->keys[i])
+		return false;
+	m->vals[i] = val;
+	return true;
+}
+
 void qg_strmap_free(struct qg_strmap *m)
 {
 	free(m->keys);

@@ -25,6 +25,9 @@ void *qg_strmap_get(const struct qg_strmap *m, const char *key);
  */
 int qg_strmap_put(struct qg_strmap *m, const char *key, void *val, void **old);
 
+/* Give key, which is there, the value val; false (and nothing changed) when it is not. */
+bool qg_strmap_replace(struct qg_strmap *m, const char *key, void *val);
+
 void qg_strmap_free(struct qg_strmap *m);
 
 #endif

@@ -51,6 +51,9 @@ struct qg_port_syntax {
 	void (*format_run)(const struct qg_port_run *r, char out[QG_PORT_TEXT_LEN]);
 };
 
+/* A group's name ([a-z0-9._-]) and its NUL: host/groups/<name>.sh. */
+#define QG_GROUP_LEN 64
+
 /* What every emitter gets besides the model: no clock, no environment. */
 struct qg_emit_ctx {
 	const struct qg_templates *templates;
@@ -108,6 +111,16 @@ struct qg_target {
 	int (*emit)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		    struct qg_outset *out);
 	/*
+	 * Devices alike but for who they are share their files (issue 15: a
+	 * fleet's hosts). The name of device i's group into name: the same for
+	 * every device of this target whose settings and QG_FILE_GROUP files
+	 * (gen/outset.h) are the same, so that a policy change touches one file
+	 * per group, not one per device; gen/build.c checks both. plan.json lists
+	 * a group's settings once, and each device's group. NULL: every device
+	 * stands alone, its settings its own.
+	 */
+	void (*group)(const struct qg_model *m, size_t i, char name[QG_GROUP_LEN]);
+	/*
 	 * Read-back: given what the device printed (len bytes), append the
 	 * fewest changes that bring it exactly to the model, one per line;
 	 * nothing when in sync. Lines it could not read are warnings in d.
@@ -145,8 +158,12 @@ bool qg_target_used(const struct qg_model *m, const struct qg_target *t);
 		"fabric", (m)->fabric                                                              \
 	}
 
-/* Fill template `name` with vars and add the result as `path`. */
+/* Fill template `name` with vars and add the result as `path`, the device's own. */
 int qg_emit_template(const struct qg_emit_ctx *ctx, const char *name, const struct qg_tvar *vars,
 		     size_t n_vars, const char *path, unsigned mode, struct qg_outset *out);
+/* The same for a file owner says is shared (gen/outset.h). */
+int qg_emit_template_owned(const struct qg_emit_ctx *ctx, const char *name,
+			   const struct qg_tvar *vars, size_t n_vars, const char *path,
+			   unsigned mode, enum qg_file_owner owner, struct qg_outset *out);
 
 #endif

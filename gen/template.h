@@ -25,7 +25,7 @@ struct qg_builtin_template {
 extern const struct qg_builtin_template qg_builtin_templates[];
 
 /* templates_builtin.c asserts at build time that every built-in template fits. */
-#define QG_TEMPLATE_MAX 16
+#define QG_TEMPLATE_MAX 24
 
 struct qg_templates {
 	size_t n;

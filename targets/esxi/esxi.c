@@ -11,8 +11,8 @@
  *    the vmknic MTU.
  */
 #include "esxi.h"
-#include "../../gen/escape.h"
 #include "../../gen/handoff.h"
+#include "../host/host_script.h"
 
 #include "../../gen/derive.h"
 
@@ -31,14 +31,18 @@ static void words(struct qg_buf *sh, const char *fn, const char *const *args, si
 	qg_buf_puts(sh, fn);
 	for (size_t k = 0; k < n; k++) {
 		qg_buf_puts(sh, " ");
-		qg_sh_word(sh, args[k]);
+		host_script_word(sh, args[k]);
 	}
 	qg_buf_puts(sh, "\n");
 }
 
-static void esxi_walk(const struct qg_model *m, size_t i, struct walk *w)
+/*
+ * Host h's settings, or its group's calls: h is then a copy whose uplink is
+ * host_script.h's marker, written as $qg_uplink. The vmknic is a setting's
+ * value (Net.PVRDMAVmknic), so it is the group's, written as it is.
+ */
+static void esxi_walk(const struct qg_model *m, const struct qg_host *h, struct walk *w)
 {
-	const struct qg_host *h = &m->hosts[i];
 	const struct qg_qos *q = &m->qos;
 	char bitmap[8], trust[4], mark[24], mtu[8];
 	snprintf(bitmap, sizeof(bitmap), "0x%02x", qg_pfc_bitmap(q->lossless.priority));
@@ -91,31 +95,52 @@ static void esxi_walk(const struct qg_model *m, size_t i, struct walk *w)
 static int esxi_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
 {
 	struct walk w = {.set = out};
-	esxi_walk(m, i, &w);
+	esxi_walk(m, &m->hosts[i], &w);
 	return out->oom ? -ENOMEM : 0;
+}
+
+/* What shapes a host's calls besides the policy: its PVRDMA vmknic, a setting's value. */
+static void esxi_group(const struct qg_model *m, size_t i, char name[QG_GROUP_LEN])
+{
+	const struct qg_host *h = &m->hosts[i];
+	if (h->pvrdma_vmknic[0])
+		snprintf(name, QG_GROUP_LEN, "esxi-pvrdma-%s", h->pvrdma_vmknic);
+	else
+		snprintf(name, QG_GROUP_LEN, "esxi");
 }
 
 static int esxi_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		     struct qg_outset *out)
 {
 	const struct qg_host *h = &m->hosts[i];
+	struct qg_host id = *h;
+	snprintf(id.uplink, sizeof(id.uplink), "%s", HOST_ID_UPLINK);
 	struct qg_buf body = {0};
 	struct walk w = {.sh = &body};
-	esxi_walk(m, i, &w);
+	esxi_walk(m, &id, &w);
 	if (body.failed) {
 		qg_buf_free(&body);
 		return -ENOMEM;
 	}
-	const struct qg_tvar vars[] = {
-	    QG_TVARS_HEADER(ctx, m),
-	    {"host", h->name},
-	    {"uplink", h->uplink},
-	    {"body", body.data ? body.data : ""},
+	if (body.len)
+		body.data[--body.len] = '\0'; /* the template's line ends it */
+	char flavour[96];
+	if (h->pvrdma_vmknic[0])
+		snprintf(flavour, sizeof(flavour),
+			 "nmlx5 module options, and PVRDMA on %s (its MTU, the firewall).",
+			 h->pvrdma_vmknic);
+	else
+		snprintf(flavour, sizeof(flavour), "nmlx5 module options.");
+	const char *const identity[] = {"qg_uplink", h->uplink, NULL};
+	const struct host_script_text x = {
+	    .lib_template = "esxi-lib.sh",
+	    .part_template = "esxi-host.sh",
+	    .group_template = "esxi-group.sh",
+	    .identity = identity,
+	    .flavour = flavour,
+	    .body = body.data ? body.data : "",
 	};
-	char path[QG_NAME_LEN + 16];
-	snprintf(path, sizeof(path), "host/%s.sh", h->name);
-	int rc =
-	    qg_emit_template(ctx, "esxi.sh", vars, sizeof(vars) / sizeof(vars[0]), path, 0755, out);
+	int rc = host_script_emit(m, i, ctx, &x, out);
 	qg_buf_free(&body);
 	return rc;
 }
@@ -167,6 +192,7 @@ const struct qg_target qg_target_esxi = {
     .check = esxi_check,
     .settings = esxi_settings,
     .emit = esxi_emit,
+    .group = esxi_group,
     .explain = esxi_explain,
     .handoff = &qg_handoff_host_script,
 };

@@ -15,8 +15,8 @@
  * of the script are exactly the keys of plan.json.
  */
 #include "linux.h"
-#include "../../gen/escape.h"
 #include "../../gen/handoff.h"
+#include "host_script.h"
 
 #include "../../gen/derive.h"
 
@@ -46,7 +46,7 @@ static void step(struct walk *w, const char *key, const char *value, const char 
 	va_start(ap, fn);
 	for (const char *arg; (arg = va_arg(ap, const char *));) {
 		qg_buf_puts(w->sh, " ");
-		qg_sh_word(w->sh, arg);
+		host_script_word(w->sh, arg);
 	}
 	va_end(ap);
 	qg_buf_puts(w->sh, "\n");
@@ -87,9 +87,13 @@ static void linux_walk_dscp_map(const struct qg_model *m, const struct qg_host *
 	}
 }
 
-static void linux_walk(const struct qg_model *m, size_t i, struct walk *w)
+/*
+ * Host h's settings, or its group's calls: h is then a copy whose device
+ * names are host_script.h's markers, written as $qg_netdev and
+ * $qg_rdma_device.
+ */
+static void linux_walk(const struct qg_model *m, const struct qg_host *h, struct walk *w)
 {
-	const struct qg_host *h = &m->hosts[i];
 	const struct qg_qos *q = &m->qos;
 	char v[160], path[200], key[64];
 
@@ -151,7 +155,7 @@ static void linux_walk(const struct qg_model *m, size_t i, struct walk *w)
 static int linux_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
 {
 	struct walk w = {.set = out};
-	linux_walk(m, i, &w);
+	linux_walk(m, &m->hosts[i], &w);
 	return out->oom ? -ENOMEM : 0;
 }
 
@@ -191,7 +195,20 @@ void linux_persist_paths(const struct qg_host *h, struct linux_persist_paths *p)
 	snprintf(p->netdev_unit, sizeof(p->netdev_unit), "%s.device", dev);
 }
 
-/* The systemd unit and the udev rule that run the installed script again. */
+void linux_persist_files(const struct qg_host *h, char service[LINUX_PERSIST_FILE_LEN],
+			 char rules[LINUX_PERSIST_FILE_LEN])
+{
+	snprintf(service, LINUX_PERSIST_FILE_LEN, "host/persist/%s/%s.service", h->netdev,
+		 h->rdma_device);
+	snprintf(rules, LINUX_PERSIST_FILE_LEN, "host/persist/%s/%s.rules", h->netdev,
+		 h->rdma_device);
+}
+
+/*
+ * The systemd unit and the udev rule that run the installed script again:
+ * they name the netdev and the RDMA device and nothing else of the host, so
+ * every host with those two shares them (a fleet has a handful of pairs).
+ */
 static int linux_emit_persist(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			      struct qg_outset *out)
 {
@@ -199,50 +216,62 @@ static int linux_emit_persist(const struct qg_model *m, size_t i, const struct q
 	struct linux_persist_paths p;
 	linux_persist_paths(h, &p);
 	const struct qg_tvar vars[] = {
-	    QG_TVARS_HEADER(ctx, m),	    {"host", h->name},
-	    {"netdev", h->netdev},	    {"rdma_device", h->rdma_device},
-	    {"script_path", p.script},	    {"unit_path", p.unit},
-	    {"unit_name", p.unit_name},	    {"rules_path", p.rules},
-	    {"netdev_unit", p.netdev_unit},
+	    QG_TVARS_HEADER(ctx, m),	     {"netdev", h->netdev},
+	    {"rdma_device", h->rdma_device}, {"script_path", p.script},
+	    {"unit_path", p.unit},	     {"unit_name", p.unit_name},
+	    {"rules_path", p.rules},	     {"netdev_unit", p.netdev_unit},
 	};
 	size_t n = sizeof(vars) / sizeof(vars[0]);
-	char path[QG_NAME_LEN + 16];
-	snprintf(path, sizeof(path), "host/%s.service", h->name);
-	int rc = qg_emit_template(ctx, "linux.service", vars, n, path, 0644, out);
-	snprintf(path, sizeof(path), "host/%s.rules", h->name);
-	int rc2 = qg_emit_template(ctx, "linux.rules", vars, n, path, 0644, out);
-	return rc ? rc : rc2;
+	char service[LINUX_PERSIST_FILE_LEN], rules[LINUX_PERSIST_FILE_LEN];
+	linux_persist_files(h, service, rules);
+	int rc = qg_emit_template_owned(ctx, "linux.service", vars, n, service, 0644,
+					QG_FILE_SHARED, out);
+	return rc ? rc
+		  : qg_emit_template_owned(ctx, "linux.rules", vars, n, rules, 0644, QG_FILE_SHARED,
+					   out);
+}
+
+/* What shapes a host's calls besides the policy: whether it is a PF, and its tool. */
+static void linux_group(const struct qg_model *m, size_t i, char name[QG_GROUP_LEN])
+{
+	const struct qg_host *h = &m->hosts[i];
+	if (h->function == QG_FN_VF)
+		snprintf(name, QG_GROUP_LEN, "linux-vf");
+	else
+		snprintf(name, QG_GROUP_LEN, "linux-pf-%s",
+			 h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
 }
 
 static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		      struct qg_outset *out)
 {
 	const struct qg_host *h = &m->hosts[i];
+	struct qg_host id = *h;
+	snprintf(id.netdev, sizeof(id.netdev), "%s", HOST_ID_NETDEV);
+	snprintf(id.rdma_device, sizeof(id.rdma_device), "%s", HOST_ID_RDMA);
 	struct qg_buf body = {0};
 	struct walk w = {.sh = &body};
-	linux_walk(m, i, &w);
+	linux_walk(m, &id, &w);
 	if (body.failed) {
 		qg_buf_free(&body);
 		return -ENOMEM;
 	}
-	char flavour[160];
-	if (h->function == QG_FN_VF)
-		snprintf(flavour, sizeof(flavour),
-			 "VF / PVRDMA adapter %s (%s): trust and PFC belong to the hypervisor.",
-			 h->netdev, h->rdma_device);
-	else
-		snprintf(flavour, sizeof(flavour), "PF %s (%s), QoS through %s.", h->netdev,
-			 h->rdma_device, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
-	const struct qg_tvar vars[] = {
-	    QG_TVARS_HEADER(ctx, m),
-	    {"host", h->name},
-	    {"flavour", flavour},
-	    {"body", body.data ? body.data : ""},
+	if (body.len)
+		body.data[--body.len] = '\0'; /* the template's line ends it */
+	const char *const identity[] = {"qg_netdev", h->netdev, "qg_rdma_device", h->rdma_device,
+					NULL};
+	const struct host_script_text x = {
+	    .lib_template = "linux-lib.sh",
+	    .part_template = "linux-host.sh",
+	    .group_template = "linux-group.sh",
+	    .identity = identity,
+	    .flavour = h->function == QG_FN_VF
+			   ? "VF / PVRDMA adapter: trust and PFC belong to the hypervisor."
+		       : h->qos_tool == QG_TOOL_MLNX_QOS ? "PF, QoS through mlnx_qos."
+							 : "PF, QoS through dcb (iproute2).",
+	    .body = body.data ? body.data : "",
 	};
-	char path[QG_NAME_LEN + 16];
-	snprintf(path, sizeof(path), "host/%s.sh", h->name);
-	int rc = qg_emit_template(ctx, "linux.sh", vars, sizeof(vars) / sizeof(vars[0]), path, 0755,
-				  out);
+	int rc = host_script_emit(m, i, ctx, &x, out);
 	qg_buf_free(&body);
 	if (rc == 0 && h->persist)
 		rc = linux_emit_persist(m, i, ctx, out);
@@ -267,5 +296,6 @@ const struct qg_target qg_target_linux = {
     .required = linux_required,
     .settings = linux_settings,
     .emit = linux_emit,
+    .group = linux_group,
     .handoff = &qg_handoff_host_script,
 };

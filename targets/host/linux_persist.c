@@ -10,19 +10,12 @@
 
 #include "../../gen/escape.h"
 #include "../../gen/hash.h"
+#include "host_script.h"
 #include "linux.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
-static const struct qg_outfile *find_suffix(const struct qg_outset *files, const char *name,
-					    const char *suffix)
-{
-	char path[QG_NAME_LEN + 16];
-	snprintf(path, sizeof(path), "host/%s%s", name, suffix);
-	return qg_outset_find(files, path);
-}
 
 /* A line of data equal to marker would end the here-document early. */
 static bool holds_line(const char *data, size_t len, const char *marker)
@@ -78,26 +71,32 @@ int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_em
 			  struct qg_buf *out)
 {
 	const struct qg_host *h = &m->hosts[i];
-	const struct qg_outfile *script = find_suffix(files, h->name, ".sh");
-	if (!script)
-		return -EINVAL;
+	/* The script the host runs: host_script.h's three files as one. */
+	struct qg_buf assembled = {0};
+	int rc = host_script_assemble(m, i, files, &assembled);
+	if (rc) {
+		qg_buf_free(&assembled);
+		return rc;
+	}
+	const struct qg_outfile script_file = {.data = assembled.data, .len = assembled.len};
+	const struct qg_outfile *script = &script_file;
 	if (op == LINUX_PERSIST_NONE) {
 		qg_buf_append(out, script->data, script->len);
+		qg_buf_free(&assembled);
 		return out->failed ? -ENOMEM : 0;
 	}
+	char service[LINUX_PERSIST_FILE_LEN], rules[LINUX_PERSIST_FILE_LEN];
+	linux_persist_files(h, service, rules);
 	struct linux_persist_paths p;
 	linux_persist_paths(h, &p);
 	struct qg_buf body = {0};
-	int rc = 0;
 	if (op == LINUX_PERSIST_INSTALL) {
 		/* The script first: the unit and the rule name it. */
 		rc = install_one(&body, p.script, 0755, script);
 		if (!rc)
-			rc = install_one(&body, p.unit, 0644,
-					 find_suffix(files, h->name, ".service"));
+			rc = install_one(&body, p.unit, 0644, qg_outset_find(files, service));
 		if (!rc)
-			rc = install_one(&body, p.rules, 0644,
-					 find_suffix(files, h->name, ".rules"));
+			rc = install_one(&body, p.rules, 0644, qg_outset_find(files, rules));
 		qg_buf_puts(&body, "qg_persist_end\n");
 	} else {
 		/* The rule first: nothing may start the script while it goes. */
@@ -141,5 +140,6 @@ int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_em
 	} else if (rc == 0) {
 		qg_buf_puts(out, "exit \"$qg_persist_failed\"\n");
 	}
+	qg_buf_free(&assembled);
 	return rc == 0 && out->failed ? -ENOMEM : rc;
 }

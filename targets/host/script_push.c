@@ -11,6 +11,7 @@
 #include "../../gen/report.h"
 #include "../../transport/ssh.h"
 #include "../esxi/esxi.h"
+#include "host_script.h"
 #include "linux.h"
 #include "linux_persist.h"
 
@@ -136,8 +137,9 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 		goto out;
 	}
 	/*
-	 * What goes to sh -s: the script alone (ESXi, persist: false), or with
-	 * the install or removal of its copy in front (Linux: linux_persist.c).
+	 * What goes to sh -s: the host's script (host_script.h: its three files
+	 * as one) alone (ESXi, persist: false), or with the install or removal
+	 * of its copy in front (Linux: linux_persist.c).
 	 */
 	struct qg_buf payload = {0};
 	if (qg_target_takes(t, "persist")) {
@@ -153,8 +155,10 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 		r->state = QG_PUSH_IN_SYNC;
 		qg_push_say(r, "nothing to remove: qosgen installs nothing on %s hosts", t->name);
 		goto out;
-	} else {
-		qg_buf_append(&payload, files.v[0].data, files.v[0].len);
+	} else if (host_script_assemble(m, i, &files, &payload) != 0) {
+		qg_buf_free(&payload);
+		say_emit_failed(r, &d);
+		goto out;
 	}
 	struct qg_ssh_target target = qg_host_ssh_target(h);
 	if (qg_ssh_connect(&target, &a->ssh, &ssh, err, sizeof(err)) != 0) {

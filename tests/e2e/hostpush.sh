@@ -82,12 +82,18 @@ push --host gpu1
 check linux-missing-knobs-partial $? "exit $st: $(cat "$dir/err")"
 
 # Persistence (issue 16): the push installed the script, the unit and the rule
-# (under the session's QG_ROOT, fakehost.sh), byte for byte as build writes them.
+# (under the session's QG_ROOT, fakehost.sh), byte for byte as build writes them:
+# the script as the three files the host's part names (issue 15), the unit and
+# the rule of its netdev and RDMA device.
 "$Q" build "$dir/intent.yaml" -o "$dir/built" >/dev/null 2>&1
 r=$state/root
-cmp -s "$dir/built/host/gpu1.sh" "$r/usr/local/lib/qosgen/roce-qos-lo.sh" &&
-	cmp -s "$dir/built/host/gpu1.service" "$r/etc/systemd/system/qosgen-roce-qos-lo@.service" &&
-	cmp -s "$dir/built/host/gpu1.rules" "$r/etc/udev/rules.d/90-qosgen-roce-qos-lo.rules" &&
+parts=$(sed -n 's/^#   cat \(.*\) | ssh .*/\1/p' "$dir/built/host/gpu1.sh")
+# shellcheck disable=SC2086 # the part's file names, one word each
+(cd "$dir/built" && cat $parts) >"$dir/gpu1.script"
+[ "$parts" = "host/lib/linux.sh host/gpu1.sh host/groups/linux-pf-mlnx_qos.sh" ] &&
+	cmp -s "$dir/gpu1.script" "$r/usr/local/lib/qosgen/roce-qos-lo.sh" &&
+	cmp -s "$dir/built/host/persist/lo/qgtest0.service" "$r/etc/systemd/system/qosgen-roce-qos-lo@.service" &&
+	cmp -s "$dir/built/host/persist/lo/qgtest0.rules" "$r/etc/udev/rules.d/90-qosgen-roce-qos-lo.rules" &&
 	[ "$(stat -c %a "$r/usr/local/lib/qosgen/roce-qos-lo.sh")" = 755 ] &&
 	grep -q "^gpu1: .*(.* changed); missing on this host" "$dir/err"
 check linux-persist-installed $? "exit $st: $(cat "$dir/err"; ls -lR "$r")"
@@ -199,8 +205,8 @@ rm -f "$state/hostile.switch"
 # free, a heap overflow under ASan). The scripts are generated once before
 # any thread starts: each error is reported once, nothing is pushed.
 mkdir -p "$dir/tpl"
-sed 's/{{host}}/{{ host }}/' "$here/../../templates/esxi.sh.in" >"$dir/tpl/esxi.sh.in"
-sed 's/{{host}}/{{host}/' "$here/../../templates/linux.sh.in" >"$dir/tpl/linux.sh.in"
+sed 's/{{host}}/{{ host }}/' "$here/../../templates/esxi-host.sh.in" >"$dir/tpl/esxi-host.sh.in"
+sed 's/{{host}}/{{host}/' "$here/../../templates/linux-host.sh.in" >"$dir/tpl/linux-host.sh.in"
 {
 	printf 'version: 1\nfabric: e2e-race\n%s\nhosts:\n' "$E2E_QOS"
 	for i in $(seq 1 20); do
@@ -213,8 +219,8 @@ for run in 1 2 3; do
 	# shellcheck disable=SC2086
 	"$Q" push "$dir/many.yaml" --all -j 16 --templates "$dir/tpl" $opts >"$dir/out" 2>"$dir/err"
 	st=$?
-	[ $st -eq 3 ] && [ "$(grep -c 'tpl/esxi.sh.in:2:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
-		[ "$(grep -c 'tpl/linux.sh.in:2:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
+	[ $st -eq 3 ] && [ "$(grep -c 'tpl/esxi-host.sh.in:1:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
+		[ "$(grep -c 'tpl/linux-host.sh.in:1:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
 		grep -q 'nothing was pushed' "$dir/err" && ! grep -q Sanitizer "$dir/err" && [ ! -s "$state/calls" ]
 	check "templates-checked-before-threads-$run" $? "exit $st: $(head -c 3000 "$dir/err")"
 done

@@ -24,16 +24,25 @@ export QG_STATE="$tmp/state"
 # The scripts' lock (and anything installed) under the test's own root, never this machine's /run.
 export QG_ROOT="$tmp/root"
 mkdir -p "$QG_ROOT/run"
-run() { # SCRIPT -> output in $tmp/log, status in $st
-	PATH="$here/fake:$PATH" sh "$tmp/out/host/$1.sh" >"$tmp/log" 2>"$tmp/err"
+# A host's script is three files run as one: put together by the command its
+# part shows ("cat host/lib/P.sh host/NAME.sh host/groups/G.sh | ssh ..."),
+# run here from the output directory, into $tmp/script-NAME.sh.
+script_of() { # DIR NAME -> prints the path of NAME's script
+	parts=$(sed -n 's/^#   cat \(.*\) | ssh .*/\1/p' "$1/host/$2.sh")
+	# shellcheck disable=SC2086 # the part's file names, one word each
+	(cd "$1" && cat $parts) >"$tmp/script-$2.sh" || echo "FAIL no script for $2 in $1" >&2
+	echo "$tmp/script-$2.sh"
+}
+run() { # NAME -> output in $tmp/log, status in $st
+	PATH="$here/fake:$PATH" sh "$(script_of "$tmp/out" "$1")" >"$tmp/log" 2>"$tmp/err"
 	st=$?
 }
-dry_run() { # DIR SCRIPT: a QG_DRY_RUN=1 run of DIR/host/SCRIPT.sh, as run
-	PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$1/host/$2.sh" >"$tmp/log" 2>"$tmp/err"
+dry_run() { # DIR NAME: a QG_DRY_RUN=1 run of NAME's script in DIR, as run
+	PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$(script_of "$1" "$2")" >"$tmp/log" 2>"$tmp/err"
 	st=$?
 }
-run_in() { # DIR SCRIPT: run of DIR/host/SCRIPT.sh
-	PATH="$here/fake:$PATH" sh "$1/host/$2.sh" >"$tmp/log" 2>"$tmp/err"
+run_in() { # DIR NAME: a run of NAME's script in DIR
+	PATH="$here/fake:$PATH" sh "$(script_of "$1" "$2")" >"$tmp/log" 2>"$tmp/err"
 	st=$?
 }
 
@@ -47,7 +56,7 @@ echo "" >"$QG_STATE/pvrdma_vmknic"
 echo false >"$QG_STATE/fw_pvrdma"
 echo 1500 >"$QG_STATE/vmk3_mtu"
 # A dry run first: reports what differs, changes nothing.
-PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$tmp/out/host/esx.sh" >"$tmp/log" 2>&1
+PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$(script_of "$tmp/out" esx)" >"$tmp/log" 2>&1
 st=$?
 [ $st -eq 0 ] && [ ! -s "$QG_STATE/calls" ] && has "$tmp/log" "[differs] nmlx5_core.pfcrx: unset -> 0x08" &&
 	has "$tmp/log" "[ok] nmlx5_core.pfctx: 8" &&
@@ -94,7 +103,8 @@ fi
 # (issue 18). The script runs from a directory holding such names.
 mkdir -p "$tmp/globdir" && : >"$tmp/globdir/QG_GLOBBED" && : >"$tmp/globdir/pfctx=1"
 echo "nmlx5_core enabled = 1 options = 'max_vfs=4 * pfctx=*'" >"$QG_STATE/module.nmlx5_core"
-(cd "$tmp/globdir" && PATH="$here/fake:$PATH" sh "$tmp/out/host/esx.sh" >"$tmp/log" 2>"$tmp/err")
+esx=$(script_of "$tmp/out" esx)
+(cd "$tmp/globdir" && PATH="$here/fake:$PATH" sh "$esx" >"$tmp/log" 2>"$tmp/err")
 has "$QG_STATE/module.nmlx5_core" "nmlx5_core enabled = 1 options = 'max_vfs=4 * pfctx=0x08 pfcrx=0x08 trust_state=2'" &&
 	has "$tmp/log" "[changed] nmlx5_core.pfctx: * -> 0x08" && ! grep -q QG_GLOBBED "$tmp/log"
 check esxi-option-words-not-globbed $? "$(cat "$QG_STATE/module.nmlx5_core" "$tmp/log" "$tmp/err")"
@@ -106,7 +116,7 @@ check esxi-missing-uplink-fails $? "exit $st: $(cat "$tmp/log")"
 # ---- Linux, mlnx_qos: start from the real 2023 default-state capture ----
 grep -v '^\$' "$fixtures/host/mlnx_qos_pcp_default_2023.txt" >"$QG_STATE/mlnx_qos"
 rm -f "$QG_STATE/calls" "$QG_STATE/mlnx_qos.dscp2prio"
-PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$tmp/out/host/pf-mlnx.sh" >"$tmp/log" 2>&1
+PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh "$(script_of "$tmp/out" pf-mlnx)" >"$tmp/log" 2>&1
 # Under trust pcp mlnx_qos shows no map: the entries are unknown until trust is dscp.
 [ ! -s "$QG_STATE/calls" ] && has "$tmp/log" "[differs] trust: pcp -> dscp" &&
 	has "$tmp/log" "[differs] dscp2prio.26: unknown -> 3" && has "$tmp/log" "[differs] dscp2prio.48: unknown -> 6"
@@ -277,6 +287,30 @@ run pf-dcb
 [ $st -eq 1 ] && has "$tmp/log" "[failed] dscp2prio.26: dcb app replace dev lo dscp-prio 26:3 failed (now unset)"
 check dcb-map-refused-entry-fails $? "exit $st: $(cat "$tmp/log")"
 rm -f "$QG_STATE/dcb_app.refuse"
+
+# ---- a host's script is three files (issue 15, item 3) ----
+# As a user runs it by hand: the command the part shows, piped into sh -s
+# from the output directory, does what push's script does.
+parts=$(sed -n 's/^#   cat \(.*\) | ssh .*/\1/p' "$tmp/out/host/pf-dcb.sh")
+# shellcheck disable=SC2086 # the part's file names, one word each
+(cd "$tmp/out" && cat $parts | PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh -s) >"$tmp/piped" 2>&1
+dry_run "$tmp/out" pf-dcb
+[ "$parts" = "host/lib/linux.sh host/pf-dcb.sh host/groups/linux-pf-dcb.sh" ] &&
+	cmp -s "$tmp/piped" "$tmp/log" && has "$tmp/log" "[ok] trust: dscp"
+check three-files-piped-into-sh-s $? "$parts: $(diff "$tmp/piped" "$tmp/log")"
+# A host's part with another group's body: refused before anything is read or set.
+(cd "$tmp/out" && cat host/lib/linux.sh host/pf-mlnx.sh host/groups/linux-pf-dcb.sh) >"$tmp/wrong.sh"
+rm -f "$QG_STATE/calls"
+PATH="$here/fake:$PATH" sh "$tmp/wrong.sh" >"$tmp/log" 2>&1
+st=$?
+[ $st -eq 1 ] && [ ! -s "$QG_STATE/calls" ] &&
+	[ "$(cat "$tmp/log")" = "[failed] group: host pf-mlnx is of group linux-pf-mlnx_qos, not linux-pf-dcb: run its own group's file" ]
+check another-groups-body-refused $? "exit $st: $(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
+# Two hosts of one netdev and RDMA device share their unit and rule; neither names a host.
+[ -f "$tmp/out/host/persist/lo/qgtest0.service" ] && [ -f "$tmp/out/host/persist/lo/qgtest0.rules" ] &&
+	[ "$(find "$tmp/out/host/persist" -type f | wc -l)" -eq 2 ] &&
+	! grep -q 'pf-mlnx\|pf-dcb' "$tmp/out/host/persist/lo/qgtest0.service" "$tmp/out/host/persist/lo/qgtest0.rules"
+check persist-files-shared $? "$(find "$tmp/out/host/persist")"
 
 # ---- the reference switch configuration, straight from the seed document ----
 seed=$here/../../../shared/seeds/000_d0a5270bf41eb4a2.txt

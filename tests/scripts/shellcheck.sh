@@ -3,8 +3,8 @@
 # Runs shellcheck at warning level on every shell script: the repository's own
 # (every *.sh and every file with a sh or bash #! line) and every script
 # qosgen generates for the golden cases, the examples and tests/scripts'
-# intent (host scripts, govc scripts, and the NVUE command files, which are
-# lines a shell runs). Sourced files declare their shell (issue 17, item 9).
+# intent (host scripts, each as the three files a host runs as one, govc
+# scripts, and the NVUE command files, which are lines a shell runs). Sourced files declare their shell (issue 17, item 9).
 # Usage: shellcheck.sh QOSGEN
 set -u
 Q=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -53,7 +53,22 @@ for intent in tests/golden/*/intent.yaml examples/*.yaml tests/scripts/intent.ya
 		echo "FAIL build $intent: $(cat "$tmp/err")"
 		continue
 	fi
-	for f in "$tmp/$name"/host/*.sh "$tmp/$name"/dvs/*.govc.sh; do
+	# A host's script is three files run as one (its part shows the command):
+	# checked as the host runs it, the helpers, the part and the group's body.
+	for f in "$tmp/$name"/host/*.sh; do
+		[ -f "$f" ] || continue
+		parts=$(sed -n 's/^#   cat \(.*\) | ssh .*/\1/p' "$f")
+		h=$(basename "$f" .sh)
+		# shellcheck disable=SC2086 # the part's file names, one word each
+		if [ -z "$parts" ] || ! (cd "$tmp/$name" && cat $parts) >"$tmp/$name-$h.sh"; then
+			fail=$((fail + 1))
+			echo "FAIL $intent: ${f#"$tmp/$name/"} names no script's files"
+			continue
+		fi
+		gen=$((gen + 1))
+		check "$intent: $parts" "$tmp/$name-$h.sh"
+	done
+	for f in "$tmp/$name"/dvs/*.govc.sh; do
 		[ -f "$f" ] || continue
 		gen=$((gen + 1))
 		check "$intent: ${f#"$tmp/$name/"}" "$f"

@@ -13,6 +13,7 @@
 #include "../../gen/intent.h"
 #include "../../gen/readfile.h"
 #include "../../gen/template.h"
+#include "../../targets/host/host_script.h"
 #include "../../targets/registry.h"
 
 #include <stdio.h>
@@ -126,6 +127,20 @@ static inline const char *file_text(const struct qg_outset *o, const char *path)
 		fprintf(stderr, "no file %s in the build\n", path);
 	assert_non_null(f);
 	return f->data;
+}
+
+/*
+ * The script host i runs (targets/host/host_script.h: its lib, part and
+ * group body as one), kept in a buffer of the test's; freed at exit.
+ */
+static inline const char *host_script(const struct qg_model *m, size_t i, const struct qg_outset *o)
+{
+	static struct qg_buf b[8];
+	static size_t next;
+	struct qg_buf *x = &b[next++ % 8];
+	qg_buf_free(x);
+	assert_int_equal(host_script_assemble(m, i, o, x), 0);
+	return x->data;
 }
 
 #endif

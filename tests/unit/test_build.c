@@ -5,6 +5,7 @@
 #include "../../gen/modeljson.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 
 static void test_byte_identical(void **state)
 {
@@ -94,9 +95,19 @@ static void test_plan_lists_every_file_with_its_hash(void **state)
 	{
 		files += plan_files_match(cJSON_GetObjectItem(dev, "files"), &o);
 	}
-	/* The fabric's own: the Ansible hand-off. */
-	assert_int_equal(plan_files_match(cJSON_GetObjectItem(plan, "files"), &o), 2);
-	files += 2;
+	/* The hosts' groups' files: the ESXi hosts' (one group) and the Linux VFs'. */
+	const cJSON *group;
+	cJSON_ArrayForEach(group, cJSON_GetObjectItem(plan, "groups"))
+	{
+		files += plan_files_match(cJSON_GetObjectItem(group, "files"), &o);
+	}
+	/*
+	 * The rest: the two platforms' helper libraries, the Linux hosts' one
+	 * systemd unit and udev rule (all four on ens224 and vmw_pvrdma0), and
+	 * the Ansible hand-off.
+	 */
+	assert_int_equal(plan_files_match(cJSON_GetObjectItem(plan, "files"), &o), 6);
+	files += 6;
 	assert_int_equal(files + 1, o.n); /* every file but plan.json itself */
 	const cJSON *derived = cJSON_GetObjectItem(plan, "derived");
 	assert_int_equal(cJSON_GetObjectItem(derived, "roce_tos")->valueint, 106);
@@ -105,6 +116,131 @@ static void test_plan_lists_every_file_with_its_hash(void **state)
 	cJSON_Delete(plan);
 	qg_outset_free(&o);
 	qg_model_free(&m);
+}
+
+/*
+ * Issue 15: devices a target groups share files. A test target of its own
+ * (the core sees targets only through the table it is handed): a host's own
+ * file, its group's (by netdev), and one file every host shares; with
+ * `bug`, one host writes its group's file differently.
+ */
+static bool fake_bug;
+static int fake_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
+{
+	qg_settings_add(out, "netdev", "%s", m->hosts[i].netdev);
+	return out->oom ? -ENOMEM : 0;
+}
+static void fake_group(const struct qg_model *m, size_t i, char name[QG_GROUP_LEN])
+{
+	snprintf(name, QG_GROUP_LEN, "g-%s", m->hosts[i].netdev);
+}
+static int fake_add(struct qg_outset *out, const char *path, const char *text,
+		    enum qg_file_owner owner)
+{
+	int rc = qg_outset_add(out, path, strdup(text), strlen(text), 0644);
+	return rc ? rc : qg_outset_set_owner(out, path, owner);
+}
+static int fake_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		     struct qg_outset *out)
+{
+	(void)ctx;
+	const struct qg_host *h = &m->hosts[i];
+	char path[128], text[128];
+	snprintf(path, sizeof(path), "host/%s.txt", h->name);
+	snprintf(text, sizeof(text), "I am %s\n", h->name);
+	int rc = fake_add(out, path, text, QG_FILE_DEVICE);
+	snprintf(path, sizeof(path), "host/groups/g-%s.txt", h->netdev);
+	snprintf(text, sizeof(text), "netdev %s%s\n", h->netdev,
+		 fake_bug && !strcmp(h->name, "c") ? " (bug)" : "");
+	if (!rc)
+		rc = fake_add(out, path, text, QG_FILE_GROUP);
+	return rc ? rc : fake_add(out, "host/lib/fake.txt", "helpers\n", QG_FILE_SHARED);
+}
+static const char *const fake_keys[] = {"netdev", NULL};
+static const struct qg_target fake_target = {
+    .name = "fake",
+    .summary = "a grouped test target",
+    .kind = QG_DEVICE_HOST,
+    .keys = fake_keys,
+    .required = fake_keys,
+    .access = "SSH",
+    .default_port = 22,
+    .settings = fake_settings,
+    .emit = fake_emit,
+    .group = fake_group,
+};
+static const struct qg_target *const fake_registry[] = {&fake_target, NULL};
+
+#define FAKE_HOSTS                                                                                 \
+	BASE_QOS "hosts:\n"                                                                        \
+		 "  - {name: a, platform: fake, address: a.example.net, netdev: e1}\n"             \
+		 "  - {name: b, platform: fake, address: b.example.net, netdev: e2}\n"             \
+		 "  - {name: c, platform: fake, address: c.example.net, netdev: e1}\n"
+
+static int fake_build(struct qg_outset *o, struct qg_diags *d)
+{
+	struct qg_model m;
+	qg_diags_init(d, "t.yaml");
+	assert_int_equal(qg_intent_load(FAKE_HOSTS, strlen(FAKE_HOSTS), fake_registry, d, &m), 0);
+	struct qg_templates t;
+	assert_int_equal(qg_templates_load(&t, NULL, d), 0);
+	memset(o, 0, sizeof(*o));
+	int rc = qg_build(&m, &t, d, o);
+	qg_templates_free(&t);
+	qg_model_free(&m);
+	return rc;
+}
+
+static void test_groups_share_files_once(void **state)
+{
+	(void)state;
+	struct qg_outset o;
+	struct qg_diags d;
+	fake_bug = false;
+	assert_int_equal(fake_build(&o, &d), 0);
+	qg_diags_free(&d);
+	/* 3 own files, 2 groups' files, 1 shared, plan.json */
+	assert_int_equal(o.n, 7);
+	assert_string_equal(file_text(&o, "host/groups/g-e1.txt"), "netdev e1\n");
+	assert_string_equal(file_text(&o, "host/lib/fake.txt"), "helpers\n");
+	cJSON *plan = cJSON_Parse(file_text(&o, "plan.json"));
+	const cJSON *devices = cJSON_GetObjectItem(plan, "devices");
+	const cJSON *c = cJSON_GetArrayItem(devices, 2);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(c, "group")), "g-e1");
+	/* A grouped device lists only its own file; its settings are its group's. */
+	assert_int_equal(plan_files_match(cJSON_GetObjectItem(c, "files"), &o), 1);
+	assert_null(cJSON_GetObjectItem(c, "settings"));
+	const cJSON *groups = cJSON_GetObjectItem(plan, "groups");
+	assert_int_equal(cJSON_GetArraySize(groups), 2);
+	const cJSON *g = cJSON_GetArrayItem(groups, 0);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g, "name")), "g-e1");
+	assert_int_equal(cJSON_GetObjectItem(g, "devices")->valueint, 2);
+	assert_int_equal(plan_files_match(cJSON_GetObjectItem(g, "files"), &o), 1);
+	assert_string_equal(
+	    cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(g, "settings"), "netdev")),
+	    "e1");
+	/* The shared file once, beside nothing else (no hand-off for this target). */
+	assert_int_equal(plan_files_match(cJSON_GetObjectItem(plan, "files"), &o), 1);
+	cJSON_Delete(plan);
+	/* The index finds every file after the sort. */
+	for (size_t k = 0; k < o.n; k++)
+		assert_ptr_equal(qg_outset_find(&o, o.v[k].path), &o.v[k]);
+	qg_outset_free(&o);
+}
+
+/* A target whose group's file differs between two of its devices is a bug: named, nothing built. */
+static void test_group_file_that_differs_is_refused(void **state)
+{
+	(void)state;
+	struct qg_outset o;
+	struct qg_diags d;
+	fake_bug = true;
+	assert_int_equal(fake_build(&o, &d), -1);
+	assert_true(diag_has(&d, "internal error: c's host/groups/g-e1.txt differs from the one "
+				 "an earlier device of the same group wrote"));
+	qg_diags_free(&d);
+	qg_outset_free(&o);
+	fake_bug = false;
 }
 
 static void test_template_error_fails_build(void **state)
@@ -142,6 +278,8 @@ int main(void)
 	    cmocka_unit_test(test_byte_identical),
 	    cmocka_unit_test(test_hash_covers_meaning_not_spelling),
 	    cmocka_unit_test(test_plan_lists_every_file_with_its_hash),
+	    cmocka_unit_test(test_groups_share_files_once),
+	    cmocka_unit_test(test_group_file_that_differs_is_refused),
 	    cmocka_unit_test(test_template_error_fails_build),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,14 +10,19 @@ static void test_options_and_pvrdma(void **state)
 			 "vmnic4, pvrdma_vmknic: vmk3}\n",
 		&m);
 	build_ok(&m, &o);
-	const char *s = file_text(&o, "host/e.sh");
+	const char *s = host_script(&m, 0, &o);
+	assert_non_null(strstr(file_text(&o, "host/e.sh"), "\nqg_host='e'\n"
+							   "qg_group='esxi-pvrdma-vmk3'\n"
+							   "qg_uplink='vmnic4'\n"));
+	/* The vmknic is a setting (Net.PVRDMAVmknic), so its group's; the uplink is the host's. */
 	assert_non_null(
-	    strstr(s, "\nqg_need_uplink 'vmnic4'\n"
-		      "qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2'\n"
-		      "qg_module_opts 'nmlx5_rdma' 'dscp_force=26'\n"
-		      "qg_advanced_string '/Net/PVRDMAVmknic' 'vmk3' 'Net.PVRDMAVmknic'\n"
-		      "qg_firewall_ruleset 'pvrdma'\n"
-		      "qg_vmknic_mtu 'vmk3' '9000'\n"));
+	    strstr(file_text(&o, "host/groups/esxi-pvrdma-vmk3.sh"),
+		   "\nqg_need_uplink \"$qg_uplink\"\n"
+		   "qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2'\n"
+		   "qg_module_opts 'nmlx5_rdma' 'dscp_force=26'\n"
+		   "qg_advanced_string '/Net/PVRDMAVmknic' 'vmk3' 'Net.PVRDMAVmknic'\n"
+		   "qg_firewall_ruleset 'pvrdma'\n"
+		   "qg_vmknic_mtu 'vmk3' '9000'\n"));
 	/* The merge, not a plain set: the script reads the live option string. */
 	assert_non_null(strstr(s, "esxcfg-module -g"));
 	qg_outset_free(&o);
@@ -35,7 +40,7 @@ static void test_pcp_trust_and_priority_5(void **state)
 		"hosts:\n  - {name: e, platform: esxi, address: e.example.net, uplink: vmnic1}\n",
 		&m);
 	build_ok(&m, &o);
-	const char *s = file_text(&o, "host/e.sh");
+	const char *s = host_script(&m, 0, &o);
 	assert_non_null(strstr(s, "'pfctx=0x20' 'pfcrx=0x20' 'trust_state=1'\n"));
 	assert_non_null(strstr(s, "qg_module_opts 'nmlx5_rdma' 'pcp_force=5'\n"));
 	assert_null(strstr(s, "\nqg_advanced_string '"));

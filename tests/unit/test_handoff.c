@@ -72,6 +72,11 @@ static void test_inventory_groups_by_role_and_platform(void **state)
 	    scalar(at(inv,
 		      "all/children/qosgen_hosts/children/linux/hosts/vm-horovod-1/ansible_user")),
 	    "root");
+	/* Each host names its group, each platform itself: a host's script's files. */
+	assert_string_equal(scalar(at(esxi, "clx-mld-41/qosgen_group")), "esxi");
+	assert_string_equal(
+	    scalar(at(inv, "all/children/qosgen_hosts/children/linux/vars/qosgen_platform")),
+	    "linux");
 	/* Values from the intent are quoted: a name like a number stays a string. */
 	assert_non_null(strstr(file_text(&o, "ansible/inventory.yml"), "'vm-horovod-1':\n"));
 	/* No secret: nothing names a password or a key file. */
@@ -96,11 +101,35 @@ static void test_site_plays_per_handoff_then_convergence(void **state)
 	assert_string_equal(scalar(get(site->kids[0], "hosts")), "onyx");
 	assert_string_equal(scalar(get(site->kids[1], "hosts")), "linux:esxi");
 	assert_string_equal(scalar(get(site->kids[2], "hosts")), "localhost");
-	const struct qg_ynode *task = get(site->kids[1], "tasks")->kids[0];
-	assert_string_equal(scalar(get(task, "ansible.builtin.script")),
+	/*
+	 * A host's script is three files: put together on the controller, run
+	 * by the script action, the copy removed whatever happens.
+	 */
+	const struct qg_ynode *host = get(site->kids[1], "tasks")->kids[0];
+	const struct qg_ynode *parts = at(host, "vars/qosgen_parts");
+	assert_int_equal(parts->n_kids, 3);
+	assert_string_equal(scalar(parts->kids[0]),
+			    "{{ qosgen_out }}/host/lib/{{ qosgen_platform }}.sh");
+	assert_string_equal(scalar(parts->kids[1]),
 			    "{{ qosgen_out }}/host/{{ inventory_hostname }}.sh");
+	assert_string_equal(scalar(parts->kids[2]),
+			    "{{ qosgen_out }}/host/groups/{{ qosgen_group }}.sh");
+	const struct qg_ynode *block = get(host, "block");
+	assert_int_equal(block->n_kids, 3);
+	for (size_t k = 0; k < 2; k++) {
+		assert_string_equal(scalar(get(block->kids[k], "delegate_to")), "localhost");
+		assert_string_equal(scalar(get(block->kids[k], "become")), "false");
+		assert_string_equal(scalar(get(block->kids[k], "changed_when")), "false");
+	}
+	assert_non_null(strstr(scalar(at(block->kids[1], "ansible.builtin.copy/content")),
+			       "query('ansible.builtin.file', *qosgen_parts, rstrip=false)"));
+	assert_string_equal(scalar(get(block->kids[1], "diff")), "false");
+	const struct qg_ynode *task = block->kids[2];
+	assert_string_equal(scalar(get(task, "ansible.builtin.script")), "{{ qosgen_tmp.path }}");
 	assert_string_equal(scalar(get(task, "check_mode")), "false");
 	assert_non_null(strstr(scalar(at(task, "environment/QG_DRY_RUN")), "ansible_check_mode"));
+	const struct qg_ynode *cleanup = get(host, "always")->kids[0];
+	assert_string_equal(scalar(at(cleanup, "ansible.builtin.file/state")), "absent");
 	const struct qg_ynode *diff = get(site->kids[2], "tasks")->kids[1];
 	assert_non_null(strstr(scalar(at(diff, "ansible.builtin.command/argv")),
 			       "'diff', qosgen_intent, '--all', '--exit-code'"));

@@ -8,11 +8,14 @@
 	"hosts:\n  - {name: h, platform: linux, address: h.example.net, netdev: enp1f0, "          \
 	"rdma_device: mlx5_0, qos_tool: " tool "}\n"
 
-static char *script_for(const char *text, const char *path, struct qg_outset *o, struct qg_model *m)
+/* The script host 0 runs (its three files as one); path: its own part. */
+static const char *script_for(const char *text, const char *path, struct qg_outset *o,
+			      struct qg_model *m)
 {
 	load_ok(text, m);
 	build_ok(m, o);
-	return (char *)file_text(o, path);
+	assert_non_null(file_text(o, path));
+	return host_script(m, 0, o);
 }
 
 static void test_pf_mlnx_qos(void **state)
@@ -21,22 +24,38 @@ static void test_pf_mlnx_qos(void **state)
 	struct qg_model m;
 	struct qg_outset o;
 	const char *s = script_for(BASE_QOS HOST_PF("mlnx_qos"), "host/h.sh", &o, &m);
-	assert_non_null(strstr(s, "#!/bin/sh\n"));
+	assert_int_equal(strncmp(s, "#!/bin/sh\n", 10), 0);
+	/* The host's part: who it is. */
+	assert_non_null(strstr(s, "\nqg_host='h'\n"
+				  "qg_group='linux-pf-mlnx_qos'\n"
+				  "qg_netdev='enp1f0'\n"
+				  "qg_rdma_device='mlx5_0'\n"));
+	/* Its group's: what it gets, its devices by name. */
+	const char *body = file_text(&o, "host/groups/linux-pf-mlnx_qos.sh");
+	assert_non_null(strstr(s, body));
 	assert_non_null(strstr(
-	    s, "qg_need_netdev 'enp1f0'\n"
-	       "qg_mtu 'enp1f0' '9000'\n"
-	       "qg_mlnx_qos_trust 'enp1f0' 'dscp'\n"
-	       "qg_mlnx_qos_dscp2prio 'enp1f0' '26' '3'\n"
-	       "qg_mlnx_qos_dscp2prio 'enp1f0' '48' '6'\n"
-	       "qg_mlnx_qos_pfc 'enp1f0' '0,0,0,1,0,0,0,0'\n"
-	       "qg_roce_tos 'mlx5_0' '1' '106'\n"
-	       "qg_tclass 'mlx5_0' '106'\n"
-	       "qg_file 'ecn.roce_np.enable.3' '/sys/class/net/enp1f0/ecn/roce_np/enable/3' '1'\n"
-	       "qg_file 'ecn.roce_rp.enable.3' '/sys/class/net/enp1f0/ecn/roce_rp/enable/3' '1'\n"
-	       "qg_file 'ecn.roce_np.cnp_dscp' '/sys/class/net/enp1f0/ecn/roce_np/cnp_dscp' '48'\n"
-	       "qg_file 'ecn.roce_np.cnp_802p_prio' "
-	       "'/sys/class/net/enp1f0/ecn/roce_np/cnp_802p_prio' '6'\n"));
-	assert_int_equal(qg_outset_find(&o, "host/h.sh")->mode, 0755);
+	    body,
+	    "qg_need_netdev \"$qg_netdev\"\n"
+	    "qg_mtu \"$qg_netdev\" '9000'\n"
+	    "qg_mlnx_qos_trust \"$qg_netdev\" 'dscp'\n"
+	    "qg_mlnx_qos_dscp2prio \"$qg_netdev\" '26' '3'\n"
+	    "qg_mlnx_qos_dscp2prio \"$qg_netdev\" '48' '6'\n"
+	    "qg_mlnx_qos_pfc \"$qg_netdev\" '0,0,0,1,0,0,0,0'\n"
+	    "qg_roce_tos \"$qg_rdma_device\" '1' '106'\n"
+	    "qg_tclass \"$qg_rdma_device\" '106'\n"
+	    "qg_file 'ecn.roce_np.enable.3' \"/sys/class/net/$qg_netdev/ecn/roce_np/enable/3\" "
+	    "'1'\n"
+	    "qg_file 'ecn.roce_rp.enable.3' \"/sys/class/net/$qg_netdev/ecn/roce_rp/enable/3\" "
+	    "'1'\n"
+	    "qg_file 'ecn.roce_np.cnp_dscp' \"/sys/class/net/$qg_netdev/ecn/roce_np/cnp_dscp\" "
+	    "'48'\n"
+	    "qg_file 'ecn.roce_np.cnp_802p_prio' "
+	    "\"/sys/class/net/$qg_netdev/ecn/roce_np/cnp_802p_prio\" '6'\n"));
+	/* Nothing of the host in its group's file, nothing of the policy in its own. */
+	assert_null(strstr(body, "enp1f0"));
+	assert_null(strstr(body, "'h'"));
+	assert_null(strstr(file_text(&o, "host/h.sh"), "9000"));
+	assert_null(strstr(file_text(&o, "host/lib/linux.sh"), "9000"));
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
@@ -47,12 +66,12 @@ static void test_pf_dcb(void **state)
 	struct qg_model m;
 	struct qg_outset o;
 	const char *s = script_for(BASE_QOS HOST_PF("dcb"), "host/h.sh", &o, &m);
-	assert_non_null(strstr(s,
-			       "qg_dcb_trust 'enp1f0' 'dscp'\n"
-			       "qg_dcb_dscp2prio 'enp1f0' '26' '3'\n"
-			       "qg_dcb_dscp2prio 'enp1f0' '48' '6'\n"
-			       "qg_dcb_pfc 'enp1f0' 'prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off "
-			       "6:off 7:off' '0,0,0,1,0,0,0,0' '3'\n"));
+	assert_non_null(
+	    strstr(s, "qg_dcb_trust \"$qg_netdev\" 'dscp'\n"
+		      "qg_dcb_dscp2prio \"$qg_netdev\" '26' '3'\n"
+		      "qg_dcb_dscp2prio \"$qg_netdev\" '48' '6'\n"
+		      "qg_dcb_pfc \"$qg_netdev\" 'prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off "
+		      "6:off 7:off' '0,0,0,1,0,0,0,0' '3'\n"));
 	assert_null(strstr(s, "\nqg_mlnx_qos_trust '"));
 	assert_null(strstr(s, "\nqg_mlnx_qos_pfc '"));
 	assert_null(strstr(s, "\nqg_mlnx_qos_dscp2prio '"));
@@ -75,8 +94,8 @@ static void test_vf_gets_no_trust_or_pfc(void **state)
 	assert_null(strstr(s, "\nqg_dcb_pfc '"));
 	assert_null(strstr(s, "\nqg_mlnx_qos_dscp2prio '"));
 	assert_null(strstr(s, "\nqg_dcb_dscp2prio '"));
-	assert_non_null(strstr(s, "\nqg_mtu 'ens224' '9000'\n"));
-	assert_non_null(strstr(s, "\nqg_roce_tos 'vmw_pvrdma0' '1' '106'\n"));
+	assert_non_null(strstr(s, "\nqg_mtu \"$qg_netdev\" '9000'\n"));
+	assert_non_null(strstr(s, "\nqg_roce_tos \"$qg_rdma_device\" '1' '106'\n"));
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
@@ -90,7 +109,7 @@ static void test_no_ecn_tos_104_no_dcqcn(void **state)
 	    script_for("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
 		       "pool: {name: r, memory_percent: 50}}\n" HOST_PF("mlnx_qos"),
 		       "host/h.sh", &o, &m);
-	assert_non_null(strstr(s, "\nqg_roce_tos 'mlx5_0' '1' '104'\n"));
+	assert_non_null(strstr(s, "\nqg_roce_tos \"$qg_rdma_device\" '1' '104'\n"));
 	assert_null(strstr(s, "ecn.roce_np"));
 	qg_outset_free(&o);
 	qg_model_free(&m);
@@ -129,10 +148,10 @@ static void test_default_map_entries_for_both_tools(void **state)
 		struct qg_outset o;
 		const char *s = script_for(text, "host/h.sh", &o, &m);
 		snprintf(want, sizeof(want),
-			 "\nqg_%s_trust 'enp1f0' 'dscp'\n"
-			 "qg_%s_dscp2prio 'enp1f0' '26' '3'\n"
-			 "qg_%s_dscp2prio 'enp1f0' '48' '6'\n"
-			 "qg_%s_pfc 'enp1f0' ",
+			 "\nqg_%s_trust \"$qg_netdev\" 'dscp'\n"
+			 "qg_%s_dscp2prio \"$qg_netdev\" '26' '3'\n"
+			 "qg_%s_dscp2prio \"$qg_netdev\" '48' '6'\n"
+			 "qg_%s_pfc \"$qg_netdev\" ",
 			 t ? "dcb" : "mlnx_qos", t ? "dcb" : "mlnx_qos", t ? "dcb" : "mlnx_qos",
 			 t ? "dcb" : "mlnx_qos");
 		assert_non_null(strstr(s, want));
@@ -179,21 +198,22 @@ static void test_remapped_intent_builds_and_sets_entries(void **state)
 		assert_int_equal(d.n, 0);
 		qg_diags_free(&d);
 		build_ok(&m, &o);
-		const char *s = file_text(&o, "host/h.sh");
+		const char *s = host_script(&m, 0, &o);
 		const char *fn = t ? "qg_dcb_dscp2prio" : "qg_mlnx_qos_dscp2prio";
 		snprintf(want, sizeof(want),
-			 "\n%s 'enp1f0' '24' '4'\n%s 'enp1f0' '30' '4'\n%s 'enp1f0' '46' '7'\n", fn,
-			 fn, fn);
+			 "\n%s \"$qg_netdev\" '24' '4'\n%s \"$qg_netdev\" '30' '4'\n%s "
+			 "\"$qg_netdev\" '46' '7'\n",
+			 fn, fn, fn);
 		assert_non_null(strstr(s, want));
 		/* The host marks the first lossless DSCP, 30: ToS 30 << 2 | ECT(0). */
-		assert_non_null(strstr(s, "\nqg_roce_tos 'mlx5_0' '1' '122'\n"));
+		assert_non_null(strstr(s, "\nqg_roce_tos \"$qg_rdma_device\" '1' '122'\n"));
 		struct qg_settings set;
 		char got[256];
 		settings_of(&m, &set);
 		map_settings(&set, got, sizeof(got));
 		assert_string_equal(got, "dscp2prio.24=4 dscp2prio.30=4 dscp2prio.46=7");
 		qg_settings_free(&set);
-		/* plan.json carries the same keys. */
+		/* plan.json carries the same keys, its group's. */
 		const char *plan = file_text(&o, "plan.json");
 		assert_non_null(strstr(plan, "\"dscp2prio.24\":"));
 		assert_non_null(strstr(plan, "\"dscp2prio.46\":"));
@@ -212,7 +232,8 @@ static void test_no_cnp_no_cnp_entry(void **state)
 	    script_for("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
 		       "pool: {name: r, memory_percent: 50}}\n" HOST_PF("dcb"),
 		       "host/h.sh", &o, &m);
-	assert_non_null(strstr(s, "\nqg_dcb_dscp2prio 'enp1f0' '26' '3'\nqg_dcb_pfc '"));
+	assert_non_null(
+	    strstr(s, "\nqg_dcb_dscp2prio \"$qg_netdev\" '26' '3'\nqg_dcb_pfc \"$qg_netdev\" '"));
 	struct qg_settings set;
 	char got[256];
 	settings_of(&m, &set);
@@ -249,7 +270,7 @@ static void test_vf_and_trust_pcp_have_no_map(void **state)
 		assert_int_equal(load_text(intents[i], &d, &m), 0);
 		qg_diags_free(&d);
 		build_ok(&m, &o);
-		const char *s = file_text(&o, "host/h.sh");
+		const char *s = host_script(&m, 0, &o);
 		assert_null(strstr(s, "\nqg_mlnx_qos_dscp2prio '"));
 		assert_null(strstr(s, "\nqg_dcb_dscp2prio '"));
 		struct qg_settings set;
@@ -259,7 +280,7 @@ static void test_vf_and_trust_pcp_have_no_map(void **state)
 		assert_string_equal(got, "");
 		qg_settings_free(&set);
 		if (i > 0)
-			assert_non_null(strstr(s, "_trust 'enp1f0' 'pcp'\n"));
+			assert_non_null(strstr(s, "_trust \"$qg_netdev\" 'pcp'\n"));
 		qg_outset_free(&o);
 		qg_model_free(&m);
 	}
@@ -299,6 +320,38 @@ static void test_settings_match_script_keys(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * A site's group template naming one host: an unknown placeholder in the
+ * template, reported as such (not a group whose files differ host by host).
+ */
+static void test_group_template_knows_no_host(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS HOST_PF("mlnx_qos"), &m);
+	char dir[] = "/tmp/qg-grp-XXXXXX", path[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/linux-group.sh.in", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("# {{group}} of {{host}}\n{{body}}\n", f);
+	fclose(f);
+	struct qg_diags d;
+	qg_diags_init(&d, "t.yaml");
+	struct qg_templates t;
+	assert_int_equal(qg_templates_load(&t, dir, &d), 0);
+	struct qg_outset o = {0};
+	assert_int_equal(qg_build(&m, &t, &d, &o), -1);
+	assert_true(diag_has(&d, "unknown placeholder"));
+	assert_false(diag_has(&d, "internal error"));
+	qg_outset_free(&o);
+	qg_templates_free(&t);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +364,7 @@ int main(void)
 	    cmocka_unit_test(test_no_cnp_no_cnp_entry),
 	    cmocka_unit_test(test_vf_and_trust_pcp_have_no_map),
 	    cmocka_unit_test(test_settings_match_script_keys),
+	    cmocka_unit_test(test_group_template_knows_no_host),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

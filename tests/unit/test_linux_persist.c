@@ -82,7 +82,10 @@ static int run_payload(struct fx *f, enum linux_persist_op op, bool dry, char **
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* The installed file at path (under the root) holds exactly the emitted file. */
+/*
+ * The installed file at path (under the root) holds exactly the emitted file,
+ * or with emitted NULL the host's script (its three files as one).
+ */
 static void assert_installed(struct fx *f, const char *path, const char *emitted, unsigned mode)
 {
 	char full[256];
@@ -90,10 +93,9 @@ static void assert_installed(struct fx *f, const char *path, const char *emitted
 	size_t len;
 	char *got = read_all(full, &len);
 	assert_non_null(got);
-	const struct qg_outfile *want = qg_outset_find(&f->o, emitted);
-	assert_non_null(want);
-	assert_int_equal(len, want->len);
-	assert_memory_equal(got, want->data, len);
+	const char *want = emitted ? file_text(&f->o, emitted) : host_script(&f->m, 0, &f->o);
+	assert_int_equal(len, strlen(want));
+	assert_memory_equal(got, want, len);
 	free(got);
 	struct stat st;
 	assert_int_equal(stat(full, &st), 0);
@@ -112,8 +114,11 @@ static void test_unit_and_rule_name_the_device(void **state)
 	(void)state;
 	struct fx f;
 	fx_open(&f, BASE_QOS HOST("ens1f0-x", ""));
-	const char *unit = file_text(&f.o, "host/h.service");
-	const char *rules = file_text(&f.o, "host/h.rules");
+	/* Shared by every host of that netdev and RDMA device: nothing else of the host in them. */
+	const char *unit = file_text(&f.o, "host/persist/ens1f0-x/mlx5_0.service");
+	const char *rules = file_text(&f.o, "host/persist/ens1f0-x/mlx5_0.rules");
+	assert_null(strstr(unit, "host h"));
+	assert_null(strstr(rules, "host h"));
 	/* systemd.unit(5): a '-' in a path's unit name is \x2d. */
 	assert_non_null(strstr(unit, "\nBindsTo=sys-subsystem-net-devices-ens1f0\\x2dx.device\n"));
 	assert_non_null(strstr(unit, "\nAfter=sys-subsystem-net-devices-ens1f0\\x2dx.device "
@@ -138,15 +143,15 @@ static void test_unit_and_rule_name_the_device(void **state)
 	assert_null(strchr(rules, '%'));
 	fx_close(&f);
 
-	/* persist: false: the script alone, as before. */
+	/* persist: false: the script alone (its three files), as before. */
 	fx_open(&f, BASE_QOS HOST("ens1f0", ", persist: false"));
 	assert_non_null(qg_outset_find(&f.o, "host/h.sh"));
-	assert_null(qg_outset_find(&f.o, "host/h.service"));
-	assert_null(qg_outset_find(&f.o, "host/h.rules"));
+	assert_null(qg_outset_find(&f.o, "host/persist/ens1f0/mlx5_0.service"));
+	assert_null(qg_outset_find(&f.o, "host/persist/ens1f0/mlx5_0.rules"));
 	size_t host_files = 0; /* beside them: plan.json and the Ansible hand-off */
 	for (size_t k = 0; k < f.o.n; k++)
 		host_files += !strncmp(f.o.v[k].path, "host/", 5);
-	assert_int_equal(host_files, 1);
+	assert_int_equal(host_files, 3);
 	fx_close(&f);
 }
 
@@ -261,9 +266,9 @@ static void test_install_check_remove(void **state)
 	assert_int_equal(strncmp(out, "[changed] persist: missing -> sha256 ", 37), 0);
 	hash_of(strtok(out, "\n"), h1);
 	free(out);
-	assert_installed(&f, SCRIPT, "host/h.sh", 0755);
-	assert_installed(&f, UNIT, "host/h.service", 0644);
-	assert_installed(&f, RULES, "host/h.rules", 0644);
+	assert_installed(&f, SCRIPT, NULL, 0755);
+	assert_installed(&f, UNIT, "host/persist/enp1f0/mlx5_0.service", 0644);
+	assert_installed(&f, RULES, "host/persist/enp1f0/mlx5_0.rules", 0644);
 
 	/* Again: nothing to do, the same content hash. */
 	assert_int_equal(run_payload(&f, LINUX_PERSIST_INSTALL, false, &out), 0);
@@ -285,7 +290,7 @@ static void test_install_check_remove(void **state)
 	/* A mode someone changed is stale too. */
 	assert_int_equal(run_payload(&f, LINUX_PERSIST_INSTALL, false, &out), 0);
 	free(out);
-	assert_installed(&f, SCRIPT, "host/h.sh", 0755);
+	assert_installed(&f, SCRIPT, NULL, 0755);
 	snprintf(cmd, sizeof(cmd), "chmod 0644 '%s/root%s'", f.dir, SCRIPT);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(run_payload(&f, LINUX_PERSIST_INSTALL, true, &out), 0);
@@ -346,12 +351,12 @@ static void test_payload_runs_the_script_after(void **state)
 	assert_true(persist < script);
 	assert_non_null(strstr(p.data, "exit \"$qg_rc\"\n"));
 	qg_buf_free(&p);
-	/* persist: false: the script as it is, byte for byte. */
+	/* persist: false: the script as it is (its three files as one), byte for byte. */
 	assert_int_equal(linux_persist_payload(&f.m, 0, &f.ctx, &f.o, LINUX_PERSIST_NONE, true, &p),
 			 0);
-	const struct qg_outfile *sh = qg_outset_find(&f.o, "host/h.sh");
-	assert_int_equal(p.len, sh->len);
-	assert_memory_equal(p.data, sh->data, sh->len);
+	const char *sh = host_script(&f.m, 0, &f.o);
+	assert_int_equal(p.len, strlen(sh));
+	assert_memory_equal(p.data, sh, p.len);
 	qg_buf_free(&p);
 	fx_close(&f);
 }

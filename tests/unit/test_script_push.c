@@ -60,7 +60,7 @@ static void test_parallel_pushes_share_no_diagnostics(void **state)
 	char dir[64], path[128];
 	snprintf(dir, sizeof(dir), "/tmp/qg-tpl-XXXXXX");
 	assert_non_null(mkdtemp(dir));
-	static const char *const names[] = {"esxi.sh", "linux.sh"};
+	static const char *const names[] = {"esxi-lib.sh", "linux-lib.sh"};
 	for (size_t k = 0; k < 2; k++) {
 		snprintf(path, sizeof(path), "%s/%s.in", dir, names[k]);
 		FILE *f = fopen(path, "w");
@@ -111,7 +111,7 @@ static void test_parallel_pushes_share_no_diagnostics(void **state)
 	for (size_t i = 0; i < N_HOSTS; i++) {
 		assert_int_equal(w.rc[i], -1);
 		assert_int_equal(w.r[i].state, QG_PUSH_UNCHANGED);
-		const char *tpl = i % 2 ? "/linux.sh.in:2:" : "/esxi.sh.in:2:";
+		const char *tpl = i % 2 ? "/linux-lib.sh.in:2:" : "/esxi-lib.sh.in:2:";
 		if (!strstr(w.r[i].message, "cannot generate the host script: ") ||
 		    !strstr(w.r[i].message, tpl) ||
 		    !strstr(w.r[i].message, "malformed placeholder"))

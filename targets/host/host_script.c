@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+#include "host_script.h"
+
+#include "../../gen/escape.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+void host_script_paths(const struct qg_model *m, size_t i, struct host_script_paths *p)
+{
+	const struct qg_host *h = &m->hosts[i];
+	char group[QG_GROUP_LEN] = "";
+	if (h->target->group)
+		h->target->group(m, i, group);
+	snprintf(p->lib, sizeof(p->lib), "host/lib/%s.sh", h->target->name);
+	snprintf(p->part, sizeof(p->part), "host/%s.sh", h->name);
+	snprintf(p->group, sizeof(p->group), "host/groups/%s.sh", group);
+}
+
+static const struct {
+	char code;
+	const char *var;
+} host_ids[] = {
+    {HOST_ID_NAME[1], "qg_host"},
+    {HOST_ID_NETDEV[1], "qg_netdev"},
+    {HOST_ID_RDMA[1], "qg_rdma_device"},
+    {HOST_ID_UPLINK[1], "qg_uplink"},
+};
+
+static const char *id_var(char code)
+{
+	for (size_t k = 0; k < sizeof(host_ids) / sizeof(host_ids[0]); k++)
+		if (host_ids[k].code == code)
+			return host_ids[k].var;
+	return NULL;
+}
+
+void host_script_word(struct qg_buf *b, const char *s)
+{
+	if (!strchr(s, HOST_ID_NAME[0])) {
+		qg_sh_word(b, s);
+		return;
+	}
+	qg_buf_puts(b, "\"");
+	for (const char *c = s; *c; c++) {
+		const char *var = c[0] == HOST_ID_NAME[0] ? id_var(c[1]) : NULL;
+		if (var) {
+			c++;
+			/* A name character after it would lengthen the variable's name. */
+			char next = c[1];
+			bool brace = (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+				     (next >= '0' && next <= '9') || next == '_';
+			qg_buf_printf(b, brace ? "${%s}" : "$%s", var);
+			continue;
+		}
+		if (strchr("\"\\$`", *c))
+			qg_buf_puts(b, "\\");
+		qg_buf_append(b, c, 1);
+	}
+	qg_buf_puts(b, "\"");
+}
+
+static void assign(struct qg_buf *b, const char *var, const char *value)
+{
+	qg_buf_printf(b, "%s=", var);
+	qg_sh_word(b, value);
+	qg_buf_puts(b, "\n");
+}
+
+int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		     const struct host_script_text *x, struct qg_outset *out)
+{
+	const struct qg_host *h = &m->hosts[i];
+	struct host_script_paths p;
+	host_script_paths(m, i, &p);
+	char group[QG_GROUP_LEN] = "";
+	h->target->group(m, i, group);
+
+	/* The part: the host's variables, and the command that runs its script. */
+	struct qg_buf id = {0};
+	assign(&id, "qg_host", h->name);
+	assign(&id, "qg_group", group);
+	for (size_t k = 0; x->identity[k]; k += 2)
+		assign(&id, x->identity[k], x->identity[k + 1]);
+	if (id.len)
+		id.data[--id.len] = '\0'; /* the template's line ends it */
+	char ssh[QG_ADDR_LEN + QG_USER_LEN + 16];
+	int used = h->port != 22 ? snprintf(ssh, sizeof(ssh), "-p %d ", h->port) : 0;
+	snprintf(ssh + used, sizeof(ssh) - (size_t)used, "%s%s%s", h->user, h->user[0] ? "@" : "",
+		 h->address);
+
+	/*
+	 * Each file is given only what it may hold: the lib nothing of a host
+	 * or a group, the group's body nothing of one host, so that a site's
+	 * template naming {{host}} there is an unknown placeholder, not files
+	 * that differ host by host.
+	 */
+	const struct qg_tvar lib_vars[] = {QG_TVARS_HEADER(ctx, m)};
+	const struct qg_tvar part_vars[] = {
+	    QG_TVARS_HEADER(ctx, m),
+	    {"host", h->name},
+	    {"group", group},
+	    {"lib", p.lib},
+	    {"part", p.part},
+	    {"group_file", p.group},
+	    {"ssh", ssh},
+	    {"identity", id.data ? id.data : ""},
+	};
+	const struct qg_tvar group_vars[] = {
+	    QG_TVARS_HEADER(ctx, m), {"group", group},	{"lib", p.lib},
+	    {"flavour", x->flavour}, {"body", x->body},
+	};
+#define N(v) (sizeof(v) / sizeof(v[0]))
+	int rc = id.failed ? -ENOMEM : 0;
+	if (!rc)
+		rc = qg_emit_template_owned(ctx, x->lib_template, lib_vars, N(lib_vars), p.lib,
+					    0644, QG_FILE_SHARED, out);
+	if (!rc)
+		rc = qg_emit_template(ctx, x->part_template, part_vars, N(part_vars), p.part, 0644,
+				      out);
+	if (!rc)
+		rc = qg_emit_template_owned(ctx, x->group_template, group_vars, N(group_vars),
+					    p.group, 0644, QG_FILE_GROUP, out);
+#undef N
+	qg_buf_free(&id);
+	return rc;
+}
+
+int host_script_assemble(const struct qg_model *m, size_t i, const struct qg_outset *files,
+			 struct qg_buf *out)
+{
+	struct host_script_paths p;
+	host_script_paths(m, i, &p);
+	const struct qg_outfile *f[] = {qg_outset_find(files, p.lib), qg_outset_find(files, p.part),
+					qg_outset_find(files, p.group)};
+	for (size_t k = 0; k < 3; k++)
+		if (!f[k])
+			return -EINVAL;
+	for (size_t k = 0; k < 3; k++)
+		qg_buf_append(out, f[k]->data, f[k]->len);
+	return out->failed ? -ENOMEM : 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a host runs, as three files (issue 15, item 3: output a reviewer can
+ * read at fleet scale), shared by the Linux and ESXi targets:
+ *
+ *   host/lib/<platform>.sh   the helper functions, the same for every host of
+ *                            the platform (QG_FILE_SHARED);
+ *   host/<name>.sh           who the host is: its name, its group, its devices
+ *                            (netdev, RDMA device, uplink), as shell variables;
+ *   host/groups/<group>.sh   what its group gets: the calls, with the policy
+ *                            values literal and the devices as those variables
+ *                            (QG_FILE_GROUP: one per group of hosts whose
+ *                            settings are the same).
+ *
+ * A host's script is their concatenation in that order, byte for byte; it is
+ * what push sends, what persistence installs and what Ansible runs. A policy
+ * change (MTU, lossless priority) then touches the group files alone, not
+ * one file per host. Pure: no I/O.
+ */
+#ifndef QG_HOST_SCRIPT_H
+#define QG_HOST_SCRIPT_H
+
+#include "../../gen/buf.h"
+#include "../../gen/target.h"
+
+struct host_script_paths {
+	char lib[32];		       /* host/lib/linux.sh */
+	char part[QG_NAME_LEN + 16];   /* host/gpu01.sh */
+	char group[QG_GROUP_LEN + 16]; /* host/groups/linux-pf-mlnx_qos.sh */
+};
+/* The three files of host i (its target names the lib, its group() the group). */
+void host_script_paths(const struct qg_model *m, size_t i, struct host_script_paths *p);
+
+/*
+ * The group body names a host's devices by variable. A target writes it by
+ * walking a copy of the host whose device names are these markers (bytes no
+ * validated name holds, gen/names.c); host_script_word() writes a word
+ * holding one double-quoted, with the variable in its place:
+ * "/sys/class/net/\001n/ecn" becomes "/sys/class/net/$qg_netdev/ecn".
+ */
+#define HOST_ID_NAME "\001h"   /* $qg_host */
+#define HOST_ID_NETDEV "\001n" /* $qg_netdev */
+#define HOST_ID_RDMA "\001r"   /* $qg_rdma_device */
+#define HOST_ID_UPLINK "\001u" /* $qg_uplink */
+
+/* s as one shell word: single-quoted (qg_sh_word), or double-quoted around markers. */
+void host_script_word(struct qg_buf *b, const char *s);
+
+/* What a target fills in; the rest (paths, name, group) host_script_emit() knows. */
+struct host_script_text {
+	const char *lib_template;   /* "linux-lib.sh" */
+	const char *part_template;  /* "linux-host.sh" */
+	const char *group_template; /* "linux-group.sh" */
+	/* The part's variables besides qg_host and qg_group, NULL-terminated pairs. */
+	const char *const *identity;
+	const char *flavour; /* a line for the group's header: "PF, QoS through mlnx_qos." */
+	const char *body;    /* the group's calls, one a line */
+};
+
+/* Add host i's three files to out: the lib and the group's marked as shared. */
+int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		     const struct host_script_text *x, struct qg_outset *out);
+
+/*
+ * The script host i runs, from files (what its target's emit() gave): the
+ * lib, its part and its group's body, appended to out. 0, -EINVAL (one of
+ * them is not in files) or -ENOMEM.
+ */
+int host_script_assemble(const struct qg_model *m, size_t i, const struct qg_outset *files,
+			 struct qg_buf *out);
+
+#endif

@@ -1,0 +1,28 @@
+# qosgen 0.1.0: RoCE QoS of the ESXi hosts of group esxi-pvrdma-vmk3, fabric k8s-pvrdma:
+# nmlx5 module options, and PVRDMA on vmk3 (its MTU, the firewall).
+# The intent's sha256 is in plan.json, with each host's group and this group's
+# settings: this file changes only with them. Generated: edit the intent, not this file.
+# It runs after host/lib/esxi.sh and a host's part (host/NAME.sh), which names the host
+# and its uplink: $qg_host, $qg_uplink.
+if [ "${qg_group:-}" != 'esxi-pvrdma-vmk3' ]; then
+	qg_report failed group "host ${qg_host:-?} is of group ${qg_group:-none}, not esxi-pvrdma-vmk3: run its own group's file"
+	exit 1
+fi
+qg_need_uplink "$qg_uplink"
+qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2'
+qg_module_opts 'nmlx5_rdma' 'dscp_force=26'
+qg_advanced_string '/Net/PVRDMAVmknic' 'vmk3' 'Net.PVRDMAVmknic'
+qg_firewall_ruleset 'pvrdma'
+qg_vmknic_mtu 'vmk3' '9000'
+if [ "$qg_reboot" -ne 0 ] && [ "$qg_dry" = 1 ]; then
+	echo "[reboot] module options would change: applying them needs $qg_host in maintenance mode and a reboot"
+elif [ "$qg_reboot" -ne 0 ]; then
+	echo "[reboot] module options changed: put $qg_host in maintenance mode and reboot it to apply them"
+fi
+if [ "$qg_failed" -ne 0 ]; then
+	exit 1
+fi
+if [ "$qg_missing" -ne 0 ]; then
+	exit 2
+fi
+exit 0
