@@ -10,12 +10,12 @@
 void host_script_paths(const struct qg_model *m, size_t i, struct host_script_paths *p)
 {
 	const struct qg_host *h = &m->hosts[i];
-	char group[QG_GROUP_LEN] = "";
+	p->group_name[0] = '\0';
 	if (h->target->group)
-		h->target->group(m, i, group);
+		h->target->group(m, i, p->group_name);
 	snprintf(p->lib, sizeof(p->lib), "host/lib/%s.sh", h->target->name);
 	snprintf(p->part, sizeof(p->part), "host/%s.sh", h->name);
-	snprintf(p->group, sizeof(p->group), "host/groups/%s.sh", group);
+	snprintf(p->group, sizeof(p->group), "host/groups/%s.sh", p->group_name);
 }
 
 static const struct {
@@ -74,8 +74,7 @@ int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	const struct qg_host *h = &m->hosts[i];
 	struct host_script_paths p;
 	host_script_paths(m, i, &p);
-	char group[QG_GROUP_LEN] = "";
-	h->target->group(m, i, group);
+	const char *group = p.group_name;
 
 	/* The part: the host's variables, and the command that runs its script. */
 	struct qg_buf id = {0};
@@ -86,7 +85,8 @@ int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	if (id.len)
 		id.data[--id.len] = '\0'; /* the template's line ends it */
 	char ssh[QG_ADDR_LEN + QG_USER_LEN + 16];
-	int used = h->port != 22 ? snprintf(ssh, sizeof(ssh), "-p %d ", h->port) : 0;
+	int used =
+	    h->port != QG_DEFAULT_SSH_PORT ? snprintf(ssh, sizeof(ssh), "-p %d ", h->port) : 0;
 	snprintf(ssh + used, sizeof(ssh) - (size_t)used, "%s%s%s", h->user, h->user[0] ? "@" : "",
 		 h->address);
 

@@ -27,6 +27,7 @@ struct host_script_paths {
 	char lib[32];		       /* host/lib/linux.sh */
 	char part[QG_NAME_LEN + 16];   /* host/gpu01.sh */
 	char group[QG_GROUP_LEN + 16]; /* host/groups/linux-pf-mlnx_qos.sh */
+	char group_name[QG_GROUP_LEN]; /* linux-pf-mlnx_qos */
 };
 /* The three files of host i (its target names the lib, its group() the group). */
 void host_script_paths(const struct qg_model *m, size_t i, struct host_script_paths *p);
