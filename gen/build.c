@@ -57,6 +57,23 @@ static cJSON *file_json(const struct qg_outfile *f)
 	return o;
 }
 
+/* Where a device's row of a table went: the table's index in out, the row's offset and length. */
+struct row_at {
+	size_t file, off, len;
+};
+
+/* A device's row of a table (QG_FILE_ROW): the table's path, the row's digest and length. */
+static cJSON *row_json(const struct qg_outfile *f)
+{
+	char hex[QG_SHA256_HEX];
+	qg_sha256_hex(f->data + f->head, f->len - f->head, hex);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "path", f->path);
+	cJSON_AddStringToObject(o, "row_sha256", hex);
+	cJSON_AddNumberToObject(o, "row_bytes", (double)(f->len - f->head));
+	return o;
+}
+
 /*
  * A group of devices (struct qg_target's group()): its settings once, the
  * number of its devices, and its own files as plan.json lists them.
@@ -140,17 +157,36 @@ static cJSON *settings_json(const struct qg_settings *set)
  * Move the files device `name` emitted (own) into out. Its own go into
  * `files` (plan.json's list under the device); a group's or a shared file is
  * added the first time and must be byte-identical every other time, its
- * index appended to *shared (a shared one) or its entry to grp->files.
+ * index appended to *shared (a shared one) or its entry to grp->files. A
+ * table's row is appended to the table, the header checked like a shared
+ * file's, and listed under the device.
  * 0, -ENOMEM, -EEXIST (two devices' own files at one path) or -EINVAL (a
  * shared file that differs: a target's bug, reported to d).
  */
 static int take_files(const char *name, struct qg_outset *own, struct group *grp,
 		      struct qg_outset *out, cJSON *files, size_t **shared, size_t *n_shared,
-		      struct qg_diags *d)
+		      struct row_at *row, struct qg_diags *d)
 {
 	for (size_t k = 0; k < own->n; k++) {
 		struct qg_outfile *f = &own->v[k];
 		const struct qg_outfile *had = f->owner ? qg_outset_find(out, f->path) : NULL;
+		if (had && f->owner == QG_FILE_ROW) {
+			/* The table's header, as its first row wrote it; then this row. */
+			if (had->owner != f->owner || had->head != f->head ||
+			    memcmp(had->data, f->data, f->head) || had->mode != f->mode) {
+				qg_error(d, (struct qg_pos){0},
+					 "internal error: %s's %s has a header other than an "
+					 "earlier device's; please report it",
+					 name, f->path);
+				return -EINVAL;
+			}
+			*row = (struct row_at){(size_t)(had - out->v), had->len, f->len - f->head};
+			int rc = qg_outset_append(out, row->file, f->data + f->head, row->len);
+			if (rc)
+				return rc;
+			cJSON_AddItemToArray(files, row_json(f));
+			continue;
+		}
 		if (had) {
 			if (had->owner != f->owner || had->len != f->len ||
 			    memcmp(had->data, f->data, f->len) || had->mode != f->mode) {
@@ -176,6 +212,11 @@ static int take_files(const char *name, struct qg_outset *own, struct group *grp
 			return rc;
 		size_t at = out->n - 1;
 		out->v[at].owner = f->owner;
+		out->v[at].head = f->head;
+		if (f->owner == QG_FILE_ROW) {
+			*row = (struct row_at){at, f->head, out->v[at].len - f->head};
+			cJSON_AddItemToArray(files, row_json(&out->v[at]));
+		}
 		if (f->owner == QG_FILE_DEVICE) {
 			cJSON_AddItemToArray(files, file_json(&out->v[at]));
 		} else if (f->owner == QG_FILE_GROUP) {
@@ -197,8 +238,8 @@ static int take_files(const char *name, struct qg_outset *own, struct group *grp
  * target's bug) or its entry.
  */
 static int build_device(const struct qg_model *m, enum qg_device_kind kind, size_t i,
-			const struct qg_emit_ctx *ctx, struct groups *groups, struct qg_outset *out,
-			cJSON *devices, size_t **shared, size_t *n_shared)
+			const struct qg_emit_ctx *ctx, struct groups *groups, struct row_at *row,
+			struct qg_outset *out, cJSON *devices, size_t **shared, size_t *n_shared)
 {
 	const struct qg_target *tg = qg_target_for(m, kind, i);
 	const char *name = qg_device_name(m, kind, i);
@@ -224,7 +265,7 @@ static int build_device(const struct qg_model *m, enum qg_device_kind kind, size
 	cJSON *files = cJSON_AddArrayToObject(dev, "files");
 	cJSON_AddItemToArray(devices, dev);
 	if (rc == 0)
-		rc = take_files(name, &own, grp, out, files, shared, n_shared, ctx->d);
+		rc = take_files(name, &own, grp, out, files, shared, n_shared, row, ctx->d);
 	if (rc == 0 && !grp) {
 		cJSON_AddItemToObject(dev, "settings", settings_json(&set));
 	} else if (rc == 0 && fresh) {
@@ -296,12 +337,27 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 
 	struct groups groups = {0};
 	size_t *shared = NULL, n_shared = 0;
+	struct row_at *row_at[QG_DEVICE_DVS + 1] = {0};
+	struct qg_handoff_row *rows[QG_DEVICE_DVS + 1] = {0};
 	int rc = 0;
-	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++)
-		for (size_t i = 0; i < qg_device_count(m, kind) && rc == 0; i++)
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++) {
+		size_t n = qg_device_count(m, kind);
+		row_at[kind] = calloc(n ? n : 1, sizeof(*row_at[kind]));
+		rows[kind] = calloc(n ? n : 1, sizeof(*rows[kind]));
+		if (!row_at[kind] || !rows[kind])
+			rc = -ENOMEM;
+		for (size_t i = 0; i < n && rc == 0; i++)
 			if (qg_target_for(m, kind, i))
-				rc = build_device(m, kind, i, &ctx, &groups, out, devices, &shared,
-						  &n_shared);
+				rc = build_device(m, kind, i, &ctx, &groups, &row_at[kind][i], out,
+						  devices, &shared, &n_shared);
+	}
+	/* The rows, now that no table grows: the hand-off gives each host its own. */
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++)
+		for (size_t i = 0; i < qg_device_count(m, kind); i++)
+			if (row_at[kind][i].len)
+				rows[kind][i] = (struct qg_handoff_row){
+				    out->v[row_at[kind][i].file].data + row_at[kind][i].off,
+				    row_at[kind][i].len - 1};
 	/*
 	 * Groups (hosts alike but for who they are) with their settings and
 	 * files, when the intent has any; then the files of no one device: the
@@ -312,7 +368,7 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 		cJSON_AddItemToObject(plan, "groups", groups_json(&groups));
 	size_t fabric_first = out->n;
 	if (rc == 0)
-		rc = qg_handoff_emit(m, &ctx, out);
+		rc = qg_handoff_emit(m, &ctx, rows, out);
 	if (rc == 0) {
 		/* out no longer grows until plan.json: pointers into it hold. */
 		size_t n_files = n_shared + (out->n - fabric_first);
@@ -351,6 +407,10 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 		}
 	}
 	free(shared);
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS; kind++) {
+		free(row_at[kind]);
+		free(rows[kind]);
+	}
 	groups_free(&groups);
 	cJSON_Delete(plan);
 	if (rc == -EINVAL)

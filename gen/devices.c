@@ -83,3 +83,26 @@ int qg_emit_template_owned(const struct qg_emit_ctx *ctx, const char *name,
 	int rc = qg_emit_template(ctx, name, vars, n_vars, path, mode, out);
 	return rc ? rc : qg_outset_set_owner(out, path, owner);
 }
+
+int qg_emit_template_row(const struct qg_emit_ctx *ctx, const char *name,
+			 const struct qg_tvar *vars, size_t n_vars, const char *row,
+			 const char *path, unsigned mode, struct qg_outset *out)
+{
+	struct qg_buf b = {0};
+	if (qg_template_fill(ctx->templates, name, vars, n_vars, &b, ctx->d) != 0) {
+		qg_buf_free(&b);
+		return -EINVAL;
+	}
+	size_t head = b.len;
+	qg_buf_puts(&b, row);
+	size_t len = 0;
+	char *data = qg_buf_steal(&b, &len);
+	if (!data)
+		return -ENOMEM;
+	int rc = qg_outset_add(out, path, data, len, mode);
+	if (rc)
+		return rc;
+	out->v[out->n - 1].owner = QG_FILE_ROW;
+	out->v[out->n - 1].head = head;
+	return 0;
+}

@@ -2,12 +2,15 @@
 #include "handoff.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
- * A host's script is three files run as one (targets/host/host_script.h):
- * its platform's helper library, its own part and its group's body, which
- * the inventory names (qosgen_platform, qosgen_group). They are put
+ * A host's script is three parts run as one (targets/host/host_script.h):
+ * its platform's helper library, its row of the hosts' table and its
+ * group's body, which the inventory names (qosgen_platform, qosgen_row,
+ * qosgen_group: the row is in the inventory, not read from the table, so
+ * that 10,000 hosts do not read a 10,000-line file each). They are put
  * together on the controller, byte for byte (the file lookups keep the
  * final newlines), into a temporary file of the task's own, removed
  * whatever happens; Ansible's script action then copies it and runs it, as
@@ -25,12 +28,10 @@ const struct qg_handoff qg_handoff_host_script = {
     .play = "run the generated host scripts",
     .group_vars = host_script_vars,
     .tasks =
-	"- name: run host/NAME.sh's script, in check mode as its dry run (QG_DRY_RUN=1)\n"
+	"- name: run the host's script, in check mode as its dry run (QG_DRY_RUN=1)\n"
 	"  vars:\n"
-	"    qosgen_parts:\n"
-	"      - \"{{ qosgen_out }}/host/lib/{{ qosgen_platform }}.sh\"\n"
-	"      - \"{{ qosgen_out }}/host/{{ inventory_hostname }}.sh\"\n"
-	"      - \"{{ qosgen_out }}/host/groups/{{ qosgen_group }}.sh\"\n"
+	"    qosgen_lib: \"{{ qosgen_out }}/host/lib/{{ qosgen_platform }}.sh\"\n"
+	"    qosgen_body: \"{{ qosgen_out }}/host/groups/{{ qosgen_group }}.sh\"\n"
 	"  block:\n"
 	"    - name: a temporary file on the controller for it\n"
 	"      ansible.builtin.tempfile:\n"
@@ -40,11 +41,18 @@ const struct qg_handoff qg_handoff_host_script = {
 	"      become: false\n"
 	"      check_mode: false\n"
 	"      changed_when: false\n"
-	"    - name: host/lib/PLATFORM.sh, host/NAME.sh and host/groups/GROUP.sh into it, as one\n"
+	"    - name: host/lib/PLATFORM.sh, the host's row and host/groups/GROUP.sh into it, as "
+	"one\n"
 	"      ansible.builtin.copy:\n"
 	"        dest: \"{{ qosgen_tmp.path }}\"\n"
-	"        content: \"{{ query('ansible.builtin.file', *qosgen_parts, rstrip=false) | "
-	"join('') }}\"\n"
+	/*
+	 * A block scalar: its line break is the row's newline, with no escape
+	 * (Ansible doubles backslashes in a Jinja string literal); |- keeps the
+	 * group's body's own final newline and adds none.
+	 */
+	"        content: |-\n"
+	"          {{ lookup('ansible.builtin.file', qosgen_lib, rstrip=false) }}{{ qosgen_row }}\n"
+	"          {{ lookup('ansible.builtin.file', qosgen_body, rstrip=false) }}\n"
 	"        mode: \"0600\"\n"
 	"      diff: false\n"
 	"      delegate_to: localhost\n"
@@ -155,7 +163,8 @@ static bool device_access(const struct qg_model *m, enum qg_device_kind kind, si
  * the target's name, then its hand-off's) and each device's facts (with
  * qosgen_group where the target groups its devices).
  */
-static void inventory_group(const struct qg_model *m, const struct qg_target *t, struct qg_buf *b)
+static void inventory_group(const struct qg_model *m, const struct qg_target *t,
+			    const struct qg_handoff_row *rows, struct qg_buf *b)
 {
 	qg_buf_printf(b, "        %s:\n          vars:\n            qosgen_platform: ", t->name);
 	qg_yaml_scalar(b, t->name);
@@ -188,6 +197,21 @@ static void inventory_group(const struct qg_model *m, const struct qg_target *t,
 			qg_yaml_scalar(b, group);
 			qg_buf_puts(b, "\n");
 		}
+		/*
+		 * !unsafe: Ansible must not template it. A validated row holds no
+		 * {{ or {%, but the row is the script's own text, never Jinja.
+		 */
+		if (rows && rows[i].s) {
+			char *row = strndup(rows[i].s, rows[i].len);
+			if (!row) {
+				b->failed = true;
+				return;
+			}
+			qg_buf_puts(b, "              qosgen_row: !unsafe ");
+			qg_yaml_scalar(b, row);
+			qg_buf_puts(b, "\n");
+			free(row);
+		}
 	}
 }
 
@@ -196,7 +220,8 @@ static bool handed_off(const struct qg_model *m, const struct qg_target *t)
 	return t->handoff && qg_target_used(m, t) && t->kind != QG_DEVICE_DVS;
 }
 
-static void inventory_text(const struct qg_model *m, struct qg_buf *b)
+static void inventory_text(const struct qg_model *m, struct qg_handoff_row *const rows[],
+			   struct qg_buf *b)
 {
 	qg_buf_puts(b, "all:\n  vars:\n    qosgen_fabric: ");
 	qg_yaml_scalar(b, m->fabric);
@@ -210,7 +235,7 @@ static void inventory_text(const struct qg_model *m, struct qg_buf *b)
 			if (!opened)
 				qg_buf_printf(b, "    %s:\n      children:\n", role_group[kind]);
 			opened = true;
-			inventory_group(m, tg, b);
+			inventory_group(m, tg, rows ? rows[kind] : NULL, b);
 		}
 	}
 }
@@ -274,7 +299,8 @@ static int emit_file(const struct qg_model *m, const struct qg_emit_ctx *ctx, co
 	return qg_emit_template(ctx, tname, vars, sizeof(vars) / sizeof(vars[0]), path, 0644, out);
 }
 
-int qg_handoff_emit(const struct qg_model *m, const struct qg_emit_ctx *ctx, struct qg_outset *out)
+int qg_handoff_emit(const struct qg_model *m, const struct qg_emit_ctx *ctx,
+		    struct qg_handoff_row *const rows[QG_DEVICE_DVS + 1], struct qg_outset *out)
 {
 	bool any = false;
 	for (size_t t = 0; m->targets && m->targets[t]; t++)
@@ -282,7 +308,7 @@ int qg_handoff_emit(const struct qg_model *m, const struct qg_emit_ctx *ctx, str
 	if (!any)
 		return 0;
 	struct qg_buf inv = {0}, site = {0};
-	inventory_text(m, &inv);
+	inventory_text(m, rows, &inv);
 	site_text(m, &site);
 	int rc = emit_file(m, ctx, "ansible-inventory.yml", "inventory", &inv, QG_HANDOFF_INVENTORY,
 			   out);

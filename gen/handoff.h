@@ -15,21 +15,30 @@
 #define QG_HANDOFF_SITE "ansible/site.yml"
 
 /*
- * For targets whose devices run a script made of host/lib/PLATFORM.sh,
- * host/NAME.sh and host/groups/GROUP.sh (targets/host/host_script.h), their
- * group named by qosgen_group in the inventory, that keeps the host scripts'
+ * For targets whose devices run a script made of host/lib/PLATFORM.sh, the
+ * host's row of host/hosts/PLATFORM.sh and host/groups/GROUP.sh
+ * (targets/host/host_script.h), the row and the group given by qosgen_row and
+ * qosgen_group in the inventory, that keeps the host scripts'
  * contract (docs/intent.md): QG_DRY_RUN=1 reports [differs] and changes
  * nothing, [changed] lines, exit 0 all set, 1 a setting failed, 2 something
  * missing.
  */
 extern const struct qg_handoff qg_handoff_host_script;
 
+/* A device's row of its target's table (QG_FILE_ROW), without its newline; s NULL when none. */
+struct qg_handoff_row {
+	const char *s;
+	size_t len;
+};
+
 /*
  * Add ansible/inventory.yml and ansible/site.yml to out when some device's
- * target has a hand-off; nothing otherwise. 0, -ENOMEM, or -EINVAL after a
- * template error (reported to ctx->d).
+ * target has a hand-off; nothing otherwise. rows[kind][i] is device i's row,
+ * given to it as qosgen_row (rows may be NULL). 0, -ENOMEM, or -EINVAL after
+ * a template error (reported to ctx->d).
  */
-int qg_handoff_emit(const struct qg_model *m, const struct qg_emit_ctx *ctx, struct qg_outset *out);
+int qg_handoff_emit(const struct qg_model *m, const struct qg_emit_ctx *ctx,
+		    struct qg_handoff_row *const rows[QG_DEVICE_DVS + 1], struct qg_outset *out);
 
 /* s as a YAML flow scalar: single-quoted, or double-quoted with escapes for controls. */
 void qg_yaml_scalar(struct qg_buf *b, const char *s);

@@ -45,6 +45,28 @@ const struct qg_outfile *qg_outset_find(const struct qg_outset *o, const char *p
 	return k ? &o->v[k - 1] : NULL;
 }
 
+int qg_outset_append(struct qg_outset *o, size_t k, const char *data, size_t n)
+{
+	struct qg_outfile *f = &o->v[k];
+	size_t cap = f->cap > f->len ? f->cap : f->len + 1;
+	if (f->len + n + 1 > cap) {
+		while (cap < f->len + n + 1) {
+			if (cap > SIZE_MAX / 2)
+				return -ENOMEM;
+			cap *= 2;
+		}
+		char *p = realloc(f->data, cap);
+		if (!p)
+			return -ENOMEM;
+		f->data = p;
+		f->cap = cap;
+	}
+	memcpy(f->data + f->len, data, n);
+	f->len += n;
+	f->data[f->len] = '\0';
+	return 0;
+}
+
 int qg_outset_set_owner(struct qg_outset *o, const char *path, enum qg_file_owner owner)
 {
 	const struct qg_outfile *f = qg_outset_find(o, path);

@@ -20,6 +20,13 @@ enum qg_file_owner {
 	QG_FILE_DEVICE = 0, /* this device's alone: onyx/sw1.cli, host/gpu01.sh */
 	QG_FILE_GROUP,	    /* its group's (struct qg_target's group()): a policy body */
 	QG_FILE_SHARED,	    /* shared otherwise: a target's helper library, a unit */
+	/*
+	 * A line of a table every device of a target adds one to (the hosts'
+	 * identities): data is the table's header (its first `head` bytes, the
+	 * same from every device) then this device's row. gen/build.c writes
+	 * the header once and the rows in device order.
+	 */
+	QG_FILE_ROW,
 };
 
 struct qg_outfile {
@@ -28,6 +35,8 @@ struct qg_outfile {
 	size_t len;
 	unsigned mode; /* 0644, or 0755 for scripts */
 	enum qg_file_owner owner;
+	size_t head; /* QG_FILE_ROW: the header's bytes, before the row */
+	size_t cap;  /* bytes allocated at data when more than len + 1 (qg_outset_append) */
 };
 
 struct qg_outset {
@@ -40,6 +49,8 @@ struct qg_outset {
 /* Takes ownership of data (even on failure). Returns 0, -EEXIST or -ENOMEM. */
 int qg_outset_add(struct qg_outset *o, const char *path, char *data, size_t len, unsigned mode);
 const struct qg_outfile *qg_outset_find(const struct qg_outset *o, const char *path);
+/* Append n bytes to file k's data, growing it by doubling. 0 or -ENOMEM. */
+int qg_outset_append(struct qg_outset *o, size_t k, const char *data, size_t n);
 /* Mark the file at path as owner's; -ENOENT when there is none. */
 int qg_outset_set_owner(struct qg_outset *o, const char *path, enum qg_file_owner owner);
 /* Sort by path, so that every listing of the set is stable. */

@@ -165,5 +165,13 @@ int qg_emit_template(const struct qg_emit_ctx *ctx, const char *name, const stru
 int qg_emit_template_owned(const struct qg_emit_ctx *ctx, const char *name,
 			   const struct qg_tvar *vars, size_t n_vars, const char *path,
 			   unsigned mode, enum qg_file_owner owner, struct qg_outset *out);
+/*
+ * A table's header from template `name`, then row (one line, the device's
+ * own), as a QG_FILE_ROW at path: gen/build.c writes the header once and
+ * every device's row under it.
+ */
+int qg_emit_template_row(const struct qg_emit_ctx *ctx, const char *name,
+			 const struct qg_tvar *vars, size_t n_vars, const char *row,
+			 const char *path, unsigned mode, struct qg_outset *out);
 
 #endif

@@ -134,7 +134,7 @@ static int esxi_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	const char *const identity[] = {"qg_uplink", h->uplink, NULL};
 	const struct host_script_text x = {
 	    .lib_template = "esxi-lib.sh",
-	    .part_template = "esxi-host.sh",
+	    .hosts_template = "esxi-hosts.sh",
 	    .group_template = "esxi-group.sh",
 	    .identity = identity,
 	    .flavour = flavour,

@@ -14,7 +14,7 @@ void host_script_paths(const struct qg_model *m, size_t i, struct host_script_pa
 	if (h->target->group)
 		h->target->group(m, i, p->group_name);
 	snprintf(p->lib, sizeof(p->lib), "host/lib/%s.sh", h->target->name);
-	snprintf(p->part, sizeof(p->part), "host/%s.sh", h->name);
+	snprintf(p->hosts, sizeof(p->hosts), "host/hosts/%s.sh", h->target->name);
 	snprintf(p->group, sizeof(p->group), "host/groups/%s.sh", p->group_name);
 }
 
@@ -63,9 +63,8 @@ void host_script_word(struct qg_buf *b, const char *s)
 
 static void assign(struct qg_buf *b, const char *var, const char *value)
 {
-	qg_buf_printf(b, "%s=", var);
+	qg_buf_printf(b, "%s%s=", b->len ? " " : "", var);
 	qg_sh_word(b, value);
-	qg_buf_puts(b, "\n");
 }
 
 int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
@@ -76,54 +75,46 @@ int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	host_script_paths(m, i, &p);
 	const char *group = p.group_name;
 
-	/* The part: the host's variables, and the command that runs its script. */
-	struct qg_buf id = {0};
-	assign(&id, "qg_host", h->name);
-	assign(&id, "qg_group", group);
+	/*
+	 * The row: the host's variables as one line of assignments, qg_host
+	 * first, so that `grep "^qg_host='NAME' "` finds it by hand.
+	 */
+	struct qg_buf row = {0};
+	assign(&row, "qg_host", h->name);
+	assign(&row, "qg_group", group);
 	for (size_t k = 0; x->identity[k]; k += 2)
-		assign(&id, x->identity[k], x->identity[k + 1]);
-	if (id.len)
-		id.data[--id.len] = '\0'; /* the template's line ends it */
-	char ssh[QG_ADDR_LEN + QG_USER_LEN + 16];
-	int used =
-	    h->port != QG_DEFAULT_SSH_PORT ? snprintf(ssh, sizeof(ssh), "-p %d ", h->port) : 0;
-	snprintf(ssh + used, sizeof(ssh) - (size_t)used, "%s%s%s", h->user, h->user[0] ? "@" : "",
-		 h->address);
+		assign(&row, x->identity[k], x->identity[k + 1]);
+	qg_buf_puts(&row, "\n");
 
 	/*
-	 * Each file is given only what it may hold: the lib nothing of a host
-	 * or a group, the group's body nothing of one host, so that a site's
-	 * template naming {{host}} there is an unknown placeholder, not files
-	 * that differ host by host.
+	 * Each file is given only what it may hold: the lib and the table's
+	 * header nothing of a host or a group, the group's body nothing of one
+	 * host, so that a site's template naming {{host}} there is an unknown
+	 * placeholder, not files that differ host by host.
 	 */
 	const struct qg_tvar lib_vars[] = {QG_TVARS_HEADER(ctx, m)};
-	const struct qg_tvar part_vars[] = {
+	const struct qg_tvar hosts_vars[] = {
 	    QG_TVARS_HEADER(ctx, m),
-	    {"host", h->name},
-	    {"group", group},
 	    {"lib", p.lib},
-	    {"part", p.part},
-	    {"group_file", p.group},
-	    {"ssh", ssh},
-	    {"identity", id.data ? id.data : ""},
+	    {"hosts", p.hosts},
 	};
 	const struct qg_tvar group_vars[] = {
-	    QG_TVARS_HEADER(ctx, m), {"group", group},	{"lib", p.lib},
-	    {"flavour", x->flavour}, {"body", x->body},
+	    QG_TVARS_HEADER(ctx, m), {"group", group},	      {"lib", p.lib},
+	    {"hosts", p.hosts},	     {"flavour", x->flavour}, {"body", x->body},
 	};
 #define N(v) (sizeof(v) / sizeof(v[0]))
-	int rc = id.failed ? -ENOMEM : 0;
+	int rc = row.failed ? -ENOMEM : 0;
 	if (!rc)
 		rc = qg_emit_template_owned(ctx, x->lib_template, lib_vars, N(lib_vars), p.lib,
 					    0644, QG_FILE_SHARED, out);
 	if (!rc)
-		rc = qg_emit_template(ctx, x->part_template, part_vars, N(part_vars), p.part, 0644,
-				      out);
+		rc = qg_emit_template_row(ctx, x->hosts_template, hosts_vars, N(hosts_vars),
+					  row.data, p.hosts, 0644, out);
 	if (!rc)
 		rc = qg_emit_template_owned(ctx, x->group_template, group_vars, N(group_vars),
 					    p.group, 0644, QG_FILE_GROUP, out);
 #undef N
-	qg_buf_free(&id);
+	qg_buf_free(&row);
 	return rc;
 }
 
@@ -132,12 +123,15 @@ int host_script_assemble(const struct qg_model *m, size_t i, const struct qg_out
 {
 	struct host_script_paths p;
 	host_script_paths(m, i, &p);
-	const struct qg_outfile *f[] = {qg_outset_find(files, p.lib), qg_outset_find(files, p.part),
+	const struct qg_outfile *f[] = {qg_outset_find(files, p.lib),
+					qg_outset_find(files, p.hosts),
 					qg_outset_find(files, p.group)};
 	for (size_t k = 0; k < 3; k++)
 		if (!f[k])
 			return -EINVAL;
-	for (size_t k = 0; k < 3; k++)
-		qg_buf_append(out, f[k]->data, f[k]->len);
+	/* Of the table, this host's row alone (files holds host i's emit()). */
+	qg_buf_append(out, f[0]->data, f[0]->len);
+	qg_buf_append(out, f[1]->data + f[1]->head, f[1]->len - f[1]->head);
+	qg_buf_append(out, f[2]->data, f[2]->len);
 	return out->failed ? -ENOMEM : 0;
 }

@@ -262,7 +262,7 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 					NULL};
 	const struct host_script_text x = {
 	    .lib_template = "linux-lib.sh",
-	    .part_template = "linux-host.sh",
+	    .hosts_template = "linux-hosts.sh",
 	    .group_template = "linux-group.sh",
 	    .identity = identity,
 	    .flavour = h->function == QG_FN_VF

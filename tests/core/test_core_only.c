@@ -47,7 +47,7 @@ static void test_builds_with_its_own_registry(void **state)
 	const struct qg_outfile *cli = qg_outset_find(&out, "onyx/leaf1.cli");
 	assert_non_null(cli);
 	assert_non_null(strstr(cli->data, "interface ethernet 1/1-1/4"));
-	assert_non_null(qg_outset_find(&out, "host/gpu1.sh"));
+	assert_non_null(qg_outset_find(&out, "host/hosts/linux.sh"));
 	assert_non_null(qg_outset_find(&out, "plan.json"));
 
 	/* explain's rows come from the targets in use: Onyx's, and no ESXi row. */

@@ -7,7 +7,7 @@
 # Check mode changes nothing; the first run changes, the second reports
 # changed=0, and its last play (qosgen diff --all --exit-code) passes, as
 # does qosgen diff run here afterwards. The script a host runs is its three
-# files (host/lib, its part, its group's body) as one, byte for byte. A Linux host missing RoCE knobs
+# parts (host/lib, its line of host/hosts, its group's body) as one, byte for byte. A Linux host missing RoCE knobs
 # (the loopback has none) fails its task with the script's exit 2.
 # Usage: handoff.sh BUILD
 set -u
@@ -102,18 +102,17 @@ play "$dir/out"
 check second-run-changed-0 $? "exit $st: $recap $(tail -40 "$dir/play.log")"
 echo "handoff second run: $(printf '%s' "$recap" | tr '\n' ';')"
 
-# What the host ran is its script's three files as one, byte for byte (kept
+# What the host ran is its script's three parts as one, byte for byte (kept
 # on the host for this run), and the controller's temporary copy is gone.
 rm -rf "$dir/rtmp" "$dir/ctmp"
 mkdir -p "$dir/rtmp" "$dir/ctmp"
 export ANSIBLE_KEEP_REMOTE_FILES=1 TMPDIR="$dir/ctmp"
 play "$dir/out" --limit esx
 unset ANSIBLE_KEEP_REMOTE_FILES TMPDIR
-parts=$(sed -n 's/^#   cat \(.*\) | ssh .*/\1/p' "$dir/out/host/esx.sh")
-# shellcheck disable=SC2086 # the part's file names, one word each
-(cd "$dir/out" && cat $parts) >"$dir/esx.script"
+(cd "$dir/out" && cat host/lib/esxi.sh && grep "^qg_host='esx' " host/hosts/esxi.sh &&
+	cat host/groups/esxi.sh) >"$dir/esx.script"
 ran=$(find "$dir/rtmp" -type f -name '*.sh')
-[ $st -eq 0 ] && [ "$parts" = "host/lib/esxi.sh host/esx.sh host/groups/esxi.sh" ] &&
+[ $st -eq 0 ] && grep -q "^qg_host='esx' qg_group='esxi' " "$dir/out/host/hosts/esxi.sh" &&
 	[ "$(printf '%s\n' "$ran" | wc -l)" -eq 1 ] && cmp -s "$ran" "$dir/esx.script" &&
 	[ -z "$(ls -A "$dir/ctmp")" ]
 check host-runs-its-three-files-as-one $? "exit $st: ran '$ran' ($(cmp "$ran" "$dir/esx.script" 2>&1)); left on the controller: $(ls -A "$dir/ctmp")"

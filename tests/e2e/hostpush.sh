@@ -83,14 +83,14 @@ check linux-missing-knobs-partial $? "exit $st: $(cat "$dir/err")"
 
 # Persistence (issue 16): the push installed the script, the unit and the rule
 # (under the session's QG_ROOT, fakehost.sh), byte for byte as build writes them:
-# the script as the three files the host's part names (issue 15), the unit and
-# the rule of its netdev and RDMA device.
+# the script as its three parts (issue 15: the lib, the host's line of the
+# hosts' table, its group's file), the unit and the rule of its netdev and
+# RDMA device.
 "$Q" build "$dir/intent.yaml" -o "$dir/built" >/dev/null 2>&1
 r=$state/root
-parts=$(sed -n 's/^#   cat \(.*\) | ssh .*/\1/p' "$dir/built/host/gpu1.sh")
-# shellcheck disable=SC2086 # the part's file names, one word each
-(cd "$dir/built" && cat $parts) >"$dir/gpu1.script"
-[ "$parts" = "host/lib/linux.sh host/gpu1.sh host/groups/linux-pf-mlnx_qos.sh" ] &&
+(cd "$dir/built" && cat host/lib/linux.sh && grep "^qg_host='gpu1' " host/hosts/linux.sh &&
+	cat host/groups/linux-pf-mlnx_qos.sh) >"$dir/gpu1.script"
+grep -q "^qg_host='gpu1' qg_group='linux-pf-mlnx_qos' " "$dir/built/host/hosts/linux.sh" &&
 	cmp -s "$dir/gpu1.script" "$r/usr/local/lib/qosgen/roce-qos-lo.sh" &&
 	cmp -s "$dir/built/host/persist/lo/qgtest0.service" "$r/etc/systemd/system/qosgen-roce-qos-lo@.service" &&
 	cmp -s "$dir/built/host/persist/lo/qgtest0.rules" "$r/etc/udev/rules.d/90-qosgen-roce-qos-lo.rules" &&
@@ -205,8 +205,8 @@ rm -f "$state/hostile.switch"
 # free, a heap overflow under ASan). The scripts are generated once before
 # any thread starts: each error is reported once, nothing is pushed.
 mkdir -p "$dir/tpl"
-sed 's/{{host}}/{{ host }}/' "$here/../../templates/esxi-host.sh.in" >"$dir/tpl/esxi-host.sh.in"
-sed 's/{{host}}/{{host}/' "$here/../../templates/linux-host.sh.in" >"$dir/tpl/linux-host.sh.in"
+sed 's/{{fabric}}/{{ fabric }}/' "$here/../../templates/esxi-hosts.sh.in" >"$dir/tpl/esxi-hosts.sh.in"
+sed 's/{{fabric}}/{{fabric}/' "$here/../../templates/linux-hosts.sh.in" >"$dir/tpl/linux-hosts.sh.in"
 {
 	printf 'version: 1\nfabric: e2e-race\n%s\nhosts:\n' "$E2E_QOS"
 	for i in $(seq 1 20); do
@@ -219,8 +219,8 @@ for run in 1 2 3; do
 	# shellcheck disable=SC2086
 	"$Q" push "$dir/many.yaml" --all -j 16 --templates "$dir/tpl" $opts >"$dir/out" 2>"$dir/err"
 	st=$?
-	[ $st -eq 3 ] && [ "$(grep -c 'tpl/esxi-host.sh.in:1:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
-		[ "$(grep -c 'tpl/linux-host.sh.in:1:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
+	[ $st -eq 3 ] && [ "$(grep -c 'tpl/esxi-hosts.sh.in:1:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
+		[ "$(grep -c 'tpl/linux-hosts.sh.in:1:.*malformed placeholder' "$dir/err")" -eq 1 ] &&
 		grep -q 'nothing was pushed' "$dir/err" && ! grep -q Sanitizer "$dir/err" && [ ! -s "$state/calls" ]
 	check "templates-checked-before-threads-$run" $? "exit $st: $(head -c 3000 "$dir/err")"
 done

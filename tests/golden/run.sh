@@ -103,8 +103,8 @@ else
 fi
 
 # Issue 15, item 3: a host policy value (the MTU) shows in the file of the
-# hosts' group it concerns (the Linux VFs') and in plan.json, never in a
-# host's own part, a platform's helpers or a persistence unit: on a fleet of
+# hosts' group it concerns (the Linux VFs') and in plan.json, never in the
+# hosts' table, a platform's helpers or a persistence unit: on a fleet of
 # 10,000 hosts it changes a handful of files.
 rm -rf "$tmp/a" "$tmp/b"
 sed 's/^  mtu: 9000$/  mtu: 4200/' "$ex" >"$tmp/edited.yaml"

@@ -24,13 +24,16 @@ export QG_STATE="$tmp/state"
 # The scripts' lock (and anything installed) under the test's own root, never this machine's /run.
 export QG_ROOT="$tmp/root"
 mkdir -p "$QG_ROOT/run"
-# A host's script is three files run as one: put together by the command its
-# part shows ("cat host/lib/P.sh host/NAME.sh host/groups/G.sh | ssh ..."),
-# run here from the output directory, into $tmp/script-NAME.sh.
+# A host's script is three parts run as one: its platform's lib, its line of
+# the platform's table host/hosts/P.sh and its group's file (the line names
+# the group), put together here from the output directory into
+# $tmp/script-NAME.sh; the by-hand command the table shows is tested below.
 script_of() { # DIR NAME -> prints the path of NAME's script
-	parts=$(sed -n 's/^#   cat \(.*\) | ssh .*/\1/p' "$1/host/$2.sh")
-	# shellcheck disable=SC2086 # the part's file names, one word each
-	(cd "$1" && cat $parts) >"$tmp/script-$2.sh" || echo "FAIL no script for $2 in $1" >&2
+	tab=$(grep -l "^qg_host='$2' " "$1"/host/hosts/*.sh)
+	row=$(grep "^qg_host='$2' " "$tab")
+	group=$(printf '%s\n' "$row" | sed -n "s/^qg_host='[^']*' qg_group='\([^']*\)'.*/\1/p")
+	{ cat "$1/host/lib/${tab##*/}" && printf '%s\n' "$row" && cat "$1/host/groups/$group.sh"; } \
+		>"$tmp/script-$2.sh" || echo "FAIL no script for $2 in $1" >&2
 	echo "$tmp/script-$2.sh"
 }
 run() { # NAME -> output in $tmp/log, status in $st
@@ -288,18 +291,19 @@ run pf-dcb
 check dcb-map-refused-entry-fails $? "exit $st: $(cat "$tmp/log")"
 rm -f "$QG_STATE/dcb_app.refuse"
 
-# ---- a host's script is three files (issue 15, item 3) ----
-# As a user runs it by hand: the command the part shows, piped into sh -s
-# from the output directory, does what push's script does.
-parts=$(sed -n 's/^#   cat \(.*\) | ssh .*/\1/p' "$tmp/out/host/pf-dcb.sh")
-# shellcheck disable=SC2086 # the part's file names, one word each
-(cd "$tmp/out" && cat $parts | PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh -s) >"$tmp/piped" 2>&1
+# ---- a host's script is three parts (issue 15, item 3) ----
+# As a user runs it by hand: the command the table's header shows, for NAME
+# and GROUP, piped into sh -s here instead of ssh, does what push's script does.
+cmd=$(sed -n 's/^#   \({ cat .*; }\) | ssh NAME sh -s$/\1/p' "$tmp/out/host/hosts/linux.sh")
+cmd=$(printf '%s\n' "$cmd" | sed 's/NAME/pf-dcb/; s/GROUP/linux-pf-dcb/')
+(cd "$tmp/out" && eval "$cmd" | PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh -s) >"$tmp/piped" 2>&1
 dry_run "$tmp/out" pf-dcb
-[ "$parts" = "host/lib/linux.sh host/pf-dcb.sh host/groups/linux-pf-dcb.sh" ] &&
+[ "$cmd" = "{ cat host/lib/linux.sh; grep \"^qg_host='pf-dcb' \" host/hosts/linux.sh; cat host/groups/linux-pf-dcb.sh; }" ] &&
 	cmp -s "$tmp/piped" "$tmp/log" && has "$tmp/log" "[ok] trust: dscp"
-check three-files-piped-into-sh-s $? "$parts: $(diff "$tmp/piped" "$tmp/log")"
-# A host's part with another group's body: refused before anything is read or set.
-(cd "$tmp/out" && cat host/lib/linux.sh host/pf-mlnx.sh host/groups/linux-pf-dcb.sh) >"$tmp/wrong.sh"
+check three-parts-piped-into-sh-s $? "$cmd: $(diff "$tmp/piped" "$tmp/log")"
+# A host's line with another group's body: refused before anything is read or set.
+(cd "$tmp/out" && cat host/lib/linux.sh && grep "^qg_host='pf-mlnx' " host/hosts/linux.sh &&
+	cat host/groups/linux-pf-dcb.sh) >"$tmp/wrong.sh"
 rm -f "$QG_STATE/calls"
 PATH="$here/fake:$PATH" sh "$tmp/wrong.sh" >"$tmp/log" 2>&1
 st=$?
@@ -328,10 +332,10 @@ fi
 # ---- the output directory: build --check and -o against hostile trees (issue 18) ----
 "$Q" build "$here/intent.yaml" -o "$tmp/co" >/dev/null
 echo "SECRET-$$" >"$tmp/secret"
-rm "$tmp/co/host/esx.sh" && ln -s "$tmp/secret" "$tmp/co/host/esx.sh"
+rm "$tmp/co/host/hosts/esxi.sh" && ln -s "$tmp/secret" "$tmp/co/host/hosts/esxi.sh"
 "$Q" build "$here/intent.yaml" --check -o "$tmp/co" >"$tmp/log" 2>&1
 st=$?
-[ $st -eq 3 ] && ! grep -q "SECRET-$$" "$tmp/log" && grep -q "co/host/esx.sh' is a symbolic link" "$tmp/log"
+[ $st -eq 3 ] && ! grep -q "SECRET-$$" "$tmp/log" && grep -q "co/host/hosts/esxi.sh' is a symbolic link" "$tmp/log"
 check check-refuses-symlinked-output $? "exit $st: $(cat "$tmp/log")"
 # Another tool's directory with its own plan.json: refused, all of it kept.
 mkdir -p "$tmp/tf/.git" && echo '{"terraform_version":"1.5.7"}' >"$tmp/tf/plan.json" &&

@@ -53,20 +53,25 @@ for intent in tests/golden/*/intent.yaml examples/*.yaml tests/scripts/intent.ya
 		echo "FAIL build $intent: $(cat "$tmp/err")"
 		continue
 	fi
-	# A host's script is three files run as one (its part shows the command):
-	# checked as the host runs it, the helpers, the part and the group's body.
-	for f in "$tmp/$name"/host/*.sh; do
-		[ -f "$f" ] || continue
-		parts=$(sed -n 's/^#   cat \(.*\) | ssh .*/\1/p' "$f")
-		h=$(basename "$f" .sh)
-		# shellcheck disable=SC2086 # the part's file names, one word each
-		if [ -z "$parts" ] || ! (cd "$tmp/$name" && cat $parts) >"$tmp/$name-$h.sh"; then
-			fail=$((fail + 1))
-			echo "FAIL $intent: ${f#"$tmp/$name/"} names no script's files"
-			continue
-		fi
-		gen=$((gen + 1))
-		check "$intent: $parts" "$tmp/$name-$h.sh"
+	# A host's script is three parts run as one: the platform's helpers, the
+	# host's line of host/hosts/PLATFORM.sh and the body of the group it names,
+	# checked as the host runs it.
+	for tab in "$tmp/$name"/host/hosts/*.sh; do
+		[ -f "$tab" ] || continue
+		platform=$(basename "$tab" .sh)
+		while IFS= read -r row; do
+			h=$(printf '%s\n' "$row" | sed -n "s/^qg_host='\([^']*\)' .*/\1/p")
+			[ -n "$h" ] || continue
+			g=$(printf '%s\n' "$row" | sed -n "s/^qg_host='[^']*' qg_group='\([^']*\)'.*/\1/p")
+			if ! { cat "$tmp/$name/host/lib/$platform.sh" && printf '%s\n' "$row" &&
+				cat "$tmp/$name/host/groups/$g.sh"; } >"$tmp/$name-$h.sh"; then
+				fail=$((fail + 1))
+				echo "FAIL $intent: host $h's line names no group's file ($g)"
+				continue
+			fi
+			gen=$((gen + 1))
+			check "$intent: host $h (host/lib/$platform.sh, its line, host/groups/$g.sh)" "$tmp/$name-$h.sh"
+		done <"$tab"
 	done
 	for f in "$tmp/$name"/dvs/*.govc.sh; do
 		[ -f "$f" ] || continue

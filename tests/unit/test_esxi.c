@@ -11,9 +11,8 @@ static void test_options_and_pvrdma(void **state)
 		&m);
 	build_ok(&m, &o);
 	const char *s = host_script(&m, 0, &o);
-	assert_non_null(strstr(file_text(&o, "host/e.sh"), "\nqg_host='e'\n"
-							   "qg_group='esxi-pvrdma-vmk3'\n"
-							   "qg_uplink='vmnic4'\n"));
+	assert_non_null(strstr(file_text(&o, "host/hosts/esxi.sh"),
+			       "\nqg_host='e' qg_group='esxi-pvrdma-vmk3' qg_uplink='vmnic4'\n"));
 	/* The vmknic is a setting (Net.PVRDMAVmknic), so its group's; the uplink is the host's. */
 	assert_non_null(
 	    strstr(file_text(&o, "host/groups/esxi-pvrdma-vmk3.sh"),

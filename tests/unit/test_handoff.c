@@ -74,6 +74,12 @@ static void test_inventory_groups_by_role_and_platform(void **state)
 	    "root");
 	/* Each host names its group, each platform itself: a host's script's files. */
 	assert_string_equal(scalar(at(esxi, "clx-mld-41/qosgen_group")), "esxi");
+	/* and its row of the hosts' table, which Ansible must not template. */
+	assert_string_equal(scalar(at(esxi, "clx-mld-41/qosgen_row")),
+			    "qg_host='clx-mld-41' qg_group='esxi' qg_uplink='vmnic4'");
+	assert_non_null(strstr(file_text(&o, "host/hosts/esxi.sh"),
+			       "\nqg_host='clx-mld-41' qg_group='esxi' qg_uplink='vmnic4'\n"));
+	assert_non_null(strstr(file_text(&o, "ansible/inventory.yml"), "qosgen_row: !unsafe '"));
 	assert_string_equal(
 	    scalar(at(inv, "all/children/qosgen_hosts/children/linux/vars/qosgen_platform")),
 	    "linux");
@@ -106,13 +112,9 @@ static void test_site_plays_per_handoff_then_convergence(void **state)
 	 * by the script action, the copy removed whatever happens.
 	 */
 	const struct qg_ynode *host = get(site->kids[1], "tasks")->kids[0];
-	const struct qg_ynode *parts = at(host, "vars/qosgen_parts");
-	assert_int_equal(parts->n_kids, 3);
-	assert_string_equal(scalar(parts->kids[0]),
+	assert_string_equal(scalar(at(host, "vars/qosgen_lib")),
 			    "{{ qosgen_out }}/host/lib/{{ qosgen_platform }}.sh");
-	assert_string_equal(scalar(parts->kids[1]),
-			    "{{ qosgen_out }}/host/{{ inventory_hostname }}.sh");
-	assert_string_equal(scalar(parts->kids[2]),
+	assert_string_equal(scalar(at(host, "vars/qosgen_body")),
 			    "{{ qosgen_out }}/host/groups/{{ qosgen_group }}.sh");
 	const struct qg_ynode *block = get(host, "block");
 	assert_int_equal(block->n_kids, 3);
@@ -121,8 +123,10 @@ static void test_site_plays_per_handoff_then_convergence(void **state)
 		assert_string_equal(scalar(get(block->kids[k], "become")), "false");
 		assert_string_equal(scalar(get(block->kids[k], "changed_when")), "false");
 	}
-	assert_non_null(strstr(scalar(at(block->kids[1], "ansible.builtin.copy/content")),
-			       "query('ansible.builtin.file', *qosgen_parts, rstrip=false)"));
+	assert_non_null(strstr(
+	    scalar(at(block->kids[1], "ansible.builtin.copy/content")),
+	    "{{ lookup('ansible.builtin.file', qosgen_lib, rstrip=false) }}{{ qosgen_row }}\n"
+	    "{{ lookup('ansible.builtin.file', qosgen_body, rstrip=false) }}"));
 	assert_string_equal(scalar(get(block->kids[1], "diff")), "false");
 	const struct qg_ynode *task = block->kids[2];
 	assert_string_equal(scalar(get(task, "ansible.builtin.script")), "{{ qosgen_tmp.path }}");

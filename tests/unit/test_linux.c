@@ -8,7 +8,7 @@
 	"hosts:\n  - {name: h, platform: linux, address: h.example.net, netdev: enp1f0, "          \
 	"rdma_device: mlx5_0, qos_tool: " tool "}\n"
 
-/* The script host 0 runs (its three files as one); path: its own part. */
+/* The script host 0 runs (its three parts as one); path: the table of its row. */
 static const char *script_for(const char *text, const char *path, struct qg_outset *o,
 			      struct qg_model *m)
 {
@@ -23,13 +23,16 @@ static void test_pf_mlnx_qos(void **state)
 	(void)state;
 	struct qg_model m;
 	struct qg_outset o;
-	const char *s = script_for(BASE_QOS HOST_PF("mlnx_qos"), "host/h.sh", &o, &m);
+	const char *s = script_for(BASE_QOS HOST_PF("mlnx_qos"), "host/hosts/linux.sh", &o, &m);
 	assert_int_equal(strncmp(s, "#!/bin/sh\n", 10), 0);
-	/* The host's part: who it is. */
-	assert_non_null(strstr(s, "\nqg_host='h'\n"
-				  "qg_group='linux-pf-mlnx_qos'\n"
-				  "qg_netdev='enp1f0'\n"
-				  "qg_rdma_device='mlx5_0'\n"));
+	/* The host's row: who it is, one line, right after the lib. */
+	const char *lib = file_text(&o, "host/lib/linux.sh");
+	assert_int_equal(strncmp(s, lib, strlen(lib)), 0);
+	assert_int_equal(strncmp(s + strlen(lib),
+				 "qg_host='h' qg_group='linux-pf-mlnx_qos' qg_netdev='enp1f0' "
+				 "qg_rdma_device='mlx5_0'\n",
+				 84),
+			 0);
 	/* Its group's: what it gets, its devices by name. */
 	const char *body = file_text(&o, "host/groups/linux-pf-mlnx_qos.sh");
 	assert_non_null(strstr(s, body));
@@ -54,7 +57,7 @@ static void test_pf_mlnx_qos(void **state)
 	/* Nothing of the host in its group's file, nothing of the policy in its own. */
 	assert_null(strstr(body, "enp1f0"));
 	assert_null(strstr(body, "'h'"));
-	assert_null(strstr(file_text(&o, "host/h.sh"), "9000"));
+	assert_null(strstr(file_text(&o, "host/hosts/linux.sh"), "9000"));
 	assert_null(strstr(file_text(&o, "host/lib/linux.sh"), "9000"));
 	qg_outset_free(&o);
 	qg_model_free(&m);
@@ -65,7 +68,7 @@ static void test_pf_dcb(void **state)
 	(void)state;
 	struct qg_model m;
 	struct qg_outset o;
-	const char *s = script_for(BASE_QOS HOST_PF("dcb"), "host/h.sh", &o, &m);
+	const char *s = script_for(BASE_QOS HOST_PF("dcb"), "host/hosts/linux.sh", &o, &m);
 	assert_non_null(
 	    strstr(s, "qg_dcb_trust \"$qg_netdev\" 'dscp'\n"
 		      "qg_dcb_dscp2prio \"$qg_netdev\" '26' '3'\n"
@@ -87,7 +90,7 @@ static void test_vf_gets_no_trust_or_pfc(void **state)
 	const char *s = script_for(
 	    BASE_QOS "hosts:\n  - {name: v, platform: linux, function: vf, "
 		     "address: v.example.net, netdev: ens224, rdma_device: vmw_pvrdma0}\n",
-	    "host/v.sh", &o, &m);
+	    "host/hosts/linux.sh", &o, &m);
 	assert_null(strstr(s, "\nqg_mlnx_qos_trust '"));
 	assert_null(strstr(s, "\nqg_mlnx_qos_pfc '"));
 	assert_null(strstr(s, "\nqg_dcb_trust '"));
@@ -108,7 +111,7 @@ static void test_no_ecn_tos_104_no_dcqcn(void **state)
 	const char *s =
 	    script_for("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
 		       "pool: {name: r, memory_percent: 50}}\n" HOST_PF("mlnx_qos"),
-		       "host/h.sh", &o, &m);
+		       "host/hosts/linux.sh", &o, &m);
 	assert_non_null(strstr(s, "\nqg_roce_tos \"$qg_rdma_device\" '1' '104'\n"));
 	assert_null(strstr(s, "ecn.roce_np"));
 	qg_outset_free(&o);
@@ -146,7 +149,7 @@ static void test_default_map_entries_for_both_tools(void **state)
 			 BASE_QOS, tools[t]);
 		struct qg_model m;
 		struct qg_outset o;
-		const char *s = script_for(text, "host/h.sh", &o, &m);
+		const char *s = script_for(text, "host/hosts/linux.sh", &o, &m);
 		snprintf(want, sizeof(want),
 			 "\nqg_%s_trust \"$qg_netdev\" 'dscp'\n"
 			 "qg_%s_dscp2prio \"$qg_netdev\" '26' '3'\n"
@@ -231,7 +234,7 @@ static void test_no_cnp_no_cnp_entry(void **state)
 	const char *s =
 	    script_for("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
 		       "pool: {name: r, memory_percent: 50}}\n" HOST_PF("dcb"),
-		       "host/h.sh", &o, &m);
+		       "host/hosts/linux.sh", &o, &m);
 	assert_non_null(
 	    strstr(s, "\nqg_dcb_dscp2prio \"$qg_netdev\" '26' '3'\nqg_dcb_pfc \"$qg_netdev\" '"));
 	struct qg_settings set;
@@ -291,7 +294,7 @@ static void test_settings_match_script_keys(void **state)
 	(void)state;
 	struct qg_model m;
 	struct qg_outset o;
-	const char *s = script_for(BASE_QOS HOST_PF("mlnx_qos"), "host/h.sh", &o, &m);
+	const char *s = script_for(BASE_QOS HOST_PF("mlnx_qos"), "host/hosts/linux.sh", &o, &m);
 	const char *plan = file_text(&o, "plan.json");
 	/* Every settings key of plan.json is a report key the script prints. */
 	static const char *const keys[] = {"mtu",

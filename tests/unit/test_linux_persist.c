@@ -145,7 +145,7 @@ static void test_unit_and_rule_name_the_device(void **state)
 
 	/* persist: false: the script alone (its three files), as before. */
 	fx_open(&f, BASE_QOS HOST("ens1f0", ", persist: false"));
-	assert_non_null(qg_outset_find(&f.o, "host/h.sh"));
+	assert_non_null(qg_outset_find(&f.o, "host/hosts/linux.sh"));
 	assert_null(qg_outset_find(&f.o, "host/persist/ens1f0/mlx5_0.service"));
 	assert_null(qg_outset_find(&f.o, "host/persist/ens1f0/mlx5_0.rules"));
 	size_t host_files = 0; /* beside them: plan.json and the Ansible hand-off */

@@ -1,9 +1,9 @@
 #!/bin/sh
 # qosgen 0.1.0: the helpers of every Linux host's RoCE QoS script
 # Generated: edit the intent, not this file; nothing of the intent is in it.
-# A host's script is three files run as one, in this order: this one, the
-# host's part (host/NAME.sh: who it is) and its group's body
-# (host/groups/GROUP.sh: what it gets); host/NAME.sh shows the command.
+# A host's script is three parts run as one, in this order: this one, the
+# host's line of host/hosts/linux.sh (who it is) and its group's body
+# (host/groups/GROUP.sh: what it gets); host/hosts/linux.sh shows the command.
 #
 # Idempotent: it reads each setting first and changes only what differs.
 # One line per setting:

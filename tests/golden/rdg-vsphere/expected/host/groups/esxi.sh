@@ -2,7 +2,7 @@
 # nmlx5 module options.
 # The intent's sha256 is in plan.json, with each host's group and this group's
 # settings: this file changes only with them. Generated: edit the intent, not this file.
-# It runs after host/lib/esxi.sh and a host's part (host/NAME.sh), which names the host
+# It runs after host/lib/esxi.sh and the host's line of host/hosts/esxi.sh, which names the host
 # and its uplink: $qg_host, $qg_uplink.
 if [ "${qg_group:-}" != 'esxi' ]; then
 	qg_report failed group "host ${qg_host:-?} is of group ${qg_group:-none}, not esxi: run its own group's file"

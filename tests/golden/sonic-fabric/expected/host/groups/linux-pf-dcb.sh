@@ -2,7 +2,7 @@
 # PF, QoS through dcb (iproute2).
 # The intent's sha256 is in plan.json, with each host's group and this group's
 # settings: this file changes only with them. Generated: edit the intent, not this file.
-# It runs after host/lib/linux.sh and a host's part (host/NAME.sh), which names the host
+# It runs after host/lib/linux.sh and the host's line of host/hosts/linux.sh, which names the host
 # and its devices: $qg_host, $qg_netdev, $qg_rdma_device.
 if [ "${qg_group:-}" != 'linux-pf-dcb' ]; then
 	qg_report failed group "host ${qg_host:-?} is of group ${qg_group:-none}, not linux-pf-dcb: run its own group's file"

@@ -1,0 +1,9 @@
+# qosgen 0.1.0: who each ESXi host of fabric bitfusion-pvrdma is, one line per host:
+# its name, its group and its uplink, as shell variables.
+# A host's script is three parts run as one, as qosgen push sends it:
+# host/lib/esxi.sh, the host's line here, then host/groups/GROUP.sh of the group
+# the line names. By hand, for host NAME of group GROUP (QG_DRY_RUN=1: a dry run):
+#   { cat host/lib/esxi.sh; grep "^qg_host='NAME' " host/hosts/esxi.sh; cat host/groups/GROUP.sh; } | ssh NAME sh -s
+# Generated: edit the intent, not this file.
+qg_host='esx-a' qg_group='esxi-pvrdma-vmk0' qg_uplink='vmnic5'
+qg_host='esx-b' qg_group='esxi-pvrdma-vmk0' qg_uplink='vmnic5'

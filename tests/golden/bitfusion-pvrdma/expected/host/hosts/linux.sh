@@ -1,0 +1,10 @@
+# qosgen 0.1.0: who each Linux host of fabric bitfusion-pvrdma is, one line per host:
+# its name, its group and its netdev and RDMA device, as shell variables.
+# A host's script is three parts run as one, as qosgen push sends it:
+# host/lib/linux.sh, the host's line here, then host/groups/GROUP.sh of the group
+# the line names. By hand, for host NAME of group GROUP (QG_DRY_RUN=1: a dry run):
+#   { cat host/lib/linux.sh; grep "^qg_host='NAME' " host/hosts/linux.sh; cat host/groups/GROUP.sh; } | ssh NAME sh -s
+# Generated: edit the intent, not this file.
+qg_host='bf-server-1' qg_group='linux-vf' qg_netdev='ens224f0' qg_rdma_device='rocep19s0f1'
+qg_host='bf-client-1' qg_group='linux-vf' qg_netdev='ens224f0' qg_rdma_device='rocep19s0f1'
+qg_host='gpu-bare-1' qg_group='linux-pf-dcb' qg_netdev='enp65s0f0' qg_rdma_device='mlx5_0'

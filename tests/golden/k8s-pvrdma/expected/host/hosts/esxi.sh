@@ -1,0 +1,11 @@
+# qosgen 0.1.0: who each ESXi host of fabric k8s-pvrdma is, one line per host:
+# its name, its group and its uplink, as shell variables.
+# A host's script is three parts run as one, as qosgen push sends it:
+# host/lib/esxi.sh, the host's line here, then host/groups/GROUP.sh of the group
+# the line names. By hand, for host NAME of group GROUP (QG_DRY_RUN=1: a dry run):
+#   { cat host/lib/esxi.sh; grep "^qg_host='NAME' " host/hosts/esxi.sh; cat host/groups/GROUP.sh; } | ssh NAME sh -s
+# Generated: edit the intent, not this file.
+qg_host='sc2esx24' qg_group='esxi-pvrdma-vmk3' qg_uplink='vmnic2'
+qg_host='sc2esx25' qg_group='esxi-pvrdma-vmk3' qg_uplink='vmnic2'
+qg_host='sc2esx26' qg_group='esxi-pvrdma-vmk3' qg_uplink='vmnic2'
+qg_host='sc2esx27' qg_group='esxi-pvrdma-vmk3' qg_uplink='vmnic2'
