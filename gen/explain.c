@@ -105,6 +105,32 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		explain_class(rows, "cnp", &q->cnpc);
 	else
 		row_str(rows, "qos.cnp", NULL, "default", "no CNP class");
+	const struct qg_pfc_watchdog *wd = &q->pfcwd;
+	if (wd->state == QG_PFCWD_ON) {
+		snprintf(reason, sizeof(reason),
+			 "ms a lossless queue may stay paused before the watchdog drops its "
+			 "traffic; default %d (SONiC's pfcwd)",
+			 QG_PFCWD_DETECTION_MS);
+		row_int(rows, "qos.pfc_watchdog.detection_ms", wd->detection_ms,
+			wd->detection_given, reason);
+		snprintf(reason, sizeof(reason),
+			 "ms without pause frames before the queue is lossless again; default %d "
+			 "(SONiC's pfcwd)",
+			 QG_PFCWD_RESTORATION_MS);
+		row_int(rows, "qos.pfc_watchdog.restoration_ms", wd->restoration_ms,
+			wd->restoration_given, reason);
+		snprintf(reason, sizeof(reason),
+			 "ms between the watchdog's checks of the queues; default %d (SONiC's "
+			 "pfcwd); detection_ms and restoration_ms are at least this",
+			 QG_PFCWD_POLL_MS);
+		row_int(rows, "qos.pfc_watchdog.poll_ms", wd->poll_ms, wd->poll_given, reason);
+	} else {
+		row_str(rows, "qos.pfc_watchdog", wd->state == QG_PFCWD_OFF ? "off" : NULL,
+			wd->state == QG_PFCWD_OFF ? "given" : "default",
+			wd->state == QG_PFCWD_OFF
+			    ? "off on the intent's ports: each target removes or disables it"
+			    : "not managed: each switch keeps its own PFC watchdog");
+	}
 
 	/* Derived values, each with the arithmetic that produced it. */
 	int dscp = qg_host_dscp(q), tos = qg_roce_tos(q), tos0 = qg_roce_tos_without_ecn(q);

@@ -135,6 +135,10 @@ static const struct {
     {"memory_percent", "qos.lossless.pool"},
     {"min_kb", "qos.lossless.ecn"},
     {"max_kb", "qos.lossless.ecn"},
+    {"pfc_watchdog", "qos"},
+    {"detection_ms", "qos.pfc_watchdog"},
+    {"restoration_ms", "qos.pfc_watchdog"},
+    {"poll_ms", "qos.pfc_watchdog"},
     {"weight", "an ets mapping"},
     {"mode", "an ets mapping"},
     {"ports", "a switch of switches"},
@@ -700,9 +704,93 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 			   "CNP is ever sent");
 }
 
+/*
+ * qos.pfc_watchdog: true, false, or a mapping of the times in ms (each
+ * optional). The times' ranges and the rule that the watchdog cannot detect
+ * or restore faster than it polls are SONiC's model's (model.h); a target
+ * with other limits checks them in its check().
+ */
+static void load_pfc_watchdog(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
+{
+	static const char *const keys[] = {"detection_ms", "restoration_ms", "poll_ms", NULL};
+	static const char *const booleans[] = {"false", "true", NULL};
+	const char *path = "qos.pfc_watchdog";
+	struct qg_pfc_watchdog *wd = &q->pfcwd;
+	wd->pos = n->pos;
+	wd->detection_ms = QG_PFCWD_DETECTION_MS;
+	wd->restoration_ms = QG_PFCWD_RESTORATION_MS;
+	wd->poll_ms = QG_PFCWD_POLL_MS;
+	if (n->kind == QG_Y_SCALAR) {
+		int b = -1;
+		for (int i = 0; booleans[i]; i++)
+			if (!strcmp(n->value, booleans[i]))
+				b = i;
+		if (b >= 0 && !n->plain)
+			qg_error(w->d, n->pos,
+				 "%s: got the quoted string '%s'; write %s without quotes", path,
+				 n->value, n->value);
+		else if (b < 0)
+			qg_error(w->d, n->pos,
+				 "%s: '%s' is not allowed; expected true, false or a mapping of "
+				 "detection_ms, restoration_ms and poll_ms",
+				 path, n->value);
+		else
+			wd->state = b ? QG_PFCWD_ON : QG_PFCWD_OFF;
+		return;
+	}
+	if (!expect_kind(w, n, QG_Y_MAP, path))
+		return;
+	check_keys(w, n, path, keys);
+	const struct {
+		const char *key;
+		int lo, hi;
+		int *v;
+		bool *given;
+		struct qg_pos *pos;
+	} t[] = {
+	    {"detection_ms", QG_PFCWD_DETECTION_MIN, QG_PFCWD_DETECTION_MAX, &wd->detection_ms,
+	     &wd->detection_given, &wd->detection_pos},
+	    {"restoration_ms", QG_PFCWD_RESTORATION_MIN, QG_PFCWD_RESTORATION_MAX,
+	     &wd->restoration_ms, &wd->restoration_given, &wd->restoration_pos},
+	    {"poll_ms", QG_PFCWD_POLL_MIN, QG_PFCWD_POLL_MAX, &wd->poll_ms, &wd->poll_given,
+	     &wd->poll_pos},
+	};
+	bool ok = true;
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		const struct qg_ynode *v = get(n, t[k].key);
+		if (!v)
+			continue;
+		char sub[PATH_LEN];
+		join(sub, path, t[k].key);
+		*t[k].pos = v->pos;
+		*t[k].given = read_int(w, v, sub, t[k].lo, t[k].hi, t[k].v);
+		ok = *t[k].given && ok;
+	}
+	if (!ok)
+		return;
+	/* sonic-pfcwd.yang's musts: detection_time and restoration_time >= POLL_INTERVAL. */
+	for (size_t k = 0; k < 2; k++) {
+		if (*t[k].v >= wd->poll_ms)
+			continue;
+		struct qg_pos at = *t[k].given ? *t[k].pos : n->pos;
+		qg_error(w->d, at,
+			 "%s: %s %d is below poll_ms %d; the watchdog checks the queues every "
+			 "poll_ms, so detection_ms and restoration_ms must be at least poll_ms",
+			 path, t[k].key, *t[k].v, wd->poll_ms);
+		if (wd->poll_given)
+			qg_note(w->d, wd->poll_pos, "poll_ms given here");
+		else
+			qg_note(w->d, at, "poll_ms defaults to %d", QG_PFCWD_POLL_MS);
+		ok = false;
+	}
+	if (ok)
+		wd->state = QG_PFCWD_ON;
+}
+
 static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 {
-	static const char *const keys[] = {"trust", "mtu", "switch_mtu", "lossless", "cnp", NULL};
+	static const char *const keys[] = {"trust", "mtu",	    "switch_mtu", "lossless",
+					   "cnp",   "pfc_watchdog", NULL};
 	static const char *const trusts[] = {"dscp", "pcp", NULL};
 	q->trust = QG_TRUST_DSCP;
 	q->mtu = QG_DEFAULT_MTU;
@@ -739,6 +827,8 @@ static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 		w->bad |= BAD_CLASS | BAD_ECN;
 	if ((v = get(n, "cnp")))
 		load_cnp(w, v, q);
+	if ((v = get(n, "pfc_watchdog")))
+		load_pfc_watchdog(w, v, q);
 	/*
 	 * The rules between values run on every value that could be read, so a
 	 * quoted priority does not hide a DSCP conflict until the next run.

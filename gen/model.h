@@ -45,6 +45,20 @@ struct qg_class {
 	struct qg_pos pos, priority_pos, dscp_pos, tc_pos;
 };
 
+/*
+ * qos.pfc_watchdog: absent, qosgen leaves each switch's watchdog as it is
+ * (UNMANAGED); false, off on the intent's ports; true or a mapping, on with
+ * these times (the defaults below for what the mapping leaves out).
+ */
+enum qg_pfcwd_state { QG_PFCWD_UNMANAGED, QG_PFCWD_OFF, QG_PFCWD_ON };
+
+struct qg_pfc_watchdog {
+	enum qg_pfcwd_state state;
+	int detection_ms, restoration_ms, poll_ms;
+	bool detection_given, restoration_given, poll_given;
+	struct qg_pos pos, detection_pos, restoration_pos, poll_pos;
+};
+
 struct qg_qos {
 	enum qg_trust trust;
 	bool trust_given;
@@ -64,6 +78,8 @@ struct qg_qos {
 
 	bool cnp; /* the cnp class is given */
 	struct qg_class cnpc;
+
+	struct qg_pfc_watchdog pfcwd;
 
 	/*
 	 * With trust dscp, the switch-priority of every DSCP: the lossless DSCPs
@@ -188,6 +204,22 @@ void qg_model_free(struct qg_model *m);
 #define QG_DEFAULT_DVS_UPLINKS 1
 /* cable_length_m's range: NVUE's cable-length, 1..100000 m, the widest of the switch OSes. */
 #define QG_CABLE_M_MAX 100000
+/*
+ * pfc_watchdog: SONiC's defaults (sonic-utilities pfcwd/main.py:
+ * DEFAULT_DETECTION_TIME, DEFAULT_RESTORATION_TIME, DEFAULT_POLL_INTERVAL,
+ * 200 ms each) and the ranges of its model (sonic-pfcwd.yang: POLL_INTERVAL
+ * 100..1000, detection_time 100..5000, restoration_time 100..60000, both at
+ * least POLL_INTERVAL), the narrowest of the switch OSes that take them.
+ */
+#define QG_PFCWD_DETECTION_MS 200
+#define QG_PFCWD_RESTORATION_MS 200
+#define QG_PFCWD_POLL_MS 200
+#define QG_PFCWD_POLL_MIN 100
+#define QG_PFCWD_POLL_MAX 1000
+#define QG_PFCWD_DETECTION_MIN 100
+#define QG_PFCWD_DETECTION_MAX 5000
+#define QG_PFCWD_RESTORATION_MIN 100
+#define QG_PFCWD_RESTORATION_MAX 60000
 
 static inline const char *qg_trust_name(enum qg_trust t)
 {

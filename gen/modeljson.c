@@ -69,6 +69,15 @@ cJSON *qg_model_json(const struct qg_model *m)
 		cJSON_AddItemToObject(qos, "cnp", c);
 	} else
 		cJSON_AddNullToObject(qos, "cnp");
+	/* Left out when the intent gives none (not managed), so older intents hash as before. */
+	if (q->pfcwd.state == QG_PFCWD_OFF) {
+		cJSON_AddFalseToObject(qos, "pfc_watchdog");
+	} else if (q->pfcwd.state == QG_PFCWD_ON) {
+		cJSON *wd = cJSON_AddObjectToObject(qos, "pfc_watchdog");
+		cJSON_AddNumberToObject(wd, "detection_ms", q->pfcwd.detection_ms);
+		cJSON_AddNumberToObject(wd, "restoration_ms", q->pfcwd.restoration_ms);
+		cJSON_AddNumberToObject(wd, "poll_ms", q->pfcwd.poll_ms);
+	}
 
 	cJSON *sw = cJSON_AddArrayToObject(root, "switches");
 	for (size_t i = 0; i < m->n_switches; i++) {

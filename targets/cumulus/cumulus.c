@@ -30,6 +30,25 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 			 "target's traffic pools (NVUE memory-percent) take whole percents",
 			 pct);
 	}
+	/*
+	 * NVUE's watchdog acts after `robustness` polls: a detection time is a
+	 * whole number of poll intervals, and there is no restoration time.
+	 */
+	const struct qg_pfc_watchdog *wd = &q->pfcwd;
+	if (wd->state != QG_PFCWD_ON)
+		return;
+	if (wd->detection_ms % wd->poll_ms)
+		qg_error(d, wd->detection_given ? wd->detection_pos : wd->pos,
+			 "qos.pfc_watchdog.detection_ms %d is not a multiple of poll_ms %d; the "
+			 "cumulus target's watchdog detects after a whole number of polls (NVUE "
+			 "robustness = detection_ms / poll_ms): use %d or %d",
+			 wd->detection_ms, wd->poll_ms,
+			 wd->detection_ms / wd->poll_ms * wd->poll_ms,
+			 (wd->detection_ms / wd->poll_ms + 1) * wd->poll_ms);
+	if (wd->restoration_given)
+		qg_warning(d, wd->restoration_pos,
+			   "qos.pfc_watchdog.restoration_ms: NVUE has no restoration time, so the "
+			   "cumulus target ignores it (its switches restore a queue as NVUE does)");
 }
 
 static int cumulus_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
@@ -174,6 +193,26 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		qg_explain_row(x, "cumulus.pfc.cable_length", "-",
 			       "left as the switch has it (NVUE's default is 10 m): no switch "
 			       "gives cable_length_m");
+	const struct qg_pfc_watchdog *wd = &q->pfcwd;
+	if (wd->state == QG_PFCWD_ON) {
+		char wv[64], r[320];
+		snprintf(wv, sizeof(wv), "polling-interval %d, robustness %d", wd->poll_ms,
+			 nvue_pfcwd_robustness(wd));
+		snprintf(r, sizeof(r),
+			 "qos pfc-watchdog: poll_ms, and detection_ms %d / poll_ms polls before "
+			 "it acts; each intent port's pfc-watchdog state enable; NVUE has no "
+			 "restoration time",
+			 wd->detection_ms);
+		qg_explain_row(x, "cumulus.pfc_watchdog", wv, r);
+	} else if (wd->state == QG_PFCWD_OFF) {
+		qg_explain_row(x, "cumulus.pfc_watchdog", "disable",
+			       "each intent port's qos pfc-watchdog state disable (NVUE's "
+			       "default, written); the switch's polling-interval and robustness "
+			       "stay as they are");
+	} else {
+		qg_explain_row(x, "cumulus.pfc_watchdog", "-",
+			       "left as the switch has it: the intent gives no pfc_watchdog");
+	}
 	char why[200];
 	roce_defaults_differ(q, why, sizeof(why));
 	snprintf(reason, sizeof(reason),

@@ -79,6 +79,11 @@ static void class_map(cJSON *qos, const struct qg_qos *q, const struct qg_class 
 	}
 }
 
+int nvue_pfcwd_robustness(const struct qg_pfc_watchdog *wd)
+{
+	return wd->poll_ms > 0 ? wd->detection_ms / wd->poll_ms : 0;
+}
+
 int nvue_cable_length(const struct qg_switch *s)
 {
 	int longest = 0;
@@ -139,11 +144,27 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 		num(tc, "probability", NVUE_ECN_PROBABILITY);
 	}
 
+	/*
+	 * NVUE's watchdog (Cumulus Linux 5.6): the switch's polling-interval and
+	 * robustness (polls before it acts), so detection = poll x robustness;
+	 * NVUE has no restoration time. The target's check() refuses a detection
+	 * time that is not a multiple of the poll interval.
+	 */
+	const struct qg_pfc_watchdog *wd = &q->pfcwd;
+	if (wd->state == QG_PFCWD_ON) {
+		cJSON *pw = child(qos, "pfc-watchdog");
+		num(pw, "polling-interval", wd->poll_ms);
+		num(pw, "robustness", nvue_pfcwd_robustness(wd));
+	}
 	cJSON *ifs = child(root, "interface");
 	for (size_t k = 0; k < s->n_ports; k++) {
 		char name[QG_PORT_TEXT_LEN];
 		cumulus_port_format(&s->ports[k], name);
 		num(child(child(ifs, name), "link"), "mtu", q->switch_mtu);
+		/* Off is written, not unset: NVUE's default (disable), said explicitly. */
+		if (wd->state != QG_PFCWD_UNMANAGED)
+			str(child(child(child(ifs, name), "qos"), "pfc-watchdog"), "state",
+			    wd->state == QG_PFCWD_ON ? "enable" : "disable");
 	}
 	if (!root || !qos || !ifs || !qg_json_sort(root)) {
 		cJSON_Delete(root);

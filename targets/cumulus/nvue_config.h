@@ -14,7 +14,13 @@
  * rest of the buffer and every other priority in default-lossy, ECN on the
  * lossless traffic class in bytes, RED off there, the egress scheduler of
  * the classes that give ets, the classes' switch-priority to traffic-class
- * map, RoCE mode lossless, and the link MTU of the intent's ports.
+ * map, RoCE mode lossless, and the link MTU of the intent's ports; with
+ * qos.pfc_watchdog, each intent port's pfc-watchdog state (enable, or
+ * disable when false) and, when on, the switch's pfc-watchdog
+ * polling-interval and robustness (the Quality of Service page, PFC
+ * Watchdog; NVUE 5.6's `nv set qos pfc-watchdog polling-interval 100-5000`,
+ * `robustness 1-1000`, `nv set interface <id> qos pfc-watchdog state
+ * enable|disable`).
  */
 #ifndef QG_NVUE_CONFIG_H
 #define QG_NVUE_CONFIG_H
@@ -44,6 +50,13 @@ bool nvue_is_set(const cJSON *o);
  * (one profile for all its ports); 0 when the intent gives none.
  */
 int nvue_cable_length(const struct qg_switch *s);
+
+/* NVUE's robustness: the polls before the watchdog acts, detection_ms / poll_ms. */
+int nvue_pfcwd_robustness(const struct qg_pfc_watchdog *wd);
+
+/* NVUE's ranges (nv set qos pfc-watchdog ...). */
+#define NVUE_PFCWD_POLL_MAX 5000
+#define NVUE_PFCWD_ROBUSTNESS_MAX 1000
 
 /* The desired tree of switch i, keys sorted, one key per interface. NULL: out of memory. */
 cJSON *nvue_config_from_model(const struct qg_model *m, size_t i);

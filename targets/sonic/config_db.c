@@ -167,6 +167,31 @@ static void port_rows(cJSON *root, const struct qg_qos *q, const char *port)
 	num(port_row(child(root, "PORT"), port, -1), "mtu", sonic_port_mtu(q));
 }
 
+/*
+ * The PFC watchdog of one port, as `pfcwd start --action drop PORT DETECTION
+ * --restoration-time RESTORATION` writes it (sonic-utilities pfcwd/main.py),
+ * and pfcwd_sw_enable on the lossless priority, as pfc_enable; off: both
+ * absent (JSON null, config_db.h).
+ */
+static void watchdog_rows(cJSON *root, const struct qg_qos *q, const char *port)
+{
+	const struct qg_pfc_watchdog *wd = &q->pfcwd;
+	cJSON *qm = port_row(child(root, "PORT_QOS_MAP"), port, -1);
+	cJSON *table = child(root, "PFC_WD");
+	if (wd->state == QG_PFCWD_OFF) {
+		if (qm && !cJSON_GetObjectItemCaseSensitive(qm, "pfcwd_sw_enable"))
+			cJSON_AddNullToObject(qm, "pfcwd_sw_enable");
+		if (table && !cJSON_GetObjectItemCaseSensitive(table, port))
+			cJSON_AddNullToObject(table, port);
+		return;
+	}
+	num(qm, "pfcwd_sw_enable", q->lossless.priority);
+	cJSON *row = port_row(table, port, -1);
+	str(row, "action", SONIC_PFCWD_ACTION);
+	num(row, "detection_time", wd->detection_ms);
+	num(row, "restoration_time", wd->restoration_ms);
+}
+
 cJSON *sonic_config_from_model(const struct qg_model *m, size_t i)
 {
 	const struct qg_qos *q = &m->qos;
@@ -187,7 +212,13 @@ cJSON *sonic_config_from_model(const struct qg_model *m, size_t i)
 		snprintf(len, sizeof(len), "%dm", s->cable_m ? s->cable_m[k] : 0);
 		if (s->cable_m && s->cable_m[k])
 			str(child(child(root, "CABLE_LENGTH"), SONIC_CABLE_ROW), name, len);
+		if (q->pfcwd.state != QG_PFCWD_UNMANAGED)
+			watchdog_rows(root, q, name);
 	}
+	/* The poll interval is the switch's, one for every port (PFC_WD|GLOBAL). */
+	if (q->pfcwd.state == QG_PFCWD_ON && s->n_ports)
+		num(child(child(root, "PFC_WD"), SONIC_PFCWD_GLOBAL), "POLL_INTERVAL",
+		    q->pfcwd.poll_ms);
 	/* A failed allocation anywhere leaves a row short: count what must be there. */
 	cJSON *port = cJSON_GetObjectItemCaseSensitive(root, "PORT");
 	bool whole = root && (s->n_ports == 0 || (size_t)cJSON_GetArraySize(port) == s->n_ports);

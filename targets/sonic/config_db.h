@@ -20,6 +20,13 @@
  *   BUFFER_PG|<port>|<pg>             the lossless PG, profile NULL (dynamic headroom)
  *   CABLE_LENGTH|AZURE                <port>: "<m>m", with cable_length_m (the headroom's input)
  *   PORT|<port>                       mtu
+ *   PFC_WD|<port>, PFC_WD|GLOBAL      with pfc_watchdog on: action drop, the
+ *                                     detection and restoration times; POLL_INTERVAL
+ *                                     (and PORT_QOS_MAP pfcwd_sw_enable, the priority)
+ * With pfc_watchdog false, what must not be there is in the tree as a JSON
+ * null: PFC_WD|<port> null and PORT_QOS_MAP|<port> pfcwd_sw_enable null. The
+ * patch removes them (config_db_patch.c); the file and the settings leave
+ * them out (the file) or say "absent" (the settings).
  * The lossless priority group is numbered as the lossless priority (as
  * SONiC's templates do: PG 3 for priority 3); priority group 0 holds every
  * lossy traffic class, so sonic_check() refuses a lossless priority 0.
@@ -42,6 +49,11 @@
  * that no port ends with two lengths.
  */
 #define SONIC_CABLE_ROW "AZURE"
+/* sonic-pfcwd: the global row's key, and the action of `pfcwd start`'s default. */
+#define SONIC_PFCWD_GLOBAL "GLOBAL"
+#define SONIC_PFCWD_ACTION "drop"
+/* A setting's value for a row or field qosgen removes (a null in the tree). */
+#define SONIC_ABSENT "absent"
 #define SONIC_WRED "qosgen_lossless"
 #define SONIC_SCHED_LOSSLESS "qosgen_lossless"
 #define SONIC_SCHED_CNP "qosgen_cnp"

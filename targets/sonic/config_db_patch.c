@@ -31,8 +31,8 @@ static enum kind kind_of(const char *table)
 		const char *name;
 		enum kind kind;
 	} tables[] = {
-	    {"BUFFER_PG", PORT_INDEX},	{"CABLE_LENGTH", PORT_FIELD}, {"PORT", PORT_ROW},
-	    {"PORT_QOS_MAP", PORT_ROW}, {"QUEUE", PORT_INDEX},
+	    {"BUFFER_PG", PORT_INDEX}, {"CABLE_LENGTH", PORT_FIELD}, {"PFC_WD", PORT_ROW},
+	    {"PORT", PORT_ROW},	       {"PORT_QOS_MAP", PORT_ROW},   {"QUEUE", PORT_INDEX},
 	};
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
 		if (!strcmp(tables[i].name, table))
@@ -198,6 +198,40 @@ static int judge_removals(const cJSON *want, const cJSON *have, struct qg_diags 
 	return errors;
 }
 
+/*
+ * PFC_WD's POLL_INTERVAL is the switch's, and SONiC's model wants every
+ * port's detection_time and restoration_time at least that (sonic-pfcwd
+ * musts): a port outside the intent whose times are below the intent's
+ * poll_ms would make the patch invalid.
+ */
+static int judge_watchdog(const cJSON *want, const cJSON *have, struct qg_diags *d)
+{
+	const cJSON *poll = get2(get(want, "PFC_WD"), SONIC_PFCWD_GLOBAL, "POLL_INTERVAL");
+	if (!cJSON_IsString(poll))
+		return 0;
+	long p = strtol(poll->valuestring, NULL, 10);
+	int errors = 0;
+	static const char *const times[] = {"detection_time", "restoration_time"};
+	for (const cJSON *r = get(have, "PFC_WD") ? get(have, "PFC_WD")->child : NULL; r;
+	     r = r->next) {
+		if (!strcmp(r->string, SONIC_PFCWD_GLOBAL) || intent_port(want, r->string))
+			continue;
+		for (size_t k = 0; k < 2; k++) {
+			const cJSON *v = get(r, times[k]);
+			if (!cJSON_IsString(v) || strtol(v->valuestring, NULL, 10) >= p)
+				continue;
+			qg_error(d, (struct qg_pos){0},
+				 "PFC_WD|%s, a port the intent does not list, has %s %s, below the "
+				 "intent's poll_ms %ld (PFC_WD|GLOBAL POLL_INTERVAL is the "
+				 "switch's): SONiC refuses a time below the poll interval; add %s "
+				 "to the intent, or raise its %s first",
+				 r->string, times[k], v->valuestring, p, r->string, times[k]);
+			errors++;
+		}
+	}
+	return errors;
+}
+
 int sonic_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 {
 	int errors = 0;
@@ -240,13 +274,18 @@ int sonic_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 			 "whose queues are not the QUEUE table's: qosgen does not configure it");
 		errors++;
 	}
-	return errors + judge_removals(want, have, d);
+	return errors + judge_removals(want, have, d) + judge_watchdog(want, have, d);
 }
 
 /* ---- the configuration the switch should end with ---- */
 
+/* A null in want (config_db.h) is a field qosgen removes. */
 static void set_field(cJSON *row, const char *field, const cJSON *v, bool *oom)
 {
+	if (cJSON_IsNull(v)) {
+		cJSON_DeleteItemFromObjectCaseSensitive(row, field);
+		return;
+	}
 	cJSON *c = cJSON_Duplicate(v, true);
 	if (!c || !row) {
 		cJSON_Delete(c);
@@ -268,7 +307,8 @@ static void own_fields(cJSON *row, const cJSON *w, bool *oom)
 static bool owned_equal(const cJSON *row, const cJSON *w)
 {
 	for (const cJSON *f = w->child; f; f = f->next)
-		if (!cJSON_Compare(get(row, f->string), f, true))
+		if (cJSON_IsNull(f) ? get(row, f->string) != NULL
+				    : !cJSON_Compare(get(row, f->string), f, true))
 			return false;
 	return true;
 }
@@ -341,6 +381,12 @@ static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 				cJSON_ReplaceItemInObjectCaseSensitive(t, w->string, c);
 			else
 				cJSON_AddItemToObject(t, w->string, c);
+			continue;
+		}
+		if (cJSON_IsNull(w)) {
+			/* A row qosgen removes (config_db.h): a PORT_ROW key, never a range. */
+			if (row)
+				cJSON_Delete(cJSON_DetachItemViaPointer(t, row));
 			continue;
 		}
 		size_t len = 0;

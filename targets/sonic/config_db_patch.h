@@ -11,8 +11,14 @@
  *   - on the intent's ports, the fields it writes: PORT mtu, the
  *     PORT_QOS_MAP maps and pfc_enable, QUEUE scheduler and wred_profile,
  *     BUFFER_PG profile, and with cable_length_m the port's field of
- *     CABLE_LENGTH, in every row that has it (else in AZURE). Every other
- *     field, row and table is the switch's.
+ *     CABLE_LENGTH, in every row that has it (else in AZURE);
+ *   - with pfc_watchdog given (true, false or a mapping): PFC_WD|<port> of
+ *     the intent's ports (action, detection_time, restoration_time; removed
+ *     when false), PORT_QOS_MAP pfcwd_sw_enable (removed when false), and
+ *     when on PFC_WD|GLOBAL POLL_INTERVAL (never removed: GCU refuses it, and
+ *     it is the switch's for every port). The tree marks what to remove as
+ *     JSON nulls (config_db.h). Without pfc_watchdog none of them is
+ *     qosgen's. Every other field, row and table is the switch's.
  * QUEUE and BUFFER_PG keys may name a range ("Ethernet0|3-4", as SONiC's
  * own templates write them): a range already saying what the intent says
  * of its index is in sync; otherwise it is split, its other indices keeping
@@ -45,8 +51,9 @@ const char *sonic_readback_hostname(const cJSON *have);
  * an intent port the switch lacks, a buffer model other than dynamic (the
  * intent's headroom is the dynamic model's, BUFFER_PG profile NULL), a VOQ
  * switch, QUEUE or BUFFER_PG keys of an intent port that do not read as an
- * index or a range or that cover one index twice, and a row qosgen would
- * remove that a port outside the intent still uses.
+ * index or a range or that cover one index twice, a row qosgen would
+ * remove that a port outside the intent still uses, and a PFC_WD row of a
+ * port outside the intent whose times are below the intent's poll_ms.
  */
 int sonic_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d);
 

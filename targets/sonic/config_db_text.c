@@ -25,23 +25,47 @@ static void json_string(struct qg_buf *out, const char *s)
 	qg_buf_puts(out, "\"");
 }
 
+/* A table all of whose rows are absent (nulls): nothing of it goes in the file. */
+static bool all_absent(const cJSON *v)
+{
+	if (!cJSON_IsObject(v) || !v->child)
+		return false;
+	for (const cJSON *c = v->child; c; c = c->next)
+		if (!cJSON_IsNull(c))
+			return false;
+	return true;
+}
+
+static bool shown(const cJSON *c)
+{
+	return !cJSON_IsNull(c) && !all_absent(c);
+}
+
+/* config_db JSON has no "absent": a null (config_db.h) is left out of the file. */
 static void json_node(const cJSON *v, int depth, struct qg_buf *out)
 {
 	if (!cJSON_IsObject(v)) {
 		json_string(out, cJSON_IsString(v) ? v->valuestring : "");
 		return;
 	}
-	if (!v->child) {
+	const cJSON *c = v->child;
+	while (c && !shown(c))
+		c = c->next;
+	if (!c) {
 		qg_buf_puts(out, "{}");
 		return;
 	}
 	qg_buf_puts(out, "{\n");
-	for (const cJSON *c = v->child; c; c = c->next) {
+	while (c) {
+		const cJSON *next = c->next;
+		while (next && !shown(next))
+			next = next->next;
 		qg_buf_printf(out, "%*s", 4 * (depth + 1), "");
 		json_string(out, c->string);
 		qg_buf_puts(out, ": ");
 		json_node(c, depth + 1, out);
-		qg_buf_puts(out, c->next ? ",\n" : "\n");
+		qg_buf_puts(out, next ? ",\n" : "\n");
+		c = next;
 	}
 	qg_buf_printf(out, "%*s}", 4 * depth, "");
 }
@@ -104,7 +128,8 @@ static void row_settings(const char *prefix, const cJSON *row, struct qg_setting
 			out->oom = true;
 			break;
 		}
-		qg_settings_add(out, key.data, "%s", cJSON_IsString(f) ? f->valuestring : "");
+		qg_settings_add(out, key.data, "%s",
+				cJSON_IsString(f) ? f->valuestring : SONIC_ABSENT);
 	}
 	qg_buf_free(&key);
 }
@@ -158,7 +183,10 @@ static void table_settings(const cJSON *table, struct qg_settings *out)
 			out->oom = true;
 			break;
 		}
-		row_settings(prefix.data, rows[i], out);
+		if (cJSON_IsNull(rows[i]))
+			qg_settings_add(out, prefix.data, "%s", SONIC_ABSENT);
+		else
+			row_settings(prefix.data, rows[i], out);
 	}
 done:
 	for (size_t i = 0; sig && i < n; i++)

@@ -156,8 +156,28 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		       "qosgen's own map, WRED and scheduler names, stable so that a diff and "
 		       "a removal are exact; never SONiC's AZURE maps (its DSCP_TO_TC_MAP sends "
 		       "DSCP 26 to a lossy TC)");
-	qg_explain_row(x, "sonic.pfc_watchdog", "-",
-		       "left as the switch has it: the intent has no PFC watchdog yet");
+	const struct qg_pfc_watchdog *wd = &q->pfcwd;
+	if (wd->state == QG_PFCWD_ON) {
+		snprintf(v, sizeof(v), "%s %d/%d ms, poll %d ms", SONIC_PFCWD_ACTION,
+			 wd->detection_ms, wd->restoration_ms, wd->poll_ms);
+		snprintf(reason, sizeof(reason),
+			 "PFC_WD|<port> action " SONIC_PFCWD_ACTION
+			 " (pfcwd start's default), detection_time and restoration_time in ms, "
+			 "on each intent port; PFC_WD|" SONIC_PFCWD_GLOBAL
+			 " POLL_INTERVAL (the switch's, one for every port); PORT_QOS_MAP "
+			 "pfcwd_sw_enable \"%d\", the lossless priority",
+			 q->lossless.priority);
+		qg_explain_row(x, "sonic.pfc_watchdog", v, reason);
+	} else if (wd->state == QG_PFCWD_OFF) {
+		qg_explain_row(x, "sonic.pfc_watchdog", "off",
+			       "no PFC_WD row and no PORT_QOS_MAP pfcwd_sw_enable on the intent's "
+			       "ports: diff and push remove them; PFC_WD|" SONIC_PFCWD_GLOBAL
+			       " stays as the switch has it (GCU refuses its removal)");
+	} else {
+		qg_explain_row(x, "sonic.pfc_watchdog", "-",
+			       "left as the switch has it (PFC_WD, pfcwd_sw_enable): the intent "
+			       "gives no pfc_watchdog");
+	}
 }
 
 const struct qg_target qg_target_sonic = {

@@ -132,6 +132,47 @@ assert [r.get("Ethernet0") for r in cable.values() if "Ethernet0" in r] == ["5m"
 PY
 check "the switch's other queues keep their fields; cable lengths in the switch's row" $? "$(grep -o '"Ethernet0|[0-9-]*": {[^}]*}' "$state/running.json" | head -5)"
 
+# --- the PFC watchdog: on (then in sync), off (its rows removed, then in sync) ---
+cp "$dir/intent.yaml" "$dir/intent.base"
+watchdog() { # VALUE: the intent with qos.pfc_watchdog VALUE
+	sed "s/^  cnp: .*/&\n  pfc_watchdog: $1/" "$dir/intent.base" >"$dir/intent.yaml"
+}
+watchdog "{detection_ms: 400, restoration_ms: 400}"
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && "$PY" - "$state/running.json" <<'PY'
+import json, sys
+db = json.load(open(sys.argv[1]))
+wd = db["PFC_WD"]
+assert wd["GLOBAL"] == {"POLL_INTERVAL": "200"}, wd.get("GLOBAL")
+for p in ("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"):
+    assert wd[p] == {"action": "drop", "detection_time": "400", "restoration_time": "400"}, wd.get(p)
+    assert db["PORT_QOS_MAP"][p]["pfcwd_sw_enable"] == "3", db["PORT_QOS_MAP"][p]
+assert "Ethernet16" not in wd
+assert db["PORT_QOS_MAP"]["Ethernet16"].get("pfcwd_sw_enable") == "3,4"
+PY
+check "watchdog on: PFC_WD rows, POLL_INTERVAL and pfcwd_sw_enable on the intent's ports only" $? "exit $st: $(cat "$dir/err")"
+n=$(applies)
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "in sync: nothing to send" "$dir/err" && [ "$(applies)" -eq "$n" ]
+check "watchdog on: re-push sends nothing" $? "exit $st: $(cat "$dir/err")"
+watchdog false
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && "$PY" - "$state/running.json" <<'PY'
+import json, sys
+db = json.load(open(sys.argv[1]))
+wd = db["PFC_WD"]
+assert set(wd) == {"GLOBAL"}, sorted(wd)
+for p in ("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"):
+    assert "pfcwd_sw_enable" not in db["PORT_QOS_MAP"][p], db["PORT_QOS_MAP"][p]
+assert db["PORT_QOS_MAP"]["Ethernet16"].get("pfcwd_sw_enable") == "3,4"
+PY
+check "watchdog off: its rows and pfcwd_sw_enable removed, GLOBAL and other ports kept" $? "exit $st: $(cat "$dir/err")"
+n=$(applies)
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "in sync: nothing to send" "$dir/err" && [ "$(applies)" -eq "$n" ]
+check "watchdog off: re-push sends nothing" $? "exit $st: $(cat "$dir/err")"
+cp "$dir/intent.base" "$dir/intent.yaml"
+
 # --- refused by the switch: unchanged, no checkpoint left ---
 device
 fault --refuse-path '/PORT_QOS_MAP/*/pfc_enable'

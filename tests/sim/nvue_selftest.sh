@@ -417,6 +417,12 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
     expect "mtu 551: 400" 400
     req PATCH "/interface/swp3/link?rev=$(enc "$R2")" '{"mtu": "9000"}'
     expect "mtu as a string: 400" 400
+    req PATCH "/qos/pfc-watchdog?rev=$(enc "$R2")" '{"polling-interval": 50}'
+    expect "pfc-watchdog polling-interval 50: 400" 400
+    req PATCH "/qos/pfc-watchdog?rev=$(enc "$R2")" '{"robustness": 1001}'
+    expect "pfc-watchdog robustness 1001: 400" 400
+    req PATCH "/interface/swp3/qos/pfc-watchdog?rev=$(enc "$R2")" '{"state": "on"}'
+    expect "interface pfc-watchdog state on: 400" 400 '/detail contains on'
     req PATCH "/qos/mapping/default-global?rev=$(enc "$R2")" '{"dscp": {"64": {"switch-priority": 1}}}'
     expect "DSCP 64: 400" 400
     req PATCH "/qos/mapping/default-global?rev=$(enc "$R2")" '{"trust": "l4"}'

@@ -198,11 +198,16 @@ QOS = Obj({
     "egress-queue-mapping": Coll(key_enum("default-global"), Obj({
         "switch-priority": Coll(key_int_range(0, 7), Obj({"traffic-class": int_range(0, 7)})),
     })),
+    # NVUE reference, Cumulus Linux 5.6: nv set qos pfc-watchdog polling-interval 100-5000,
+    # robustness 1-1000.
+    "pfc-watchdog": Obj({
+        "polling-interval": int_range(100, 5000),
+        "robustness": int_range(1, 1000),
+    }),
     # Documented objects qosgen does not write: accepted, not validated.
     "remark": OPAQUE,
     "link-pause": OPAQUE,
     "egress-shaper": OPAQUE,
-    "pfc-watchdog": OPAQUE,
     "advance-buffer-config": OPAQUE,
 })
 
@@ -211,7 +216,8 @@ PROFILE_REF = Obj({"profile": name_leaf()})
 IF_PROFILE_KINDS = ("pfc", "mapping", "congestion-control", "egress-scheduler",
                     "remark", "link-pause", "egress-shaper")
 IF_QOS = Obj(dict({k: PROFILE_REF for k in IF_PROFILE_KINDS}, **{
-    "pfc-watchdog": OPAQUE, "roce": OPAQUE, "headroom": OPAQUE,
+    # nv set interface <id> qos pfc-watchdog state (enable|disable) (5.6; default disable).
+    "pfc-watchdog": Obj({"state": enum(*ENABLE_DISABLE)}), "roce": OPAQUE, "headroom": OPAQUE,
     "shared-headroom-pool": OPAQUE, "buffer": OPAQUE, "counters": OPAQUE,
 }))
 # link and the interface itself carry many other documented keys (state, speed,

@@ -169,7 +169,9 @@ J edit "$TMP/r0.json" "$TMP/want.json" '
 db["DSCP_TO_TC_MAP"]["ROCE"] = {str(d): ("3" if d == 26 else "6" if d == 48 else "0") for d in range(64)}
 db["PORT_QOS_MAP"]["Ethernet0"]["dscp_to_tc_map"] = "ROCE"
 db["PORT"]["Ethernet0"]["mtu"] = "9216"
-db["WRED_PROFILE"]["AZURE_LOSSLESS"]["green_min_threshold"] = "153600"'
+db["WRED_PROFILE"]["AZURE_LOSSLESS"]["green_min_threshold"] = "153600"
+db["PFC_WD"] = {"GLOBAL": {"POLL_INTERVAL": "200"},
+                "Ethernet0": {"action": "drop", "detection_time": "400", "restoration_time": "400"}}'
 J edit "$TMP/r0.json" "$TMP/cur.json" 'pass'
 "$JSONDIFF" --indent 2 "$TMP/cur.json" "$TMP/want.json" > "$TMP/good.patch"
 sw "sudo config apply-patch /dev/stdin" "$TMP/good.patch"
@@ -211,6 +213,17 @@ grep -qF "Failed to apply patch due to: Validate json patch: [{'op': 'add', 'pat
 verdict $? "refusal: GCU's 'Failed to apply patch due to:' and click's usage error" "$(cat "$TMP/err")"
 refused "MTU 9217" 'db["PORT"]["Ethernet0"]["mtu"] = "9217"' "out of the allowed range"
 refused "a queue on a port the switch lacks" 'db["QUEUE"]["Ethernet1000|3"] = {"scheduler": "scheduler.1"}' "Ethernet1000"
+# PFC_WD: sonic-pfcwd.yang is not among the shared models; tests/sonic/pfcwd_check.py
+# judges it from the model's facts (ranges, actions, the musts against POLL_INTERVAL).
+refused "PFC_WD detection_time 50" 'db["PFC_WD"]["Ethernet0"]["detection_time"] = "50"' \
+    'Value "50" does not satisfy the range constraint.'
+refused "PFC_WD restoration_time below POLL_INTERVAL" \
+    'db["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "500"' \
+    "detection_time must be greater than or equal to POLL_INTERVAL"
+refused "PFC_WD action shutdown" 'db["PFC_WD"]["Ethernet0"]["action"] = "shutdown"' \
+    'Invalid enumeration value "shutdown".'
+refused "PFC_WD of a port the switch lacks" \
+    'db["PFC_WD"]["Ethernet1000"] = {"action": "drop", "detection_time": "400"}' "Ethernet1000"
 unchanged "refusals: nothing changed" "$TMP/r1.json"
 
 # --- 6. GCU's own rules ---------------------------------------------------------------------------

@@ -46,6 +46,7 @@ YANG_DIR = os.path.join(TOP, "..", "shared", "fixtures", "sonic-yang")
 sys.path.insert(0, os.path.join(TOP, "tests", "sonic"))
 sys.dont_write_bytecode = True  # no __pycache__ left in the checkout by the import
 import configdb2yang as c2y  # noqa: E402  (test tooling beside this one)
+import pfcwd_check  # noqa: E402  (PFC_WD from sonic-pfcwd.yang's facts: not in sonic-yang)
 
 # configdb2yang.py covers the tables qosgen writes. A switch's running config also holds
 # the other tables the models in sonic-yang define (buffers, the other maps); they are
@@ -86,7 +87,9 @@ META_BOOLEANS = {"frr_mgmt_framework_config", "storage_device", "bgp_adv_lo_pref
 
 # Tables with a YANG model here: what the validation can translate. Anything else is what
 # sonic-yang-mgmt calls a table without a YANG model (cropped, never validated).
-YANG_TABLES = set(c2y.ROWS) | set(c2y.MAPS) | {"DEVICE_METADATA"}
+# PFC_WD's model (sonic-pfcwd.yang) is not among the shared ones: tests/sonic/pfcwd_check.py
+# judges it from that model's facts, the rest goes to yanglint.
+YANG_TABLES = set(c2y.ROWS) | set(c2y.MAPS) | {"DEVICE_METADATA", "PFC_WD"}
 
 # GCU's ChangeApplier leaves these out of its final "is ConfigDB what we wrote" check.
 BACKEND_TABLES = ("BUFFER_PG", "BUFFER_PROFILE", "FLEX_COUNTER_TABLE")
@@ -234,6 +237,10 @@ class Device:
         return self.checked[key]
 
     def yanglint(self, data):
+        err = pfcwd_check.check(data)
+        if err:
+            return f"failed to parse data tree: {err[0]}: Data path: {err[1]}"
+        data = {t: v for t, v in data.items() if t != "PFC_WD"}
         try:
             doc = self.to_yang(data)
         except SystemExit as e:  # configdb2yang's own refusal (a key with too many parts)

@@ -8,7 +8,12 @@
 # own), exit 0 and no output. Then broken copies of one of them (a DSCP 64, an
 # MTU 9217, pfc_enable 8, a queue on a port the device lacks, a WRED max below
 # its min, an unknown scheduler type) must each be refused, naming the place:
-# the suite can fail.
+# the suite can fail. PFC_WD, whose model (sonic-pfcwd.yang) is not among
+# shared's, is checked first by pfcwd_check.py, written from that model's
+# ranges, enumeration and musts, then left out of what yanglint reads; its
+# broken copies (a detection_time 50, a restoration_time below POLL_INTERVAL,
+# an action 'shutdown', POLL_INTERVAL on a port's row, a port the device
+# lacks) must each be refused by it.
 # Usage: validate.sh QOSGEN
 set -u
 Q=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -55,7 +60,11 @@ for intent in "$top"/tests/golden/*/intent.yaml; do
 		[ -f "$f" ] || continue
 		name=$case/sonic/$(basename "$f")
 		n=$((n + 1))
-		if ! python3 "$here/configdb2yang.py" "$f" >"$tmp/yang.json" 2>"$tmp/conv"; then
+		if ! python3 "$here/pfcwd_check.py" "$f" >"$tmp/rest.json" 2>"$tmp/conv"; then
+			bad "$name" "PFC_WD refused: $(cat "$tmp/conv")"
+			continue
+		fi
+		if ! python3 "$here/configdb2yang.py" "$tmp/rest.json" >"$tmp/yang.json" 2>"$tmp/conv"; then
 			bad "$name" "not converted: $(cat "$tmp/conv")"
 			continue
 		fi
@@ -67,25 +76,35 @@ for intent in "$top"/tests/golden/*/intent.yaml; do
 		fi
 		echo "ok $name: exit 0, no output"
 		ok
-		# The first file is the one the broken copies start from.
-		[ -f "$tmp/good.json" ] || cp "$f" "$tmp/good.json"
+		# The first file with a PFC_WD table is the one the broken copies start from.
+		[ -f "$tmp/good.json" ] || ! grep -q '"PFC_WD"' "$f" || cp "$f" "$tmp/good.json"
 	done
 done
 [ "$n" -gt 0 ] || bad "golden" "no golden case writes a sonic/*.json"
+[ -f "$tmp/good.json" ] || bad "golden" "no golden case's sonic/*.json has a PFC_WD table"
 
 # break NAME PYTHON EXPECT: a copy of good.json changed by PYTHON (on db)
 # must be refused by yanglint with EXPECT in its message.
 break_copy() {
-	python3 - "$tmp/good.json" "$2" >"$tmp/broken.json" <<'PY' || return 1
+	python3 - "$tmp/good.json" "$2" >"$tmp/broken.json" <<'PY'
 import json, sys
 db = json.load(open(sys.argv[1]))
 port = sorted(db["PORT"])[0]
 exec(sys.argv[2])
 json.dump(db, sys.stdout, indent=4)
 PY
-	python3 "$here/configdb2yang.py" "$tmp/broken.json" >"$tmp/yang.json" || return 1
-	lint "$tmp/yang.json"
-	rc=$?
+	# shellcheck disable=SC2181 # the status of the here-document's python3
+	if [ $? -ne 0 ]; then
+		bad "broken/$1" "the copy could not be made"
+		return 1
+	fi
+	if ! python3 "$here/pfcwd_check.py" "$tmp/broken.json" >"$tmp/rest.json" 2>"$tmp/lint"; then
+		rc=1
+	else
+		python3 "$here/configdb2yang.py" "$tmp/rest.json" >"$tmp/yang.json" || return 1
+		lint "$tmp/yang.json"
+		rc=$?
+	fi
 	if [ "$rc" -eq 0 ]; then
 		bad "broken/$1" "yanglint accepted it"
 	elif ! grep -q "$3" "$tmp/lint"; then
@@ -107,6 +126,19 @@ if [ -f "$tmp/good.json" ]; then
 	break_copy scheduler-type 'db["SCHEDULER"]["qosgen_cnp"]["type"] = "PRIORITY"' \
 		"PRIORITY"
 	break_copy missing-map 'del db["TC_TO_QUEUE_MAP"]' "Invalid leafref"
+	break_copy pfcwd-detection-50 'db["PFC_WD"][port]["detection_time"] = "50"' \
+		"range constraint"
+	break_copy pfcwd-restoration-below-poll \
+		'db["PFC_WD"][port]["restoration_time"] = "100"; db["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "300"' \
+		"restoration_time must be greater than or equal to POLL_INTERVAL"
+	break_copy pfcwd-poll-2000 'db["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "2000"' \
+		"range constraint"
+	break_copy pfcwd-action 'db["PFC_WD"][port]["action"] = "shutdown"' \
+		"Invalid enumeration value"
+	break_copy pfcwd-poll-on-port 'db["PFC_WD"][port]["POLL_INTERVAL"] = "200"' \
+		"Must condition"
+	break_copy pfcwd-unknown-port 'db["PFC_WD"]["Ethernet1000"] = {"action": "drop"}' \
+		"Ethernet1000"
 fi
 
 echo "$n sonic files validated; $pass passed, $fail failed"

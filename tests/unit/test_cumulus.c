@@ -247,6 +247,45 @@ static void test_real_startup_files(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * pfc_watchdog on NVUE: on, the switch's polling-interval and robustness
+ * (detection / poll) and each port's state enable, read back in sync; off,
+ * state disable on a port that had it enabled; absent, nothing.
+ */
+static void test_pfc_watchdog(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "  pfc_watchdog: {detection_ms: 600, poll_ms: 300, restoration_ms: "
+			 "300}\n" CUMULUS_SWITCH,
+		&m);
+	const char *rb = "- set:\n"
+			 "    interface:\n"
+			 "      swp1-4:\n        link: {mtu: 9216}\n"
+			 "        qos: {pfc-watchdog: {state: enable}}\n"
+			 "      swp49s0-1:\n        link: {mtu: 9216}\n"
+			 "        qos: {pfc-watchdog: {state: enable}}\n"
+			 "    qos:\n"
+			 "      pfc-watchdog: {polling-interval: 100, robustness: 3}\n";
+	char *t = patch_text(&m, rb);
+	assert_non_null(strstr(t, "nv set qos pfc-watchdog polling-interval 300\n"));
+	assert_non_null(strstr(t, "nv set qos pfc-watchdog robustness 2\n"));
+	assert_null(strstr(t, "state"));
+	free(t);
+	qg_model_free(&m);
+	load_ok(BASE_QOS "  pfc_watchdog: false\n" CUMULUS_SWITCH, &m);
+	t = patch_text(&m, rb);
+	assert_non_null(strstr(t, "nv set interface swp1-4 qos pfc-watchdog state disable\n"));
+	assert_null(strstr(t, "polling-interval"));
+	free(t);
+	qg_model_free(&m);
+	load_ok(BASE_QOS CUMULUS_SWITCH, &m);
+	t = patch_text(&m, rb);
+	assert_null(strstr(t, "pfc-watchdog"));
+	free(t);
+	qg_model_free(&m);
+}
+
 static void test_explain_rows(void **state)
 {
 	(void)state;
@@ -273,6 +312,7 @@ int main(void)
 	    cmocka_unit_test(test_judge_refuses_what_cannot_apply),
 	    cmocka_unit_test(test_not_a_readback),
 	    cmocka_unit_test(test_real_startup_files),
+	    cmocka_unit_test(test_pfc_watchdog),
 	    cmocka_unit_test(test_explain_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -541,6 +541,172 @@ static void test_readback_parse(void **state)
 	}
 }
 
+/* The template switch with a watchdog on Ethernet0 (and Ethernet4, outside the intent). */
+static char *watchdog_switch(void)
+{
+	cJSON *doc = cJSON_Parse(TEMPLATE_SWITCH);
+	cJSON *wd = cJSON_AddObjectToObject(doc, "PFC_WD");
+	cJSON *g = cJSON_AddObjectToObject(wd, "GLOBAL");
+	cJSON_AddStringToObject(g, "POLL_INTERVAL", "200");
+	cJSON_AddStringToObject(g, "BIG_RED_SWITCH", "disable");
+	const char *ports[] = {"Ethernet0", "Ethernet4"};
+	for (int k = 0; k < 2; k++) {
+		cJSON *r = cJSON_AddObjectToObject(wd, ports[k]);
+		cJSON_AddStringToObject(r, "action", "forward");
+		cJSON_AddStringToObject(r, "detection_time", "200");
+		cJSON_AddStringToObject(r, "restoration_time", "200");
+		cJSON_AddStringToObject(r, "pfc_stat_history", "enable");
+	}
+	char *text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	return text;
+}
+
+/* The patch from rb for the intent text, applied: in sync after; its text in *out. */
+static void watchdog_patch(const char *intent, const char *rb, struct qg_buf *out, cJSON **end)
+{
+	struct qg_model m;
+	load_ok(intent, &m);
+	cJSON *want = sonic_config_from_model(&m, 0), *have = NULL;
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	bool oom;
+	cJSON *patch = sonic_config_patch(want, have, &oom);
+	assert_false(oom);
+	sonic_patch_text(patch, out);
+	apply(have, patch);
+	assert_null(sonic_config_patch(want, have, &oom));
+	*end = have;
+	cJSON_Delete(patch);
+	cJSON_Delete(want);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
+/*
+ * pfc_watchdog: on, the intent port's PFC_WD fields and GLOBAL's poll
+ * interval set, pfc_stat_history and BIG_RED_SWITCH kept; off, its row and
+ * pfcwd_sw_enable removed, GLOBAL and the other port kept; absent, nothing
+ * of the watchdog touched. Each converges.
+ */
+static void test_patch_watchdog(void **state)
+{
+	(void)state;
+	char *rb = watchdog_switch();
+	struct qg_buf t = {0};
+	cJSON *end;
+	watchdog_patch(BASE_QOS "  pfc_watchdog: {detection_ms: 400, poll_ms: 100}\n" ONE_PORT, rb,
+		       &t, &end);
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PFC_WD/Ethernet0/action\","
+				   "\"value\":\"drop\"}"));
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PFC_WD/Ethernet0/"
+				   "detection_time\",\"value\":\"400\"}"));
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PFC_WD/GLOBAL/"
+				   "POLL_INTERVAL\",\"value\":\"100\"}"));
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PORT_QOS_MAP/Ethernet0/"
+				   "pfcwd_sw_enable\",\"value\":\"3\"}"));
+	assert_null(strstr(t.data, "Ethernet4"));
+	assert_string_equal(get(end, "PFC_WD", "Ethernet0", "pfc_stat_history"), "enable");
+	assert_string_equal(get(end, "PFC_WD", "Ethernet0", "restoration_time"), "200");
+	assert_string_equal(get(end, "PFC_WD", "GLOBAL", "BIG_RED_SWITCH"), "disable");
+	cJSON_Delete(end);
+	t.len = 0;
+
+	watchdog_patch(BASE_QOS "  pfc_watchdog: false\n" ONE_PORT, rb, &t, &end);
+	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/PFC_WD/Ethernet0\"}"));
+	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/PORT_QOS_MAP/Ethernet0/"
+				   "pfcwd_sw_enable\"}"));
+	assert_null(strstr(t.data, "GLOBAL"));
+	assert_null(strstr(t.data, "Ethernet4"));
+	assert_non_null(get(end, "PFC_WD", "GLOBAL", "POLL_INTERVAL"));
+	cJSON_Delete(end);
+	t.len = 0;
+
+	watchdog_patch(BASE_QOS ONE_PORT, rb, &t, &end);
+	assert_null(strstr(t.data, "PFC_WD"));
+	assert_null(strstr(t.data, "pfcwd"));
+	cJSON_Delete(end);
+	t.len = 0;
+
+	/* Off on a switch that has no watchdog: nothing of it to send, no empty PFC_WD. */
+	watchdog_patch(BASE_QOS "  pfc_watchdog: false\n" ONE_PORT, TEMPLATE_SWITCH, &t, &end);
+	assert_null(strstr(t.data, "PFC_WD"));
+	assert_null(cJSON_GetObjectItemCaseSensitive(end, "PFC_WD"));
+	cJSON_Delete(end);
+	qg_buf_free(&t);
+	cJSON_free(rb);
+}
+
+/* A port outside the intent whose times are below the intent's poll interval. */
+static void test_judge_watchdog(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS
+		"  pfc_watchdog: {detection_ms: 400, restoration_ms: 400, poll_ms: 300}\n" ONE_PORT,
+		&m);
+	cJSON *want = sonic_config_from_model(&m, 0);
+	char *rb = watchdog_switch();
+	judge_refuses(want, rb,
+		      "PFC_WD|Ethernet4, a port the intent does not list, has "
+		      "detection_time 200, below the intent's poll_ms 300");
+	cJSON_free(rb);
+	cJSON_Delete(want);
+	qg_model_free(&m);
+}
+
+/* The intent's rules: SONiC's ranges, the musts, the shapes. */
+static void test_watchdog_intent(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "  pfc_watchdog: true\n" ONE_PORT, &m);
+	assert_int_equal(m.qos.pfcwd.state, QG_PFCWD_ON);
+	assert_int_equal(m.qos.pfcwd.detection_ms, 200);
+	assert_int_equal(m.qos.pfcwd.restoration_ms, 200);
+	assert_int_equal(m.qos.pfcwd.poll_ms, 200);
+	cJSON *want = sonic_config_from_model(&m, 0);
+	assert_string_equal(get(want, "PFC_WD", "GLOBAL", "POLL_INTERVAL"), "200");
+	assert_string_equal(get(want, "PFC_WD", "Ethernet0", "action"), "drop");
+	assert_string_equal(get(want, "PORT_QOS_MAP", "Ethernet0", "pfcwd_sw_enable"), "3");
+	cJSON_Delete(want);
+	qg_model_free(&m);
+	load_ok(BASE_QOS "  pfc_watchdog: false\n" ONE_PORT, &m);
+	assert_int_equal(m.qos.pfcwd.state, QG_PFCWD_OFF);
+	want = sonic_config_from_model(&m, 0);
+	struct qg_buf f = {0};
+	sonic_emit_json(want, &f);
+	assert_null(strstr(f.data, "PFC_WD"));
+	assert_null(strstr(f.data, "pfcwd"));
+	assert_null(strstr(f.data, "null"));
+	qg_buf_free(&f);
+	cJSON_Delete(want);
+	qg_model_free(&m);
+	load_ok(BASE_QOS ONE_PORT, &m);
+	assert_int_equal(m.qos.pfcwd.state, QG_PFCWD_UNMANAGED);
+	want = sonic_config_from_model(&m, 0);
+	assert_null(cJSON_GetObjectItemCaseSensitive(want, "PFC_WD"));
+	cJSON_Delete(want);
+	qg_model_free(&m);
+	load_fails_with(BASE_QOS "  pfc_watchdog: {detection_ms: 99}\n" ONE_PORT,
+			"qos.pfc_watchdog.detection_ms: 99 is out of range 100..5000");
+	load_fails_with(BASE_QOS "  pfc_watchdog: {poll_ms: 1001}\n" ONE_PORT,
+			"qos.pfc_watchdog.poll_ms: 1001 is out of range 100..1000");
+	load_fails_with(BASE_QOS "  pfc_watchdog: {restoration_ms: 60001}\n" ONE_PORT,
+			"out of range 100..60000");
+	load_fails_with(BASE_QOS "  pfc_watchdog: {poll_ms: 500}\n" ONE_PORT,
+			"detection_ms 200 is below poll_ms 500");
+	load_fails_with(BASE_QOS "  pfc_watchdog: {detection: 400}\n" ONE_PORT,
+			"allowed: detection_ms, restoration_ms, poll_ms");
+	load_fails_with(BASE_QOS "  pfc_watchdog: \"true\"\n" ONE_PORT,
+			"got the quoted string 'true'");
+	load_fails_with(BASE_QOS "  pfc_watchdog: [400]\n" ONE_PORT, "expected a mapping");
+	load_fails_with(BASE_QOS "  detection_ms: 400\n" ONE_PORT,
+			"it belongs in qos.pfc_watchdog");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +721,9 @@ int main(void)
 	    cmocka_unit_test(test_patch_removes_dropped),
 	    cmocka_unit_test(test_patch_cable_lengths),
 	    cmocka_unit_test(test_judge_refusals),
+	    cmocka_unit_test(test_patch_watchdog),
+	    cmocka_unit_test(test_judge_watchdog),
+	    cmocka_unit_test(test_watchdog_intent),
 	    cmocka_unit_test(test_readback_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
