@@ -4,8 +4,11 @@
 # and then an unchanged re-push, with qosgen; then the same fabric through
 # Ansible's mellanox.onyx modules (forks 64, ansible_buffer_read_timeout=0),
 # in the same run, on the same machine. Prints both times and the ratio.
+# Between them, bench/push_hosts.sh: qosgen's own CPU and peak memory per
+# host for push --all of 1,000 Linux hosts against the test sshd.
 # Target (issue: push): qosgen at least 10x faster; the re-push under 2 s.
-# Usage: bench/push.sh BUILD [N_SWITCHES]; QG_BENCH_NO_ANSIBLE=1 skips the baseline.
+# Usage: bench/push.sh BUILD [N_SWITCHES]; QG_BENCH_NO_ANSIBLE=1 skips the
+# baseline, QG_BENCH_HOSTS=0 the hosts.
 set -u
 BUILD=${1:-build}
 N=${2:-64}
@@ -70,10 +73,20 @@ insync=$(grep -c ': in sync, nothing sent' "$dir/push2.log")
 echo "qosgen push, $N switches x 32 ports, empty -> converged: ${full} s (exit $st1, $converged/$N converged)"
 echo "qosgen re-push, unchanged intent:                       ${again} s (exit $st2, $insync/$N in sync, target < 2 s)"
 
+# qosgen's own cost per host (issue 15): push --all of a fleet of hosts,
+# timed for the qosgen process alone (bench/push_hosts.sh). QG_BENCH_HOSTS
+# sizes it (1000; 0 skips it).
+hosts=${QG_BENCH_HOSTS:-1000}
+sth=0
+if [ "$hosts" -gt 0 ]; then
+	sh "$(dirname "$0")/push_hosts.sh" "$BUILD" "$hosts"
+	sth=$?
+fi
+
 # The same fabric through Ansible, from empty again.
 if [ "${QG_BENCH_NO_ANSIBLE:-0}" = 1 ]; then
 	echo "(Ansible baseline skipped)"
-	exit 0
+	exit "$sth"
 elif command -v ansible-playbook >/dev/null; then
 	rm -rf "$dir"/sw*/
 	ansible_collection "$dir"
@@ -115,4 +128,4 @@ else
 	echo "ansible-playbook not installed: no baseline this run ('make setup' installs it)"
 	exit 1
 fi
-[ "$st1" -eq 0 ] && [ "$st2" -eq 0 ] && [ "$st3" -eq 0 ]
+[ "$st1" -eq 0 ] && [ "$st2" -eq 0 ] && [ "$st3" -eq 0 ] && [ "$sth" -eq 0 ]

@@ -111,6 +111,11 @@ void nvue_settings(const cJSON *tree, struct qg_settings *out);
 
 /* The tree as the `set` part of NVUE's startup.yaml, interfaces with equal settings as ranges. */
 void nvue_emit_yaml(const cJSON *tree, struct qg_buf *out);
+/*
+ * The tree as the body of NVUE's root PATCH (`PATCH /nvue_v1/?rev=ID`): JSON,
+ * one key per interface as the API reads them back, indented by two.
+ */
+void nvue_emit_json(const cJSON *tree, struct qg_buf *out);
 /* The tree (or a patch: null members become `nv unset`) as `nv set` commands, one a line. */
 void nvue_emit_commands(const cJSON *tree, struct qg_buf *out);
 

@@ -123,6 +123,50 @@ void nvue_emit_yaml(const cJSON *tree, struct qg_buf *out)
 		yaml_node(&w, c->string, c);
 }
 
+/* A JSON string: quotes, backslashes and controls escaped (RFC 8259, section 7). */
+static void json_text(struct qg_buf *out, const char *s)
+{
+	qg_buf_puts(out, "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			qg_buf_printf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			qg_buf_printf(out, "\\u%04x", *p);
+		else
+			qg_buf_append(out, (const char *)p, 1);
+	}
+	qg_buf_puts(out, "\"");
+}
+
+static void json_value(struct qg_buf *out, const cJSON *v, int depth)
+{
+	if (cJSON_IsNumber(v)) {
+		qg_buf_printf(out, "%ld", (long)v->valuedouble);
+	} else if (cJSON_IsString(v)) {
+		json_text(out, v->valuestring);
+	} else if (cJSON_IsNull(v)) {
+		qg_buf_puts(out, "null");
+	} else if (!v->child) {
+		qg_buf_puts(out, "{}");
+	} else {
+		qg_buf_puts(out, "{\n");
+		for (const cJSON *c = v->child; c; c = c->next) {
+			qg_buf_printf(out, "%*s", 2 * (depth + 1), "");
+			json_text(out, c->string);
+			qg_buf_puts(out, ": ");
+			json_value(out, c, depth + 1);
+			qg_buf_puts(out, c->next ? ",\n" : "\n");
+		}
+		qg_buf_printf(out, "%*s}", 2 * depth, "");
+	}
+}
+
+void nvue_emit_json(const cJSON *tree, struct qg_buf *out)
+{
+	json_value(out, tree, 0);
+	qg_buf_puts(out, "\n");
+}
+
 /* A set, or a patch of one: members only, each {} (in it) or null (out of it). */
 static bool set_or_set_patch(const cJSON *o)
 {

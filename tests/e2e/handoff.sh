@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: MIT
 # The Ansible hand-off end to end (issue 15): Debian's ansible-playbook runs
 # the ansible/site.yml and ansible/inventory.yml that qosgen build wrote,
-# unedited, against the Onyx simulator and an ESXi host (a test sshd whose
+# unedited, against the Onyx simulator, a Cumulus switch (the NVUE
+# simulator over HTTPS, its test CA given as qosgen_nvue_ca_path, the
+# password as qosgen_nvue_password) and an ESXi host (a test sshd whose
 # sessions run the scripts against fake tools, tests/e2e/fakehost.sh).
-# Check mode changes nothing; the first run changes, the second reports
-# changed=0, and its last play (qosgen diff --all --exit-code) passes, as
-# does qosgen diff run here afterwards. The script a host runs is its three
-# parts (host/lib, its line of host/hosts, its group's body) as one, byte for byte. A Linux host missing RoCE knobs
+# Check mode changes nothing (the NVUE switch's applied configuration as
+# before); the first run changes, the second reports changed=0, and its last
+# play (qosgen diff --all --exit-code) passes, as does qosgen diff run here
+# afterwards. TLS is verified: the play fails against a CA bundle without the
+# test CA. The script a host runs is its three parts (host/lib, its line of
+# host/hosts, its group's body) as one, byte for byte. A Linux host missing RoCE knobs
 # (the loopback has none) fails its task with the script's exit 2.
 # Usage: handoff.sh BUILD
 set -u
@@ -17,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 e2e_start "$1"
 fake=$(cd "$here/../scripts/fake" && pwd)
 state="$dir/state"
-E2E_CLEANUP='kill_ansible "$dir/home"; sh "$here/sshd.sh" stop "$dir/hosts"'
+E2E_CLEANUP='kill_ansible "$dir/home"; sh "$here/sshd.sh" stop "$dir/hosts"; nv_stop'
 if ! command -v ansible-playbook >/dev/null || ! ansible_collection "$dir"; then
 	echo "FAIL handoff: ansible-playbook or the mellanox.onyx collection is missing ('make setup' installs ansible)"
 	exit 1
@@ -34,6 +38,8 @@ sshd_start "$dir/hosts" "sh $here/fakehost.sh $state $fake"
 hport=$port
 cat "$dir/sshd/client_key.pub" >>"$dir/hosts/authorized_keys"
 key=$dir/sshd/client_key
+nv_cert handoff
+nv_start
 echo "nmlx5_core enabled = 1 options = 'max_vfs=4 pfctx=8'" >"$state/module.nmlx5_core"
 echo "nmlx5_rdma enabled = 1 options = ''" >"$state/module.nmlx5_rdma"
 
@@ -56,13 +62,16 @@ fabric: e2e-handoff
 $E2E_QOS
 switches:
   - {name: sw1, platform: onyx, address: 127.0.0.1, port: $swport, user: $user, ports: [1/1-1/4]}
+  - {name: leaf1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4, swp49s0-3]}
 hosts:
   - {name: esx, platform: esxi, address: 127.0.0.1, port: $hport, user: $user, uplink: vmnic2}
 YAML
 "$Q" build "$dir/intent.yaml" -o "$dir/out" >/dev/null 2>"$dir/err"
 check build $? "$(cat "$dir/err")"
 
-qargs="--known-hosts $known --identity $key --ssh-config /dev/null"
+qargs="--known-hosts $known --identity $key --ssh-config /dev/null --ca-file $dir/cert.pem"
+# qosgen's own NVUE password (the convergence play's qosgen diff, and qdiff).
+export QOSGEN_NVUE_PASSWORD=e2e-pw
 # play OUT [ARGS...]: ansible-playbook on OUT's generated files, log in $dir/play.log.
 play() {
 	o=$1
@@ -70,7 +79,8 @@ play() {
 	HOME="$dir/home" ANSIBLE_CONFIG="$dir/ansible.cfg" ANSIBLE_LOCAL_TEMP="$dir/tmp" \
 		ANSIBLE_REMOTE_TEMP="$dir/rtmp" ansible-playbook -i "$o/ansible/inventory.yml" \
 		"$o/ansible/site.yml" --private-key "$key" \
-		-e "{\"qosgen\": \"$Q\", \"qosgen_intent\": \"$dir/intent.yaml\", \"qosgen_diff_args\": [\"--known-hosts\", \"$known\", \"--identity\", \"$key\", \"--ssh-config\", \"/dev/null\"]}" \
+		-e "{\"qosgen\": \"$Q\", \"qosgen_intent\": \"$dir/intent.yaml\", \"qosgen_diff_args\": [\"--known-hosts\", \"$known\", \"--identity\", \"$key\", \"--ssh-config\", \"/dev/null\", \"--ca-file\", \"$dir/cert.pem\"]}" \
+		-e "{\"qosgen_nvue_ca_path\": \"$dir/cert.pem\", \"qosgen_nvue_password\": \"e2e-pw\"}" \
 		"$@" >"$dir/play.log" 2>&1
 	st=$?
 	recap=$(sed -n '/^PLAY RECAP/,$p' "$dir/play.log" | grep -E '^[a-z0-9-]+ +:' | tr -s ' ')
@@ -82,19 +92,30 @@ qdiff() {
 	"$Q" diff "$dir/intent.yaml" --all --exit-code $qargs >"$dir/d" 2>&1
 }
 
+# nv_conf REV: the NVUE switch's configuration in revision REV, as configured.
+nv_conf() {
+	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw "https://127.0.0.1:$nvport/nvue_v1/?rev=$1&filled=false"
+}
+fresh=$(nv_conf applied)
+
 play "$dir/out" --check
 recap_of sw1 | grep -q 'changed=1' && recap_of esx | grep -q 'changed=1' && [ $st -eq 0 ] &&
-	! qdiff && grep -q '^\[differs\] nmlx5_core.pfcrx' "$dir/d" && [ ! -s "$state/calls" ]
+	recap_of leaf1 | grep -q 'changed=1 .*failed=0' && [ "$(nv_conf applied)" = "$fresh" ] &&
+	! qdiff && grep -q '^\[differs\] nmlx5_core.pfcrx' "$dir/d" && [ ! -s "$state/calls" ] &&
+	grep -q '^nv set qos roce mode lossless$' "$dir/d"
 check check-mode-reports-changes-makes-none $? "exit $st: $recap $(tail -30 "$dir/play.log") $(cat "$dir/d")"
 echo "handoff check mode: $(printf '%s' "$recap" | tr '\n' ';')"
 
 play "$dir/out"
 [ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=[12] .*failed=0' &&
-	recap_of esx | grep -q 'changed=1 .*failed=0' && recap_of localhost | grep -q 'ok=2 .*failed=0'
+	recap_of esx | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
+	recap_of localhost | grep -q 'ok=2 .*failed=0'
 check first-run-changes-and-converges $? "exit $st: $recap $(tail -40 "$dir/play.log")"
 echo "handoff first run: $(printf '%s' "$recap" | tr '\n' ';')"
 grep -q 'configuration write' "$dir/sw/trace" 2>/dev/null || grep -rq . "$dir/sw/saved" 2>/dev/null
 check first-run-saves-the-switch $? "$(ls "$dir/sw")"
+[ "$(nv_conf startup)" = "$(nv_conf applied)" ] && [ "$(nv_conf applied)" != "$fresh" ]
+check first-run-saves-the-nvue-switch $? "startup $(nv_conf startup)"
 
 play "$dir/out"
 [ $st -eq 0 ] && ! printf '%s\n' "$recap" | grep -v 'changed=0' | grep -q . &&
@@ -120,6 +141,11 @@ check host-runs-its-three-files-as-one $? "exit $st: ran '$ran' ($(cmp "$ran" "$
 kill_ansible "$dir/home"
 qdiff
 check qosgen-diff-after-ansible-is-empty $? "$(cat "$dir/d")"
+
+# TLS is verified: a CA bundle without the test CA fails the NVUE play.
+play "$dir/out" --limit leaf1 -e '{"qosgen_nvue_ca_path": "/etc/ssl/certs/ca-certificates.crt"}'
+[ $st -ne 0 ] && recap_of leaf1 | grep -q 'failed=1' && grep -q 'CERTIFICATE_VERIFY_FAILED' "$dir/play.log"
+check nvue-play-verifies-tls $? "exit $st: $recap $(tail -20 "$dir/play.log")"
 echo "handoff diff: exit 0, $(wc -c <"$dir/d") bytes"
 
 # Drift on the switch: a port's MTU the next run repairs (onyx_config sends

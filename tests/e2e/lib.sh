@@ -95,3 +95,42 @@ connect_timeout = $3
 command_timeout = $4
 CFG
 }
+
+# nv_cert TEST: $dir/cert.pem and $dir/key.pem, a test certificate for IP
+# 127.0.0.1, which the clients verify (qosgen --ca-file, curl --cacert).
+nv_cert() {
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" \
+		-days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1 || {
+		echo "FAIL $1: cannot make a test certificate (needs openssl)"
+		exit 1
+	}
+}
+
+# nv_start ARGS...: a fresh NVUE simulator (tests/sim/nvue_sim.py, its state
+# only in memory) over HTTPS on 127.0.0.1 with nv_cert's certificate, user
+# cumulus, password e2e-pw, ports swp1-32 and swp49s0-3; sets $nvport.
+# nv_stop stops it by its PID.
+nv_start() {
+	nv_stop
+	rm -f "$dir/nvport"
+	NVUE_SIM_USER=cumulus NVUE_SIM_PASSWORD=e2e-pw python3 "$(dirname "$0")/../sim/nvue_sim.py" \
+		--port 0 --port-file "$dir/nvport" --cert "$dir/cert.pem" --key "$dir/key.pem" \
+		--ports swp1-32,swp49s0-3 --apply-delay 0.2 "$@" >>"$dir/nvsim.log" 2>&1 &
+	echo $! >"$dir/nvpid"
+	for _ in $(seq 1 50); do
+		[ -s "$dir/nvport" ] && break
+		sleep 0.1
+	done
+	nvport=$(cat "$dir/nvport" 2>/dev/null)
+	[ -n "$nvport" ] || {
+		echo "FAIL $(basename "$0" .sh): the NVUE simulator did not start: $(tail -3 "$dir/nvsim.log")"
+		exit 1
+	}
+}
+nv_stop() {
+	if [ -s "$dir/nvpid" ]; then
+		kill "$(cat "$dir/nvpid")" 2>/dev/null
+		wait "$(cat "$dir/nvpid")" 2>/dev/null
+		rm -f "$dir/nvpid"
+	fi
+}

@@ -22,40 +22,10 @@ set -u
 . "$(dirname "$0")/lib.sh"
 e2e_start "$1"
 here=$(cd "$(dirname "$0")/../.." && pwd)
-NVSIM="$here/tests/sim/nvue_sim.py"
 E2E_CLEANUP='nv_stop; sh "$(dirname "$0")/sshd.sh" stop "$dir/sshd-sonic"'
 
-openssl req -x509 -newkey rsa:2048 -nodes -keyout "$dir/key.pem" -out "$dir/cert.pem" -days 2 \
-	-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1 || {
-	echo "FAIL nvue: cannot make a test certificate (needs openssl)"
-	exit 1
-}
+nv_cert "$(basename "$0" .sh)"
 
-# nv_start ARGS...: a fresh simulator (its state only in memory); sets $nvport.
-nv_start() {
-	nv_stop
-	rm -f "$dir/nvport"
-	NVUE_SIM_USER=cumulus NVUE_SIM_PASSWORD=e2e-pw python3 "$NVSIM" --port 0 \
-		--port-file "$dir/nvport" --cert "$dir/cert.pem" --key "$dir/key.pem" \
-		--ports swp1-32,swp49s0-3 --apply-delay 0.2 "$@" >>"$dir/nvsim.log" 2>&1 &
-	echo $! >"$dir/nvpid"
-	for _ in $(seq 1 50); do
-		[ -s "$dir/nvport" ] && break
-		sleep 0.1
-	done
-	nvport=$(cat "$dir/nvport" 2>/dev/null)
-	[ -n "$nvport" ] || {
-		echo "FAIL nvue: the simulator did not start: $(tail -3 "$dir/nvsim.log")"
-		exit 1
-	}
-}
-nv_stop() {
-	if [ -s "$dir/nvpid" ]; then
-		kill "$(cat "$dir/nvpid")" 2>/dev/null
-		wait "$(cat "$dir/nvpid")" 2>/dev/null
-		rm -f "$dir/nvpid"
-	fi
-}
 # nv_get PATH: the applied configuration at PATH, as the API answers it.
 nv_get() {
 	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw "https://127.0.0.1:$nvport/nvue_v1/$1?rev=applied"

@@ -6,6 +6,8 @@
 #include "../../gen/handoff.h"
 #include "../../gen/yamlast.h"
 
+#include <cjson/cJSON.h>
+
 /* The value of key in mapping m, or NULL. */
 static const struct qg_ynode *get(const struct qg_ynode *m, const char *key)
 {
@@ -142,14 +144,91 @@ static void test_site_plays_per_handoff_then_convergence(void **state)
 	qg_model_free(&m);
 }
 
-/* A fabric of targets without a hand-off (Cumulus alone, today) writes no Ansible files. */
+/*
+ * Cumulus: NVUE's REST API from the controller, TLS verified, no password in
+ * the inventory; the play PATCHes the switch's nvue/NAME.json into a revision,
+ * applies only when the revision differs from the applied configuration, and
+ * never in check mode.
+ */
+static void test_cumulus_play_through_nvue_api(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_ok(BASE_QOS "switches:\n"
+			 "  - {name: leaf1, platform: cumulus, address: 10.0.0.1, user: cumulus, "
+			 "ports: [swp1-2]}\n",
+		&m);
+	build_ok(&m, &o);
+	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
+	const struct qg_ynode *cl = at(inv, "all/children/qosgen_switches/children/cumulus");
+	assert_string_equal(scalar(at(cl, "vars/ansible_connection")), "local");
+	assert_string_equal(scalar(at(cl, "vars/qosgen_nvue_validate_certs")), "true");
+	assert_string_equal(scalar(at(cl, "hosts/leaf1/ansible_port")), "8765");
+	assert_string_equal(scalar(at(cl, "hosts/leaf1/ansible_user")), "cumulus");
+	assert_null(at(cl, "vars/qosgen_nvue_password"));
+	assert_null(strstr(file_text(&o, "ansible/inventory.yml"), "ansible_password"));
+
+	struct qg_ynode *site = parse(&o, "ansible/site.yml");
+	assert_int_equal(site->n_kids, 2);
+	assert_string_equal(scalar(get(site->kids[0], "hosts")), "cumulus");
+	const struct qg_ynode *outer = get(site->kids[0], "tasks")->kids[0];
+	assert_string_equal(scalar(get(outer, "check_mode")), "false");
+	assert_string_equal(scalar(at(outer, "module_defaults/ansible.builtin.uri/validate_certs")),
+			    "{{ qosgen_nvue_validate_certs | default(true) }}");
+	assert_string_equal(scalar(at(outer, "module_defaults/ansible.builtin.uri/url_password")),
+			    "{{ qosgen_nvue_password }}");
+	const struct qg_ynode *block = get(outer, "block");
+	bool posted = false, patched = false, applied = false;
+	for (size_t k = 0; k < block->n_kids; k++) {
+		const struct qg_ynode *uri = get(block->kids[k], "ansible.builtin.uri");
+		const struct qg_ynode *method = uri ? get(uri, "method") : NULL;
+		const struct qg_ynode *src = uri ? get(uri, "src") : NULL;
+		const struct qg_ynode *when = get(block->kids[k], "when");
+		if (method && !strcmp(scalar(method), "POST"))
+			posted = true;
+		if (src) {
+			/* The revision's patch is the generated JSON, once a revision exists. */
+			assert_true(posted);
+			assert_string_equal(scalar(src),
+					    "{{ qosgen_out }}/nvue/{{ inventory_hostname }}.json");
+			patched = true;
+		}
+		if (uri && at(uri, "body/state") &&
+		    !strcmp(scalar(at(uri, "body/state")), "apply")) {
+			assert_true(patched);
+			assert_string_equal(scalar(when),
+					    "qosgen_differs | bool and not ansible_check_mode");
+			applied = true;
+		}
+	}
+	assert_true(applied);
+	/* The body is JSON: NVUE's tree, one key per interface. */
+	const char *json = file_text(&o, "nvue/leaf1.json");
+	cJSON *tree = cJSON_Parse(json);
+	assert_non_null(tree);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetObjectItemCaseSensitive(
+				    cJSON_GetObjectItemCaseSensitive(tree, "qos"), "roce"),
+				"enable")),
+			    "on");
+	assert_non_null(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(tree, "interface"), "swp2"));
+	cJSON_Delete(tree);
+	qg_yaml_free(site);
+	qg_yaml_free(inv);
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+/* A fabric of targets without a hand-off (SONiC alone, today) writes no Ansible files. */
 static void test_no_handoff_no_files(void **state)
 {
 	(void)state;
 	struct qg_model m;
 	struct qg_outset o;
 	load_ok(BASE_QOS "switches:\n"
-			 "  - {name: leaf1, platform: cumulus, address: 10.0.0.1, ports: [swp1]}\n",
+			 "  - {name: s1, platform: sonic, address: 10.0.0.1, ports: [Ethernet0]}\n",
 		&m);
 	build_ok(&m, &o);
 	assert_null(qg_outset_find(&o, QG_HANDOFF_INVENTORY));
@@ -176,6 +255,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_inventory_groups_by_role_and_platform),
 	    cmocka_unit_test(test_site_plays_per_handoff_then_convergence),
+	    cmocka_unit_test(test_cumulus_play_through_nvue_api),
 	    cmocka_unit_test(test_no_handoff_no_files),
 	    cmocka_unit_test(test_yaml_scalar_quotes),
 	};
