@@ -319,16 +319,23 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 	     struct qg_outset *out)
 {
 	char hash[QG_SHA256_HEX];
-	if (qg_model_hash(m, hash) != 0)
+	cJSON *intent = qg_model_json(m);
+	if (qg_model_json_hash(intent, hash) != 0) {
+		cJSON_Delete(intent);
 		return -ENOMEM;
-	if (qg_build_check(m, d) != 0)
+	}
+	if (qg_build_check(m, d) != 0) {
+		cJSON_Delete(intent);
 		return -1;
+	}
 
 	struct qg_emit_ctx ctx = {
-	    .templates = t, .generator = QG_GENERATOR, .intent_hash = hash, .d = d};
+	    .templates = t, .generator = QG_GENERATOR, .intent_hash = hash, .d = d, .built = out};
 	cJSON *plan = cJSON_CreateObject();
-	if (!plan)
+	if (!plan) {
+		cJSON_Delete(intent);
 		return -ENOMEM;
+	}
 	cJSON_AddStringToObject(plan, "generator", QG_GENERATOR);
 	cJSON_AddStringToObject(plan, "intent_sha256", hash);
 	cJSON_AddStringToObject(plan, "fabric", m->fabric);
@@ -388,7 +395,8 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 		}
 	}
 	if (rc == 0) {
-		cJSON_AddItemToObject(plan, "intent", qg_model_json(m));
+		cJSON_AddItemToObject(plan, "intent", intent);
+		intent = NULL;
 		char *text = cJSON_Print(plan);
 		if (!text) {
 			rc = -ENOMEM;
@@ -412,6 +420,7 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 		free(rows[kind]);
 	}
 	groups_free(&groups);
+	cJSON_Delete(intent);
 	cJSON_Delete(plan);
 	if (rc == -EINVAL)
 		return -1; /* a template problem or a target's bug, already reported */

@@ -177,15 +177,21 @@ cJSON *qg_model_json(const struct qg_model *m)
 	return root;
 }
 
-int qg_model_hash(const struct qg_model *m, char out[QG_SHA256_HEX])
+int qg_model_json_hash(const cJSON *j, char out[QG_SHA256_HEX])
 {
-	cJSON *j = qg_model_json(m);
 	char *s = j ? cJSON_PrintUnformatted(j) : NULL;
-	cJSON_Delete(j);
 	out[0] = '\0';
 	if (!s)
 		return -1;
 	int rc = qg_sha256_hex(s, strlen(s), out);
 	free(s);
+	return rc;
+}
+
+int qg_model_hash(const struct qg_model *m, char out[QG_SHA256_HEX])
+{
+	cJSON *j = qg_model_json(m);
+	int rc = qg_model_json_hash(j, out);
+	cJSON_Delete(j);
 	return rc;
 }

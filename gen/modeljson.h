@@ -16,5 +16,7 @@
 cJSON *qg_model_json(const struct qg_model *m);
 /* sha256 hex of the compact normalised JSON; 0 or -1. */
 int qg_model_hash(const struct qg_model *m, char out[QG_SHA256_HEX]);
+/* The same of j, qg_model_json()'s tree: build hashes the tree plan.json then holds. */
+int qg_model_json_hash(const cJSON *j, char out[QG_SHA256_HEX]);
 
 #endif

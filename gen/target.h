@@ -60,7 +60,19 @@ struct qg_emit_ctx {
 	const char *generator;	 /* "qosgen 0.1.0" */
 	const char *intent_hash; /* sha256 hex of the normalised intent */
 	struct qg_diags *d;	 /* template problems go here */
+	/*
+	 * The build's files so far (NULL outside build: push and persistence
+	 * emit one device alone). A shared or a group's file it holds is not
+	 * made again (qg_emit_has()): 10,000 hosts of one group fill their
+	 * 10 KB lib and their group's body once, not 10,000 times. build still
+	 * checks every device's settings against its group's, from which the
+	 * body is made.
+	 */
+	const struct qg_outset *built;
 };
+
+/* Does the build already hold path (a shared or a group's file)? Never outside build. */
+bool qg_emit_has(const struct qg_emit_ctx *ctx, const char *path);
 
 /*
  * How a target's devices are handed to Ansible (gen/handoff.c writes

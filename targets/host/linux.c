@@ -251,7 +251,10 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 	snprintf(id.rdma_device, sizeof(id.rdma_device), "%s", HOST_ID_RDMA);
 	struct qg_buf body = {0};
 	struct walk w = {.sh = &body};
-	linux_walk(m, &id, &w);
+	struct host_script_paths p;
+	host_script_paths(m, i, &p);
+	if (!qg_emit_has(ctx, p.group)) /* made once per group in a build */
+		linux_walk(m, &id, &w);
 	if (body.failed) {
 		qg_buf_free(&body);
 		return -ENOMEM;
