@@ -13,26 +13,12 @@ static bool name_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* The line and column of p in text: counted only for a diagnostic, never per byte filled. */
-static struct qg_pos pos_of(const char *text, const char *p)
-{
-	struct qg_pos pos = {1, 1};
-	for (const char *c = text; c < p; c++) {
-		if (*c == '\n') {
-			pos.line++;
-			pos.col = 1;
-		} else {
-			pos.col++;
-		}
-	}
-	return pos;
-}
-
 int qg_template_fill_text(const char *text, const char *origin, const struct qg_tvar *vars,
 			  size_t n_vars, struct qg_buf *out, struct qg_diags *d)
 {
 	size_t errors = d->errors;
 	const char *p = text;
+	/* Positions are counted (qg_text_pos) only for a diagnostic, never per byte filled. */
 	while (*p) {
 		if (p[0] != '{' || p[1] != '{') {
 			/* The text up to the next brace, in one append: a host's lib is 10 KB. */
@@ -47,7 +33,7 @@ int qg_template_fill_text(const char *text, const char *origin, const struct qg_
 			len++;
 		if (len == 0 || name[len] != '}' || name[len + 1] != '}') {
 			qg_error_in(
-			    d, origin, pos_of(text, p),
+			    d, origin, qg_text_pos(text, p),
 			    "malformed placeholder; expected {{name}} with a-z 0-9 _ in the name");
 			qg_buf_append(out, p, 2);
 			p += 2;
@@ -64,11 +50,11 @@ int qg_template_fill_text(const char *text, const char *origin, const struct qg_
 			for (size_t i = 0; i < n_vars && used < sizeof(known); i++)
 				used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s",
 							 i ? ", " : "", vars[i].name);
-			qg_error_in(d, origin, pos_of(text, p),
+			qg_error_in(d, origin, qg_text_pos(text, p),
 				    "unknown placeholder '{{%.*s}}'; this template knows: %s",
 				    (int)len, name, known);
 		} else if (!var->value) {
-			qg_error_in(d, origin, pos_of(text, p),
+			qg_error_in(d, origin, qg_text_pos(text, p),
 				    "placeholder '{{%.*s}}' has no value for this file", (int)len,
 				    name);
 		} else {
