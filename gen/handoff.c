@@ -120,10 +120,17 @@ void qg_yaml_scalar(struct qg_buf *b, const char *s)
 		if (*p < 0x20 || *p == 0x7f)
 			plain = false;
 	if (plain) {
-		/* A single-quoted scalar has one escape: '' for '. */
+		/* A single-quoted scalar has one escape: '' for '. Appended in runs. */
 		qg_buf_puts(b, "'");
-		for (const char *p = s; *p; p++)
-			qg_buf_puts(b, *p == '\'' ? "''" : (char[]){*p, '\0'});
+		for (const char *p = s; *p;) {
+			size_t n = strcspn(p, "'");
+			qg_buf_append(b, p, n);
+			p += n;
+			if (*p == '\'') {
+				qg_buf_puts(b, "''");
+				p++;
+			}
+		}
 		qg_buf_puts(b, "'");
 		return;
 	}
