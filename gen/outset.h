@@ -17,7 +17,7 @@
  * each once, and refuses two different texts at one path (a target's bug).
  */
 enum qg_file_owner {
-	QG_FILE_DEVICE = 0, /* this device's alone: onyx/sw1.cli, host/gpu01.sh */
+	QG_FILE_DEVICE = 0, /* this device's alone: onyx/sw1.cli, sonic/leaf1.json */
 	QG_FILE_GROUP,	    /* its group's (struct qg_target's group()): a policy body */
 	QG_FILE_SHARED,	    /* shared otherwise: a target's helper library, a unit */
 	/*

@@ -14,8 +14,8 @@ echo
 echo "\$ cat $out/onyx/swx-mld-1-2.cli"
 cat "$out/onyx/swx-mld-1-2.cli"
 echo
-echo "\$ cat $out/host/vm-horovod-1.sh   # a Linux VF host: who it is, and how its script runs"
-cat "$out/host/vm-horovod-1.sh"
+echo "\$ cat $out/host/hosts/linux.sh   # who each Linux host is, and how a host's script runs"
+cat "$out/host/hosts/linux.sh"
 echo
 echo "\$ sed -n '/^qg_need/,\$p' $out/host/groups/linux-vf.sh   # what its group gets"
 sed -n '/^qg_need_netdev /,$p' "$out/host/groups/linux-vf.sh"
