@@ -2,7 +2,6 @@
 #include "handoff.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -113,37 +112,44 @@ static const char converge_play[] =
 
 static const char *const role_group[] = {"qosgen_switches", "qosgen_hosts", "qosgen_dvs"};
 
-void qg_yaml_scalar(struct qg_buf *b, const char *s)
+/* The n bytes at s as a YAML flow scalar (qg_yaml_scalar), s not NUL-terminated there. */
+static void yaml_scalar_n(struct qg_buf *b, const char *s, size_t n)
 {
+	const char *end = s + n;
 	bool plain = true;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
+	for (const char *p = s; p < end; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			plain = false;
 	if (plain) {
 		/* A single-quoted scalar has one escape: '' for '. Appended in runs. */
 		qg_buf_puts(b, "'");
-		for (const char *p = s; *p;) {
-			size_t n = strcspn(p, "'");
-			qg_buf_append(b, p, n);
-			p += n;
-			if (*p == '\'') {
-				qg_buf_puts(b, "''");
-				p++;
-			}
+		for (const char *p = s; p < end;) {
+			const char *q = memchr(p, '\'', (size_t)(end - p));
+			qg_buf_append(b, p, (size_t)((q ? q : end) - p));
+			if (!q)
+				break;
+			qg_buf_puts(b, "''");
+			p = q + 1;
 		}
 		qg_buf_puts(b, "'");
 		return;
 	}
 	qg_buf_puts(b, "\"");
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			qg_buf_printf(b, "\\x%02x", *p);
-		else if (*p == '"' || *p == '\\')
-			qg_buf_printf(b, "\\%c", *p);
+	for (const char *p = s; p < end; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c == 0x7f)
+			qg_buf_printf(b, "\\x%02x", c);
+		else if (c == '"' || c == '\\')
+			qg_buf_printf(b, "\\%c", c);
 		else
-			qg_buf_append(b, (const char *)p, 1);
+			qg_buf_append(b, p, 1);
 	}
 	qg_buf_puts(b, "\"");
+}
+
+void qg_yaml_scalar(struct qg_buf *b, const char *s)
+{
+	yaml_scalar_n(b, s, strlen(s));
 }
 
 /* What Ansible connects to for device i: false for a kind it does not reach (a DVS). */
@@ -209,15 +215,9 @@ static void inventory_group(const struct qg_model *m, const struct qg_target *t,
 		 * {{ or {%, but the row is the script's own text, never Jinja.
 		 */
 		if (rows && rows[i].s) {
-			char *row = strndup(rows[i].s, rows[i].len);
-			if (!row) {
-				b->failed = true;
-				return;
-			}
 			qg_buf_puts(b, "              qosgen_row: !unsafe ");
-			qg_yaml_scalar(b, row);
+			yaml_scalar_n(b, rows[i].s, rows[i].len);
 			qg_buf_puts(b, "\n");
-			free(row);
 		}
 	}
 }

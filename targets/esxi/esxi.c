@@ -140,7 +140,9 @@ static int esxi_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	    .flavour = flavour,
 	    .body = body.data ? body.data : "",
 	};
-	int rc = host_script_emit(m, i, ctx, &x, out);
+	struct host_script_paths p;
+	host_script_paths(m, i, &p);
+	int rc = host_script_emit(m, i, ctx, &p, &x, out);
 	qg_buf_free(&body);
 	return rc;
 }

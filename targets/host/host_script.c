@@ -68,12 +68,11 @@ static void assign(struct qg_buf *b, const char *var, const char *value)
 }
 
 int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		     const struct host_script_text *x, struct qg_outset *out)
+		     const struct host_script_paths *p, const struct host_script_text *x,
+		     struct qg_outset *out)
 {
 	const struct qg_host *h = &m->hosts[i];
-	struct host_script_paths p;
-	host_script_paths(m, i, &p);
-	const char *group = p.group_name;
+	const char *group = p->group_name;
 
 	/*
 	 * The row: the host's variables as one line of assignments, qg_host
@@ -95,24 +94,24 @@ int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	const struct qg_tvar lib_vars[] = {QG_TVARS_HEADER(ctx, m)};
 	const struct qg_tvar hosts_vars[] = {
 	    QG_TVARS_HEADER(ctx, m),
-	    {"lib", p.lib},
-	    {"hosts", p.hosts},
+	    {"lib", p->lib},
+	    {"hosts", p->hosts},
 	};
 	const struct qg_tvar group_vars[] = {
-	    QG_TVARS_HEADER(ctx, m), {"group", group},	      {"lib", p.lib},
-	    {"hosts", p.hosts},	     {"flavour", x->flavour}, {"body", x->body},
+	    QG_TVARS_HEADER(ctx, m), {"group", group},	      {"lib", p->lib},
+	    {"hosts", p->hosts},     {"flavour", x->flavour}, {"body", x->body},
 	};
 #define N(v) (sizeof(v) / sizeof(v[0]))
 	int rc = row.failed ? -ENOMEM : 0;
 	if (!rc)
-		rc = qg_emit_template_owned(ctx, x->lib_template, lib_vars, N(lib_vars), p.lib,
+		rc = qg_emit_template_owned(ctx, x->lib_template, lib_vars, N(lib_vars), p->lib,
 					    0644, QG_FILE_SHARED, out);
 	if (!rc)
 		rc = qg_emit_template_row(ctx, x->hosts_template, hosts_vars, N(hosts_vars),
-					  row.data, p.hosts, 0644, out);
+					  row.data, p->hosts, 0644, out);
 	if (!rc)
 		rc = qg_emit_template_owned(ctx, x->group_template, group_vars, N(group_vars),
-					    p.group, 0644, QG_FILE_GROUP, out);
+					    p->group, 0644, QG_FILE_GROUP, out);
 #undef N
 	qg_buf_free(&row);
 	return rc;

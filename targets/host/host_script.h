@@ -49,7 +49,7 @@ void host_script_paths(const struct qg_model *m, size_t i, struct host_script_pa
 /* s as one shell word: single-quoted (qg_sh_word), or double-quoted around markers. */
 void host_script_word(struct qg_buf *b, const char *s);
 
-/* What a target fills in; the rest (paths, name, group) host_script_emit() knows. */
+/* What a target fills in; the rest (name, group) host_script_emit() knows. */
 struct host_script_text {
 	const char *lib_template;   /* "linux-lib.sh" */
 	const char *hosts_template; /* "linux-hosts.sh": the table's header */
@@ -60,9 +60,14 @@ struct host_script_text {
 	const char *body;    /* the group's calls, one a line */
 };
 
-/* Add host i's three files to out: the lib shared, its row of the table, the group's. */
+/*
+ * Add host i's three files to out: the lib shared, its row of the table, the
+ * group's. p: host_script_paths() of host i, which the target computed first
+ * (to ask qg_emit_has() whether its group's body is needed at all).
+ */
 int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		     const struct host_script_text *x, struct qg_outset *out);
+		     const struct host_script_paths *p, const struct host_script_text *x,
+		     struct qg_outset *out);
 
 /*
  * The script host i runs, from files (what its target's emit() gave for it):

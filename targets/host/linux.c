@@ -274,7 +274,7 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 							 : "PF, QoS through dcb (iproute2).",
 	    .body = body.data ? body.data : "",
 	};
-	int rc = host_script_emit(m, i, ctx, &x, out);
+	int rc = host_script_emit(m, i, ctx, &p, &x, out);
 	qg_buf_free(&body);
 	if (rc == 0 && h->persist)
 		rc = linux_emit_persist(m, i, ctx, out);
