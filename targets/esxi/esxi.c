@@ -191,12 +191,13 @@ static void esxi_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "esxi.trust_state", m->qos.trust == QG_TRUST_DSCP ? "2" : "1",
 		       "nmlx5_core: 2 classifies by DSCP, 1 by 802.1p priority");
 	qg_explain_row(x, "esxi.ecn", m->qos.ecn ? "1" : "0",
-		       m->qos.ecn ? "nmlx5_core ecn: qos.lossless.ecn is given, so the driver's "
-				    "ECN feature is on (NVIDIA native ESXi driver manual "
-				    "v4.17.15.16, nmlx5_core Module Parameters)"
-				  : "nmlx5_core ecn: no qos.lossless.ecn, so the driver's default 0 "
-				    "(off), owned: a host that has it on is turned off; unwritten "
-				    "reads as 0");
+		       m->qos.ecn
+			   ? "nmlx5_core ecn: qos.lossless.ecn is given, so the driver's "
+			     "ECN feature is on (NVIDIA native ESXi driver manual "
+			     "v4.17.15.16, nmlx5_core Module Parameters)"
+			   : "nmlx5_core ecn: no qos.lossless.ecn, so the driver's default 0 "
+			     "(off), owned: a host that has it on is turned off; unwritten "
+			     "reads as 0");
 }
 
 static const char *const esxi_keys[] = {"uplink", "pvrdma_vmknic", NULL};

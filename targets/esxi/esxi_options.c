@@ -25,7 +25,8 @@ static const struct {
 const char *esxi_option_default(const char *module, const char *key)
 {
 	for (size_t i = 0; i < sizeof(option_defaults) / sizeof(option_defaults[0]); i++)
-		if (!strcmp(option_defaults[i].module, module) && !strcmp(option_defaults[i].key, key))
+		if (!strcmp(option_defaults[i].module, module) &&
+		    !strcmp(option_defaults[i].key, key))
 			return option_defaults[i].value;
 	return NULL;
 }

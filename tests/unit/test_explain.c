@@ -30,6 +30,17 @@ static void test_derived_with_reasons(void **state)
 	assert_non_null(strstr(why, "104"));
 	const cJSON *mtu = find_row(e, "qos.switch_mtu");
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(mtu, "source")), "default");
+	/* One switch MTU per fabric (issue 23), and why that one. */
+	assert_int_equal(cJSON_GetObjectItem(mtu, "value")->valueint, 9216);
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(mtu, "reason")),
+			       "the one port MTU of every switch in the fabric: the smallest "
+			       "largest port MTU of its switch OSes (onyx 9216)"));
+	/* The ESXi driver's ECN feature (issue 23): on with the intent's ecn. */
+	const cJSON *ecn = find_row(e, "esxi.ecn");
+	assert_non_null(ecn);
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(ecn, "reason")),
+			       "nmlx5_core ecn: qos.lossless.ecn is given"));
+	assert_non_null(find_row(e, "device.clx-mld-41.nmlx5_core.ecn"));
 	const cJSON *pmtu = find_row(e, "derived.roce_path_mtu");
 	assert_int_equal(cJSON_GetObjectItem(pmtu, "value")->valueint, 4096);
 	assert_string_equal(

@@ -117,7 +117,7 @@ static void test_esxi_module_and_pause(void **state)
 	assert_string_equal(qg_settings_get(&s, "nmlx5_core.pfcrx"), "0x08");
 	assert_string_equal(qg_settings_get(&s, "nmlx5_core.trust_state"), "2");
 	assert_string_equal(qg_settings_get(&s, "nmlx5_core.max_vfs"), "<value>");
-	/* Not written: the driver's default in effect (issue 23), as the target's settings name it. */
+	/* Not written: the default in effect (issue 23), as the target's settings name it. */
 	assert_string_equal(qg_settings_get(&s, "nmlx5_core.ecn"), "0");
 	qg_settings_free(&s);
 	assert_int_equal(
