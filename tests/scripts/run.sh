@@ -112,7 +112,7 @@ if [ -f "$fixtures/esxi/esxcfg_module_g_nmlx5.txt" ]; then
 	# Without the intent's ecn, qosgen still owns the key: the driver's default 0.
 	# The fixture's host, which never wrote it, is in sync (no call, no reboot);
 	# one that has it on converges to 0.
-	"$Q" build "$here/noecn.yaml" -o "$tmp/noecn" >/dev/null || check esxi-noecn-build 1 "build noecn.yaml"
+	"$Q" build "$here/noecn.yaml" -o "$tmp/noecn" >/dev/null 2>&1 || check esxi-noecn-build 1 "build noecn.yaml"
 	seed_fixture
 	run_in "$tmp/noecn" esx
 	[ $st -eq 0 ] && [ ! -s "$QG_STATE/calls" ] &&
@@ -361,6 +361,31 @@ if [ -f "$seed" ]; then
 else
 	check onyx-seed 1 "seed not found at $seed"
 fi
+
+# ---- A VF guest: its MTU is the hypervisor's to grant (issue 23) ----
+# The fake ip leaves lo's MTU as it is, as a hypervisor that holds a VF below
+# the request does: the script reads it back and fails the setting with the
+# reason; a refused request says the same; a dry run only reports.
+"$Q" build "$here/vf.yaml" -o "$tmp/vf" >/dev/null 2>&1 || check vf-build 1 "build vf.yaml"
+lo_mtu=$(cat /sys/class/net/lo/mtu)
+vf_why="a VF MTU is bounded by the MTU of the vSwitch or DVS its port group is on (the hypervisor checks each request): raise that switch MTU to at least 9000"
+rm -f "$QG_STATE/calls"
+run_in "$tmp/vf" vf
+[ $st -eq 1 ] && has "$QG_STATE/calls" "ip link set dev lo mtu 9000" &&
+	has "$tmp/log" "[failed] mtu: ip link set dev lo mtu 9000 returned but the MTU reads $lo_mtu; $vf_why"
+check vf-mtu-read-back-fails-with-reason $? "exit $st: $(cat "$tmp/log")"
+export QG_IP_REFUSE_MTU=1
+run_in "$tmp/vf" vf
+unset QG_IP_REFUSE_MTU
+[ $st -eq 1 ] && has "$tmp/log" "[failed] mtu: ip link set dev lo mtu 9000 failed (now $lo_mtu); $vf_why"
+check vf-mtu-refused-says-where $? "exit $st: $(cat "$tmp/log")"
+dry_run "$tmp/vf" vf
+has "$tmp/log" "[differs] mtu: $lo_mtu -> 9000" && ! grep -q '^\[failed\] mtu' "$tmp/log"
+check vf-mtu-dry-run-reports $? "exit $st: $(cat "$tmp/log")"
+# A PF's MTU is its own: no read-back reason in its group.
+! grep -q 'vSwitch or DVS' "$tmp/out/host/groups/linux-pf-mlnx_qos.sh" &&
+	grep -q "qg_mtu \"\$qg_netdev\" '9000' 'a VF MTU is bounded" "$tmp/vf/host/groups/linux-vf.sh"
+check vf-mtu-reason-in-vf-group-only $? "$(grep qg_mtu "$tmp/out/host/groups/linux-pf-mlnx_qos.sh" "$tmp/vf/host/groups/linux-vf.sh")"
 
 # ---- the output directory: build --check and -o against hostile trees (issue 18) ----
 "$Q" build "$here/intent.yaml" -o "$tmp/co" >/dev/null

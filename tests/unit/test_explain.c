@@ -104,9 +104,56 @@ static void test_one_vocabulary(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * A VF's switch MTU (issue 23): named in explain, never silent; with no dvs
+ * it is outside the intent, and a PF-only fabric has no such row.
+ */
+static void test_vf_switch_mtu_row(void **state)
+{
+	(void)state;
+	static const char vf[] = "hosts:\n  - {name: v, platform: linux, function: vf, address: "
+				 "10.0.0.1, netdev: ens224, rdma_device: mlx5_0}\n";
+	static const char pf[] = "hosts:\n  - {name: p, platform: linux, address: 10.0.0.2, "
+				 "netdev: ens1, rdma_device: mlx5_0}\n";
+	static const char dvs[] = "dvs:\n  - {name: d, vcenter: vc.example.net, datacenter: DC}\n";
+	char text[2048];
+	struct qg_model m;
+	snprintf(text, sizeof(text), "%s%s", BASE_QOS, vf);
+	load_ok(text, &m);
+	cJSON *e = qg_explain_json(&m);
+	const cJSON *r = find_row(e, "linux.vf.mtu");
+	assert_non_null(r);
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(r, "reason")),
+			       "this intent has no dvs: that switch MTU is outside the intent"));
+	cJSON_Delete(e);
+	qg_model_free(&m);
+
+	snprintf(text, sizeof(text), "%s%s%s", BASE_QOS, vf, dvs);
+	load_ok(text, &m);
+	e = qg_explain_json(&m);
+	r = find_row(e, "linux.vf.mtu");
+	assert_non_null(r);
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(r, "reason")),
+			       "the intent's dvs carry at least qos.mtu"));
+	cJSON_Delete(e);
+	qg_model_free(&m);
+
+	snprintf(text, sizeof(text), "%s%s", BASE_QOS, pf);
+	load_ok(text, &m);
+	e = qg_explain_json(&m);
+	const cJSON *row;
+	bool seen = false;
+	cJSON_ArrayForEach(row, cJSON_GetObjectItem(e, "rows")) seen |=
+	    !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(row, "key")), "linux.vf.mtu");
+	assert_false(seen);
+	cJSON_Delete(e);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_vf_switch_mtu_row),
 	    cmocka_unit_test(test_derived_with_reasons),
 	    cmocka_unit_test(test_one_vocabulary),
 	};
