@@ -6,6 +6,8 @@
  */
 #include "target.h"
 
+#include <stdio.h>
+
 #include <errno.h>
 #include <string.h>
 
@@ -59,6 +61,35 @@ bool qg_target_used(const struct qg_model *m, const struct qg_target *t)
 		if (qg_target_for(m, t->kind, i) == t)
 			return true;
 	return false;
+}
+
+int qg_target_switch_mtu_max(const struct qg_target *t)
+{
+	return t->switch_mtu_max > 0 && t->switch_mtu_max < QG_DEFAULT_SWITCH_MTU
+		   ? t->switch_mtu_max
+		   : QG_DEFAULT_SWITCH_MTU;
+}
+
+int qg_fabric_switch_mtu_max(const struct qg_model *m, char *oses, size_t len)
+{
+	int max = QG_DEFAULT_SWITCH_MTU;
+	size_t used = 0;
+	if (len)
+		oses[0] = '\0';
+	for (size_t t = 0; m->targets && m->targets[t]; t++) {
+		const struct qg_target *x = m->targets[t];
+		if (x->kind != QG_DEVICE_SWITCH || !qg_target_used(m, x))
+			continue;
+		int tmax = qg_target_switch_mtu_max(x);
+		if (tmax < max)
+			max = tmax;
+		if (used < len) {
+			int k = snprintf(oses + used, len - used, "%s%s %d", used ? ", " : "",
+					 x->name, tmax);
+			used = k < 0 ? len : used + (size_t)k;
+		}
+	}
+	return max;
 }
 
 int qg_emit_template(const struct qg_emit_ctx *ctx, const char *name, const struct qg_tvar *vars,

@@ -86,9 +86,26 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		    : "switches and hosts classify by the 802.1p priority (each target's rows "
 		      "below)");
 	row_int(rows, "qos.mtu", q->mtu, q->mtu_given, "hosts, VMs, vmknics and the DVS");
-	snprintf(reason, sizeof(reason),
-		 "switch ports; at least mtu + %d (Ethernet header, VLAN tag, FCS)",
-		 QG_SWITCH_MTU_OVERHEAD);
+	/* One switch MTU per fabric (issue 23): every OS's ports get this one. */
+	char oses[256];
+	int smax = qg_fabric_switch_mtu_max(m, oses, sizeof(oses));
+	if (!oses[0])
+		snprintf(reason, sizeof(reason),
+			 "switch ports (this intent has no switch); at least mtu + %d (Ethernet "
+			 "header, VLAN tag, FCS), at most %d",
+			 QG_SWITCH_MTU_OVERHEAD, smax);
+	else if (q->switch_mtu_given)
+		snprintf(reason, sizeof(reason),
+			 "the one port MTU of every switch in the fabric; at least mtu + %d "
+			 "(Ethernet header, VLAN tag, FCS), at most %d, the smallest largest port "
+			 "MTU of its switch OSes (%s)",
+			 QG_SWITCH_MTU_OVERHEAD, smax, oses);
+	else
+		snprintf(reason, sizeof(reason),
+			 "the one port MTU of every switch in the fabric: the smallest largest "
+			 "port MTU of its switch OSes (%s), so every OS gets the same; at least "
+			 "mtu + %d (Ethernet header, VLAN tag, FCS)",
+			 oses, QG_SWITCH_MTU_OVERHEAD);
 	row_int(rows, "qos.switch_mtu", q->switch_mtu, q->switch_mtu_given, reason);
 	explain_class(rows, "lossless", &q->lossless);
 	row_str(rows, "qos.lossless.pool.name", q->pool_name, "given", NULL);

@@ -50,6 +50,8 @@ struct walk {
 	size_t n_uses;
 	struct qg_strmap hosts; /* host name -> index + 1 into m->hosts */
 	bool hosts_indexed;
+	bool qos_read;			   /* qos was a mapping: settle_switch_mtu runs */
+	const struct qg_ynode *switch_mtu; /* qos.switch_mtu, read after the switches */
 };
 
 /*
@@ -591,33 +593,75 @@ static void load_cnp(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 	q->cnp = true;
 }
 
+/*
+ * One switch MTU per fabric (issue 23). Every switch target declares the
+ * largest port MTU its OS takes (struct qg_target's switch_mtu_max, cited
+ * there); qos.switch_mtu defaults to the smallest of them among the switch
+ * targets this intent's switches use, never above QG_DEFAULT_SWITCH_MTU, so
+ * that the ports of every OS in the fabric get the same MTU; a given one
+ * above a used target's maximum is refused at the key, once per OS it
+ * exceeds, naming it. Run after the switches are read: the default depends
+ * on their platforms. Then the rule between the two MTUs.
+ */
+static void settle_switch_mtu(struct walk *w, struct qg_qos *q)
+{
+	const struct qg_model *m = w->m;
+	char oses[256];
+	int max = qg_fabric_switch_mtu_max(m, oses, sizeof(oses));
+	const struct qg_ynode *v = w->switch_mtu;
+	long x;
+	q->switch_mtu = max;
+	if (v && oses[0] && scalar_int(v, &x) && x > max) {
+		for (size_t t = 0; m->targets && m->targets[t]; t++) {
+			const struct qg_target *tg = m->targets[t];
+			int tmax = qg_target_switch_mtu_max(tg);
+			if (tg->kind == QG_DEVICE_SWITCH && x > tmax && qg_target_used(m, tg))
+				qg_error(
+				    w->d, v->pos,
+				    "qos.switch_mtu: %ld is above %d, the largest port MTU the "
+				    "%s switches take; allowed with this fabric's switch OSes "
+				    "(%s): 1500..%d",
+				    x, tmax, tg->name, oses, max);
+		}
+		w->bad |= BAD_SWITCH_MTU;
+	} else if (v) {
+		q->switch_mtu_given = read_int(w, v, "qos.switch_mtu", 1500, max, &q->switch_mtu);
+		if (!q->switch_mtu_given)
+			w->bad |= BAD_SWITCH_MTU;
+	}
+	if ((w->bad & (BAD_MTU | BAD_SWITCH_MTU)) ||
+	    q->switch_mtu >= q->mtu + QG_SWITCH_MTU_OVERHEAD)
+		return;
+	struct qg_pos at = q->switch_mtu_given ? q->switch_mtu_pos : q->mtu_pos;
+	qg_error(w->d, at,
+		 "qos.switch_mtu %d is below mtu %d + %d; a switch port must carry the "
+		 "host MTU plus Ethernet header, VLAN tag and FCS",
+		 q->switch_mtu, q->mtu, QG_SWITCH_MTU_OVERHEAD);
+	/* The fix that works: no switch MTU above the fabric's largest exists to raise it to. */
+	if (q->mtu + QG_SWITCH_MTU_OVERHEAD > max && oses[0])
+		qg_note(w->d, q->mtu_given ? q->mtu_pos : at,
+			"the largest port MTU of this fabric's switch OSes (%s) is %d, so lower "
+			"qos.mtu to at most %d",
+			oses, max, max - QG_SWITCH_MTU_OVERHEAD);
+	else if (q->mtu + QG_SWITCH_MTU_OVERHEAD > max)
+		qg_note(w->d, q->mtu_given ? q->mtu_pos : at,
+			"the largest switch MTU is %d, so lower qos.mtu to at most %d", max,
+			max - QG_SWITCH_MTU_OVERHEAD);
+	else if (!q->switch_mtu_given)
+		qg_note(w->d, at, "switch_mtu defaults to %d; set it to at least %d", max,
+			q->mtu + QG_SWITCH_MTU_OVERHEAD);
+	else
+		qg_note(w->d, at, "set qos.switch_mtu to at least %d, or lower qos.mtu",
+			q->mtu + QG_SWITCH_MTU_OVERHEAD);
+}
+
 /* Rules that relate the two classes and the MTUs; run once both are read. */
 static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg_qos *q)
 {
 	struct qg_class *l = &q->lossless, *c = &q->cnpc;
 	/* Which values could be read: a rule runs only on those (see BAD_*). */
 	unsigned lb = w->bad, cb = w->bad >> BAD_CNP_SHIFT;
-	bool mtus = !(w->bad & (BAD_MTU | BAD_SWITCH_MTU));
 
-	if (mtus && q->switch_mtu < q->mtu + QG_SWITCH_MTU_OVERHEAD) {
-		struct qg_pos at = q->switch_mtu_given ? q->switch_mtu_pos : q->mtu_pos;
-		qg_error(w->d, at,
-			 "qos.switch_mtu %d is below mtu %d + %d; a switch port must carry the "
-			 "host MTU plus Ethernet header, VLAN tag and FCS",
-			 q->switch_mtu, q->mtu, QG_SWITCH_MTU_OVERHEAD);
-		/* The fix that works: no switch MTU above 9216 exists to raise it to. */
-		if (q->mtu + QG_SWITCH_MTU_OVERHEAD > QG_DEFAULT_SWITCH_MTU)
-			qg_note(w->d, q->mtu_given ? q->mtu_pos : at,
-				"the largest switch MTU is %d, so lower qos.mtu to at most %d",
-				QG_DEFAULT_SWITCH_MTU,
-				QG_DEFAULT_SWITCH_MTU - QG_SWITCH_MTU_OVERHEAD);
-		else if (!q->switch_mtu_given)
-			qg_note(w->d, at, "switch_mtu defaults to %d; set it to at least %d",
-				QG_DEFAULT_SWITCH_MTU, q->mtu + QG_SWITCH_MTU_OVERHEAD);
-		else
-			qg_note(w->d, at, "set qos.switch_mtu to at least %d, or lower qos.mtu",
-				q->mtu + QG_SWITCH_MTU_OVERHEAD);
-	}
 	if (!(w->bad & BAD_MTU) && q->mtu < QG_MTU_FOR_ROCE_4096)
 		qg_warning(w->d, q->mtu_given ? q->mtu_pos : qn->pos,
 			   "qos.mtu %d allows a RoCE path MTU of %d only; 4096 needs an MTU of %d "
@@ -797,6 +841,7 @@ static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 	q->switch_mtu = QG_DEFAULT_SWITCH_MTU;
 	if (!expect_kind(w, n, QG_Y_MAP, "qos"))
 		return;
+	w->qos_read = true;
 	check_keys(w, n, "qos", keys);
 	const struct qg_ynode *v;
 	if ((v = get(n, "trust"))) {
@@ -815,11 +860,10 @@ static void load_qos(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 		if (!q->mtu_given)
 			w->bad |= BAD_MTU;
 	}
+	/* Read once the switches are: its range and default are theirs (settle_switch_mtu). */
 	if ((v = get(n, "switch_mtu"))) {
 		q->switch_mtu_pos = v->pos;
-		q->switch_mtu_given = read_int(w, v, "qos.switch_mtu", 1500, 9216, &q->switch_mtu);
-		if (!q->switch_mtu_given)
-			w->bad |= BAD_SWITCH_MTU;
+		w->switch_mtu = v;
 	}
 	if ((v = require(w, n, "lossless", "qos")))
 		load_lossless(w, v, q);
@@ -1711,6 +1755,8 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 		load_qos(&w, v, &m->qos);
 	if ((v = get(root, "switches")))
 		load_switches(&w, v);
+	if (w.qos_read)
+		settle_switch_mtu(&w, &m->qos);
 	if ((v = get(root, "hosts")))
 		load_hosts(&w, v);
 	if ((v = get(root, "dvs")))

@@ -113,6 +113,15 @@ struct qg_target {
 	const char *access;
 	int default_port;
 	/*
+	 * Switches: the largest port MTU the OS takes, from its vendor
+	 * reference (cited where it is set). One switch MTU per fabric: the
+	 * intent's qos.switch_mtu defaults to the smallest of these among the
+	 * switch targets it uses, never above QG_DEFAULT_SWITCH_MTU, and one
+	 * above a used target's is refused at the key, naming the OS. 0: no
+	 * limit of its own (QG_DEFAULT_SWITCH_MTU).
+	 */
+	int switch_mtu_max;
+	/*
 	 * Report what this target cannot express, at the intent's positions;
 	 * called once when at least one device uses the target. NULL: takes all.
 	 */
@@ -162,6 +171,15 @@ const char *qg_device_name(const struct qg_model *m, enum qg_device_kind kind, s
 bool qg_target_takes(const struct qg_target *t, const char *key);
 /* Whether any device of the model uses target t. */
 bool qg_target_used(const struct qg_model *m, const struct qg_target *t);
+/* Target t's largest port MTU: its switch_mtu_max, else QG_DEFAULT_SWITCH_MTU. */
+int qg_target_switch_mtu_max(const struct qg_target *t);
+/*
+ * The fabric's largest switch MTU: the smallest qg_target_switch_mtu_max()
+ * among the switch targets the model's switches use (QG_DEFAULT_SWITCH_MTU
+ * when none). oses gets them as "onyx 9216, sonic 9216", in registry order
+ * ("" when none).
+ */
+int qg_fabric_switch_mtu_max(const struct qg_model *m, char *oses, size_t len);
 
 /* Shared by the emitters: the header placeholders every template knows. */
 #define QG_TVARS_HEADER(ctx, m)                                                                    \

@@ -356,6 +356,7 @@ const struct qg_target qg_target_cumulus = {
     .summary = "Cumulus Linux NVUE (startup.yaml fragment and nv set commands; REST read-back)",
     .kind = QG_DEVICE_SWITCH,
     .ports = &cumulus_port_syntax,
+    .switch_mtu_max = 9216, /* NVUE: nv set interface <if> link mtu, 552-9216 */
     /* NVUE's REST API (nginx on the switch): Cumulus Linux 5.x, NVUE API. */
     .access = "NVUE REST API (HTTPS)",
     .default_port = 8765,

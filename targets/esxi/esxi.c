@@ -5,6 +5,14 @@
  *  - nmlx5_core pfctx / pfcrx: the PFC priority bitmap (0x08 for priority 3),
  *    equal on both sides;
  *  - nmlx5_core trust_state: 2 = DSCP, 1 = PCP;
+ *  - nmlx5_core ecn: "Enables the ECN feature", 1 enabled, 0 disabled (the
+ *    default): NVIDIA ConnectX-4/ConnectX-5 Native ESXi Driver for VMware
+ *    vSphere User Manual v4.17.15.16 (ESXi 6.7), Introduction, "nmlx5_core
+ *    Module Parameters" (docs.nvidia.com/networking/display/VMwarev4171516/
+ *    Introduction). 1 with qos.lossless.ecn, else 0: qosgen owns the key
+ *    either way, so a host someone turned it on for converges to the intent;
+ *    an unwritten ecn is the driver's 0 (esxi_options.c), so a host that never
+ *    had it is in sync and needs no reboot;
  *  - nmlx5_rdma dscp_force (trust dscp) or pcp_force (trust pcp): what RoCE
  *    packets carry, since RDMA bypasses the vSwitch datapath;
  *  - with pvrdma_vmknic: Net.PVRDMAVmknic, the pvrdma firewall ruleset, and
@@ -45,6 +53,7 @@ static void esxi_walk(const struct qg_model *m, const struct qg_host *h, struct 
 {
 	const struct qg_qos *q = &m->qos;
 	char bitmap[8], trust[4], mark[24], mtu[8];
+	const char *ecn = q->ecn ? "1" : "0";
 	snprintf(bitmap, sizeof(bitmap), "0x%02x", qg_pfc_bitmap(q->lossless.priority));
 	snprintf(trust, sizeof(trust), "%d", q->trust == QG_TRUST_DSCP ? 2 : 1);
 	const char *mark_key = q->trust == QG_TRUST_DSCP ? "dscp_force" : "pcp_force";
@@ -55,20 +64,22 @@ static void esxi_walk(const struct qg_model *m, const struct qg_host *h, struct 
 		qg_settings_add(w->set, "nmlx5_core.pfctx", "%s", bitmap);
 		qg_settings_add(w->set, "nmlx5_core.pfcrx", "%s", bitmap);
 		qg_settings_add(w->set, "nmlx5_core.trust_state", "%s", trust);
+		qg_settings_add(w->set, "nmlx5_core.ecn", "%s", ecn);
 		qg_settings_add(
 		    w->set, mark_key[0] == 'd' ? "nmlx5_rdma.dscp_force" : "nmlx5_rdma.pcp_force",
 		    "%s", mark);
 	}
 	if (w->sh) {
-		char pfctx[24], pfcrx[24], ts[24], force[40];
+		char pfctx[24], pfcrx[24], ts[24], ecn_kv[8], force[40];
 		snprintf(pfctx, sizeof(pfctx), "pfctx=%s", bitmap);
 		snprintf(pfcrx, sizeof(pfcrx), "pfcrx=%s", bitmap);
 		snprintf(ts, sizeof(ts), "trust_state=%s", trust);
+		snprintf(ecn_kv, sizeof(ecn_kv), "ecn=%s", ecn);
 		snprintf(force, sizeof(force), "%s=%s", mark_key, mark);
 		const char *core[] = {h->uplink};
 		words(w->sh, "qg_need_uplink", core, 1);
-		const char *a[] = {"nmlx5_core", pfctx, pfcrx, ts};
-		words(w->sh, "qg_module_opts", a, 4);
+		const char *a[] = {"nmlx5_core", pfctx, pfcrx, ts, ecn_kv};
+		words(w->sh, "qg_module_opts", a, 5);
 		const char *b[] = {"nmlx5_rdma", force};
 		words(w->sh, "qg_module_opts", b, 2);
 	}
@@ -179,6 +190,14 @@ static void esxi_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "esxi.pfctx", v, reason);
 	qg_explain_row(x, "esxi.trust_state", m->qos.trust == QG_TRUST_DSCP ? "2" : "1",
 		       "nmlx5_core: 2 classifies by DSCP, 1 by 802.1p priority");
+	qg_explain_row(x, "esxi.ecn", m->qos.ecn ? "1" : "0",
+		       m->qos.ecn
+			   ? "nmlx5_core ecn: qos.lossless.ecn is given, so the driver's "
+			     "ECN feature is on (NVIDIA native ESXi driver manual "
+			     "v4.17.15.16, nmlx5_core Module Parameters)"
+			   : "nmlx5_core ecn: no qos.lossless.ecn, so the driver's default 0 "
+			     "(off), owned: a host that has it on is turned off; unwritten "
+			     "reads as 0");
 }
 
 static const char *const esxi_keys[] = {"uplink", "pvrdma_vmknic", NULL};
@@ -186,7 +205,7 @@ static const char *const esxi_required[] = {"uplink", NULL};
 
 const struct qg_target qg_target_esxi = {
     .name = "esxi",
-    .summary = "ESXi host script (nmlx5 PFC/trust/DSCP options merged, PVRDMA vmknic)",
+    .summary = "ESXi host script (nmlx5 PFC/trust/ECN/DSCP options merged, PVRDMA vmknic)",
     .kind = QG_DEVICE_HOST,
     .caps = QG_CAN_DVS_MEMBER,
     .keys = esxi_keys,

@@ -7,6 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Defaults as the driver's manual states them, for the keys qosgen owns.
+ * nmlx5_core ecn: "Enables the ECN feature", 1 enabled, 0 disabled
+ * (Default): NVIDIA ConnectX-4/ConnectX-5 Native ESXi Driver for VMware
+ * vSphere User Manual v4.17.15.16, Introduction, "nmlx5_core Module
+ * Parameters". pfctx, pfcrx, trust_state and the nmlx5_rdma keys are always
+ * written with the intent's value, so their defaults never decide anything.
+ * The host script's qg_opt_default (templates/esxi-lib.sh.in) holds the same.
+ */
+static const struct {
+	const char *module, *key, *value;
+} option_defaults[] = {
+    {"nmlx5_core", "ecn", "0"},
+};
+
+const char *esxi_option_default(const char *module, const char *key)
+{
+	for (size_t i = 0; i < sizeof(option_defaults) / sizeof(option_defaults[0]); i++)
+		if (!strcmp(option_defaults[i].module, module) &&
+		    !strcmp(option_defaults[i].key, key))
+			return option_defaults[i].value;
+	return NULL;
+}
+
 size_t esxi_options_modules(const struct qg_settings *want, char (*names)[32], size_t max)
 {
 	size_t n = 0;
@@ -96,6 +120,9 @@ int esxi_options_merge(const char *module, const char *live, const struct qg_set
 		bool set = lookup(live, k + mlen + 1, have, sizeof(have));
 		if (set && same(have, want->v[i].value))
 			continue;
+		const char *dflt = esxi_option_default(module, k + mlen + 1);
+		if (!set && dflt && same(dflt, want->v[i].value))
+			continue; /* unwritten: the driver's default, already the intent's */
 		if ((size_t)n >= max_changes)
 			return -1;
 		struct esxi_opt_change *c = &changes[n++];

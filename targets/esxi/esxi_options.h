@@ -22,6 +22,16 @@ struct esxi_opt_change {
 };
 
 /*
+ * The value the driver takes for MODULE's option key when the option string
+ * does not write it, where its manual documents one and qosgen owns the key
+ * with that value possible (nmlx5_core ecn: 0); NULL otherwise. The merge
+ * and the read-back take an unwritten key as this value, as the host
+ * script's qg_opt_default does: a host that never set it is in sync with
+ * the default, and no reboot is asked for nothing.
+ */
+const char *esxi_option_default(const char *module, const char *key);
+
+/*
  * The modules the intent sets options of, from want's "MODULE.key" entries
  * ("nmlx5_core.pfctx"), in first-seen order; at most max. Returns how many.
  */
@@ -30,7 +40,8 @@ size_t esxi_options_modules(const struct qg_settings *want, char (*names)[32], s
 /*
  * Merge want's "MODULE.key" entries into live. out gets the new string;
  * changes (up to max_changes) what differs. Values compare as numbers when
- * both are (8 == 0x08), else as text. Returns the number of changes, or -1
+ * both are (8 == 0x08), else as text; an unwritten key with a documented
+ * default (esxi_option_default) compares as that default. Returns the number of changes, or -1
  * when out or changes is too small (nothing is half-written: out is "").
  */
 int esxi_options_merge(const char *module, const char *live, const struct qg_settings *want,

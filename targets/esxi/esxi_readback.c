@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Formats from shared/fixtures/esxi (captures from the SmartX VMware guide). */
 #include "esxi_readback.h"
+#include "esxi_options.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +33,19 @@ int esxi_readback_module(const char *text, struct qg_settings *out)
 			char key[160];
 			snprintf(key, sizeof(key), "%s.%s", module, t);
 			qg_settings_add(out, key, "%s", eq + 1);
+		}
+		/*
+		 * The state in effect: an owned key the string does not write is
+		 * the driver's documented default (nmlx5_core ecn 0), so that the
+		 * model compares with the target's settings, which always name it.
+		 */
+		static const char *const owned[] = {"ecn"};
+		for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
+			const char *dflt = esxi_option_default(module, owned[k]);
+			char key[160];
+			snprintf(key, sizeof(key), "%s.%s", module, owned[k]);
+			if (dflt && !qg_settings_get(out, key))
+				qg_settings_add(out, key, "%s", dflt);
 		}
 		return out->oom ? -ENOMEM : 0;
 	}

@@ -99,7 +99,24 @@ static void linux_walk(const struct qg_model *m, const struct qg_host *h, struct
 
 	step(w, NULL, NULL, "qg_need_netdev", h->netdev, NULL);
 	snprintf(v, sizeof(v), "%d", q->mtu);
-	step(w, "mtu", v, "qg_mtu", h->netdev, v, NULL);
+	if (h->function == QG_FN_VF) {
+		/*
+		 * A VF's MTU request goes to the hypervisor, which checks it
+		 * against the MTU of the switch its port group is on (vSphere
+		 * SR-IOV networking; shared/notes/vendor-references.md, Hosts):
+		 * the script reads the MTU back after `ip link set` and, when
+		 * it is refused or does not hold, says where to raise it.
+		 */
+		char why[200];
+		snprintf(why, sizeof(why),
+			 "a VF MTU is bounded by the MTU of the vSwitch or DVS its port group is "
+			 "on (the hypervisor checks each request): raise that switch MTU to at "
+			 "least %d",
+			 q->mtu);
+		step(w, "mtu", v, "qg_mtu", h->netdev, v, why, NULL);
+	} else {
+		step(w, "mtu", v, "qg_mtu", h->netdev, v, NULL);
+	}
 
 	if (h->function == QG_FN_PF) {
 		const char *trust = qg_trust_name(q->trust);
@@ -282,9 +299,45 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 }
 
 /*
- * No check(): the script programs the classes' entries of the DSCP map (above),
- * so any map the model holds can be built for Linux hosts.
+ * No check(): the script programs the classes' entries of the DSCP map
+ * (above), so any map the model holds can be built for Linux hosts.
+ *
+ * A VF's MTU: the hypervisor checks a VF's MTU request against the MTU of
+ * the switch its port group is on (vSphere SR-IOV networking;
+ * shared/notes/vendor-references.md, Hosts). A dvs entry below qos.mtu is
+ * refused by the core (dvs.mtu >= qos.mtu); a port group on a switch the
+ * intent does not list (no dvs at all, or a standard vSwitch) is outside
+ * it. That is said by name in explain, not as a warning: the intent has no
+ * way to name a standard vSwitch, so --strict could not be satisfied, and
+ * the host script reads the MTU back and reports a refusal as failed,
+ * naming that switch.
  */
+static void linux_explain(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->n_hosts; i++)
+		n += m->hosts[i].target == &qg_target_linux && m->hosts[i].function == QG_FN_VF;
+	if (!n)
+		return;
+	char v[16], reason[400];
+	snprintf(v, sizeof(v), "%d", m->qos.mtu);
+	if (!m->n_dvs)
+		snprintf(reason, sizeof(reason),
+			 "the MTU of the %zu function: vf host%s; the hypervisor checks a VF MTU "
+			 "against the vSwitch or DVS its port group is on, and this intent has no "
+			 "dvs: that switch MTU is outside the intent (the host script reads the "
+			 "MTU back and reports a refusal as failed, naming that switch)",
+			 n, n == 1 ? "" : "s");
+	else
+		snprintf(reason, sizeof(reason),
+			 "the MTU of the %zu function: vf host%s; the hypervisor checks a VF MTU "
+			 "against the vSwitch or DVS its port group is on: the intent's dvs carry "
+			 "at least qos.mtu, a standard vSwitch is outside the intent (the host "
+			 "script reads the MTU back and reports a refusal as failed)",
+			 n, n == 1 ? "" : "s");
+	qg_explain_row(x, "linux.vf.mtu", v, reason);
+}
+
 static const char *const linux_keys[] = {"netdev",   "rdma_device", "function",
 					 "qos_tool", "persist",	    NULL};
 static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
@@ -300,5 +353,6 @@ const struct qg_target qg_target_linux = {
     .settings = linux_settings,
     .emit = linux_emit,
     .group = linux_group,
+    .explain = linux_explain,
     .handoff = &qg_handoff_host_script,
 };

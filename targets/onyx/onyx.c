@@ -284,6 +284,7 @@ const struct qg_target qg_target_onyx = {
     .summary = "NVIDIA Onyx switch CLI (trust, lossless pool, ECN, ETS, MTU)",
     .kind = QG_DEVICE_SWITCH,
     .ports = &onyx_port_syntax,
+    .switch_mtu_max = 9216, /* Onyx mtu 1500..9216 (as tests/sim; manual range unverified) */
     .check = onyx_check,
     .settings = onyx_settings,
     .emit = onyx_emit,

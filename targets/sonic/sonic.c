@@ -185,6 +185,7 @@ const struct qg_target qg_target_sonic = {
     .summary = "SONiC config_db tables (sonic/<switch>.json), pushed as a JSON Patch over SSH",
     .kind = QG_DEVICE_SWITCH,
     .ports = &sonic_port_syntax,
+    .switch_mtu_max = 9216, /* sonic-port.yang: PORT mtu, uint16 range 68..9216 */
     .access = "SSH",
     .default_port = 22,
     .check = sonic_check,

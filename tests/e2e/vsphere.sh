@@ -118,10 +118,11 @@ st=$?
 	grep -qx '\[differs\] host esx02: Net.PVRDMAVmknic: unset -> vmk1' "$dir/d" &&
 	grep -qx '\[differs\] host esx01: firewall ruleset pvrdma: disabled -> enabled' "$dir/d" &&
 	grep -qx '\[differs\] host esx01: nmlx5_core.pfctx: 0x00 -> 0x08' "$dir/d" &&
+	grep -qx '\[differs\] host esx01: nmlx5_core.ecn: unset -> 1' "$dir/d" &&
 	grep -qx '\[differs\] host esx02: nmlx5_rdma.dscp_force: unset -> 26' "$dir/d" &&
 	grep -qx '\[reboot\] host esx02: module options apply at its next reboot (maintenance mode first)' "$dir/d" &&
 	grep -qx '\[differs\] host esx02: vmk1.mtu: 1500 -> 9000' "$dir/d" &&
-	[ "$(grep -c '^\[differs\]' "$dir/d")" = 19 ] &&
+	[ "$(grep -c '^\[differs\]' "$dir/d")" = 21 ] &&
 	[ "$(govc_get config.maxMtu)" = 0 ] && [ "$(nics esx01.lab)" = vmnic2:1 ]
 check diff-reads-back $? "exit $st: $(cat "$dir/d")"
 
@@ -129,13 +130,13 @@ t0=$(date +%s%N)
 # shellcheck disable=SC2086
 push --dvs DVS0 $ca
 t1=$(date +%s%N)
-[ $st -eq 0 ] && grep -q '^DVS0: 19 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 2); reboot esx01, esx02 to apply the module options' "$dir/err" &&
+[ $st -eq 0 ] && grep -q '^DVS0: 21 settings changed, read back in sync (maxMtu 0 -> 9000, configVersion 1 -> 2); reboot esx01, esx02 to apply the module options' "$dir/err" &&
 	[ "$(govc_get config.maxMtu)" = 9000 ] && [ "$(govc_get config.configVersion)" = 2 ] &&
 	[ "$(govc_get config.uplinkPortPolicy)" = "Uplink 1,Uplink 2,Uplink 3,Uplink 4" ] &&
 	govc_get summary.portgroupName | tr , '\n' | grep -qx BF-PVRDMA-DPORTGROUP &&
 	[ "$("$bin/govc" object.collect -s network/BF-PVRDMA-DPORTGROUP config.type)" = earlyBinding ] &&
 	[ "$(nics esx01.lab)" = vmnic2:1,vmnic3:2 ] && [ "$(nics esx02.lab)" = vmnic3:3 ] &&
-	[ "$(modopts esx01.lab nmlx5_core)" = "DRSS=4 pfctx=0x08 pfcrx=0x08 trust_state=2" ] &&
+	[ "$(modopts esx01.lab nmlx5_core)" = "DRSS=4 pfctx=0x08 pfcrx=0x08 trust_state=2 ecn=1" ] &&
 	[ "$(modopts esx02.lab nmlx5_rdma)" = "dscp_force=26" ] &&
 	"$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic | grep -q 'Net.PVRDMAVmknic: *vmk1$' &&
 	"$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx02.lab Net.PVRDMAVmknic | grep -q 'Net.PVRDMAVmknic: *vmk1$' &&
@@ -148,7 +149,7 @@ echo "timing: one DVS push (2 hosts), end to end: $(((t1 - t0) / 1000000)) ms"
 push --dvs DVS0 $ca
 [ $st -eq 0 ] && grep -q '^DVS0: in sync: maxMtu 9000, configVersion 2' "$dir/err" &&
 	[ "$(govc_get config.configVersion)" = 2 ] &&
-	[ "$(modopts esx01.lab nmlx5_core)" = "DRSS=4 pfctx=0x08 pfcrx=0x08 trust_state=2" ]
+	[ "$(modopts esx01.lab nmlx5_core)" = "DRSS=4 pfctx=0x08 pfcrx=0x08 trust_state=2 ecn=1" ]
 check re-push-sends-nothing $? "exit $st: $(cat "$dir/err")"
 
 # Someone changes the switch between qosgen's read and its reconfigure. This

@@ -17,11 +17,15 @@ static void test_options_and_pvrdma(void **state)
 	assert_non_null(
 	    strstr(file_text(&o, "host/groups/esxi-pvrdma-vmk3.sh"),
 		   "\nqg_need_uplink \"$qg_uplink\"\n"
-		   "qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2'\n"
+		   "qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2' 'ecn=1'\n"
 		   "qg_module_opts 'nmlx5_rdma' 'dscp_force=26'\n"
 		   "qg_advanced_string '/Net/PVRDMAVmknic' 'vmk3' 'Net.PVRDMAVmknic'\n"
 		   "qg_firewall_ruleset 'pvrdma'\n"
 		   "qg_vmknic_mtu 'vmk3' '9000'\n"));
+	struct qg_settings set = {0};
+	assert_int_equal(m.hosts[0].target->settings(&m, 0, &set), 0);
+	assert_string_equal(qg_settings_get(&set, "nmlx5_core.ecn"), "1");
+	qg_settings_free(&set);
 	/* The merge, not a plain set: the script reads the live option string. */
 	assert_non_null(strstr(s, "esxcfg-module -g"));
 	qg_outset_free(&o);
@@ -40,10 +44,36 @@ static void test_pcp_trust_and_priority_5(void **state)
 		&m);
 	build_ok(&m, &o);
 	const char *s = host_script(&m, 0, &o);
-	assert_non_null(strstr(s, "'pfctx=0x20' 'pfcrx=0x20' 'trust_state=1'\n"));
+	assert_non_null(strstr(s, "'pfctx=0x20' 'pfcrx=0x20' 'trust_state=1' 'ecn=1'\n"));
 	assert_non_null(strstr(s, "qg_module_opts 'nmlx5_rdma' 'pcp_force=5'\n"));
 	assert_null(strstr(s, "\nqg_advanced_string '"));
 	assert_null(strstr(s, "\nqg_vmknic_mtu '"));
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+/*
+ * Without qos.lossless.ecn the driver's ECN feature is still owned, at its
+ * documented default 0 (written, so that a host that had it on converges),
+ * and explain says so.
+ */
+static void test_ecn_off_is_owned(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_ok("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], "
+		"pool: {name: r, memory_percent: 50}}\n"
+		"hosts:\n  - {name: e, platform: esxi, address: e.example.net, uplink: vmnic1}\n",
+		&m);
+	build_ok(&m, &o);
+	const char *s = host_script(&m, 0, &o);
+	assert_non_null(strstr(s, "qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' "
+				  "'trust_state=2' 'ecn=0'\n"));
+	struct qg_settings set = {0};
+	assert_int_equal(m.hosts[0].target->settings(&m, 0, &set), 0);
+	assert_string_equal(qg_settings_get(&set, "nmlx5_core.ecn"), "0");
+	qg_settings_free(&set);
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
@@ -74,6 +104,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_options_and_pvrdma),
 	    cmocka_unit_test(test_pcp_trust_and_priority_5),
+	    cmocka_unit_test(test_ecn_off_is_owned),
 	    cmocka_unit_test(test_vmknic_mtu_refused_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,17 @@ static void test_derived_with_reasons(void **state)
 	assert_non_null(strstr(why, "104"));
 	const cJSON *mtu = find_row(e, "qos.switch_mtu");
 	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(mtu, "source")), "default");
+	/* One switch MTU per fabric (issue 23), and why that one. */
+	assert_int_equal(cJSON_GetObjectItem(mtu, "value")->valueint, 9216);
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(mtu, "reason")),
+			       "the one port MTU of every switch in the fabric: the smallest "
+			       "largest port MTU of its switch OSes (onyx 9216)"));
+	/* The ESXi driver's ECN feature (issue 23): on with the intent's ecn. */
+	const cJSON *ecn = find_row(e, "esxi.ecn");
+	assert_non_null(ecn);
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(ecn, "reason")),
+			       "nmlx5_core ecn: qos.lossless.ecn is given"));
+	assert_non_null(find_row(e, "device.clx-mld-41.nmlx5_core.ecn"));
 	const cJSON *pmtu = find_row(e, "derived.roce_path_mtu");
 	assert_int_equal(cJSON_GetObjectItem(pmtu, "value")->valueint, 4096);
 	assert_string_equal(
@@ -93,9 +104,56 @@ static void test_one_vocabulary(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * A VF's switch MTU (issue 23): named in explain, never silent; with no dvs
+ * it is outside the intent, and a PF-only fabric has no such row.
+ */
+static void test_vf_switch_mtu_row(void **state)
+{
+	(void)state;
+	static const char vf[] = "hosts:\n  - {name: v, platform: linux, function: vf, address: "
+				 "10.0.0.1, netdev: ens224, rdma_device: mlx5_0}\n";
+	static const char pf[] = "hosts:\n  - {name: p, platform: linux, address: 10.0.0.2, "
+				 "netdev: ens1, rdma_device: mlx5_0}\n";
+	static const char dvs[] = "dvs:\n  - {name: d, vcenter: vc.example.net, datacenter: DC}\n";
+	char text[2048];
+	struct qg_model m;
+	snprintf(text, sizeof(text), "%s%s", BASE_QOS, vf);
+	load_ok(text, &m);
+	cJSON *e = qg_explain_json(&m);
+	const cJSON *r = find_row(e, "linux.vf.mtu");
+	assert_non_null(r);
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(r, "reason")),
+			       "this intent has no dvs: that switch MTU is outside the intent"));
+	cJSON_Delete(e);
+	qg_model_free(&m);
+
+	snprintf(text, sizeof(text), "%s%s%s", BASE_QOS, vf, dvs);
+	load_ok(text, &m);
+	e = qg_explain_json(&m);
+	r = find_row(e, "linux.vf.mtu");
+	assert_non_null(r);
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(r, "reason")),
+			       "the intent's dvs carry at least qos.mtu"));
+	cJSON_Delete(e);
+	qg_model_free(&m);
+
+	snprintf(text, sizeof(text), "%s%s", BASE_QOS, pf);
+	load_ok(text, &m);
+	e = qg_explain_json(&m);
+	const cJSON *row;
+	bool seen = false;
+	cJSON_ArrayForEach(row, cJSON_GetObjectItem(e, "rows")) seen |=
+	    !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(row, "key")), "linux.vf.mtu");
+	assert_false(seen);
+	cJSON_Delete(e);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_vf_switch_mtu_row),
 	    cmocka_unit_test(test_derived_with_reasons),
 	    cmocka_unit_test(test_one_vocabulary),
 	};

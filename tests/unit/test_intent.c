@@ -6,6 +6,8 @@
  */
 #include "helpers.h"
 
+#include "../../targets/onyx/onyx.h"
+
 #define HOSTS                                                                                      \
 	"hosts:\n"                                                                                 \
 	"  - {name: a, platform: linux, address: 192.0.2.1, netdev: eth0, rdma_device: mlx5_0}\n"  \
@@ -227,6 +229,93 @@ static void test_injection_refused(void **state)
 			"is not allowed");
 }
 
+/*
+ * One switch MTU per fabric (issue 23): the default is the smallest largest
+ * port MTU among the switch targets used; one above a used target's is
+ * refused at the key, naming that OS and its maximum, and no other. A
+ * registry with a target of a lower maximum shows what the real ones (all
+ * 9216) cannot.
+ */
+#define MTU_QOS                                                                                    \
+	"version: 1\nfabric: t\nqos:\n%s  lossless: {priority: 3, dscp: [26], pool: {name: r, "   \
+	"memory_percent: 50}}\nswitches:\n  - {name: a, platform: onyx, address: 192.0.2.1, "     \
+	"ports: [1/1]}\n%s"
+
+static int load_mtu(const struct qg_target *const *reg, const char *qos, const char *more,
+		    struct qg_diags *d, struct qg_model *m)
+{
+	char text[1024];
+	snprintf(text, sizeof(text), MTU_QOS, qos, more);
+	qg_diags_init(d, "t.yaml");
+	return qg_intent_load(text, strlen(text), reg, d, m);
+}
+
+static void test_one_switch_mtu_per_fabric(void **state)
+{
+	(void)state;
+	struct qg_target small = qg_target_onyx;
+	small.name = "small";
+	small.switch_mtu_max = 9100;
+	const struct qg_target *const reg[] = {&qg_target_onyx, &small, NULL};
+	static const char small_sw[] =
+	    "  - {name: b, platform: small, address: 192.0.2.2, ports: [1/1]}\n";
+	struct qg_model m;
+	struct qg_diags d;
+
+	/* onyx alone: 9216, onyx's maximum. */
+	assert_int_equal(load_mtu(reg, "", "", &d, &m), 0);
+	assert_int_equal(m.qos.switch_mtu, 9216);
+	assert_false(m.qos.switch_mtu_given);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+
+	/* With a 9100 OS beside it, every switch of the fabric gets 9100. */
+	assert_int_equal(load_mtu(reg, "", small_sw, &d, &m), 0);
+	assert_int_equal(m.qos.switch_mtu, 9100);
+	char oses[64];
+	assert_int_equal(qg_fabric_switch_mtu_max(&m, oses, sizeof(oses)), 9100);
+	assert_string_equal(oses, "onyx 9216, small 9100");
+	qg_diags_free(&d);
+	qg_model_free(&m);
+
+	/* Given above the small OS's maximum: refused at the key, naming it alone. */
+	assert_int_equal(load_mtu(reg, "  switch_mtu: 9216\n", small_sw, &d, &m), -1);
+	assert_int_equal(d.errors, 1);
+	assert_true(diag_has(&d, "qos.switch_mtu: 9216 is above 9100, the largest port MTU the "
+				 "small switches take; allowed with this fabric's switch OSes (onyx "
+				 "9216, small 9100): 1500..9100"));
+	for (size_t i = 0; i < d.n; i++)
+		if (strstr(d.v[i].msg, "is above 9100")) {
+			assert_int_equal(d.v[i].pos.line, 4);
+			assert_int_equal(d.v[i].pos.col, 15);
+		}
+	qg_diags_free(&d);
+
+	/* At the maximum: taken. */
+	assert_int_equal(load_mtu(reg, "  switch_mtu: 9100\n", small_sw, &d, &m), 0);
+	assert_int_equal(m.qos.switch_mtu, 9100);
+	assert_true(m.qos.switch_mtu_given);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+
+	/* The default too small for mtu + 18: the note names the fabric's OSes. */
+	assert_int_equal(load_mtu(reg, "  mtu: 9100\n", small_sw, &d, &m), -1);
+	assert_true(diag_has(&d, "qos.switch_mtu 9100 is below mtu 9100 + 18"));
+	bool noted = false;
+	for (size_t i = 0; i < d.n; i++)
+		for (size_t k = 0; k < d.v[i].n_notes; k++)
+			noted |= strstr(d.v[i].notes[k].msg,
+					"the largest port MTU of this fabric's switch OSes (onyx 9216, "
+					"small 9100) is 9100, so lower qos.mtu to at most 9082") != NULL;
+	assert_true(noted);
+	qg_diags_free(&d);
+
+	/* No switch: the core's own range, as before. */
+	assert_int_equal(load_text(BASE_QOS "  switch_mtu: 9300\n", &d, &m), -1);
+	assert_true(diag_has(&d, "qos.switch_mtu: 9300 is out of range 1500..9216"));
+	qg_diags_free(&d);
+}
+
 static void test_warnings(void **state)
 {
 	(void)state;
@@ -322,6 +411,7 @@ int main(void)
 	    cmocka_unit_test(test_references),
 	    cmocka_unit_test(test_platform_keys),
 	    cmocka_unit_test(test_injection_refused),
+	    cmocka_unit_test(test_one_switch_mtu_per_fabric),
 	    cmocka_unit_test(test_warnings),
 	    cmocka_unit_test(test_all_problems_in_one_run),
 	    cmocka_unit_test(test_host_lists),

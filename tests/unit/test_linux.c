@@ -97,7 +97,11 @@ static void test_vf_gets_no_trust_or_pfc(void **state)
 	assert_null(strstr(s, "\nqg_dcb_pfc '"));
 	assert_null(strstr(s, "\nqg_mlnx_qos_dscp2prio '"));
 	assert_null(strstr(s, "\nqg_dcb_dscp2prio '"));
-	assert_non_null(strstr(s, "\nqg_mtu \"$qg_netdev\" '9000'\n"));
+	/* A VF's MTU is the hypervisor's to grant: read back, and a refusal says where to look. */
+	assert_non_null(strstr(s,
+			       "\nqg_mtu \"$qg_netdev\" '9000' 'a VF MTU is bounded by the MTU "
+			       "of the vSwitch or DVS its port group is on (the hypervisor "
+			       "checks each request): raise that switch MTU to at least 9000'\n"));
 	assert_non_null(strstr(s, "\nqg_roce_tos \"$qg_rdma_device\" '1' '106'\n"));
 	qg_outset_free(&o);
 	qg_model_free(&m);

@@ -277,6 +277,40 @@ static void test_module_merge(void **state)
 	assert_string_equal(out, "");
 	assert_int_equal(esxi_options_merge("nmlx5_core", "", &want, out, sizeof(out), c, 1), -1);
 	qg_settings_free(&want);
+
+	/*
+	 * nmlx5_core ecn (issue 23): the driver's documented default is 0, so
+	 * an unwritten ecn is in sync with an intent without ECN (no change,
+	 * no reboot), written ecn=1 is turned off, and the intent's ecn=1 is
+	 * written where the string has none.
+	 */
+	assert_string_equal(esxi_option_default("nmlx5_core", "ecn"), "0");
+	assert_null(esxi_option_default("nmlx5_core", "pfctx"));
+	assert_null(esxi_option_default("nmlx5_rdma", "ecn"));
+	struct qg_settings off = {0};
+	qg_settings_add(&off, "nmlx5_core.pfctx", "0x08");
+	qg_settings_add(&off, "nmlx5_core.ecn", "0");
+	assert_int_equal(
+	    esxi_options_merge("nmlx5_core", "pfctx=0x08 max_vfs=2", &off, out, sizeof(out), c, 4),
+	    0);
+	assert_string_equal(out, "pfctx=0x08 max_vfs=2");
+	assert_int_equal(esxi_options_merge("nmlx5_core", "ecn=1 pfctx=0x08 max_vfs=2", &off, out,
+					    sizeof(out), c, 4),
+			 1);
+	assert_string_equal(out, "pfctx=0x08 max_vfs=2 ecn=0");
+	assert_string_equal(c[0].have, "1");
+	assert_string_equal(c[0].want, "0");
+	qg_settings_free(&off);
+	struct qg_settings on = {0};
+	qg_settings_add(&on, "nmlx5_core.ecn", "1");
+	/* The fixture's string (../shared/fixtures/esxi), as the script test merges it. */
+	assert_int_equal(esxi_options_merge("nmlx5_core",
+					    "pfctx=0x08 pfcrx=0x08 trust_state=2 max_vfs=<value>",
+					    &on, out, sizeof(out), c, 4),
+			 1);
+	assert_string_equal(out, "pfctx=0x08 pfcrx=0x08 trust_state=2 max_vfs=<value> ecn=1");
+	assert_string_equal(c[0].have, "");
+	qg_settings_free(&on);
 }
 
 static void test_endpoint(void **state)

@@ -9,7 +9,7 @@ if [ "${qg_group:-}" != 'linux-vf' ]; then
 	exit 1
 fi
 qg_need_netdev "$qg_netdev"
-qg_mtu "$qg_netdev" '9000'
+qg_mtu "$qg_netdev" '9000' 'a VF MTU is bounded by the MTU of the vSwitch or DVS its port group is on (the hypervisor checks each request): raise that switch MTU to at least 9000'
 qg_roce_tos "$qg_rdma_device" '1' '106'
 qg_tclass "$qg_rdma_device" '106'
 qg_file 'ecn.roce_np.enable.3' "/sys/class/net/$qg_netdev/ecn/roce_np/enable/3" '1'

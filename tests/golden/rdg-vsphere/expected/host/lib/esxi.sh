@@ -70,6 +70,18 @@ qg_same() {
 	fi
 }
 
+# The value the driver takes for an option its string does not write, where
+# its manual documents one and qosgen owns the key: nmlx5_core ecn is 0,
+# "disabled (Default)" (NVIDIA ConnectX-4/ConnectX-5 Native ESXi Driver for
+# VMware vSphere User Manual v4.17.15.16, "nmlx5_core Module Parameters").
+# An unwritten ecn is then already 0: no change, and no reboot asked for
+# nothing. The same table as targets/esxi/esxi_options.c's.
+qg_opt_default() {
+	case $1.$2 in
+	nmlx5_core.ecn) echo 0 ;;
+	esac
+}
+
 # qg_module_opts MODULE KEY=VALUE...: merge into the module's option string.
 qg_module_opts() {
 	qg_mod=$1
@@ -95,6 +107,11 @@ qg_module_opts() {
 		done
 		if [ -n "$qg_old" ] && qg_same "$qg_old" "$qg_v"; then
 			qg_report ok "$qg_mod.$qg_k" "$qg_old"
+			continue
+		fi
+		qg_def=$(qg_opt_default "$qg_mod" "$qg_k")
+		if [ -z "$qg_old" ] && [ -n "$qg_def" ] && qg_same "$qg_def" "$qg_v"; then
+			qg_report ok "$qg_mod.$qg_k" "unset, the driver's default $qg_def"
 			continue
 		fi
 		qg_new="${qg_rest# } $qg_k=$qg_v"

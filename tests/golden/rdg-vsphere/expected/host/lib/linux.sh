@@ -86,6 +86,10 @@ qg_file() {
 	fi
 }
 
+# qg_mtu NETDEV MTU [WHY]: WHY is given for a VF, whose MTU request the
+# hypervisor checks against the MTU of its port group's vSwitch or DVS
+# (vSphere SR-IOV networking): then the MTU is read back after the change,
+# and a refusal, or a change that does not hold, is a failure that says WHY.
 qg_mtu() {
 	qg_cur=$(cat "/sys/class/net/$1/mtu" 2>/dev/null)
 	if [ "$qg_cur" = "$2" ]; then
@@ -93,9 +97,14 @@ qg_mtu() {
 	elif ! qg_have ip; then
 		qg_report missing mtu "ip (iproute2) is not installed"
 	elif qg_apply ip link set dev "$1" mtu "$2" 2>/dev/null; then
-		qg_report changed mtu "$qg_cur -> $2"
+		qg_now=$(cat "/sys/class/net/$1/mtu" 2>/dev/null)
+		if [ -n "${3:-}" ] && [ "$qg_dry" != 1 ] && [ "$qg_now" != "$2" ]; then
+			qg_report failed mtu "ip link set dev $1 mtu $2 returned but the MTU reads ${qg_now:-nothing}; $3"
+		else
+			qg_report changed mtu "$qg_cur -> $2"
+		fi
 	else
-		qg_report failed mtu "ip link set dev $1 mtu $2 failed (now $qg_cur)"
+		qg_report failed mtu "ip link set dev $1 mtu $2 failed (now $qg_cur)${3:+; $3}"
 	fi
 }
 
