@@ -11,13 +11,16 @@
  * password from QOSGEN_NVUE_PASSWORD or --ask-password; never argv.
  */
 #include "../../gen/errmsg.h"
+#include "../../gen/escape.h"
 #include "../../gen/names.h"
 #include "../../transport/https.h"
 #include "../driver.h"
 #include "cumulus.h"
+#include "cumulus_push.h"
 #include "nvue_config.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +32,8 @@
 struct nvue {
 	struct qg_https *h;
 	int timeout_s;
-	char rev[256];	   /* the revision this push made, as the switch named it */
+	char rev[CUMULUS_REVISION_ID_MAX +
+		 1];	   /* the revision this push made, as the switch named it */
 	char rev_url[768]; /* the same, escaped for a URL path and query */
 	bool dropped;	   /* the connection dropped after an apply was asked for */
 };
@@ -143,9 +147,29 @@ static int new_revision(struct nvue *n, char *err, size_t errlen)
 	if (call(n, "POST", NVUE_BASE "/revision", NULL, &a, err, errlen) != QG_HTTPS_ANSWERED)
 		return -1;
 	const char *id = cJSON_IsObject(a) && a->child ? a->child->string : NULL;
-	if (!id || strlen(id) >= sizeof(n->rev)) {
+	if (!id) {
 		cJSON_Delete(a);
 		return qg_errf(err, errlen, "the switch's new revision has no id");
+	}
+	/*
+	 * The id goes into a URL path: ".." there is a dot segment libcurl
+	 * resolves, and /revision/.. would be the API's root. Only what NVUE
+	 * documents as an id is used, checked before any request carries it.
+	 */
+	if (!cumulus_revision_id_ok(id)) {
+		char shown[CUMULUS_REVISION_ID_MAX + 1];
+		snprintf(shown, sizeof(shown), "%s", id);
+		char *esc = qg_escape(shown);
+		qg_errf(
+		    err, errlen,
+		    "the switch named its new revision '%s%s', which is not an NVUE revision "
+		    "id (one like '1' or 'changeset/cumulus/2021-11-02_16.09.18_5Z1K': "
+		    "letters, digits, '_', '-' and '.' in segments joined by '/', none empty or "
+		    "starting with '.'); refused before any request used it",
+		    esc ? esc : "?", strlen(id) > CUMULUS_REVISION_ID_MAX ? "..." : "");
+		free(esc);
+		cJSON_Delete(a);
+		return -1;
 	}
 	snprintf(n->rev, sizeof(n->rev), "%s", id);
 	cJSON_Delete(a);
@@ -156,6 +180,27 @@ static int new_revision(struct nvue *n, char *err, size_t errlen)
 	snprintf(n->rev_url, sizeof(n->rev_url), "%s", esc);
 	curl_free(esc);
 	return 0;
+}
+
+bool cumulus_revision_id_ok(const char *id)
+{
+	size_t len = strlen(id), seg = 0;
+	if (len == 0 || len > CUMULUS_REVISION_ID_MAX)
+		return false;
+	for (size_t i = 0; i <= len; i++, seg++) {
+		unsigned char c = (unsigned char)id[i];
+		if (c == '/' || c == '\0') {
+			if (seg == 0) /* empty: "/1", "1//2", "1/" */
+				return false;
+			seg = (size_t)-1;
+		} else if (c == '.' && seg == 0) {
+			return false; /* ".", "..", ".hidden" */
+		} else if (!isalnum(c) || c > 127) {
+			if (c != '_' && c != '-' && c != '.')
+				return false;
+		}
+	}
+	return true;
 }
 
 /* UNKNOWN: the connection dropped; STILL_APPLYING: the switch kept applying past --timeout. */

@@ -535,6 +535,8 @@ class Switch:
     # --- ids --------------------------------------------------------------
     def new_id(self):
         self.counter += 1
+        if self.opts.rev_id:
+            return self.opts.rev_id.pop(0)   # fault: a hostile server's ids (--rev-id)
         if self.opts.rev_ids == "number":
             return str(self.counter)
         # Older releases name revisions like changeset/cumulus/2021-11-02_16.09.18_5Z1K.
@@ -1003,6 +1005,8 @@ def parse_args(argv):
     p.add_argument("--hang-apply", action="store_true",
                    help="fault: revisions never leave state apply")
     p.add_argument("--delay", type=float, default=0.0, help="fault: seconds before every answer")
+    p.add_argument("--rev-id", action="append", default=[], metavar="TEXT",
+                   help="fault: the Nth new revision is named the Nth TEXT, whatever it is")
     opts = p.parse_args(argv)
 
     try:
