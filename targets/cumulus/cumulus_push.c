@@ -206,30 +206,57 @@ bool cumulus_revision_id_ok(const char *id)
 /* UNKNOWN: the connection dropped; STILL_APPLYING: the switch kept applying past --timeout. */
 enum applied { APPLIED, REFUSED, UNKNOWN, STILL_APPLYING };
 
-/* Apply the revision and wait for its end; the switch's words in err when it is not applied. */
+static long now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * Apply the revision and wait for its end; the switch's words in err when it
+ * is not applied. The wait, from the apply request to the last poll's
+ * answer, ends by --timeout (default 120 s): each request gets only the
+ * time left, so a switch that answers slowly cannot stretch it by a whole
+ * --timeout per poll (issue 24, finding 3: 2.5 s polls under --timeout 3
+ * waited 43.5 s, when only the sleeps between polls were counted).
+ */
 static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
 {
 	char path[900];
 	cJSON *a;
+	int limit_s = n->timeout_s > 0 ? n->timeout_s : 120;
+	long deadline = now_ms() + 1000L * limit_s;
 	snprintf(path, sizeof(path), NVUE_BASE "/revision/%s", n->rev_url);
+	qg_https_limit(n->h, 1000L * limit_s);
 	enum qg_https_outcome o = call(
 	    n, "PATCH", path, "{\"state\": \"apply\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}", &a,
 	    err, errlen);
 	cJSON_Delete(a);
-	if (o == QG_HTTPS_NOT_SENT)
+	if (o == QG_HTTPS_NOT_SENT) {
+		qg_https_limit(n->h, 0);
 		return REFUSED;
+	}
 	/* Lost: the switch may be applying it; the revision's own state says (a new connection). */
 	n->dropped |= o == QG_HTTPS_LOST;
-	int waited_ms = 0, limit_ms = 1000 * (n->timeout_s > 0 ? n->timeout_s : 120);
+	enum applied end = UNKNOWN;
 	for (;;) {
-		if (call(n, "GET", path, NULL, &a, err, errlen) != QG_HTTPS_ANSWERED)
-			return UNKNOWN;
+		long left = deadline - now_ms();
+		if (left <= 0) {
+			end = STILL_APPLYING;
+			break;
+		}
+		qg_https_limit(n->h, left);
+		if (call(n, "GET", path, NULL, &a, err, errlen) != QG_HTTPS_ANSWERED) {
+			/* Cut by the deadline: the switch may well be applying still. */
+			end = now_ms() >= deadline ? STILL_APPLYING : UNKNOWN;
+			break;
+		}
 		const cJSON *rev = revision_body(a);
 		const char *state =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rev, "state"));
 		char said[600];
 		issues_of(rev, said, sizeof(said));
-		enum applied end = UNKNOWN;
 		bool done = true;
 		if (state && !strcmp(state, "applied"))
 			end = APPLIED;
@@ -243,15 +270,15 @@ static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
 				n->rev, state ? state : "no state", said[0] ? ": " : "", said);
 		cJSON_Delete(a);
 		if (done)
-			return end;
-		if (waited_ms >= limit_ms) {
-			qg_errf(err, errlen, "revision %s is still applying after %d s", n->rev,
-				waited_ms / 1000);
-			return STILL_APPLYING;
-		}
-		sleep_ms(NVUE_POLL_MS);
-		waited_ms += NVUE_POLL_MS;
+			break;
+		left = deadline - now_ms();
+		sleep_ms(left < NVUE_POLL_MS ? (left > 0 ? left : 0) : NVUE_POLL_MS);
 	}
+	qg_https_limit(n->h, 0);
+	if (end == STILL_APPLYING)
+		qg_errf(err, errlen, "revision %s is still applying after %d s (--timeout)", n->rev,
+			limit_s);
+	return end;
 }
 
 /* A new revision holding patch, applied. */

@@ -183,5 +183,18 @@ check "revision id with control bytes: refused, escaped" $? "exit $st: $(cat "$d
 run push --switch leaf1
 [ $st -eq 0 ] && grep -q "revision changeset/cumulus/2021-11-02_16.09.18_5Z1K, applied" "$dir/err"
 check "documented changeset id: converges" $? "exit $st: $(cat "$dir/err")"
+# 3: polls that each take 2.5 s, --timeout 3: the apply wait, every poll
+# request included, ends by the deadline (the outcome then unknown, still
+# applying). Before, only the sleeps between polls were counted: 40 s and
+# more. A bound on behaviour, loose: a loaded machine passes it.
+nv_start --hang-apply --slow-poll 2.5
+intent leaf1
+t0=$(date +%s%N)
+run push --switch leaf1 --timeout 3
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $st -eq 3 ] && grep -q "still applying" "$dir/err" && grep -q "NOT RESTORED" "$dir/err" &&
+	[ "$ms" -lt 10000 ]
+check "slow polls: the apply wait ends by --timeout" $? "exit $st after $ms ms: $(cat "$dir/err")"
+
 echo "$pass nvue checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -791,6 +791,8 @@ class Handler(BaseHTTPRequestHandler):
         # Split before unquoting so that %2F inside a revision id stays in one segment.
         segs = [unquote(s) for s in parts.path[len(API_BASE):].split("/") if s]
         query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+        if sim.opts.slow_poll and method == "GET" and segs[:1] == ["revision"] and len(segs) == 2:
+            time.sleep(sim.opts.slow_poll)   # fault: a slow answer to a revision's state
         try:
             with sim.lock:
                 if segs[:1] == ["revision"]:
@@ -1007,6 +1009,8 @@ def parse_args(argv):
     p.add_argument("--delay", type=float, default=0.0, help="fault: seconds before every answer")
     p.add_argument("--rev-id", action="append", default=[], metavar="TEXT",
                    help="fault: the Nth new revision is named the Nth TEXT, whatever it is")
+    p.add_argument("--slow-poll", type=float, default=0.0, metavar="SECONDS",
+                   help="fault: GET /revision/<id> answers wait this long")
     opts = p.parse_args(argv)
 
     try:
