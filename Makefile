@@ -199,6 +199,7 @@ bench: setup
 bench-run: all $(BUILD)/tests/onyx-sim
 	@sh bench/build.sh $(BUILD)
 	@sh bench/push.sh $(BUILD)
+	@sh bench/nvue_readback.sh $(BUILD)
 	@sh bench/verify.sh $(BUILD)
 
 # The README's two commands in a fresh Debian 12 root (needs root; .ci/run runs it).

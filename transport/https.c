@@ -28,6 +28,8 @@ struct qg_https {
 	CURL *curl;
 	struct curl_slist *headers;
 	char base[512];
+	long timeout_ms; /* each request's limit: --timeout's */
+	long limit_ms;	 /* qg_https_limit(): a shorter one for the next requests; 0: none */
 };
 
 struct sink {
@@ -68,6 +70,7 @@ int qg_https_open(const char *base, const struct qg_tls_opts *tls, const char *u
 		return qg_errf(err, errlen, "cannot initialise libcurl");
 	}
 	qg_https_tls_setopts(h->curl, tls);
+	h->timeout_ms = 1000L * (tls->timeout_s > 0 ? tls->timeout_s : 60);
 	curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, h->headers);
 	curl_easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, collect);
 	/* Basic authentication, as NVUE's API takes it; libcurl copies both strings. */
@@ -76,6 +79,11 @@ int qg_https_open(const char *base, const struct qg_tls_opts *tls, const char *u
 	curl_easy_setopt(h->curl, CURLOPT_PASSWORD, password ? password : "");
 	*out = h;
 	return 0;
+}
+
+void qg_https_limit(struct qg_https *h, long ms)
+{
+	h->limit_ms = ms;
 }
 
 void qg_https_close(struct qg_https *h)
@@ -138,6 +146,9 @@ enum qg_https_outcome qg_https_request(struct qg_https *h, const char *method, c
 		curl_easy_setopt(c, CURLOPT_POSTFIELDS, "");
 		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, 0L);
 	}
+	/* A caller's deadline (an apply's wait) may leave less than --timeout, never more. */
+	long ms = h->limit_ms > 0 && h->limit_ms < h->timeout_ms ? h->limit_ms : h->timeout_ms;
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, ms);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, curl_err);
 	CURLcode rc = curl_easy_perform(c);

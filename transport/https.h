@@ -26,6 +26,14 @@ int qg_https_open(const char *base, const struct qg_tls_opts *tls, const char *u
 		  const char *password, struct qg_https **out, char *err, size_t errlen);
 void qg_https_close(struct qg_https *h);
 
+/*
+ * The next requests each end within ms milliseconds (connecting included),
+ * or within --timeout if that is sooner; 0 lifts it. For a caller with a
+ * deadline of its own, so that a slow server cannot stretch it by a full
+ * --timeout per request.
+ */
+void qg_https_limit(struct qg_https *h, long ms);
+
 /* How a request ended, for a push that must know whether a change may have happened. */
 enum qg_https_outcome {
 	QG_HTTPS_ANSWERED, /* a status and a body came back */

@@ -11,13 +11,16 @@
  * password from QOSGEN_NVUE_PASSWORD or --ask-password; never argv.
  */
 #include "../../gen/errmsg.h"
+#include "../../gen/escape.h"
 #include "../../gen/names.h"
 #include "../../transport/https.h"
 #include "../driver.h"
 #include "cumulus.h"
+#include "cumulus_push.h"
 #include "nvue_config.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +32,8 @@
 struct nvue {
 	struct qg_https *h;
 	int timeout_s;
-	char rev[256];	   /* the revision this push made, as the switch named it */
+	char rev[CUMULUS_REVISION_ID_MAX +
+		 1];	   /* the revision this push made, as the switch named it */
 	char rev_url[768]; /* the same, escaped for a URL path and query */
 	bool dropped;	   /* the connection dropped after an apply was asked for */
 };
@@ -143,9 +147,29 @@ static int new_revision(struct nvue *n, char *err, size_t errlen)
 	if (call(n, "POST", NVUE_BASE "/revision", NULL, &a, err, errlen) != QG_HTTPS_ANSWERED)
 		return -1;
 	const char *id = cJSON_IsObject(a) && a->child ? a->child->string : NULL;
-	if (!id || strlen(id) >= sizeof(n->rev)) {
+	if (!id) {
 		cJSON_Delete(a);
 		return qg_errf(err, errlen, "the switch's new revision has no id");
+	}
+	/*
+	 * The id goes into a URL path: ".." there is a dot segment libcurl
+	 * resolves, and /revision/.. would be the API's root. Only what NVUE
+	 * documents as an id is used, checked before any request carries it.
+	 */
+	if (!cumulus_revision_id_ok(id)) {
+		char shown[CUMULUS_REVISION_ID_MAX + 1];
+		snprintf(shown, sizeof(shown), "%s", id);
+		char *esc = qg_escape(shown);
+		qg_errf(
+		    err, errlen,
+		    "the switch named its new revision '%s%s', which is not an NVUE revision "
+		    "id (one like '1' or 'changeset/cumulus/2021-11-02_16.09.18_5Z1K': "
+		    "letters, digits, '_', '-' and '.' in segments joined by '/', none empty or "
+		    "starting with '.'); refused before any request used it",
+		    esc ? esc : "?", strlen(id) > CUMULUS_REVISION_ID_MAX ? "..." : "");
+		free(esc);
+		cJSON_Delete(a);
+		return -1;
 	}
 	snprintf(n->rev, sizeof(n->rev), "%s", id);
 	cJSON_Delete(a);
@@ -158,33 +182,81 @@ static int new_revision(struct nvue *n, char *err, size_t errlen)
 	return 0;
 }
 
+bool cumulus_revision_id_ok(const char *id)
+{
+	size_t len = strlen(id), seg = 0;
+	if (len == 0 || len > CUMULUS_REVISION_ID_MAX)
+		return false;
+	for (size_t i = 0; i <= len; i++, seg++) {
+		unsigned char c = (unsigned char)id[i];
+		if (c == '/' || c == '\0') {
+			if (seg == 0) /* empty: "/1", "1//2", "1/" */
+				return false;
+			seg = (size_t)-1;
+		} else if (c == '.' && seg == 0) {
+			return false; /* ".", "..", ".hidden" */
+		} else if (!isalnum(c) || c > 127) {
+			if (c != '_' && c != '-' && c != '.')
+				return false;
+		}
+	}
+	return true;
+}
+
 /* UNKNOWN: the connection dropped; STILL_APPLYING: the switch kept applying past --timeout. */
 enum applied { APPLIED, REFUSED, UNKNOWN, STILL_APPLYING };
 
-/* Apply the revision and wait for its end; the switch's words in err when it is not applied. */
+static long now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * Apply the revision and wait for its end; the switch's words in err when it
+ * is not applied. The wait, from the apply request to the last poll's
+ * answer, ends by --timeout (default 120 s): each request gets only the
+ * time left, so a switch that answers slowly cannot stretch it by a whole
+ * --timeout per poll (issue 24, finding 3: 2.5 s polls under --timeout 3
+ * waited 43.5 s, when only the sleeps between polls were counted).
+ */
 static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
 {
 	char path[900];
 	cJSON *a;
+	int limit_s = n->timeout_s > 0 ? n->timeout_s : 120;
+	long deadline = now_ms() + 1000L * limit_s;
 	snprintf(path, sizeof(path), NVUE_BASE "/revision/%s", n->rev_url);
+	qg_https_limit(n->h, 1000L * limit_s);
 	enum qg_https_outcome o = call(
 	    n, "PATCH", path, "{\"state\": \"apply\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}", &a,
 	    err, errlen);
 	cJSON_Delete(a);
-	if (o == QG_HTTPS_NOT_SENT)
+	if (o == QG_HTTPS_NOT_SENT) {
+		qg_https_limit(n->h, 0);
 		return REFUSED;
+	}
 	/* Lost: the switch may be applying it; the revision's own state says (a new connection). */
 	n->dropped |= o == QG_HTTPS_LOST;
-	int waited_ms = 0, limit_ms = 1000 * (n->timeout_s > 0 ? n->timeout_s : 120);
+	enum applied end = UNKNOWN;
 	for (;;) {
-		if (call(n, "GET", path, NULL, &a, err, errlen) != QG_HTTPS_ANSWERED)
-			return UNKNOWN;
+		long left = deadline - now_ms();
+		if (left <= 0) {
+			end = STILL_APPLYING;
+			break;
+		}
+		qg_https_limit(n->h, left);
+		if (call(n, "GET", path, NULL, &a, err, errlen) != QG_HTTPS_ANSWERED) {
+			/* Cut by the deadline: the switch may well be applying still. */
+			end = now_ms() >= deadline ? STILL_APPLYING : UNKNOWN;
+			break;
+		}
 		const cJSON *rev = revision_body(a);
 		const char *state =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rev, "state"));
 		char said[600];
 		issues_of(rev, said, sizeof(said));
-		enum applied end = UNKNOWN;
 		bool done = true;
 		if (state && !strcmp(state, "applied"))
 			end = APPLIED;
@@ -198,15 +270,15 @@ static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
 				n->rev, state ? state : "no state", said[0] ? ": " : "", said);
 		cJSON_Delete(a);
 		if (done)
-			return end;
-		if (waited_ms >= limit_ms) {
-			qg_errf(err, errlen, "revision %s is still applying after %d s", n->rev,
-				waited_ms / 1000);
-			return STILL_APPLYING;
-		}
-		sleep_ms(NVUE_POLL_MS);
-		waited_ms += NVUE_POLL_MS;
+			break;
+		left = deadline - now_ms();
+		sleep_ms(left < NVUE_POLL_MS ? (left > 0 ? left : 0) : NVUE_POLL_MS);
 	}
+	qg_https_limit(n->h, 0);
+	if (end == STILL_APPLYING)
+		qg_errf(err, errlen, "revision %s is still applying after %d s (--timeout)", n->rev,
+			limit_s);
+	return end;
 }
 
 /* A new revision holding patch, applied. */

@@ -85,82 +85,222 @@ static bool expand_key(const char *key, bool (*add)(void *, const char *), void 
 	return true;
 }
 
-/* Merge src into dst, key by key (a member named twice, "swp20" and "swp20-21", is one). */
-static bool merge_into(cJSON *dst, const cJSON *src)
+/*
+ * Rebuilding an object: its children as entries, range keys expanded, then
+ * keys named twice ("swp20" and "swp20-21") merged into one. Found by a
+ * sort, not by looking each key up in the object so far: that was one scan
+ * per key, and 40,000 interfaces took minutes (issue 24, finding 6). A sort
+ * rather than a hash table, whose keys a read-back chooses and could make
+ * collide. Each level is sorted once, top down, so the whole read-back
+ * costs n log n.
+ */
+struct entry {
+	cJSON *value; /* owned; its ->string is the key unless name is set */
+	char *name;   /* a range member's name (owned), or NULL */
+	size_t seq;   /* where it appeared, for the order of the rebuilt object */
+};
+
+struct entries {
+	struct entry *v;
+	size_t n, cap;
+};
+
+/*
+ * What expanding may copy: every range key copies its value to each member,
+ * so a small read-back of ranges over large values would be a huge tree
+ * (4,096 members of 300 objects: 1.2 million from 4 KB). A real switch's
+ * whole configuration is some tens of thousands of objects.
+ */
+#define NVUE_COPIES_MAX 1000000
+
+struct expansion {
+	size_t copies;	/* objects copied so far */
+	bool oom, over; /* out of memory; the copies would pass NVUE_COPIES_MAX */
+	char key[80];	/* the range key that passed it, cut */
+};
+
+static const char *entry_key(const struct entry *e)
 {
-	const cJSON *c;
-	cJSON_ArrayForEach(c, src)
-	{
-		cJSON *have = cJSON_GetObjectItemCaseSensitive(dst, c->string);
-		if (have && cJSON_IsObject(have) && cJSON_IsObject(c)) {
-			if (!merge_into(have, c))
-				return false;
-			continue;
-		}
-		cJSON *copy = cJSON_Duplicate(c, true);
-		if (!copy)
+	return e->name ? e->name : e->value->string;
+}
+
+static bool entries_push(struct entries *es, cJSON *value, char *name)
+{
+	if (es->n == es->cap) {
+		size_t cap = es->cap ? 2 * es->cap : 16;
+		struct entry *v = realloc(es->v, cap * sizeof(*v));
+		if (!v)
 			return false;
-		if (have)
-			cJSON_ReplaceItemInObjectCaseSensitive(dst, c->string, copy);
+		es->v = v;
+		es->cap = cap;
+	}
+	es->v[es->n] = (struct entry){value, name, es->n};
+	es->n++;
+	return true;
+}
+
+static void entries_free(struct entries *es)
+{
+	for (size_t i = 0; i < es->n; i++) {
+		cJSON_Delete(es->v[i].value);
+		free(es->v[i].name);
+	}
+	free(es->v);
+}
+
+static size_t nodes_of(const cJSON *o)
+{
+	size_t n = 1;
+	for (const cJSON *c = o->child; c; c = c->next)
+		n += nodes_of(c);
+	return n;
+}
+
+/* A range key's members, collected by expand_key() before any copy is made. */
+struct names {
+	char **v;
+	size_t n;
+};
+
+static bool add_name(void *arg, const char *name)
+{
+	struct names *ns = arg;
+	char *copy = strdup(name);
+	if (!copy)
+		return false;
+	ns->v[ns->n++] = copy;
+	return true;
+}
+
+/* c (owned) as entries: itself, or one per member of its range key, each with a copy. */
+static bool push_child(struct entries *es, cJSON *c, struct expansion *x)
+{
+	char *storage[NVUE_RANGE_MAX];
+	struct names ns = {storage, 0};
+	bool oom = false;
+	if (!c->string || !expand_key(c->string, add_name, &ns, &oom)) {
+		if (entries_push(es, c, NULL))
+			return true;
+		cJSON_Delete(c);
+		x->oom = true;
+		return false;
+	}
+	size_t size = ns.n > 1 ? nodes_of(c) : 0, k = 0;
+	x->oom |= oom;
+	if (!oom && ns.n > 1 && (ns.n - 1) * size > NVUE_COPIES_MAX - x->copies) {
+		x->over = true;
+		snprintf(x->key, sizeof(x->key), "%s", c->string);
+	}
+	for (; !x->oom && !x->over && k < ns.n; k++) {
+		cJSON *v = k == 0 ? c : cJSON_Duplicate(c, true);
+		if (!v || !entries_push(es, v, ns.v[k])) {
+			if (v != c)
+				cJSON_Delete(v);
+			x->oom = true;
+			break;
+		}
+		x->copies += k ? size : 0;
+	}
+	if (!x->oom && !x->over)
+		return true;
+	if (k == 0) /* c itself was never handed to an entry */
+		cJSON_Delete(c);
+	for (; k < ns.n; k++)
+		free(ns.v[k]);
+	return false;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct entry *x = *(struct entry *const *)a, *y = *(struct entry *const *)b;
+	int k = strcmp(entry_key(x), entry_key(y));
+	return k ? k : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Move every child of src to the end of dst's (both objects), in order. */
+static void adopt(cJSON *dst, cJSON *src)
+{
+	while (src->child)
+		cJSON_AddItemToArray(dst, cJSON_DetachItemViaPointer(src, src->child));
+}
+
+static bool rebuild(cJSON *o, struct expansion *x);
+
+/*
+ * The entries of one object, equal keys folded as merging them one after
+ * the other would: a value that is not an object replaces what came
+ * before; objects after it merge, their children joined, to be merged
+ * in their turn when rebuild() reaches them. The survivor of a key takes
+ * the place of its first appearance. Then into o, in that order.
+ */
+static bool fold_into(cJSON *o, struct entries *es, struct expansion *x)
+{
+	struct entry **by = malloc((es->n ? es->n : 1) * sizeof(*by));
+	if (!by) {
+		x->oom = true;
+		return false;
+	}
+	for (size_t i = 0; i < es->n; i++)
+		by[i] = &es->v[i];
+	qsort(by, es->n, sizeof(*by), by_key);
+	for (size_t i = 0, j; i < es->n; i = j) {
+		for (j = i + 1; j < es->n && !strcmp(entry_key(by[i]), entry_key(by[j])); j++)
+			;
+		/* The objects after the last value that is not one, else that value. */
+		size_t from = j - 1;
+		while (from > i && cJSON_IsObject(by[from]->value) &&
+		       cJSON_IsObject(by[from - 1]->value))
+			from--;
+		cJSON *keep = by[from]->value;
+		for (size_t k = from + 1; k < j; k++)
+			adopt(keep, by[k]->value);
+		for (size_t k = i; k < j; k++)
+			if (k != from) {
+				cJSON_Delete(by[k]->value);
+				by[k]->value = NULL;
+			}
+		/* The survivor moves to the first appearance's entry, name and all. */
+		if (by[i] != by[from]) {
+			by[i]->value = keep;
+			by[from]->value = NULL;
+			free(by[i]->name);
+			by[i]->name = by[from]->name;
+			by[from]->name = NULL;
+		}
+	}
+	free(by);
+	for (size_t i = 0; i < es->n; i++) {
+		struct entry *e = &es->v[i];
+		if (!e->value)
+			continue;
+		/* cJSON copies the key before it frees the item's own: passing it is safe. */
+		if (e->name)
+			cJSON_AddItemToObject(o, e->name, e->value);
 		else
-			cJSON_AddItemToObject(dst, c->string, copy);
+			cJSON_AddItemToArray(o, e->value);
+		e->value = NULL;
 	}
 	return true;
 }
 
-struct expand {
-	cJSON *dst;
-	const cJSON *value;
-};
-
-static bool add_member(void *arg, const char *name)
+/* o (an object) rebuilt in place: range keys expanded, keys merged, then each child. */
+static bool rebuild(cJSON *o, struct expansion *x)
 {
-	struct expand *x = arg;
-	cJSON *one = cJSON_CreateObject();
-	if (!one)
-		return false;
-	cJSON *copy = cJSON_Duplicate(x->value, true);
-	if (!copy) {
-		cJSON_Delete(one);
-		return false;
+	struct entries es = {0};
+	bool ok = true;
+	while (o->child) {
+		cJSON *c = cJSON_DetachItemViaPointer(o, o->child);
+		if (ok)
+			ok = push_child(&es, c, x);
+		else
+			cJSON_Delete(c);
 	}
-	cJSON_AddItemToObject(one, name, copy);
-	bool ok = merge_into(x->dst, one);
-	cJSON_Delete(one);
+	ok = ok && fold_into(o, &es, x);
+	entries_free(&es);
+	for (cJSON *c = o->child; ok && c; c = c->next)
+		if (cJSON_IsObject(c))
+			ok = rebuild(c, x);
 	return ok;
-}
-
-/* A copy of o with every range key expanded, at every depth. NULL: out of memory. */
-static cJSON *expanded(const cJSON *o)
-{
-	if (!cJSON_IsObject(o))
-		return cJSON_Duplicate(o, true);
-	cJSON *out = cJSON_CreateObject();
-	const cJSON *c;
-	cJSON_ArrayForEach(c, o)
-	{
-		cJSON *v = expanded(c);
-		bool oom = !v || !out;
-		struct expand x = {out, v};
-		cJSON *one = NULL;
-		if (!oom && !expand_key(c->string, add_member, &x, &oom)) {
-			one = cJSON_CreateObject();
-			if (one) {
-				cJSON_AddItemToObject(one, c->string, v);
-				v = NULL;
-				oom = !merge_into(out, one);
-			} else {
-				oom = true;
-			}
-		}
-		cJSON_Delete(one);
-		cJSON_Delete(v);
-		if (oom) {
-			cJSON_Delete(out);
-			return NULL;
-		}
-	}
-	return out;
 }
 
 /* A YAML tree as JSON: mappings as objects, lists as arrays, every scalar a string. */
@@ -248,7 +388,24 @@ int nvue_config_parse(const char *text, size_t len, cJSON **out, struct qg_diags
 		cJSON_Delete(doc);
 		return -EINVAL;
 	}
-	*out = expanded(set);
+	/* The set part, moved out of the document and rebuilt. */
+	cJSON *tree = cJSON_CreateObject();
+	struct expansion x = {0};
+	if (tree) {
+		adopt(tree, (cJSON *)set);
+		if (!rebuild(tree, &x)) {
+			cJSON_Delete(tree);
+			tree = NULL;
+		}
+	}
 	cJSON_Delete(doc);
-	return *out ? 0 : -ENOMEM;
+	if (x.over)
+		qg_error(d, (struct qg_pos){1, 1},
+			 "the read-back's range keys expand to more than %d copied objects "
+			 "(at '%s'); refused: no switch's configuration is that large",
+			 NVUE_COPIES_MAX, x.key);
+	if (!tree)
+		return x.over ? -EINVAL : -ENOMEM;
+	*out = tree;
+	return 0;
 }

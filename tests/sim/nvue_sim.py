@@ -535,6 +535,8 @@ class Switch:
     # --- ids --------------------------------------------------------------
     def new_id(self):
         self.counter += 1
+        if self.opts.rev_id:
+            return self.opts.rev_id.pop(0)   # fault: a hostile server's ids (--rev-id)
         if self.opts.rev_ids == "number":
             return str(self.counter)
         # Older releases name revisions like changeset/cumulus/2021-11-02_16.09.18_5Z1K.
@@ -789,6 +791,8 @@ class Handler(BaseHTTPRequestHandler):
         # Split before unquoting so that %2F inside a revision id stays in one segment.
         segs = [unquote(s) for s in parts.path[len(API_BASE):].split("/") if s]
         query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+        if sim.opts.slow_poll and method == "GET" and segs[:1] == ["revision"] and len(segs) == 2:
+            time.sleep(sim.opts.slow_poll)   # fault: a slow answer to a revision's state
         try:
             with sim.lock:
                 if segs[:1] == ["revision"]:
@@ -1003,6 +1007,10 @@ def parse_args(argv):
     p.add_argument("--hang-apply", action="store_true",
                    help="fault: revisions never leave state apply")
     p.add_argument("--delay", type=float, default=0.0, help="fault: seconds before every answer")
+    p.add_argument("--rev-id", action="append", default=[], metavar="TEXT",
+                   help="fault: the Nth new revision is named the Nth TEXT, whatever it is")
+    p.add_argument("--slow-poll", type=float, default=0.0, metavar="SECONDS",
+                   help="fault: GET /revision/<id> answers wait this long")
     opts = p.parse_args(argv)
 
     try:
