@@ -69,6 +69,20 @@ cJSON *sonic_config_patch(const cJSON *want, const cJSON *have, bool *oom);
  */
 bool sonic_config_same_at(const cJSON *patch, const cJSON *a, const cJSON *b);
 
+/*
+ * The state of doc (a read-back, or one with a patch applied) at what want
+ * owns, however doc keys it: per table of want, per row of want, the
+ * fields want names with doc's values (a JSON null where doc has none); a
+ * QUEUE/BUFFER_QUEUE/BUFFER_PG index read from the row covering it, range
+ * or not; a row want removes (null) as doc's whole row or null; a
+ * CABLE_LENGTH port field as the array of every value doc has for it; and
+ * every row qosgen names (the named tables) as doc's row or null. Two
+ * switches whose owned states are equal (cJSON_Compare) are the same for
+ * the intent: the history-independence check of tests/unit and the fuzz
+ * oracle. NULL when out of memory.
+ */
+cJSON *sonic_config_owned(const cJSON *want, const cJSON *doc);
+
 /* The patch as `config apply-patch` reads it: "[", one operation a line, "]". */
 void sonic_patch_text(const cJSON *patch, struct qg_buf *out);
 
