@@ -142,6 +142,10 @@ run_e2e() { # BUILD LABEL
 	printf '%s\n' "$out" | grep -A2 '^FAIL' | head -40 | sed 's/^/    /'
 	sweep=$(printf '%s\n' "$out" | grep '^fault sweep:')
 	record "$2e2e/sonic" "$rc" "$(printf '%s\n' "$out" | tail -n 1); $sweep"
+	out=$(sh tests/e2e/sonic_history.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -A2 '^FAIL' | head -40 | sed 's/^/    /'
+	record "$2e2e/sonic-history" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
 # A client no one here wrote: Ansible's mellanox.onyx modules against the simulator.

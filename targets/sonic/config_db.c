@@ -21,10 +21,91 @@ long sonic_ecn_bytes(int kb)
 
 int sonic_port_mtu(const struct qg_qos *q)
 {
-	if (q->switch_mtu_given)
-		return q->switch_mtu;
-	/* The core's rule: a port carries the host MTU plus header, VLAN tag and FCS. */
-	return q->mtu + 18 <= SONIC_JUMBO_MTU ? SONIC_JUMBO_MTU : SONIC_MTU_MAX;
+	/*
+	 * Not SONiC's own 9100 (its port_config.ini): an Onyx or Cumulus switch
+	 * of the same fabric gets 9216, and one fabric has one MTU.
+	 */
+	return q->switch_mtu_given ? q->switch_mtu : SONIC_MTU_DEFAULT;
+}
+
+static long gcd(long a, long b)
+{
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+void sonic_shares(const struct qg_qos *q, struct sonic_shares *s)
+{
+	const struct qg_ets *l = &q->lossless.ets, *c = q->cnp ? &q->cnpc.ets : NULL;
+	int given = 0;
+	*s = (struct sonic_shares){.n_rest = SONIC_QUEUES - 1 - (q->cnp ? 1 : 0)};
+	if (l->mode == QG_ETS_WRR)
+		given += l->weight;
+	else if (l->mode == QG_ETS_UNSET)
+		s->n_rest++;
+	if (c && c->mode == QG_ETS_WRR)
+		given += c->weight;
+	else if (c && c->mode == QG_ETS_UNSET)
+		s->n_rest++;
+	/*
+	 * W % of the DWRR bandwidth against n rest queues sharing R = 100 - W:
+	 * W*n : R each, which is W*n / (W*n + R*n) = W / 100 exactly; then
+	 * divided by their greatest common divisor, the smallest such weights.
+	 */
+	long rest = 100 - given;
+	long wl = l->mode == QG_ETS_WRR ? (long)l->weight * s->n_rest : 0;
+	long wc = c && c->mode == QG_ETS_WRR ? (long)c->weight * s->n_rest : 0;
+	if (rest <= 0) {
+		s->need_class = wl;
+		s->need_rest = rest;
+		return;
+	}
+	long g = gcd(gcd(wl, wc), rest);
+	wl /= g;
+	wc /= g;
+	rest /= g;
+	s->need_class = wl;
+	s->need_rest = rest;
+	s->ok = wl <= SONIC_WEIGHT_MAX && wc <= SONIC_WEIGHT_MAX && rest <= SONIC_WEIGHT_MAX;
+	s->lossless = (int)wl;
+	s->cnp = (int)wc;
+	s->rest = (int)rest;
+}
+
+const char *sonic_queue_scheduler(const struct qg_qos *q, int queue)
+{
+	if (queue == q->lossless.traffic_class && q->lossless.ets.mode != QG_ETS_UNSET)
+		return SONIC_SCHED_LOSSLESS;
+	if (q->cnp && queue == q->cnpc.traffic_class && q->cnpc.ets.mode != QG_ETS_UNSET)
+		return SONIC_SCHED_CNP;
+	return SONIC_SCHED_LOSSY;
+}
+
+void sonic_dscp_tc(const struct qg_qos *q, int tc[64])
+{
+	int ptc[8];
+	sonic_priority_tc(q, ptc);
+	bool used[8] = {false};
+	used[q->lossless.traffic_class] = true;
+	if (q->cnp)
+		used[q->cnpc.traffic_class] = true;
+	int spare = 0;
+	while (spare < 7 && used[spare])
+		spare++;
+	for (int d = 0; d < 64; d++) {
+		int p = q->dscp_prio[d];
+		bool class_prio = p == q->lossless.priority || (q->cnp && p == q->cnpc.priority);
+		tc[d] = class_prio ? spare : ptc[p];
+	}
+	for (int k = 0; k < q->lossless.n_dscp; k++)
+		tc[q->lossless.dscp[k]] = q->lossless.traffic_class;
+	if (q->cnp)
+		for (int k = 0; k < q->cnpc.n_dscp; k++)
+			tc[q->cnpc.dscp[k]] = q->cnpc.traffic_class;
 }
 
 void sonic_priority_tc(const struct qg_qos *q, int tc[8])
@@ -87,25 +168,38 @@ static cJSON *port_row(cJSON *table, const char *port, int index)
 	return child(table, k);
 }
 
-static void scheduler(cJSON *root, const char *name, const struct qg_ets *e)
+static void scheduler(cJSON *root, const char *name, const struct qg_ets *e, int weight)
 {
 	cJSON *s = child(child(root, "SCHEDULER"), name);
-	if (e->mode == QG_ETS_STRICT) {
+	if (e && e->mode == QG_ETS_STRICT) {
 		str(s, "type", "STRICT");
 	} else {
 		str(s, "type", "DWRR");
-		num(s, "weight", e->weight);
+		num(s, "weight", weight);
 	}
+}
+
+/* Every scheduler a queue of the intent's ports names (sonic_shares()). */
+static void schedulers(cJSON *root, const struct qg_qos *q)
+{
+	struct sonic_shares sh;
+	sonic_shares(q, &sh);
+	if (q->lossless.ets.mode != QG_ETS_UNSET)
+		scheduler(root, SONIC_SCHED_LOSSLESS, &q->lossless.ets, sh.lossless);
+	if (q->cnp && q->cnpc.ets.mode != QG_ETS_UNSET)
+		scheduler(root, SONIC_SCHED_CNP, &q->cnpc.ets, sh.cnp);
+	scheduler(root, SONIC_SCHED_LOSSY, NULL, sh.rest);
 }
 
 /* The maps every port points at; one set per switch, named SONIC_MAP. */
 static void maps(cJSON *root, const struct qg_qos *q)
 {
-	int tc[8];
+	int tc[8], dtc[64];
 	sonic_priority_tc(q, tc);
+	sonic_dscp_tc(q, dtc);
 	cJSON *dscp = child(child(root, "DSCP_TO_TC_MAP"), SONIC_MAP);
 	for (int d = 0; d < 64; d++)
-		entry(dscp, d, tc[q->dscp_prio[d]]);
+		entry(dscp, d, dtc[d]);
 	cJSON *queue = child(child(root, "TC_TO_QUEUE_MAP"), SONIC_MAP);
 	cJSON *pg = child(child(root, "TC_TO_PRIORITY_GROUP_MAP"), SONIC_MAP);
 	cJSON *pfcq = child(child(root, "MAP_PFC_PRIORITY_TO_QUEUE"), SONIC_MAP);
@@ -126,15 +220,28 @@ static void wred(cJSON *root, const struct qg_qos *q)
 	cJSON *w = child(child(root, "WRED_PROFILE"), SONIC_WRED);
 	str(w, "ecn", "ecn_all");
 	/*
-	 * Every colour alike, as SONiC's own RoCE profiles: RoCE traffic is
-	 * green (nothing polices it), and a packet coloured otherwise is still
-	 * marked, never dropped early.
+	 * Every colour alike: RoCE traffic is green (nothing polices it), and a
+	 * packet coloured otherwise is still marked.
+	 * ECN marking only, WRED drop off (wred_<colour>_enable false). The
+	 * queue is lossless: PFC, not early drop, keeps it from overflowing.
+	 * SAI programs the two separately (Mellanox/SAI-Implementation
+	 * mlnx_sai/src/mlnx_sai_wred.c keeps wred_enabled and ecn_enabled apart
+	 * and binds the colour's profile for marking alone when WRED is off;
+	 * sonic-swss orchagent/qosorch.cpp hands wred_<colour>_enable and ecn
+	 * to SAI as separate attributes). With drop on, a non-ECT packet of the
+	 * lossless queue (a host without ECN) would be dropped between min and
+	 * max and always above max at probability 100; SONiC's own
+	 * AZURE_LOSSLESS (files/build_templates/qos_config.j2) keeps drop on
+	 * and so must lower the probability to 5, which also marks only 5 % of
+	 * ECT packets at max. Marking alone lets the probability be the RoCE
+	 * one, 100 (DCQCN wants every packet above max marked), as NVIDIA's
+	 * Cumulus default and the cumulus target.
 	 */
 	static const char *const colours[] = {"green", "yellow", "red"};
 	for (int c = 0; c < 3; c++) {
 		char k[32];
 		snprintf(k, sizeof(k), "wred_%s_enable", colours[c]);
-		str(w, k, "true");
+		str(w, k, "false");
 		snprintf(k, sizeof(k), "%s_min_threshold", colours[c]);
 		num(w, k, sonic_ecn_bytes(q->ecn_min_kb));
 		snprintf(k, sizeof(k), "%s_max_threshold", colours[c]);
@@ -146,7 +253,7 @@ static void wred(cJSON *root, const struct qg_qos *q)
 
 static void port_rows(cJSON *root, const struct qg_qos *q, const char *port)
 {
-	const struct qg_class *l = &q->lossless, *c = &q->cnpc;
+	const struct qg_class *l = &q->lossless;
 	cJSON *qm = port_row(child(root, "PORT_QOS_MAP"), port, -1);
 	static const char *const fields[] = {"dscp_to_tc_map", "tc_to_queue_map", "tc_to_pg_map",
 					     "pfc_to_queue_map", "pfc_to_pg_map"};
@@ -154,16 +261,45 @@ static void port_rows(cJSON *root, const struct qg_qos *q, const char *port)
 		str(qm, fields[k], SONIC_MAP);
 	num(qm, "pfc_enable", l->priority);
 
-	cJSON *queues = child(root, "QUEUE");
-	if (l->ets.mode != QG_ETS_UNSET)
-		str(port_row(queues, port, l->traffic_class), "scheduler", SONIC_SCHED_LOSSLESS);
-	if (q->ecn)
-		str(port_row(queues, port, l->traffic_class), "wred_profile", SONIC_WRED);
-	if (q->cnp && c->ets.mode != QG_ETS_UNSET)
-		str(port_row(queues, port, c->traffic_class), "scheduler", SONIC_SCHED_CNP);
+	/*
+	 * Every queue of the port: its scheduler; ECN on the lossless queue
+	 * alone (a null wred_profile: removed from every other queue, as
+	 * SONiC's templates put AZURE_LOSSLESS on the lossless queues only);
+	 * its egress buffer profile, lossless for the lossless queue and
+	 * q_lossy_profile for every other (buffers_defaults_objects.j2 and
+	 * buffers_config.j2: the template's default for a queue that is not
+	 * lossless). The CNP queue is a lossy one with its own scheduler.
+	 */
+	cJSON *queues = child(root, "QUEUE"), *bq = child(root, "BUFFER_QUEUE");
+	for (int t = 0; t < SONIC_QUEUES; t++) {
+		cJSON *row = port_row(queues, port, t);
+		str(row, "scheduler", sonic_queue_scheduler(q, t));
+		if (q->ecn && t == l->traffic_class)
+			str(row, "wred_profile", SONIC_WRED);
+		else if (row && !cJSON_GetObjectItemCaseSensitive(row, "wred_profile"))
+			cJSON_AddNullToObject(row, "wred_profile");
+		str(port_row(bq, port, t), "profile",
+		    t == l->traffic_class ? SONIC_Q_LOSSLESS : SONIC_Q_LOSSY);
+	}
 
-	/* "NULL": the dynamic buffer model computes the headroom (SONiC's buffer design). */
-	str(port_row(child(root, "BUFFER_PG"), port, l->priority), "profile", "NULL");
+	/*
+	 * "NULL": the dynamic buffer model computes the headroom (SONiC's buffer
+	 * design). Every other PG but 0 (the lossy PG, the switch's) has no
+	 * headroom: its row is absent, as the templates leave PGs 1, 2, 5..7, so
+	 * that the switch's default lossless PG 4 (BUFFER_PG "3-4") keeps none
+	 * when the intent makes only 3 lossless.
+	 */
+	cJSON *pgs = child(root, "BUFFER_PG");
+	for (int g = SONIC_LOSSY_PG + 1; g < 8; g++) {
+		if (g == l->priority)
+			str(port_row(pgs, port, g), "profile", "NULL");
+		else if (pgs) {
+			char k[QG_PORT_TEXT_LEN + 8];
+			snprintf(k, sizeof(k), "%s|%d", port, g);
+			if (!cJSON_GetObjectItemCaseSensitive(pgs, k))
+				cJSON_AddNullToObject(pgs, k);
+		}
+	}
 	num(port_row(child(root, "PORT"), port, -1), "mtu", sonic_port_mtu(q));
 }
 
@@ -177,6 +313,16 @@ static void watchdog_rows(cJSON *root, const struct qg_qos *q, const char *port)
 {
 	const struct qg_pfc_watchdog *wd = &q->pfcwd;
 	cJSON *qm = port_row(child(root, "PORT_QOS_MAP"), port, -1);
+	/*
+	 * pfcwd_sw_enable is the priorities the watchdog watches: those with
+	 * PFC, as qos_config.j2 writes it beside pfc_enable, so it never names
+	 * a priority the intent no longer makes lossless; with the watchdog
+	 * unmanaged, only that field is qosgen's.
+	 */
+	if (wd->state == QG_PFCWD_UNMANAGED) {
+		num(qm, "pfcwd_sw_enable", q->lossless.priority);
+		return;
+	}
 	cJSON *table = child(root, "PFC_WD");
 	if (wd->state == QG_PFCWD_OFF) {
 		if (qm && !cJSON_GetObjectItemCaseSensitive(qm, "pfcwd_sw_enable"))
@@ -200,10 +346,7 @@ cJSON *sonic_config_from_model(const struct qg_model *m, size_t i)
 	maps(root, q);
 	if (q->ecn)
 		wred(root, q);
-	if (q->lossless.ets.mode != QG_ETS_UNSET)
-		scheduler(root, SONIC_SCHED_LOSSLESS, &q->lossless.ets);
-	if (q->cnp && q->cnpc.ets.mode != QG_ETS_UNSET)
-		scheduler(root, SONIC_SCHED_CNP, &q->cnpc.ets);
+	schedulers(root, q);
 	for (size_t k = 0; k < s->n_ports; k++) {
 		char name[QG_PORT_TEXT_LEN], len[24];
 		sonic_port_format(&s->ports[k], name);
@@ -212,8 +355,7 @@ cJSON *sonic_config_from_model(const struct qg_model *m, size_t i)
 		snprintf(len, sizeof(len), "%dm", s->cable_m ? s->cable_m[k] : 0);
 		if (s->cable_m && s->cable_m[k])
 			str(child(child(root, "CABLE_LENGTH"), SONIC_CABLE_ROW), name, len);
-		if (q->pfcwd.state != QG_PFCWD_UNMANAGED)
-			watchdog_rows(root, q, name);
+		watchdog_rows(root, q, name);
 	}
 	/* The poll interval is the switch's, one for every port (PFC_WD|GLOBAL). */
 	if (q->pfcwd.state == QG_PFCWD_ON && s->n_ports)

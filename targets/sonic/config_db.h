@@ -7,26 +7,38 @@
  * settings are both read off this one tree. Pure: no I/O.
  *
  * What qosgen writes (SONiC's Configuration.md, and the tables of
- * sonic-buildimage's qos_config.j2 and buffers_config.j2):
- *   DSCP_TO_TC_MAP|QOSGEN             all 64 DSCPs, from the intent's DSCP map
+ * sonic-buildimage's files/build_templates/qos_config.j2 and buffers_config.j2,
+ * device/mellanox/x86_64-mlnx_msn2700-r0/Mellanox-SN2700-D48C8/
+ * buffers_defaults_objects.j2). On the intent's ports qosgen owns the whole
+ * lossless-RoCE state, every queue and priority group of the port, so that
+ * what a switch ends with does not depend on what it had (docs/intent.md,
+ * "What qosgen owns on a switch"):
+ *   DSCP_TO_TC_MAP|QOSGEN             all 64 DSCPs (sonic_dscp_tc())
  *   TC_TO_QUEUE_MAP|QOSGEN            traffic class N to queue N
  *   TC_TO_PRIORITY_GROUP_MAP|QOSGEN   the lossless TC to its priority group, the rest to PG 0
  *   MAP_PFC_PRIORITY_TO_QUEUE|QOSGEN  each priority to its traffic class's queue
  *   PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|QOSGEN   the lossless priority to its PG
- *   PORT_QOS_MAP|<port>               the five maps and pfc_enable
- *   WRED_PROFILE|qosgen_lossless      ECN on the lossless queue (with ecn)
- *   SCHEDULER|qosgen_lossless, qosgen_cnp   the classes that give ets
- *   QUEUE|<port>|<tc>                 their scheduler and WRED profile
- *   BUFFER_PG|<port>|<pg>             the lossless PG, profile NULL (dynamic headroom)
+ *   PORT_QOS_MAP|<port>               the five maps, pfc_enable, pfcwd_sw_enable
+ *                                     (= pfc_enable, as qos_config.j2; absent with
+ *                                     pfc_watchdog false)
+ *   WRED_PROFILE|qosgen_ecn           ECN marking only, on the lossless queue (with ecn)
+ *   SCHEDULER|qosgen_lossless, qosgen_cnp, qosgen_lossy   every queue's (sonic_shares())
+ *   QUEUE|<port>|0..7                 scheduler; wred_profile on the lossless queue
+ *                                     only (with ecn), absent on every other queue
+ *   BUFFER_QUEUE|<port>|0..7          the lossless queue egress_lossless_profile,
+ *                                     every other queue q_lossy_profile
+ *   BUFFER_PG|<port>|<pg>             the lossless PG, profile NULL (dynamic headroom);
+ *                                     PGs 1..7 other than it absent (no headroom);
+ *                                     PG 0, the lossy PG, is the switch's
  *   CABLE_LENGTH|AZURE                <port>: "<m>m", with cable_length_m (the headroom's input)
  *   PORT|<port>                       mtu
  *   PFC_WD|<port>, PFC_WD|GLOBAL      with pfc_watchdog on: action drop, the
  *                                     detection and restoration times; POLL_INTERVAL
- *                                     (and PORT_QOS_MAP pfcwd_sw_enable, the priority)
- * With pfc_watchdog false, what must not be there is in the tree as a JSON
- * null: PFC_WD|<port> null and PORT_QOS_MAP|<port> pfcwd_sw_enable null. The
- * patch removes them (config_db_patch.c); the file and the settings leave
- * them out (the file) or say "absent" (the settings).
+ * What must not be there is in the tree as a JSON null: a row (BUFFER_PG
+ * of a PG that is not lossless, PFC_WD|<port> with pfc_watchdog false) or
+ * a field (wred_profile of a lossy queue, pfcwd_sw_enable with pfc_watchdog
+ * false). The patch removes them (config_db_patch.c); the file leaves them
+ * out, the settings say "absent".
  * The lossless priority group is numbered as the lossless priority (as
  * SONiC's templates do: PG 3 for priority 3); priority group 0 holds every
  * lossy traffic class, so sonic_check() refuses a lossless priority 0.
@@ -54,23 +66,75 @@
 #define SONIC_PFCWD_ACTION "drop"
 /* A setting's value for a row or field qosgen removes (a null in the tree). */
 #define SONIC_ABSENT "absent"
-#define SONIC_WRED "qosgen_lossless"
+/*
+ * The WRED profile is named for what it does, ECN marking only: an earlier
+ * qosgen wrote "qosgen_lossless" with WRED drop enabled, and Mellanox's SAI
+ * refuses to turn a colour's WRED off in place while its ECN marking is on
+ * (mlnx_sai_wred.c, mlnx_wred_attr_enable_set), so the new profile has a
+ * new name and the old one is removed (config_db_patch.c).
+ */
+#define SONIC_WRED "qosgen_ecn"
+#define SONIC_WRED_OLD "qosgen_lossless"
 #define SONIC_SCHED_LOSSLESS "qosgen_lossless"
 #define SONIC_SCHED_CNP "qosgen_cnp"
+#define SONIC_SCHED_LOSSY "qosgen_lossy"
 #define SONIC_LOSSY_PG 0	  /* SONiC's templates: BUFFER_PG <port>|0 is the lossy profile */
-#define SONIC_JUMBO_MTU 9100	  /* SONiC's port_config.ini / templates' jumbo port MTU */
+#define SONIC_QUEUES 8		  /* a port's unicast queues, 0..7: the TCs' */
+#define SONIC_MTU_DEFAULT 9216	  /* the fabric's: Onyx's and Cumulus's default switch_mtu */
 #define SONIC_MTU_MAX 9216	  /* sonic-port.yang: PORT mtu range 68..9216 */
 #define SONIC_ECN_PROBABILITY 100 /* as the cumulus target: mark every packet above max */
-#define SONIC_BYTES_PER_KB 1000	  /* see sonic_ecn_bytes() */
+#define SONIC_WEIGHT_MAX 100	  /* sonic-scheduler.yang: weight range 1..100 */
+/*
+ * The buffer profiles of SONiC's templates (buffers_defaults_objects.j2,
+ * buffers_config.j2): every lossless queue on egress_lossless_profile, every
+ * other queue on q_lossy_profile. The switch's, never written by qosgen:
+ * sonic_config_judge() refuses a switch that lacks them.
+ */
+#define SONIC_Q_LOSSLESS "egress_lossless_profile"
+#define SONIC_Q_LOSSY "q_lossy_profile"
+#define SONIC_BYTES_PER_KB 1000 /* see sonic_ecn_bytes() */
 
 /* ECN thresholds: the intent's kB in the bytes WRED_PROFILE takes (x 1000, as cumulus). */
 long sonic_ecn_bytes(int kb);
 
 /*
- * The switch's port MTU: qos.switch_mtu when the intent gives it, else
- * SONiC's jumbo 9100 when it carries qos.mtu + 18, else SONiC's largest.
+ * The switch's port MTU: qos.switch_mtu, whose default (9216) is what the
+ * onyx and cumulus targets give their ports: one fabric, one MTU.
  */
 int sonic_port_mtu(const struct qg_qos *q);
+
+/*
+ * The DWRR weights of a port's queues. SONiC's DWRR weights are relative
+ * across all the port's queues (sonic-swss orchagent/qosorch.cpp hands each
+ * queue's scheduler to SAI; a strict queue is served first and is outside
+ * the weights): so that a class with ets {wrr, W} gets exactly W % of what
+ * the DWRR queues share, every queue of the port is given a weight. The
+ * "rest" queues (every queue of no class with ets, the classes without ets
+ * among them) share 100 - (the classes' weights) equally. lossless and
+ * cnp: 0 for a class that is strict or joins the rest. ok false: the
+ * weights would not fit sonic-scheduler's 1..100 (need_* say what they
+ * would be), or the classes leave the rest nothing.
+ */
+struct sonic_shares {
+	int lossless, cnp, rest;
+	int n_rest;
+	long need_class, need_rest; /* when !ok: the lossless weight and the rest's */
+	bool ok;
+};
+void sonic_shares(const struct qg_qos *q, struct sonic_shares *s);
+
+/* The scheduler row each queue (= TC) of a port gets. */
+const char *sonic_queue_scheduler(const struct qg_qos *q, int queue);
+
+/*
+ * The traffic class of every DSCP. SONiC programs the whole map
+ * (qosorch.cpp's DscpToTcMapHandler takes every entry; qos_config.j2 writes
+ * all 64), so a DSCP the intent does not list must not land in a class's
+ * TC because of DSCP/8 (derived.dscp_map's default for the rest): the
+ * lossless and CNP classes get exactly their DSCPs, every other DSCP whose
+ * switch-priority is a class's goes to the lowest TC no class holds.
+ */
+void sonic_dscp_tc(const struct qg_qos *q, int tc[64]);
 
 /*
  * SONiC's traffic class of each switch-priority (config_db has no

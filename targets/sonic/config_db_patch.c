@@ -31,8 +31,9 @@ static enum kind kind_of(const char *table)
 		const char *name;
 		enum kind kind;
 	} tables[] = {
-	    {"BUFFER_PG", PORT_INDEX}, {"CABLE_LENGTH", PORT_FIELD}, {"PFC_WD", PORT_ROW},
-	    {"PORT", PORT_ROW},	       {"PORT_QOS_MAP", PORT_ROW},   {"QUEUE", PORT_INDEX},
+	    {"BUFFER_PG", PORT_INDEX}, {"BUFFER_QUEUE", PORT_INDEX}, {"CABLE_LENGTH", PORT_FIELD},
+	    {"PFC_WD", PORT_ROW},      {"PORT", PORT_ROW},	     {"PORT_QOS_MAP", PORT_ROW},
+	    {"QUEUE", PORT_INDEX},
 	};
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
 		if (!strcmp(tables[i].name, table))
@@ -50,8 +51,11 @@ static const struct named {
     {"MAP_PFC_PRIORITY_TO_QUEUE", SONIC_MAP, "PORT_QOS_MAP", "pfc_to_queue_map"},
     {"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONIC_MAP, "PORT_QOS_MAP", "pfc_to_pg_map"},
     {"WRED_PROFILE", SONIC_WRED, "QUEUE", "wred_profile"},
+    /* An earlier qosgen's WRED profile (config_db.h): removed where it is. */
+    {"WRED_PROFILE", SONIC_WRED_OLD, "QUEUE", "wred_profile"},
     {"SCHEDULER", SONIC_SCHED_LOSSLESS, "QUEUE", "scheduler"},
     {"SCHEDULER", SONIC_SCHED_CNP, "QUEUE", "scheduler"},
+    {"SCHEDULER", SONIC_SCHED_LOSSY, "QUEUE", "scheduler"},
 };
 #define N_NAMED (sizeof(named) / sizeof(named[0]))
 
@@ -274,6 +278,21 @@ int sonic_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 			 "whose queues are not the QUEUE table's: qosgen does not configure it");
 		errors++;
 	}
+	/*
+	 * The egress buffer profiles BUFFER_QUEUE names are the switch's, from
+	 * its buffer templates (buffers_defaults_objects.j2): a switch without
+	 * them has a buffer configuration qosgen does not know.
+	 */
+	static const char *const profiles[] = {SONIC_Q_LOSSLESS, SONIC_Q_LOSSY};
+	for (size_t k = 0; get(want, "BUFFER_QUEUE") && k < 2; k++)
+		if (!get2(have, "BUFFER_PROFILE", profiles[k])) {
+			qg_error(d, (struct qg_pos){0},
+				 "the switch has no BUFFER_PROFILE|%s, the egress profile SONiC's "
+				 "buffer templates give every %s queue, and qosgen puts its ports' "
+				 "queues on: create it (as buffers_defaults_objects.j2 does) first",
+				 profiles[k], k == 0 ? "lossless" : "lossy");
+			errors++;
+		}
 	return errors + judge_removals(want, have, d) + judge_watchdog(want, have, d);
 }
 
@@ -383,16 +402,22 @@ static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 				cJSON_AddItemToObject(t, w->string, c);
 			continue;
 		}
-		if (cJSON_IsNull(w)) {
-			/* A row qosgen removes (config_db.h): a PORT_ROW key, never a range. */
-			if (row)
-				cJSON_Delete(cJSON_DetachItemViaPointer(t, row));
-			continue;
-		}
 		size_t len = 0;
 		int idx = 0, hi, count;
 		if (k == PORT_INDEX && index_key(w->string, &len, &idx, &hi))
 			row = covering(t, w->string, len, idx, &count);
+		if (cJSON_IsNull(w)) {
+			/*
+			 * A row qosgen removes (config_db.h): a PORT_ROW, or one index
+			 * of a PORT_INDEX table, split out of its range first so that
+			 * the range's other indices keep their rows.
+			 */
+			if (row && strcmp(row->string, w->string))
+				row = split(t, row, w->string, len, idx, oom);
+			if (row)
+				cJSON_Delete(cJSON_DetachItemViaPointer(t, row));
+			continue;
+		}
 		if (row && owned_equal(row, w))
 			continue;
 		if (row && strcmp(row->string, w->string))
@@ -447,6 +472,79 @@ static cJSON *end_state(const cJSON *want, const cJSON *have, bool *oom)
 			cJSON_Delete(cJSON_DetachItemViaPointer(end, t));
 	}
 	return end;
+}
+
+/* ---- the owned state (config_db_patch.h) ---- */
+
+static bool owned_put(cJSON *o, const char *key, const cJSON *v)
+{
+	cJSON *c = v ? cJSON_Duplicate(v, true) : cJSON_CreateNull();
+	return c && cJSON_AddItemToObject(o, key, c);
+}
+
+static bool owned_row(cJSON *out, const cJSON *w, const cJSON *row)
+{
+	if (cJSON_IsNull(w))
+		return owned_put(out, w->string, row);
+	cJSON *r = cJSON_AddObjectToObject(out, w->string);
+	if (!r)
+		return false;
+	for (const cJSON *f = w->child; f; f = f->next)
+		if (!owned_put(r, f->string, get(row, f->string)))
+			return false;
+	return true;
+}
+
+cJSON *sonic_config_owned(const cJSON *want, const cJSON *doc)
+{
+	cJSON *out = cJSON_CreateObject();
+	bool ok = out != NULL;
+	for (const cJSON *wt = want ? want->child : NULL; wt && ok; wt = wt->next) {
+		enum kind k = kind_of(wt->string);
+		const cJSON *t = get(doc, wt->string);
+		cJSON *ot = cJSON_AddObjectToObject(out, wt->string);
+		ok = ot != NULL;
+		for (const cJSON *w = wt->child; w && ok; w = w->next) {
+			const cJSON *row = get(t, w->string);
+			size_t len;
+			int idx, hi, count;
+			if (k == NAMED) {
+				ok = owned_put(ot, w->string, row);
+			} else if (k == PORT_FIELD) {
+				cJSON *r = cJSON_AddObjectToObject(ot, w->string);
+				for (const cJSON *f = w->child; r && f && ok; f = f->next) {
+					cJSON *vals = cJSON_AddArrayToObject(r, f->string);
+					ok = vals != NULL;
+					for (const cJSON *dr = t ? t->child : NULL; dr && ok;
+					     dr = dr->next)
+						if (get(dr, f->string))
+							ok = cJSON_AddItemToArray(
+							    vals, cJSON_Duplicate(
+								      get(dr, f->string), true));
+				}
+				ok = ok && r;
+			} else {
+				if (k == PORT_INDEX && index_key(w->string, &len, &idx, &hi))
+					row = covering(t, w->string, len, idx, &count);
+				ok = owned_row(ot, w, row);
+			}
+		}
+	}
+	/* The rows qosgen names that want does not have: absent after a push. */
+	cJSON *gone = ok ? cJSON_AddObjectToObject(out, "(qosgen's rows not in the intent)") : NULL;
+	for (size_t i = 0; gone && i < N_NAMED; i++) {
+		char key[160];
+		if (get2(want, named[i].table, named[i].name))
+			continue;
+		snprintf(key, sizeof(key), "%s|%s", named[i].table, named[i].name);
+		if (!owned_put(gone, key, get2(doc, named[i].table, named[i].name)))
+			gone = NULL;
+	}
+	if (!gone) {
+		cJSON_Delete(out);
+		return NULL;
+	}
+	return out;
 }
 
 /* ---- the patch ---- */

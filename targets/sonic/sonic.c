@@ -18,6 +18,55 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * The weights of every queue (config_db.h, sonic_shares()) must fit
+ * sonic-scheduler.yang's 1..100 and leave the rest of the queues something;
+ * else no set of SONiC weights gives the classes exactly their shares. The
+ * error names the nearest lossless weights that do.
+ */
+static void sonic_check_shares(const struct qg_qos *q, struct qg_diags *d)
+{
+	struct sonic_shares sh;
+	sonic_shares(q, &sh);
+	if (sh.ok)
+		return;
+	const struct qg_ets *e =
+	    q->lossless.ets.mode == QG_ETS_WRR ? &q->lossless.ets : &q->cnpc.ets;
+	struct qg_qos t = *q;
+	int below = 0, above = 0;
+	for (int w = e->weight - 1; w >= 1 && !below; w--) {
+		struct sonic_shares s2;
+		(e == &q->lossless.ets ? &t.lossless.ets : &t.cnpc.ets)->weight = w;
+		sonic_shares(&t, &s2);
+		below = s2.ok ? w : 0;
+	}
+	for (int w = e->weight + 1; w <= 100 && !above; w++) {
+		struct sonic_shares s2;
+		(e == &q->lossless.ets ? &t.lossless.ets : &t.cnpc.ets)->weight = w;
+		sonic_shares(&t, &s2);
+		above = s2.ok ? w : 0;
+	}
+	char near[64] = "";
+	if (below && above)
+		snprintf(near, sizeof(near), "; %d or %d would", below, above);
+	else if (below || above)
+		snprintf(near, sizeof(near), "; %d would", below ? below : above);
+	if (sh.need_rest <= 0)
+		qg_error(d, e->pos,
+			 "ets weight %d: on sonic the classes' weights leave the other %d queues "
+			 "of each port %ld %%, and a SONiC DWRR queue needs a weight of at least 1 "
+			 "(sonic-scheduler.yang)%s",
+			 e->weight, sh.n_rest, sh.need_rest, near);
+	else
+		qg_error(d, e->pos,
+			 "ets weight %d cannot be given exactly on sonic: SONiC's DWRR weights "
+			 "are relative across a port's %d queues and 1..%d (sonic-scheduler.yang), "
+			 "and %d %% against the other %d queues sharing the rest needs weights %ld "
+			 "and %ld%s",
+			 e->weight, SONIC_QUEUES, SONIC_WEIGHT_MAX, e->weight, sh.n_rest,
+			 sh.need_class, sh.need_rest, near);
+}
+
 static void sonic_check(const struct qg_model *m, struct qg_diags *d)
 {
 	const struct qg_qos *q = &m->qos;
@@ -36,6 +85,7 @@ static void sonic_check(const struct qg_model *m, struct qg_diags *d)
 			 "group as its priority, and priority group %d holds the lossy traffic "
 			 "classes; use a priority of 1..7 (3 is RoCE's usual)",
 			 SONIC_LOSSY_PG);
+	sonic_check_shares(q, d);
 }
 
 static int sonic_settings_of(const struct qg_model *m, size_t i, struct qg_settings *out)
@@ -100,6 +150,105 @@ static int sonic_diff(const struct qg_model *m, size_t i, const char *readback, 
 	return rc == 0 && out->failed ? -ENOMEM : rc;
 }
 
+/*
+ * The state qosgen owns on every intent port of each sonic switch, in
+ * SONiC's terms: per queue its buffer profile, ECN and share; the lossless
+ * PGs; the DSCPs of each TC.
+ */
+static void sonic_explain_owned(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	const struct qg_qos *q = &m->qos;
+	struct sonic_shares sh;
+	sonic_shares(q, &sh);
+	char key[64], v[160], reason[480];
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		if (s->target != &qg_target_sonic)
+			continue;
+		char first[QG_PORT_TEXT_LEN] = "-", last[QG_PORT_TEXT_LEN] = "-";
+		if (s->n_ports) {
+			sonic_port_format(&s->ports[0], first);
+			sonic_port_format(&s->ports[s->n_ports - 1], last);
+		}
+		snprintf(key, sizeof(key), "sonic.%s.ports", s->name);
+		snprintf(v, sizeof(v), "%zu (%s..%s)", s->n_ports, first, last);
+		qg_explain_row(
+		    x, key, v,
+		    "the switch's intent ports: on each, the sonic.queue.* and "
+		    "sonic.pg rows below are the whole lossless-RoCE state after a push, "
+		    "whatever it had; its other ports and tables are left as they are");
+	}
+	int dwrr = 0; /* the sum of the DWRR queues' weights */
+	for (int t = 0; t < SONIC_QUEUES; t++) {
+		const char *sc = sonic_queue_scheduler(q, t);
+		const struct qg_ets *e = !strcmp(sc, SONIC_SCHED_LOSSLESS) ? &q->lossless.ets
+					 : !strcmp(sc, SONIC_SCHED_CNP)	   ? &q->cnpc.ets
+									   : NULL;
+		if (!e || e->mode == QG_ETS_WRR)
+			dwrr += !e ? sh.rest : e == &q->lossless.ets ? sh.lossless : sh.cnp;
+	}
+	int dtc[64];
+	sonic_dscp_tc(q, dtc);
+	for (int t = 0; t < SONIC_QUEUES; t++) {
+		const char *sc = sonic_queue_scheduler(q, t);
+		const struct qg_ets *e = !strcmp(sc, SONIC_SCHED_LOSSLESS) ? &q->lossless.ets
+					 : !strcmp(sc, SONIC_SCHED_CNP)	   ? &q->cnpc.ets
+									   : NULL;
+		bool lossless = t == q->lossless.traffic_class;
+		char share[48];
+		if (e && e->mode == QG_ETS_STRICT) {
+			snprintf(share, sizeof(share), "STRICT");
+		} else {
+			int w = !e ? sh.rest : e == &q->lossless.ets ? sh.lossless : sh.cnp;
+			snprintf(share, sizeof(share), "DWRR %d/%d (%.1f %%)", w, dwrr,
+				 dwrr ? 100.0 * w / dwrr : 0.0);
+		}
+		snprintf(v, sizeof(v), "%s, %s, %s %s, %s", lossless ? "lossless" : "lossy",
+			 lossless ? SONIC_Q_LOSSLESS : SONIC_Q_LOSSY, sc, share,
+			 lossless && q->ecn ? "ECN " SONIC_WRED : "no ECN");
+		int nd = 0;
+		char dscps[200] = "";
+		for (int d = 0, len = 0; d < 64; d++)
+			if (dtc[d] == t && len < (int)sizeof(dscps) - 4) {
+				len += snprintf(dscps + len, sizeof(dscps) - (size_t)len, "%s%d",
+						nd ? "," : "", d);
+				nd++;
+			}
+		snprintf(key, sizeof(key), "sonic.queue.%d", t);
+		snprintf(reason, sizeof(reason),
+			 "QUEUE|<port>|%d scheduler %s%s; BUFFER_QUEUE|<port>|%d profile %s "
+			 "(buffers_defaults_objects.j2: lossless queues on %s, the rest on %s); "
+			 "DSCPs of TC %d: %s",
+			 t, sc,
+			 lossless && q->ecn ? ", wred_profile " SONIC_WRED : ", no wred_profile", t,
+			 lossless ? SONIC_Q_LOSSLESS : SONIC_Q_LOSSY, SONIC_Q_LOSSLESS,
+			 SONIC_Q_LOSSY, t, nd ? dscps : "none");
+		qg_explain_row(x, key, v, reason);
+	}
+	snprintf(v, sizeof(v), "%d", q->lossless.priority);
+	snprintf(reason, sizeof(reason),
+		 "the lossless PGs: BUFFER_PG|<port>|%d profile \"NULL\" (dynamic headroom); "
+		 "PGs 1..7 but it absent (no headroom: a PG the templates made lossless, "
+		 "\"3-4\", is split and loses the other); PG %d, the lossy PG, the switch's; "
+		 "pfc_enable and pfcwd_sw_enable \"%d\"",
+		 q->lossless.priority, SONIC_LOSSY_PG, q->lossless.priority);
+	qg_explain_row(x, "sonic.pg", v, reason);
+	int spare = -1;
+	for (int d = 0; d < 64; d++)
+		if (q->dscp_prio[d] == q->lossless.priority && dtc[d] != q->lossless.traffic_class)
+			spare = dtc[d];
+	if (spare >= 0) {
+		snprintf(v, sizeof(v), "TC %d", spare);
+		qg_explain_row(
+		    x, "sonic.dscp.unlisted", v,
+		    "DSCPs the intent does not list but derived.dscp_map puts at a "
+		    "class's priority (DSCP/8) go to the lowest TC no class holds, a lossy "
+		    "one: SONiC programs the whole DSCP_TO_TC_MAP (qos_config.j2 writes all "
+		    "64; qosorch.cpp's DscpToTcMapHandler sets every entry), so only the "
+		    "intent's DSCPs are lossless");
+	}
+}
+
 static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 {
 	const struct qg_qos *q = &m->qos;
@@ -139,20 +288,21 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 			 sonic_ecn_bytes(q->ecn_max_kb));
 		qg_explain_row(x, "sonic.ecn.threshold", v,
 			       "WRED_PROFILE " SONIC_WRED " takes bytes: min_kb and max_kb x 1000, "
-			       "as the cumulus target; ecn_all, every colour alike, drop "
-			       "probability 100, on the lossless queue");
+			       "as the cumulus target; ecn_all, every colour alike, marking "
+			       "probability 100, WRED drop off (wred_<colour>_enable false: a "
+			       "lossless queue is kept by PFC, and SAI programs drop and marking "
+			       "apart, mlnx_sai_wred.c), on the lossless queue only");
 	}
 	snprintf(v, sizeof(v), "%d", sonic_port_mtu(q));
-	if (q->switch_mtu_given)
-		snprintf(reason, sizeof(reason), "qos.switch_mtu, as given (SONiC takes 68..%d)",
-			 SONIC_MTU_MAX);
-	else
-		snprintf(reason, sizeof(reason),
-			 "qos.switch_mtu not given: SONiC's jumbo MTU %d when it carries qos.mtu "
-			 "%d + 18, else SONiC's largest, %d",
-			 SONIC_JUMBO_MTU, q->mtu, SONIC_MTU_MAX);
-	qg_explain_row(x, "sonic.port.mtu", v, reason);
-	qg_explain_row(x, "sonic.names", SONIC_MAP ", " SONIC_WRED ", " SONIC_SCHED_CNP,
+	qg_explain_row(x, "sonic.port.mtu", v,
+		       q->switch_mtu_given
+			   ? "qos.switch_mtu, as given (SONiC takes 68..9216, sonic-port.yang)"
+			   : "qos.switch_mtu's default, the MTU the onyx and cumulus targets give "
+			     "their ports: one fabric, one MTU (not SONiC's own 9100)");
+	sonic_explain_owned(m, x);
+	qg_explain_row(x, "sonic.names",
+		       SONIC_MAP ", " SONIC_WRED ", " SONIC_SCHED_LOSSLESS ", " SONIC_SCHED_CNP
+				 ", " SONIC_SCHED_LOSSY,
 		       "qosgen's own map, WRED and scheduler names, stable so that a diff and "
 		       "a removal are exact; never SONiC's AZURE maps (its DSCP_TO_TC_MAP sends "
 		       "DSCP 26 to a lossy TC)");

@@ -119,18 +119,36 @@ check "re-push sends nothing" $? "exit $st: $(cat "$dir/err")"
 run diff --switch sonic --exit-code
 [ $st -eq 0 ] && [ ! -s "$dir/out" ]
 check "diff after push: empty" $? "exit $st: $(cat "$dir/out" "$dir/err")"
-# SONiC's own range rows: the lossless queue's other index keeps SONiC's fields.
+# The whole lossless state of the intent's ports (issue 23): the templates'
+# lossless 3-4 ranges split, queue and PG 4 back to lossy; every queue
+# scheduled by qosgen; a port outside the intent keeps SONiC's fields.
 "$PY" - "$state/running.json" <<'PY'
 import json, sys
-q = json.load(open(sys.argv[1]))["QUEUE"]
-assert q["Ethernet0|3"]["scheduler"] == "scheduler.1", q.get("Ethernet0|3")
-assert q["Ethernet0|3"]["wred_profile"] == "qosgen_lossless"
-assert "Ethernet0|6" in q and q["Ethernet0|6"]["scheduler"] == "qosgen_cnp"
-cable = json.load(open(sys.argv[1]))["CABLE_LENGTH"]
+db = json.load(open(sys.argv[1]))
+def at(table, port, i):
+    for k, v in db.get(table, {}).items():
+        p, _, r = k.rpartition("|")
+        lo, _, hi = r.partition("-")
+        if p == port and int(lo) <= i <= int(hi or lo):
+            return v
+    return None
+for port in ("Ethernet0", "Ethernet4", "Ethernet8", "Ethernet12"):
+    for i in range(8):
+        q = at("QUEUE", port, i)
+        assert q["scheduler"].startswith("qosgen_"), (port, i, q)
+        assert ("wred_profile" in q) == (i == 3), (port, i, q)
+        assert at("BUFFER_QUEUE", port, i)["profile"] == (
+            "egress_lossless_profile" if i == 3 else "q_lossy_profile"), (port, i)
+        assert (at("BUFFER_PG", port, i) is not None) == (i in (0, 3)), (port, i)
+    assert db["PORT_QOS_MAP"][port]["pfc_enable"] == "3"
+q = db["QUEUE"]
+assert q["Ethernet16|3"] == {"scheduler": "scheduler.1", "wred_profile": "AZURE_LOSSLESS"}
+assert db["BUFFER_QUEUE"]["Ethernet16|3-4"] == {"profile": "egress_lossless_profile"}
+cable = db["CABLE_LENGTH"]
 assert [r.get("Ethernet12") for r in cable.values() if "Ethernet12" in r] == ["40m"], cable
 assert [r.get("Ethernet0") for r in cable.values() if "Ethernet0" in r] == ["5m"], cable
 PY
-check "the switch's other queues keep their fields; cable lengths in the switch's row" $? "$(grep -o '"Ethernet0|[0-9-]*": {[^}]*}' "$state/running.json" | head -5)"
+check "lossless exactly where the intent says on its ports; other ports keep SONiC's; cable lengths in the switch's row" $? "$(grep -o '"Ethernet0|[0-9-]*": {[^}]*}' "$state/running.json" | head -5)"
 
 # --- the PFC watchdog: on (then in sync), off (its rows removed, then in sync) ---
 cp "$dir/intent.yaml" "$dir/intent.base"

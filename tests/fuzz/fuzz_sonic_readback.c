@@ -11,6 +11,16 @@
  * named rows equal, each field it writes on the intent's ports equal in the
  * one row covering that port and index; no table it emptied left behind;
  * every table it does not own untouched; and a second diff must be empty.
+ * What the intent removes (a JSON null in the model, config_db.h) must be
+ * absent: no row covering a PG it makes lossy, no wred_profile on a lossy
+ * queue.
+ *
+ * History oracle (issue 23): two intents A and B of the pairs below, chosen
+ * by the input's length and its bytes' sum, so the seeds need no format of
+ * their own. When the judge takes both, the read-back with A's patch and
+ * then B's applied must hold, on what B owns, exactly what the read-back
+ * with B's patch alone holds (sonic_config_owned()), and each second diff
+ * be empty.
  */
 #include "../../gen/intent.h"
 #include "../../targets/registry.h"
@@ -33,7 +43,34 @@ static const char intent[] =
     "switches:\n  - {name: s, platform: sonic, address: s, ports: [Ethernet0-8/4], "
     "cable_length_m: {default: 5, Ethernet8: 40}}\n";
 
+/*
+ * The pairs' intents: the reference one, a moved lossless priority (4, its
+ * DSCP 34) with the watchdog on, priority 5 strict without ECN with it off,
+ * the CNP class moved with WRR weights and an MTU, no CNP nor ETS with other
+ * cable lengths. The same ports, so that no pair is refused for a port that
+ * left the intent.
+ */
+#define PORTS                                                                                      \
+	"switches:\n  - {name: s, platform: sonic, address: s, ports: [Ethernet0-8/4], "           \
+	"cable_length_m: "
+static const char *const pairs[] = {
+    intent,
+    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 4, dscp: [34], pool: {name: roce, "
+    "memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}, ets: {mode: wrr, weight: 50}}\n"
+    "  cnp: {priority: 6, dscp: 48, ets: strict}\n  pfc_watchdog: true\n" PORTS "5}\n",
+    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 5, dscp: [26], pool: {name: roce, "
+    "memory_percent: 50}, ets: strict}\n  pfc_watchdog: false\n" PORTS "5}\n",
+    "version: 1\nfabric: f\nqos:\n  switch_mtu: 9100\n  lossless: {priority: 3, dscp: [26], "
+    "pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 100, max_kb: 1000}, ets: {mode: "
+    "wrr, weight: 60}}\n  cnp: {priority: 7, dscp: 46, ets: {mode: wrr, weight: 10}}\n" PORTS
+    "{default: 5, Ethernet4: 40}}\n",
+    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26, 27], pool: {name: "
+    "roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n" PORTS "40}\n",
+};
+#define N_PAIRS (sizeof(pairs) / sizeof(pairs[0]))
+
 static cJSON *want;
+static cJSON *wants[N_PAIRS];
 
 static void fail(const char *what, const char *where)
 {
@@ -115,7 +152,7 @@ static bool covers(const char *key, const char *want_key)
 
 static bool index_table(const char *t)
 {
-	return !strcmp(t, "QUEUE") || !strcmp(t, "BUFFER_PG");
+	return !strcmp(t, "QUEUE") || !strcmp(t, "BUFFER_PG") || !strcmp(t, "BUFFER_QUEUE");
 }
 
 static bool port_table(const char *t)
@@ -163,11 +200,19 @@ static void owned_equal(const cJSON *after)
 					row = r;
 					n++;
 				}
+			if (cJSON_IsNull(w)) {
+				if (n != 0)
+					fail("a row the intent removes is there", w->string);
+				continue;
+			}
 			if (n != 1)
 				fail("not exactly one row for", w->string);
 			for (const cJSON *f = w->child; f; f = f->next)
-				if (!cJSON_Compare(
-					f, cJSON_GetObjectItemCaseSensitive(row, f->string), true))
+				if (cJSON_IsNull(f)
+					? cJSON_GetObjectItemCaseSensitive(row, f->string) != NULL
+					: !cJSON_Compare(
+					      f, cJSON_GetObjectItemCaseSensitive(row, f->string),
+					      true))
 					fail("a field not as the intent says", w->string);
 		}
 	}
@@ -191,19 +236,73 @@ static void others_untouched(const cJSON *have, const cJSON *after)
 	}
 }
 
+/* from with w's patch applied, its second diff empty; NULL when the judge refuses. */
+static cJSON *pushed(const cJSON *w, const cJSON *from)
+{
+	struct qg_diags d;
+	qg_diags_init(&d, "readback");
+	if (sonic_config_judge(w, from, &d) > 0) {
+		qg_diags_free(&d);
+		return NULL;
+	}
+	qg_diags_free(&d);
+	bool oom;
+	cJSON *patch = sonic_config_patch(w, from, &oom), *after = cJSON_Duplicate(from, true);
+	if (oom || !after)
+		abort();
+	apply(after, patch);
+	cJSON_Delete(patch);
+	cJSON *again = sonic_config_patch(w, after, &oom);
+	if (again) {
+		char *s = cJSON_PrintUnformatted(again);
+		fail("a second diff is not empty (history)", s ? s : "?");
+	}
+	return after;
+}
+
+static void history(const cJSON *have, const uint8_t *data, size_t size)
+{
+	unsigned sum = 0;
+	for (size_t i = 0; i < size; i++)
+		sum += data[i];
+	const cJSON *a = wants[size % N_PAIRS], *b = wants[sum % N_PAIRS];
+	cJSON *x = pushed(a, have), *xb = x ? pushed(b, x) : NULL, *y = pushed(b, have);
+	if (xb && y) {
+		cJSON *ox = sonic_config_owned(b, xb), *oy = sonic_config_owned(b, y);
+		if (!ox || !oy)
+			abort();
+		if (!cJSON_Compare(ox, oy, true)) {
+			char *sx = cJSON_PrintUnformatted(ox), *sy = cJSON_PrintUnformatted(oy);
+			fprintf(stderr, "A %zu then B %u:\n%s\nB alone:\n%s\n", size % N_PAIRS,
+				sum % (unsigned)N_PAIRS, sx ? sx : "?", sy ? sy : "?");
+			fail("the owned state depends on the history", "");
+		}
+		cJSON_Delete(ox);
+		cJSON_Delete(oy);
+	}
+	cJSON_Delete(x);
+	cJSON_Delete(xb);
+	cJSON_Delete(y);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!want) {
-		struct qg_diags d;
-		struct qg_model m;
-		qg_diags_init(&d, "intent");
-		if (qg_intent_load(intent, strlen(intent), qg_targets, &d, &m) != 0)
-			abort();
-		want = sonic_config_from_model(&m, 0);
-		qg_model_free(&m);
-		qg_diags_free(&d);
-		if (!want)
-			abort();
+		for (size_t i = 0; i < N_PAIRS; i++) {
+			struct qg_diags d;
+			struct qg_model m;
+			qg_diags_init(&d, "intent");
+			if (qg_intent_load(pairs[i], strlen(pairs[i]), qg_targets, &d, &m) != 0) {
+				qg_diags_print(&d, stderr, false);
+				abort();
+			}
+			wants[i] = sonic_config_from_model(&m, 0);
+			qg_model_free(&m);
+			qg_diags_free(&d);
+			if (!wants[i])
+				abort();
+		}
+		want = wants[0];
 	}
 	struct qg_diags d;
 	qg_diags_init(&d, "readback");
@@ -237,6 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *s = cJSON_PrintUnformatted(again);
 		fail("a second diff is not empty", s ? s : "?");
 	}
+	history(have, data, size);
 	cJSON_Delete(after);
 	cJSON_Delete(patch);
 	cJSON_Delete(have);

@@ -14,7 +14,9 @@ A wrong type here can only make yanglint refuse, never pass, the data.
 
 Also: `configdb2yang.py --ports FIRST LAST` prints a device's own PORT rows
 (lanes and speed are mandatory in sonic-port) for every number FIRST..LAST,
-the rows `yanglint -m` merges under the fragment.
+and the egress buffer pools and profiles BUFFER_QUEUE names (the MSN2700's,
+tests/sim/sonic-msn2700.config_db.json, from SONiC's buffer templates), the
+rows `yanglint -m` merges under the fragment.
 
 Usage: configdb2yang.py CONFIG_DB.json > YANG.json
 """
@@ -27,6 +29,7 @@ ROWS = {
     "PORT_QOS_MAP": ("sonic-port-qos-map", ["ifname"]),
     "QUEUE": ("sonic-queue", ["ifname", "qindex"]),
     "BUFFER_PG": ("sonic-buffer-pg", ["port", "pg_num"]),
+    "BUFFER_QUEUE": ("sonic-buffer-queue", ["port", "qindex"]),
     "WRED_PROFILE": ("sonic-wred-profile", ["name"]),
     "SCHEDULER": ("sonic-scheduler", ["name"]),
 }
@@ -94,7 +97,18 @@ def convert(db):
 def device_ports(first, last):
     rows = [{"name": "Ethernet%d" % n, "lanes": str(n), "speed": 100000, "admin_status": "up"}
             for n in range(first, last + 1)]
-    return {"sonic-port:sonic-port": {"sonic-port:PORT": {"PORT_LIST": rows}}}
+    pools = [{"name": "egress_lossless_pool", "type": "egress", "mode": "dynamic",
+              "size": "13945824"},
+             {"name": "egress_lossy_pool", "type": "egress", "mode": "dynamic"}]
+    profiles = [{"name": "egress_lossless_profile", "pool": "egress_lossless_pool",
+                 "size": "0", "dynamic_th": 7},
+                {"name": "q_lossy_profile", "pool": "egress_lossy_pool", "size": "0",
+                 "dynamic_th": 3}]
+    return {"sonic-port:sonic-port": {"sonic-port:PORT": {"PORT_LIST": rows}},
+            "sonic-buffer-pool:sonic-buffer-pool": {
+                "sonic-buffer-pool:BUFFER_POOL": {"BUFFER_POOL_LIST": pools}},
+            "sonic-buffer-profile:sonic-buffer-profile": {
+                "sonic-buffer-profile:BUFFER_PROFILE": {"BUFFER_PROFILE_LIST": profiles}}}
 
 
 def main():

@@ -4,10 +4,12 @@
 # yanglint (Debian's libyang2-tools) against SONiC's own YANG models in
 # ../shared/fixtures/sonic-yang, exactly as its VALIDATE.md says: converted to
 # YANG instance data (configdb2yang.py), merged with the device's own PORT
-# rows (-m; sonic-port makes lanes and speed mandatory, which qosgen does not
+# rows and egress buffer profiles (-m; sonic-port makes lanes and speed
+# mandatory, and BUFFER_QUEUE names the switch's profiles, which qosgen does not
 # own), exit 0 and no output. Then broken copies of one of them (a DSCP 64, an
 # MTU 9217, pfc_enable 8, a queue on a port the device lacks, a WRED max below
-# its min, an unknown scheduler type) must each be refused, naming the place:
+# its min, an unknown scheduler type, a BUFFER_QUEUE profile the device lacks
+# or a queue 16) must each be refused, naming the place:
 # the suite can fail. PFC_WD, whose model (sonic-pfcwd.yang) is not among
 # shared's, is checked first by pfcwd_check.py, written from that model's
 # ranges, enumeration and musts, then left out of what yanglint reads; its
@@ -121,11 +123,16 @@ if [ -f "$tmp/good.json" ]; then
 	break_copy unknown-port 'db["QUEUE"]["Ethernet1000|3"] = {"scheduler": "qosgen_cnp"}' \
 		"Ethernet1000"
 	break_copy wred-max-below-min \
-		'db["WRED_PROFILE"]["qosgen_lossless"]["green_max_threshold"] = "1"' \
+		'db["WRED_PROFILE"]["qosgen_ecn"]["green_max_threshold"] = "1"' \
 		"Green max threshold"
 	break_copy scheduler-type 'db["SCHEDULER"]["qosgen_cnp"]["type"] = "PRIORITY"' \
 		"PRIORITY"
 	break_copy missing-map 'del db["TC_TO_QUEUE_MAP"]' "Invalid leafref"
+	break_copy queue-profile-unknown \
+		'db["BUFFER_QUEUE"][port + "|3"]["profile"] = "egress_lossles_profile"' \
+		"Invalid leafref"
+	break_copy queue-index-16 'db["BUFFER_QUEUE"][port + "|16"] = {"profile": "q_lossy_profile"}' \
+		"Invalid Q-index"
 	break_copy pfcwd-detection-50 'db["PFC_WD"][port]["detection_time"] = "50"' \
 		"range constraint"
 	break_copy pfcwd-restoration-below-poll \

@@ -91,11 +91,13 @@ static void assert_relations(const cJSON *t, const struct qg_qos *q, int n_ports
 		if (other != tc)
 			assert_int_not_equal(geti(t, "TC_TO_PRIORITY_GROUP_MAP", SONIC_MAP, k), pg);
 	}
-	/* No lossy DSCP shares the lossless TC unless the intent's map sends it there. */
+	/* The lossless TC holds exactly the intent's lossless DSCPs (not their DSCP/8 block). */
 	for (int d = 0; d < 64; d++) {
+		bool listed = false;
+		for (int j = 0; j < q->lossless.n_dscp; j++)
+			listed |= q->lossless.dscp[j] == d;
 		snprintf(k, sizeof(k), "%d", d);
-		assert_int_equal(geti(t, "DSCP_TO_TC_MAP", SONIC_MAP, k) == tc,
-				 q->dscp_prio[d] == p);
+		assert_int_equal(geti(t, "DSCP_TO_TC_MAP", SONIC_MAP, k) == tc, listed);
 	}
 	if (q->cnp) {
 		snprintf(k, sizeof(k), "%d", q->cnpc.dscp[0]);
@@ -103,15 +105,39 @@ static void assert_relations(const cJSON *t, const struct qg_qos *q, int n_ports
 	}
 	const cJSON *qos = cJSON_GetObjectItemCaseSensitive(t, "PORT_QOS_MAP");
 	assert_int_equal(cJSON_GetArraySize(qos), n_ports);
+	/* PGs 1..7 of every port: the lossless one NULL, the others absent (null). */
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "BUFFER_PG")),
-			 n_ports);
+			 n_ports * 7);
 	for (const cJSON *row = qos->child; row; row = row->next) {
 		assert_int_equal(geti(t, "PORT_QOS_MAP", row->string, "pfc_enable"), p);
 		snprintf(key, sizeof(key), "%s|%d", row->string, pg);
 		assert_string_equal(get(t, "BUFFER_PG", key, "profile"), "NULL");
-		snprintf(key, sizeof(key), "%s|%d", row->string, queue);
-		if (q->ecn)
-			assert_string_equal(get(t, "QUEUE", key, "wred_profile"), SONIC_WRED);
+		/*
+		 * Every queue: a scheduler; ECN and the lossless egress profile on the
+		 * lossless queue alone; the DWRR weights give the lossless class
+		 * exactly its share of what the DWRR queues share.
+		 */
+		long lossless_w = 0, sum = 0;
+		for (int qi = 0; qi < 8; qi++) {
+			snprintf(key, sizeof(key), "%s|%d", row->string, qi);
+			const char *sc = get(t, "QUEUE", key, "scheduler");
+			assert_non_null(sc);
+			assert_string_equal(get(t, "BUFFER_QUEUE", key, "profile"),
+					    qi == queue ? SONIC_Q_LOSSLESS : SONIC_Q_LOSSY);
+			if (q->ecn && qi == queue)
+				assert_string_equal(get(t, "QUEUE", key, "wred_profile"),
+						    SONIC_WRED);
+			else
+				assert_null(get(t, "QUEUE", key, "wred_profile"));
+			if (!strcmp(get(t, "SCHEDULER", sc, "type"), "DWRR")) {
+				long w = geti(t, "SCHEDULER", sc, "weight");
+				sum += w;
+				if (qi == queue)
+					lossless_w = w;
+			}
+		}
+		if (q->lossless.ets.mode == QG_ETS_WRR)
+			assert_int_equal(lossless_w * 100, (long)q->lossless.ets.weight * sum);
 		assert_non_null(get(t, "PORT", row->string, "mtu"));
 	}
 	const cJSON *sched = cJSON_GetObjectItemCaseSensitive(t, "SCHEDULER");
@@ -167,7 +193,7 @@ static void test_emit_and_settings(void **state)
 	build_ok(&m, &o);
 	const char *json = file_text(&o, "sonic/leaf1.json");
 	assert_non_null(strstr(json, "\n    \"PORT\": {\n        \"Ethernet0\": {\n"
-				     "            \"mtu\": \"9100\"\n        },\n"));
+				     "            \"mtu\": \"9216\"\n        },\n"));
 	assert_non_null(strstr(json, "\"26\": \"3\",\n"));
 	assert_non_null(strstr(json, "\"Ethernet24|3\": {\n            \"profile\": \"NULL\""));
 	assert_int_equal(json[strlen(json) - 1], '\n');
@@ -176,10 +202,17 @@ static void test_emit_and_settings(void **state)
 	cJSON_Delete(parsed);
 	struct qg_settings s = {0};
 	assert_int_equal(qg_target_for(&m, QG_DEVICE_SWITCH, 0)->settings(&m, 0, &s), 0);
-	assert_string_equal(qg_settings_get(&s, "PORT|Ethernet0-3/1,Ethernet8-24/8.mtu"), "9100");
+	assert_string_equal(qg_settings_get(&s, "PORT|Ethernet0-3/1,Ethernet8-24/8.mtu"), "9216");
 	assert_string_equal(qg_settings_get(&s, "DSCP_TO_TC_MAP|QOSGEN.48"), "6");
-	assert_string_equal(qg_settings_get(&s, "WRED_PROFILE|qosgen_lossless.green_min_threshold"),
+	assert_string_equal(qg_settings_get(&s, "WRED_PROFILE|qosgen_ecn.green_min_threshold"),
 			    "150000");
+	/* ECN marking only: a lossless queue is not dropped early (config_db.c). */
+	assert_string_equal(qg_settings_get(&s, "WRED_PROFILE|qosgen_ecn.wred_green_enable"),
+			    "false");
+	assert_string_equal(qg_settings_get(&s, "BUFFER_PG|Ethernet0-3/1,Ethernet8-24/8|4"),
+			    "absent");
+	/* DSCP 24, in 26's DSCP/8 block but not the intent's, goes to a lossy TC. */
+	assert_string_equal(qg_settings_get(&s, "DSCP_TO_TC_MAP|QOSGEN.24"), "0");
 	qg_settings_free(&s);
 	qg_outset_free(&o);
 	qg_model_free(&m);
@@ -188,13 +221,12 @@ static void test_emit_and_settings(void **state)
 static void test_port_mtu(void **state)
 {
 	(void)state;
+	/* The fabric's MTU, as onyx and cumulus, not SONiC's own 9100. */
 	struct qg_qos q = {.mtu = 9000};
-	assert_int_equal(sonic_port_mtu(&q), SONIC_JUMBO_MTU);
-	q.mtu = 9100; /* 9100 + 18 > 9100: SONiC's largest */
-	assert_int_equal(sonic_port_mtu(&q), SONIC_MTU_MAX);
-	q.switch_mtu_given = true;
-	q.switch_mtu = 9216;
 	assert_int_equal(sonic_port_mtu(&q), 9216);
+	q.switch_mtu_given = true;
+	q.switch_mtu = 9100;
+	assert_int_equal(sonic_port_mtu(&q), 9100);
 }
 
 /* The target's check() on a loaded intent: false when it refuses, with needle in d. */
@@ -237,7 +269,16 @@ static void test_explain_rows(void **state)
 	load_ok(BASE_QOS SONIC_SWITCH, &m);
 	cJSON *x = qg_explain_json(&m);
 	char *s = cJSON_PrintUnformatted(x);
-	assert_non_null(strstr(s, "\"key\":\"sonic.port.mtu\",\"value\":9100"));
+	assert_non_null(strstr(s, "\"key\":\"sonic.port.mtu\",\"value\":9216"));
+	assert_non_null(strstr(s, "\"key\":\"sonic.queue.3\",\"value\":\"lossless, "
+				  "egress_lossless_profile, qosgen_lossy DWRR 1/7 (14.3 %), ECN "
+				  "qosgen_ecn\""));
+	assert_non_null(strstr(s, "\"key\":\"sonic.queue.4\",\"value\":\"lossy, "
+				  "q_lossy_profile, qosgen_lossy DWRR 1/7 (14.3 %), no ECN\""));
+	assert_non_null(strstr(s, "\"key\":\"sonic.queue.6\",\"value\":\"lossy, "
+				  "q_lossy_profile, qosgen_cnp STRICT, no ECN\""));
+	assert_non_null(strstr(s, "\"key\":\"sonic.leaf1.ports\",\"value\":\"7 "));
+	assert_non_null(strstr(s, "\"key\":\"sonic.dscp.unlisted\",\"value\":\"TC 0\""));
 	assert_non_null(strstr(s, "\"value\":\"150000..1500000 bytes\""));
 	assert_non_null(strstr(s, "\"key\":\"sonic.lossless_pg\",\"value\":3"));
 	assert_non_null(strstr(s, "\"key\":\"sonic.priority_tc\",\"value\":\"0,1,2,3,4,5,6,7\""));
@@ -250,6 +291,13 @@ static void test_explain_rows(void **state)
 
 #define ONE_PORT                                                                                   \
 	"switches:\n  - {name: leaf1, platform: sonic, address: leaf1.lab, ports: [Ethernet0]}\n"
+
+/* The egress profiles BUFFER_QUEUE names, as SONiC's buffer templates create them. */
+#define PROFILES                                                                                   \
+	"\"BUFFER_PROFILE\": {\"egress_lossless_profile\": {\"pool\": \"egress_lossless_pool\", "  \
+	"\"size\": \"0\"}, \"q_lossy_profile\": {\"pool\": \"egress_lossy_pool\", \"size\": "      \
+	"\"0\"}}"
+#define DYNAMIC "\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}}, " PROFILES
 
 /*
  * A switch as SONiC's own templates leave it (sonic-buildimage qos_config.j2
@@ -267,6 +315,9 @@ static const char TEMPLATE_SWITCH[] =
     "\"9100\"}},\n"
     " \"BUFFER_PG\": {\"Ethernet0|3-4\": {\"profile\": \"NULL\"}, \"Ethernet0|0\": "
     "{\"profile\": \"ingress_lossy_profile\"}},\n"
+    " \"BUFFER_QUEUE\": {\"Ethernet0|0-2\": {\"profile\": \"q_lossy_profile\"}, "
+    "\"Ethernet0|3-4\": {\"profile\": \"egress_lossless_profile\"}, \"Ethernet0|5-6\": "
+    "{\"profile\": \"q_lossy_profile\"}},\n " PROFILES ",\n"
     " \"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"1\", \"3\": \"3\"}},\n"
     " \"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"AZURE\", \"pfc_enable\": "
     "\"3,4\", \"pfcwd_sw_enable\": \"3,4\"}, \"Ethernet4\": {\"dscp_to_tc_map\": \"AZURE\"}},\n"
@@ -306,6 +357,30 @@ static cJSON *apply(cJSON *doc, const cJSON *patch)
 	return doc;
 }
 
+/*
+ * The field of the row of a PORT_INDEX table covering port|idx ("Ethernet0|3"
+ * or a range "Ethernet0|3-4"), NULL when none: the state, however keyed.
+ */
+static const char *at_index(const cJSON *doc, const char *table, const char *port, int idx,
+			    const char *field)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, table);
+	size_t n = strlen(port);
+	for (const cJSON *r = t ? t->child : NULL; r; r = r->next) {
+		int lo, hi;
+		if (strncmp(r->string, port, n) || r->string[n] != '|')
+			continue;
+		int got = sscanf(r->string + n + 1, "%d-%d", &lo, &hi);
+		if (got == 1)
+			hi = lo;
+		if (got >= 1 && lo <= idx && idx <= hi) {
+			const cJSON *f = cJSON_GetObjectItemCaseSensitive(r, field);
+			return cJSON_IsString(f) ? f->valuestring : NULL;
+		}
+	}
+	return NULL;
+}
+
 static bool has_op(const char *text, const char *op)
 {
 	bool found = strstr(text, op) != NULL;
@@ -315,10 +390,11 @@ static bool has_op(const char *text, const char *op)
 }
 
 /*
- * On a template switch: the lossless range split, its index 4 keeping
- * SONiC's fields; the BUFFER_PG range already NULL left alone; pfcwd and
- * port fields qosgen does not write left; the port outside the intent not
- * touched; and applying the patch leaves nothing to send.
+ * On a template switch (lossless 3-4): the ranges split, queue and PG 4,
+ * which the intent does not make lossless, back to lossy (q_lossy_profile,
+ * no ECN, no headroom), pfcwd_sw_enable as pfc_enable; port fields qosgen
+ * does not write left; the port outside the intent not touched; and
+ * applying the patch leaves nothing to send.
  */
 static void test_patch_converges(void **state)
 {
@@ -338,20 +414,20 @@ static void test_patch_converges(void **state)
 	struct qg_buf t = {0};
 	sonic_patch_text(patch, &t);
 	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/QUEUE/Ethernet0|3-4\"}"));
-	assert_true(has_op(t.data,
-			   "{\"op\":\"add\",\"path\":\"/QUEUE/Ethernet0|4\",\"value\":"
-			   "{\"scheduler\":\"scheduler.1\",\"wred_profile\":\"AZURE_LOSSLESS\"}}"));
-	assert_true(has_op(t.data,
-			   "{\"op\":\"add\",\"path\":\"/QUEUE/Ethernet0|3\",\"value\":"
-			   "{\"scheduler\":\"scheduler.1\",\"wred_profile\":\"" SONIC_WRED "\"}}"));
+	assert_true(has_op(t.data, "{\"op\":\"add\",\"path\":\"/QUEUE/Ethernet0|4\",\"value\":"
+				   "{\"scheduler\":\"" SONIC_SCHED_LOSSY "\"}}"));
+	assert_true(has_op(t.data, "{\"op\":\"add\",\"path\":\"/QUEUE/Ethernet0|3\",\"value\":"
+				   "{\"scheduler\":\"" SONIC_SCHED_LOSSY
+				   "\",\"wred_profile\":\"" SONIC_WRED "\"}}"));
 	/* The CNP queue 6 is in the range 5-7: split into 5, 6 and 7. */
 	assert_true(has_op(t.data, "\"path\":\"/QUEUE/Ethernet0|5\""));
 	assert_true(has_op(t.data, "\"path\":\"/QUEUE/Ethernet0|7\""));
 	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PORT_QOS_MAP/Ethernet0/"
 				   "pfc_enable\",\"value\":\"3\"}"));
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PORT_QOS_MAP/Ethernet0/"
+				   "pfcwd_sw_enable\",\"value\":\"3\"}"));
 	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PORT/Ethernet0/mtu\""));
-	assert_null(strstr(t.data, "BUFFER_PG"));
-	assert_null(strstr(t.data, "pfcwd"));
+	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/BUFFER_PG/Ethernet0|3-4\"}"));
 	assert_null(strstr(t.data, "Ethernet4"));
 	assert_null(strstr(t.data, "AZURE\"")); /* SONiC's map stays, unused by Ethernet0 */
 	assert_int_equal(t.data[0], '[');
@@ -364,6 +440,20 @@ static void test_patch_converges(void **state)
 	apply(have, patch);
 	assert_null(sonic_config_patch(want, have, &oom));
 	assert_false(oom);
+	/* Lossless exactly where the intent says: 3, and 4 back to the templates' lossy. */
+	assert_string_equal(at_index(have, "BUFFER_PG", "Ethernet0", 3, "profile"), "NULL");
+	assert_null(at_index(have, "BUFFER_PG", "Ethernet0", 4, "profile"));
+	assert_string_equal(at_index(have, "BUFFER_PG", "Ethernet0", 0, "profile"),
+			    "ingress_lossy_profile");
+	for (int qi = 0; qi < 8; qi++) {
+		assert_string_equal(at_index(have, "BUFFER_QUEUE", "Ethernet0", qi, "profile"),
+				    qi == 3 ? SONIC_Q_LOSSLESS : SONIC_Q_LOSSY);
+		if (qi == 3)
+			assert_string_equal(
+			    at_index(have, "QUEUE", "Ethernet0", qi, "wred_profile"), SONIC_WRED);
+		else
+			assert_null(at_index(have, "QUEUE", "Ethernet0", qi, "wred_profile"));
+	}
 	assert_false(sonic_config_same_at(patch, have, before));
 	assert_true(sonic_config_same_at(patch, before, before));
 	cJSON_Delete(before);
@@ -386,7 +476,7 @@ static void test_patch_removes_dropped(void **state)
 	cJSON *want = sonic_config_from_model(&m, 0), *have = NULL;
 	struct qg_diags d;
 	qg_diags_init(&d, "rb");
-	const char *rb = "{\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}},"
+	const char *rb = "{" DYNAMIC ","
 			 " \"PORT\": {\"Ethernet0\": {\"mtu\": \"9100\"}},"
 			 " \"SCHEDULER\": {\"" SONIC_SCHED_CNP "\": {\"type\": \"STRICT\"}},"
 			 " \"QUEUE\": {\"Ethernet0|6\": {\"scheduler\": \"" SONIC_SCHED_CNP "\"}}}";
@@ -396,9 +486,10 @@ static void test_patch_removes_dropped(void **state)
 	cJSON *patch = sonic_config_patch(want, have, &oom);
 	struct qg_buf t = {0};
 	sonic_patch_text(patch, &t);
-	/* The table emptied goes whole: config_db has no empty table. */
-	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/SCHEDULER\"}"));
-	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/QUEUE/Ethernet0|6\"}"));
+	/* The CNP scheduler goes; its queue gets the lossy queues' scheduler. */
+	assert_true(has_op(t.data, "{\"op\":\"remove\",\"path\":\"/SCHEDULER/qosgen_cnp\"}"));
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/QUEUE/Ethernet0|6/"
+				   "scheduler\",\"value\":\"" SONIC_SCHED_LOSSY "\"}"));
 	apply(have, patch);
 	assert_null(sonic_config_patch(want, have, &oom));
 	qg_buf_free(&t);
@@ -407,8 +498,7 @@ static void test_patch_removes_dropped(void **state)
 
 	/* The same, used by a port outside the intent: refused, naming it. */
 	const char *other =
-	    "{\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": "
-	    "\"dynamic\"}}, \"PORT\": {\"Ethernet0\": {}, \"Ethernet4\": {}},"
+	    "{" DYNAMIC ", \"PORT\": {\"Ethernet0\": {}, \"Ethernet4\": {}},"
 	    " \"SCHEDULER\": {\"" SONIC_SCHED_CNP "\": {\"type\": \"STRICT\"}},"
 	    " \"QUEUE\": {\"Ethernet4|6\": {\"scheduler\": \"" SONIC_SCHED_CNP "\"}}}";
 	assert_int_equal(sonic_readback_parse(other, strlen(other), &have, &d), 0);
@@ -419,8 +509,6 @@ static void test_patch_removes_dropped(void **state)
 	qg_diags_free(&d);
 	qg_model_free(&m);
 }
-
-#define DYNAMIC "\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}}"
 
 /*
  * A port's cable length goes in the row that already names it (whatever its
@@ -488,6 +576,10 @@ static void test_judge_refusals(void **state)
 		      "the switch has no port Ethernet0");
 	judge_refuses(want, "{\"PORT\": {\"Ethernet0\": {}}}",
 		      "buffer model is 'traditional' (DEVICE_METADATA|localhost buffer_model");
+	judge_refuses(want,
+		      "{\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}}, "
+		      "\"PORT\": {\"Ethernet0\": {}}}",
+		      "the switch has no BUFFER_PROFILE|q_lossy_profile");
 	judge_refuses(want,
 		      "{\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\", "
 		      "\"switch_type\": \"voq\"}}, \"PORT\": {\"Ethernet0\": {}}}",
@@ -624,9 +716,11 @@ static void test_patch_watchdog(void **state)
 	cJSON_Delete(end);
 	t.len = 0;
 
+	/* Unmanaged: PFC_WD left; pfcwd_sw_enable follows pfc_enable ("3,4" named 4). */
 	watchdog_patch(BASE_QOS ONE_PORT, rb, &t, &end);
 	assert_null(strstr(t.data, "PFC_WD"));
-	assert_null(strstr(t.data, "pfcwd"));
+	assert_true(has_op(t.data, "{\"op\":\"replace\",\"path\":\"/PORT_QOS_MAP/Ethernet0/"
+				   "pfcwd_sw_enable\",\"value\":\"3\"}"));
 	cJSON_Delete(end);
 	t.len = 0;
 
@@ -707,6 +801,215 @@ static void test_watchdog_intent(void **state)
 			"it belongs in qos.pfc_watchdog");
 }
 
+/*
+ * SONiC's DWRR weights across all 8 queues of a port (config_db.h): the
+ * lossless class gets exactly its weight, in the smallest weights; what
+ * cannot add up in 1..100 is refused, naming weights that can.
+ */
+static void test_shares(void **state)
+{
+	(void)state;
+	struct qg_qos q = {
+	    .lossless = {.priority = 3,
+			 .traffic_class = 3,
+			 .ets = {.mode = QG_ETS_WRR, .weight = 50}},
+	    .cnp = true,
+	    .cnpc = {.priority = 6, .traffic_class = 6, .ets = {.mode = QG_ETS_STRICT}}};
+	struct sonic_shares sh;
+	sonic_shares(&q, &sh);
+	/* 6 lossy queues share 50 %: 300 : 50 each, i.e. 6 : 1; 6 / (6 + 6) = 50 %. */
+	assert_true(sh.ok);
+	assert_int_equal(sh.lossless, 6);
+	assert_int_equal(sh.rest, 1);
+	assert_int_equal(sh.n_rest, 6);
+	q.cnpc.ets = (struct qg_ets){.mode = QG_ETS_WRR, .weight = 10};
+	sonic_shares(&q, &sh);
+	/* 50 and 10 against 6 sharing 40: 300 : 60 : 40 -> 15 : 3 : 2; 15 / (15+3+12) = 50 %. */
+	assert_true(sh.ok);
+	assert_int_equal(sh.lossless, 15);
+	assert_int_equal(sh.cnp, 3);
+	assert_int_equal(sh.rest, 2);
+	q.cnp = false;
+	q.lossless.ets.weight = 33; /* 33 * 7 : 67 has no common divisor: 231 > 100 */
+	sonic_shares(&q, &sh);
+	assert_false(sh.ok);
+	assert_int_equal(sh.need_class, 231);
+	assert_int_equal(sh.need_rest, 67);
+	q.lossless.ets.weight = 100; /* nothing left for the other 7 */
+	sonic_shares(&q, &sh);
+	assert_false(sh.ok);
+	q.lossless.ets.mode = QG_ETS_UNSET; /* every queue alike */
+	sonic_shares(&q, &sh);
+	assert_true(sh.ok);
+	assert_int_equal(sh.rest, 1);
+	assert_int_equal(sh.n_rest, 8);
+	assert_true(check_refuses("version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n"
+				  "    dscp: [26]\n    pool: {name: roce, memory_percent: 50}\n"
+				  "    ets: {mode: wrr, weight: 33}\n" SONIC_SWITCH,
+				  "ets weight 33 cannot be given exactly on sonic"));
+	assert_true(check_refuses("version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n"
+				  "    dscp: [26]\n    pool: {name: roce, memory_percent: 50}\n"
+				  "    ets: {mode: wrr, weight: 33}\n" SONIC_SWITCH,
+				  "needs weights 231 and 67; 32 or 35 would"));
+	assert_true(check_refuses("version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n"
+				  "    dscp: [26]\n    pool: {name: roce, memory_percent: 50}\n"
+				  "    ets: {mode: wrr, weight: 100}\n" SONIC_SWITCH,
+				  "leave the other 7 queues of each port 0 %"));
+}
+
+/* The intents of the history matrix: one policy change each from the first. */
+#define H_HEAD "version: 1\nfabric: t\nqos:\n"
+#define H_PORTS(p) "switches:\n  - {name: sonic, platform: sonic, address: s.lab, ports: [" p "]}\n"
+static const char *const history[] = {
+    H_HEAD
+    "  lossless:\n    priority: 3\n    dscp: [26]\n    pool: {name: roce, "
+    "memory_percent: 50}\n    ecn: {min_kb: 150, max_kb: 1500}\n    ets: {mode: wrr, "
+    "weight: 50}\n  cnp: {priority: 6, dscp: 48, ets: strict}\n  pfc_watchdog: true\n" H_PORTS(
+	"Ethernet0-8/4"),
+    /* the lossless priority and DSCP moved, to 4 and to 5 */
+    H_HEAD
+    "  lossless:\n    priority: 4\n    dscp: [34]\n    pool: {name: roce, "
+    "memory_percent: 50}\n    ecn: {min_kb: 150, max_kb: 1500}\n    ets: {mode: wrr, "
+    "weight: 50}\n  cnp: {priority: 6, dscp: 48, ets: strict}\n  pfc_watchdog: true\n" H_PORTS(
+	"Ethernet0-8/4"),
+    H_HEAD "  lossless:\n    priority: 5\n    dscp: [40, 41]\n    pool: {name: roce, "
+	   "memory_percent: 50}\n    ecn: {min_kb: 150, max_kb: 1500}\n  cnp: {priority: 6, "
+	   "dscp: 48, ets: strict}\n  pfc_watchdog: false\n" H_PORTS("Ethernet0-8/4"),
+    /* CNP moved; ECN thresholds changed; WRR 60 */
+    H_HEAD "  lossless:\n    priority: 3\n    dscp: [26]\n    pool: {name: roce, "
+	   "memory_percent: 50}\n    ecn: {min_kb: 100, max_kb: 1000}\n    ets: {mode: wrr, "
+	   "weight: 60}\n  cnp: {priority: 7, dscp: 46, ets: {mode: wrr, weight: 10}}\n"
+	   "  pfc_watchdog: {detection_ms: 400, restoration_ms: 800}\n" H_PORTS("Ethernet0-8/4"),
+    /* ECN removed, strict, no CNP, watchdog unmanaged, MTU, cable lengths */
+    H_HEAD "  switch_mtu: 9100\n  lossless:\n    priority: 3\n    dscp: [26]\n    pool: "
+	   "{name: roce, memory_percent: 50}\n    ets: strict\n"
+	   "switches:\n  - {name: sonic, platform: sonic, address: s.lab, ports: [Ethernet0-8/4], "
+	   "cable_length_m: {default: 5, Ethernet4: 40}}\n",
+    /* a port removed, and one added */
+    H_HEAD
+    "  lossless:\n    priority: 3\n    dscp: [26]\n    pool: {name: roce, "
+    "memory_percent: 50}\n    ecn: {min_kb: 150, max_kb: 1500}\n  pfc_watchdog: false\n" H_PORTS(
+	"Ethernet0-4/4"),
+    H_HEAD
+    "  lossless:\n    priority: 4\n    dscp: [26]\n    pool: {name: roce, "
+    "memory_percent: 50}\n    ecn: {min_kb: 150, max_kb: 1500}\n  pfc_watchdog: true\n" H_PORTS(
+	"Ethernet0-12/4"),
+};
+#define N_HISTORY (sizeof(history) / sizeof(history[0]))
+
+/*
+ * have with the patch to intent applied, and the second diff empty; NULL
+ * (have freed) when the judge refuses, which must be the one refusal a
+ * history can meet: a port dropped from the intent still using a row the
+ * intent no longer has.
+ */
+static cJSON *pushed(const char *intent, cJSON *have, cJSON **want_out)
+{
+	struct qg_model m;
+	load_ok(intent, &m);
+	cJSON *want = sonic_config_from_model(&m, 0);
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	if (sonic_config_judge(want, have, &d) != 0) {
+		assert_true(diag_has(&d, "a port the intent does not list, uses it"));
+		assert_null(want_out);
+		cJSON_Delete(have);
+		cJSON_Delete(want);
+		qg_diags_free(&d);
+		qg_model_free(&m);
+		return NULL;
+	}
+	bool oom;
+	cJSON *patch = sonic_config_patch(want, have, &oom);
+	assert_false(oom);
+	apply(have, patch);
+	assert_null(sonic_config_patch(want, have, &oom)); /* the second diff is empty */
+	cJSON_Delete(patch);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	if (want_out)
+		*want_out = want;
+	else
+		cJSON_Delete(want);
+	return have;
+}
+
+/*
+ * History independence, from the real MSN2700 config_db (SONiC's templates:
+ * lossless 3-4 as range rows): for every pair (A, B) of the matrix, A then
+ * B leaves the owned state of B's ports exactly as B alone on the factory
+ * switch; and B alone makes lossless exactly B's priority and queue.
+ */
+static void test_history(void **state)
+{
+	(void)state;
+	char *text = source_file("tests/sim/sonic-msn2700.config_db.json");
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	cJSON *factory = NULL;
+	assert_int_equal(sonic_readback_parse(text, strlen(text), &factory, &d), 0);
+	free(text);
+	size_t pairs = 0, refused = 0;
+	for (size_t b = 0; b < N_HISTORY; b++) {
+		cJSON *want = NULL;
+		cJSON *fresh = pushed(history[b], cJSON_Duplicate(factory, true), &want);
+		cJSON *expect = sonic_config_owned(want, fresh);
+		assert_non_null(expect);
+		struct qg_model m;
+		load_ok(history[b], &m);
+		const struct qg_class *l = &m.qos.lossless;
+		char pfc[4];
+		snprintf(pfc, sizeof(pfc), "%d", l->priority);
+		assert_string_equal(get(fresh, "PORT_QOS_MAP", "Ethernet0", "pfc_enable"), pfc);
+		for (int i = 0; i < 8; i++) {
+			bool lossless = i == l->traffic_class;
+			assert_string_equal(
+			    at_index(fresh, "BUFFER_QUEUE", "Ethernet4", i, "profile"),
+			    lossless ? SONIC_Q_LOSSLESS : SONIC_Q_LOSSY);
+			assert_int_equal(at_index(fresh, "QUEUE", "Ethernet4", i, "wred_profile") !=
+					     NULL,
+					 lossless && m.qos.ecn);
+			if (i > 0)
+				assert_int_equal(
+				    at_index(fresh, "BUFFER_PG", "Ethernet4", i, "profile") != NULL,
+				    i == l->priority);
+		}
+		qg_model_free(&m);
+		for (size_t a = 0; a < N_HISTORY; a++) {
+			cJSON *sw = pushed(history[a], cJSON_Duplicate(factory, true), NULL);
+			sw = pushed(history[b], sw, NULL);
+			if (!sw) {
+				/*
+				 * Only where A has a port B lacks (B the 2-port intent, or A
+				 * the 4-port one): that port still uses A's rows.
+				 */
+				assert_true(b == N_HISTORY - 2 || a == N_HISTORY - 1);
+				refused++;
+				continue;
+			}
+			pairs++;
+			cJSON *got = sonic_config_owned(want, sw);
+			if (!cJSON_Compare(got, expect, true)) {
+				char *g = cJSON_Print(got), *e = cJSON_Print(expect);
+				fprintf(stderr, "A %zu then B %zu:\n%s\nB alone:\n%s\n", a, b, g,
+					e);
+				cJSON_free(g);
+				cJSON_free(e);
+			}
+			assert_true(cJSON_Compare(got, expect, true));
+			cJSON_Delete(got);
+			cJSON_Delete(sw);
+		}
+		cJSON_Delete(expect);
+		cJSON_Delete(fresh);
+		cJSON_Delete(want);
+	}
+	assert_int_equal(pairs + refused, N_HISTORY * N_HISTORY);
+	assert_true(pairs >= (N_HISTORY - 1) * (N_HISTORY - 1));
+	cJSON_Delete(factory);
+	qg_diags_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,6 +1028,8 @@ int main(void)
 	    cmocka_unit_test(test_judge_watchdog),
 	    cmocka_unit_test(test_watchdog_intent),
 	    cmocka_unit_test(test_readback_parse),
+	    cmocka_unit_test(test_shares),
+	    cmocka_unit_test(test_history),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
