@@ -22,10 +22,11 @@ long sonic_ecn_bytes(int kb)
 int sonic_port_mtu(const struct qg_qos *q)
 {
 	/*
-	 * Not SONiC's own 9100 (its port_config.ini): an Onyx or Cumulus switch
-	 * of the same fabric gets 9216, and one fabric has one MTU.
+	 * The fabric's one switch MTU (gen/intent.c settles it within every
+	 * switch target's maximum), not SONiC's own 9100 of port_config.ini:
+	 * an Onyx or Cumulus switch of the same fabric gets the same.
 	 */
-	return q->switch_mtu_given ? q->switch_mtu : SONIC_MTU_DEFAULT;
+	return q->switch_mtu;
 }
 
 static long gcd(long a, long b)

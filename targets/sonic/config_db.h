@@ -80,7 +80,6 @@
 #define SONIC_SCHED_LOSSY "qosgen_lossy"
 #define SONIC_LOSSY_PG 0	  /* SONiC's templates: BUFFER_PG <port>|0 is the lossy profile */
 #define SONIC_QUEUES 8		  /* a port's unicast queues, 0..7: the TCs' */
-#define SONIC_MTU_DEFAULT 9216	  /* the fabric's: Onyx's and Cumulus's default switch_mtu */
 #define SONIC_MTU_MAX 9216	  /* sonic-port.yang: PORT mtu range 68..9216 */
 #define SONIC_ECN_PROBABILITY 100 /* as the cumulus target: mark every packet above max */
 #define SONIC_WEIGHT_MAX 100	  /* sonic-scheduler.yang: weight range 1..100 */

@@ -297,8 +297,8 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "sonic.port.mtu", v,
 		       q->switch_mtu_given
 			   ? "qos.switch_mtu, as given (SONiC takes 68..9216, sonic-port.yang)"
-			   : "qos.switch_mtu's default, the MTU the onyx and cumulus targets give "
-			     "their ports: one fabric, one MTU (not SONiC's own 9100)");
+			   : "qos.switch_mtu's default, the one MTU of every switch of the fabric "
+			     "(not SONiC's own 9100)");
 	sonic_explain_owned(m, x);
 	qg_explain_row(x, "sonic.names",
 		       SONIC_MAP ", " SONIC_WRED ", " SONIC_SCHED_LOSSLESS ", " SONIC_SCHED_CNP
