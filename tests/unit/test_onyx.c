@@ -41,13 +41,35 @@ static void test_rdg_reference_lines(void **state)
 	struct qg_outset o;
 	load_example("rdg-vsphere.yaml", &m);
 	build_ok(&m, &o);
-	char lines[16][160];
-	size_t n = config_lines(file_text(&o, "onyx/swx-mld-1-2.cli"), lines, 16);
-	/* Exactly the six lines in order, plus the MTU line on the same ports. */
-	assert_int_equal(n, 7);
+	char lines[32][160];
+	size_t n = config_lines(file_text(&o, "onyx/swx-mld-1-2.cli"), lines, 32);
+	/*
+	 * The six lines in order, the MTU line on the same ports first, and
+	 * between them only the owned defaults (issue 23): the seven other
+	 * traffic classes without congestion control, and the seven the intent
+	 * gives no scheduler at Onyx's default ETS, as "no" forms.
+	 */
+	assert_int_equal(n, 7 + 7 + 7);
 	assert_string_equal(lines[0], "interface ethernet 1/1-1/32 mtu 9216 force");
-	for (size_t i = 0; i < 6; i++)
-		assert_string_equal(lines[i + 1], seed_lines[i]);
+	size_t seen = 0, cc_off = 0, ets_off = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (seen < 6 && !strcmp(lines[i], seed_lines[seen])) {
+			seen++;
+			continue;
+		}
+		int tc;
+		char tail[40];
+		assert_int_equal(sscanf(lines[i],
+					"interface ethernet 1/1-1/32 no traffic-class %d %39[^\n]",
+					&tc, tail),
+				 2);
+		assert_int_not_equal(tc, !strcmp(tail, "congestion-control") ? 3 : 6);
+		cc_off += !strcmp(tail, "congestion-control");
+		ets_off += !strcmp(tail, "dcb ets");
+	}
+	assert_int_equal(seen, 6);
+	assert_int_equal(cc_off, 7);
+	assert_int_equal(ets_off, 7);
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
@@ -69,19 +91,70 @@ static void test_ranges_and_variants(void **state)
 	assert_int_equal(onyx_config_from_model(&m, 0, &want), 0);
 	onyx_config_emit(&want, &b);
 	onyx_config_free(&want);
-	assert_string_equal(b.data,
-			    "0\tinterface ethernet 1/1-1/4 mtu 9100 force\n"
-			    "0\tinterface ethernet 1/7/1-1/7/2 mtu 9100 force\n"
-			    "0\tinterface ethernet 1/31-1/32 mtu 9100 force\n"
-			    "1\ttraffic pool rdma_1 type lossless\n"
-			    "1\ttraffic pool rdma_1 memory percent 33.30\n"
-			    "1\ttraffic pool rdma_1 map switch-priority 5\n"
-			    "2\tinterface ethernet 1/1-1/4 qos trust L2\n"
-			    "2\tinterface ethernet 1/7/1-1/7/2 qos trust L2\n"
-			    "2\tinterface ethernet 1/31-1/32 qos trust L2\n"
-			    "3\tinterface ethernet 1/1-1/4 traffic-class 5 dcb ets wrr 60\n"
-			    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 5 dcb ets wrr 60\n"
-			    "3\tinterface ethernet 1/31-1/32 traffic-class 5 dcb ets wrr 60\n");
+	/*
+	 * Every traffic class owned (issue 23): no ECN anywhere (the intent has
+	 * none), and the lossless wrr 60 is exactly 60 % of the port because the
+	 * seven other classes get the other 40 (6,6,6,6,6,5,5; Onyx weighs WRR
+	 * classes against each other).
+	 */
+	assert_string_equal(
+	    b.data, "0\tinterface ethernet 1/1-1/4 mtu 9100 force\n"
+		    "0\tinterface ethernet 1/7/1-1/7/2 mtu 9100 force\n"
+		    "0\tinterface ethernet 1/31-1/32 mtu 9100 force\n"
+		    "1\ttraffic pool rdma_1 type lossless\n"
+		    "1\ttraffic pool rdma_1 memory percent 33.30\n"
+		    "1\ttraffic pool rdma_1 map switch-priority 5\n"
+		    "2\tinterface ethernet 1/1-1/4 qos trust L2\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 qos trust L2\n"
+		    "2\tinterface ethernet 1/31-1/32 qos trust L2\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 0 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 0 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 0 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 1 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 1 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 1 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 2 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 2 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 2 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 3 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 3 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 3 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 4 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 4 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 4 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 5 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 5 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 5 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 6 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 6 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 6 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 7 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 7 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 7 congestion-control\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 0 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 0 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 0 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 1 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 1 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 1 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 2 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 2 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 2 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 3 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 3 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 3 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 4 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 4 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 4 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 5 dcb ets wrr 60\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 5 dcb ets wrr 60\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 5 dcb ets wrr 60\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 6 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 6 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 6 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 7 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 7 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 7 dcb ets wrr 5\n");
 	qg_buf_free(&b);
 	qg_model_free(&m);
 }
