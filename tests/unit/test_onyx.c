@@ -3,6 +3,9 @@
 
 #include "../../targets/onyx/onyx.h"
 #include "../../targets/onyx/onyx_config.h"
+#include "../../gen/explain.h"
+
+#include <cjson/cJSON.h>
 
 /*
  * The six QoS lines of the reference switch configuration, verbatim from the
@@ -205,6 +208,64 @@ static void test_traffic_class_remap_rejected(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * explain shows each switch's final owned state in Onyx's terms (issue 23):
+ * the pool, and congestion control and ETS for all eight traffic classes.
+ */
+static void test_explain_owned_state(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_example("rdg-vsphere.yaml", &m);
+	cJSON *x = qg_explain_json(&m);
+	char *text = cJSON_PrintUnformatted(x);
+	assert_non_null(strstr(text, "\"onyx.swx-mld-1-2.lossless\""));
+	assert_non_null(
+	    strstr(text, "traffic pool roce type lossless, 50.00 %, map switch-priority 3\""));
+	assert_non_null(strstr(text,
+			       "\"tc0 none, tc1 none, tc2 none, tc3 ecn 150..1500 KB, tc4 none, "
+			       "tc5 none, tc6 none, tc7 none\""));
+	assert_non_null(strstr(text,
+			       "\"tc0 default, tc1 default, tc2 default, tc3 default, tc4 default, "
+			       "tc5 default, tc6 strict, tc7 default\""));
+	assert_non_null(strstr(text, "\"24..31 -> switch-priority 3\""));
+	cJSON_free(text);
+	cJSON_Delete(x);
+	qg_model_free(&m);
+}
+
+/* The shares the onyx target cannot make exact are refused at the weight. */
+static void test_ets_shares_refused(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: roce, "
+	    "memory_percent: 50}, ets: {mode: wrr, weight: 95}}\n"
+	    "  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+	    "switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1]}\n",
+	    &m);
+	struct qg_diags d;
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_true(
+	    diag_has(&d, "qos.lossless.ets.weight 95 leaves 5 for the 6 other traffic classes"));
+	assert_true(diag_has(&d, "allows 1..94"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	/* 94 leaves 1 each: built. */
+	load_ok(
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: roce, "
+	    "memory_percent: 50}, ets: {mode: wrr, weight: 94}}\n"
+	    "  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+	    "switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1]}\n",
+	    &m);
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d), 0);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +273,8 @@ int main(void)
 	    cmocka_unit_test(test_ranges_and_variants),
 	    cmocka_unit_test(test_traffic_class_remap_rejected),
 	    cmocka_unit_test(test_dscp_map_judged_by_targets),
+	    cmocka_unit_test(test_explain_owned_state),
+	    cmocka_unit_test(test_ets_shares_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
