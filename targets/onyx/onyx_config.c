@@ -930,6 +930,12 @@ static void trust_line(char *what, size_t len, const char *trust)
 	snprintf(what, len, "qos trust %s", trust);
 }
 
+/*
+ * Congestion control off is Onyx's default for a traffic class (`show
+ * interfaces ethernet X congestion-control`: "Mode": "none",
+ * shared/fixtures/onyx/onyx_show_interface_congestion_control.cfg); the "no"
+ * form is the one mellanox.onyx's onyx_traffic_class.py sends to disable it.
+ */
 static void cc_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
 {
 	if (t->cc == ONYX_CC_NONE)
@@ -941,6 +947,13 @@ static void cc_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
 			 t->relative ? "relative" : "absolute", t->cc_max);
 }
 
+/*
+ * QG_ETS_UNSET is Onyx's default scheduler for the class, whose values the
+ * sources we hold do not document (the running-config prints no line for
+ * it): qosgen writes the "no" form rather than a guessed weight. That form is
+ * not shown verbatim in those sources either; it follows "no traffic-class T
+ * congestion-control" (docs/architecture.md, "Push (switches)").
+ */
 static void ets_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
 {
 	if (t->ets == QG_ETS_UNSET)
