@@ -125,6 +125,11 @@ run_e2e() { # BUILD LABEL
 	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
 	sweep=$(printf '%s\n' "$out" | grep '^fault sweep')
 	record "$2e2e/converge" "$rc" "$(printf '%s\n' "$out" | tail -n 1); $sweep"
+	# Issue 23: intent A then B on the Onyx simulator equals B on a factory switch.
+	out=$(sh tests/e2e/onyx_history.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
+	record "$2e2e/onyx-history" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 	out=$(sh tests/e2e/hostpush.sh "$1" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40

@@ -60,6 +60,32 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 		qg_warning(d, m->qos.pfcwd.pos,
 			   "qos.pfc_watchdog: the onyx target writes no PFC watchdog yet; ignored "
 			   "for its switches, which keep their own");
+	/*
+	 * Shares (onyx_ets_plan): the classes the intent does not name get the
+	 * rest of 100 as WRR weights, at least 1 each (the weight range of
+	 * `traffic-class T dcb ets wrr W`, mellanox.onyx onyx_traffic_class), so
+	 * the lossless weight is the exact share only while that rest is there.
+	 */
+	struct onyx_tc_cfg plan[8];
+	int others = onyx ? onyx_ets_plan(&m->qos, plan) : 0;
+	if (others > 0) {
+		int cnp_w =
+		    m->qos.cnp && m->qos.cnpc.ets.mode == QG_ETS_WRR ? m->qos.cnpc.ets.weight : 0;
+		if (cnp_w == 0)
+			qg_error(d, m->qos.lossless.ets.pos,
+				 "qos.lossless.ets.weight %d leaves %d for the %d other traffic "
+				 "classes, which Onyx weighs against it and which need a weight of "
+				 "1 at least each; the onyx target allows 1..%d here",
+				 m->qos.lossless.ets.weight, 100 - m->qos.lossless.ets.weight,
+				 others, 100 - others);
+		else
+			qg_error(
+			    d, m->qos.lossless.ets.pos,
+			    "qos.lossless.ets.weight %d with qos.cnp.ets.weight %d leaves "
+			    "nothing for the %d other traffic classes, which Onyx weighs against "
+			    "them; the onyx target needs the two weights to add up to at most %d",
+			    m->qos.lossless.ets.weight, cnp_w, others, 100 - others);
+	}
 	const struct qg_class *cls[2] = {&m->qos.lossless, m->qos.cnp ? &m->qos.cnpc : NULL};
 	for (int k = 0; k < 2; k++) {
 		const struct qg_class *c = cls[k];
@@ -121,10 +147,10 @@ static int onyx_settings(const struct qg_model *m, size_t i, struct qg_settings 
 	}
 	for (int tc = 0; p && tc < 8; tc++) {
 		const struct onyx_tc_cfg *t = &p->tc[tc];
-		if (t->ets == QG_ETS_UNSET)
-			continue;
 		snprintf(key, sizeof(key), "tc%d.ets", tc);
-		if (t->ets == QG_ETS_STRICT)
+		if (t->ets == QG_ETS_UNSET)
+			qg_settings_add(out, key, "default");
+		else if (t->ets == QG_ETS_STRICT)
 			qg_settings_add(out, key, "strict");
 		else
 			qg_settings_add(out, key, "wrr %d", t->weight);
@@ -251,6 +277,74 @@ static void onyx_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_centi_format(q->pool_percent_centi, v);
 	qg_explain_row(x, "onyx.pool.memory_percent", v,
 		       "Onyx prints the percent back with two decimals, so qosgen writes two");
+	if (q->trust == QG_TRUST_DSCP) {
+		int lo = q->lossless.dscp[0] / 8 * 8;
+		char dv[48];
+		snprintf(dv, sizeof(dv), "%d..%d -> switch-priority %d", lo, lo + 7,
+			 q->lossless.priority);
+		qg_explain_row(
+		    x, "onyx.lossless_dscps", dv,
+		    "Onyx's default DSCP/8 map: every DSCP of the block is lossless, not only "
+		    "the intent's; basic buffer mode has no DSCP-to-switch-priority command to "
+		    "put the others in a lossy class");
+	}
+	/* The final owned state per switch, in Onyx's terms (docs/intent.md, "### onyx"). */
+	for (size_t i = 0; i < m->n_switches; i++) {
+		if (m->switches[i].target != &qg_target_onyx)
+			continue;
+		struct onyx_config want;
+		if (onyx_config_from_model(m, i, &want) != 0 || want.n_ports == 0) {
+			onyx_config_free(&want);
+			continue;
+		}
+		const struct onyx_pool_cfg *pool = &want.pools[0];
+		const struct onyx_port_cfg *p = &want.ports[0];
+		char key[QG_NAME_LEN + 32], pct[24];
+		struct qg_buf val = {0};
+		qg_centi_format(pool->percent_centi, pct);
+		qg_buf_printf(&val, "traffic pool %s type %s, %s %%, map switch-priority",
+			      pool->name, pool->type, pct);
+		for (int prio = 0; prio < 8; prio++)
+			if (pool->priority_mask & (1u << prio))
+				qg_buf_printf(&val, " %d", prio);
+		snprintf(key, sizeof(key), "onyx.%s.lossless", m->switches[i].name);
+		qg_explain_row(x, key, val.data ? val.data : "",
+			       "the pool maps exactly this priority (PFC follows it); any other "
+			       "pool gives it up, and a priority the intent no longer names goes "
+			       "back to the switch's default lossy pool");
+		val.len = 0;
+		for (int tc = 0; tc < 8; tc++) {
+			const struct onyx_tc_cfg *t = &p->tc[tc];
+			if (t->cc == ONYX_CC_NONE)
+				qg_buf_printf(&val, "%stc%d none", tc ? ", " : "", tc);
+			else
+				qg_buf_printf(&val, "%stc%d ecn %d..%d KB", tc ? ", " : "", tc,
+					      t->cc_min, t->cc_max);
+		}
+		snprintf(key, sizeof(key), "onyx.%s.congestion_control", m->switches[i].name);
+		qg_explain_row(x, key, val.data ? val.data : "",
+			       "every traffic class is owned: 'none' is written as 'no "
+			       "traffic-class T congestion-control', Onyx's default");
+		val.len = 0;
+		for (int tc = 0; tc < 8; tc++) {
+			const struct onyx_tc_cfg *t = &p->tc[tc];
+			if (t->ets == QG_ETS_STRICT)
+				qg_buf_printf(&val, "%stc%d strict", tc ? ", " : "", tc);
+			else if (t->ets == QG_ETS_WRR)
+				qg_buf_printf(&val, "%stc%d wrr %d", tc ? ", " : "", tc, t->weight);
+			else
+				qg_buf_printf(&val, "%stc%d default", tc ? ", " : "", tc);
+		}
+		snprintf(key, sizeof(key), "onyx.%s.ets", m->switches[i].name);
+		qg_explain_row(
+		    x, key, val.data ? val.data : "",
+		    "every traffic class is owned; WRR weights are relative across the "
+		    "port's WRR classes, so with a wrr lossless class the others get the "
+		    "rest of 100 and its share is exact; 'default' is 'no traffic-class T "
+		    "dcb ets'");
+		qg_buf_free(&val);
+		onyx_config_free(&want);
+	}
 }
 
 /*
@@ -259,9 +353,13 @@ static void onyx_explain(const struct qg_model *m, struct qg_explain_rows *x)
  * lacks (match: line), so a second run changes nothing; the file's "##"
  * lines are comments to it (netcommon's NetworkConfig skips lines that
  * start with '#'), as to Onyx. It only adds lines: what the switch has
- * beyond the file (a pool's extra priority) is left for the convergence
- * check to report and `qosgen push` to remove. onyx_config's own save would
- * run on every play, changed or not, so the save is a task of its own.
+ * beyond the file (a pool's extra priority, an earlier intent's ECN on
+ * another traffic class) is left for the convergence check to report and
+ * `qosgen push` to remove. So the file's "no traffic-class" lines (issue
+ * 23's owned defaults) are not given to it: a running-config never prints a
+ * "no" form, so match: line would send them on every run and a second run
+ * would never be unchanged. onyx_config's own save would run on every play,
+ * changed or not, so the save is a task of its own.
  */
 static const char *const onyx_handoff_vars[] = {
     "ansible_connection: ansible.netcommon.network_cli", "ansible_network_os: mellanox.onyx.onyx",
@@ -269,9 +367,11 @@ static const char *const onyx_handoff_vars[] = {
 static const struct qg_handoff onyx_handoff = {
     .play = "configure the Onyx switches with their generated CLI",
     .group_vars = onyx_handoff_vars,
-    .tasks = "- name: send the lines of onyx/NAME.cli the running-config lacks\n"
+    .tasks = "- name: send the lines of onyx/NAME.cli the running-config lacks (not its no forms)\n"
 	     "  mellanox.onyx.onyx_config:\n"
-	     "    src: \"{{ qosgen_out }}/onyx/{{ inventory_hostname }}.cli\"\n"
+	     "    lines: \"{{ lookup('ansible.builtin.file', qosgen_out ~ '/onyx/' ~ "
+	     "inventory_hostname ~ '.cli').splitlines() | reject('match', '^(#|$)') | "
+	     "reject('search', ' no traffic-class ') | list }}\"\n"
 	     "  register: qosgen_onyx\n"
 	     "- name: save it (configuration write), as qosgen push does\n"
 	     "  mellanox.onyx.onyx_config:\n"

@@ -146,20 +146,68 @@ int onyx_config_from_model(const struct qg_model *m, size_t i, struct onyx_confi
 		p->id = s->ports[k];
 		p->mtu = q->switch_mtu;
 		strcpy(p->trust, q->trust == QG_TRUST_DSCP ? "L3" : "L2");
+		/*
+		 * Every traffic class is owned: ECN on the lossless TC only (any
+		 * other TC's congestion control is removed), and the scheduler of
+		 * all eight (onyx_ets_plan).
+		 */
+		p->own_tcs = true;
+		onyx_ets_plan(q, p->tc);
 		if (q->ecn) {
 			struct onyx_tc_cfg *t = &p->tc[q->lossless.traffic_class];
 			t->cc = ONYX_CC_ECN;
 			t->cc_min = q->ecn_min_kb;
 			t->cc_max = q->ecn_max_kb;
 		}
-		const struct qg_class *cls[2] = {&q->lossless, q->cnp ? &q->cnpc : NULL};
-		for (int c = 0; c < 2; c++) {
-			if (!cls[c] || cls[c]->ets.mode == QG_ETS_UNSET)
-				continue;
-			p->tc[cls[c]->traffic_class].ets = cls[c]->ets.mode;
-			p->tc[cls[c]->traffic_class].weight = cls[c]->ets.weight;
-		}
 	}
+	return 0;
+}
+
+int onyx_ets_plan(const struct qg_qos *q, struct onyx_tc_cfg tc[8])
+{
+	for (int t = 0; t < 8; t++) {
+		tc[t].ets = QG_ETS_UNSET;
+		tc[t].weight = 0;
+	}
+	const struct qg_class *cls[2] = {&q->lossless, q->cnp ? &q->cnpc : NULL};
+	for (int c = 0; c < 2; c++) {
+		if (!cls[c] || cls[c]->ets.mode == QG_ETS_UNSET)
+			continue;
+		tc[cls[c]->traffic_class].ets = cls[c]->ets.mode;
+		tc[cls[c]->traffic_class].weight =
+		    cls[c]->ets.mode == QG_ETS_WRR ? cls[c]->ets.weight : 0;
+	}
+	/*
+	 * Onyx weighs a WRR traffic class against the other WRR classes of the
+	 * port, not against 100: `show dcb ets interface` prints each class's
+	 * weight W and its share W(%) = W / (sum of the port's WRR weights);
+	 * shared/fixtures/onyx/onyx_show_dcb_ets_interface.cfg (mellanox.onyx's
+	 * test fixture) has six WRR classes of weight 12 or 13 at 16 or 17 %.
+	 * So a lossless weight of 50 alone is not 50 % of the port: the classes
+	 * the intent does not name get the rest of 100 as explicit weights
+	 * (split as evenly as integers allow, the lower TCs taking the odd
+	 * units), and the lossless share is then exactly its weight in percent.
+	 * Without a WRR lossless class there is no share to keep, and those
+	 * classes stay at Onyx's default (no line; "no traffic-class T dcb ets").
+	 */
+	if (q->lossless.ets.mode != QG_ETS_WRR)
+		return 0;
+	int rest = 100, n = 0;
+	for (int t = 0; t < 8; t++) {
+		if (tc[t].ets == QG_ETS_WRR)
+			rest -= tc[t].weight;
+		else if (tc[t].ets == QG_ETS_UNSET)
+			n++;
+	}
+	if (n == 0)
+		return 0;
+	if (rest < n)
+		return n;
+	for (int t = 0, k = 0; t < 8; t++)
+		if (tc[t].ets == QG_ETS_UNSET) {
+			tc[t].ets = QG_ETS_WRR;
+			tc[t].weight = rest / n + (k++ < rest % n ? 1 : 0);
+		}
 	return 0;
 }
 
@@ -287,6 +335,28 @@ static int apply_port(struct onyx_port_cfg *p, char **w, size_t n)
 		if (n == 3 && (!strcmp(w[2], "L2") || !strcmp(w[2], "L3") ||
 			       !strcmp(w[2], "both") || !strcmp(w[2], "port"))) {
 			strcpy(p->trust, w[2]);
+			return 1;
+		}
+		return -1;
+	}
+	/*
+	 * The "no" forms qosgen sends (a running-config never prints them): read
+	 * after a read-back they give the switch's new state, as in the fuzz
+	 * target's convergence oracle. mellanox.onyx's onyx_traffic_class sends
+	 * "interface ethernet X no traffic-class T congestion-control".
+	 */
+	if (n >= 3 && !strcmp(w[0], "no") && !strcmp(w[1], "traffic-class")) {
+		if (!parse_int(w[2], 0, 7, &tc))
+			return -1;
+		if (n == 4 && !strcmp(w[3], "congestion-control")) {
+			p->tc[tc].cc = ONYX_CC_NONE;
+			p->tc[tc].relative = false;
+			p->tc[tc].cc_min = p->tc[tc].cc_max = 0;
+			return 1;
+		}
+		if (n == 5 && !strcmp(w[3], "dcb") && !strcmp(w[4], "ets")) {
+			p->tc[tc].ets = QG_ETS_UNSET;
+			p->tc[tc].weight = 0;
 			return 1;
 		}
 		return -1;
@@ -787,6 +857,9 @@ static void groups_free(struct groups *g)
 
 static bool tc_cc_differs(const struct onyx_tc_cfg *want, const struct onyx_tc_cfg *have)
 {
+	/* Off is off, whatever thresholds a struct carries. */
+	if (want->cc == ONYX_CC_NONE || have->cc == ONYX_CC_NONE)
+		return want->cc != have->cc;
 	return have->cc != want->cc || have->relative != want->relative ||
 	       have->cc_min != want->cc_min || have->cc_max != want->cc_max;
 }
@@ -857,6 +930,12 @@ static void trust_line(char *what, size_t len, const char *trust)
 	snprintf(what, len, "qos trust %s", trust);
 }
 
+/*
+ * Congestion control off is Onyx's default for a traffic class (`show
+ * interfaces ethernet X congestion-control`: "Mode": "none",
+ * shared/fixtures/onyx/onyx_show_interface_congestion_control.cfg); the "no"
+ * form is the one mellanox.onyx's onyx_traffic_class.py sends to disable it.
+ */
 static void cc_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
 {
 	if (t->cc == ONYX_CC_NONE)
@@ -868,6 +947,13 @@ static void cc_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
 			 t->relative ? "relative" : "absolute", t->cc_max);
 }
 
+/*
+ * QG_ETS_UNSET is Onyx's default scheduler for the class, whose values the
+ * sources we hold do not document (the running-config prints no line for
+ * it): qosgen writes the "no" form rather than a guessed weight. That form is
+ * not shown verbatim in those sources either; it follows "no traffic-class T
+ * congestion-control" (docs/architecture.md, "Push (switches)").
+ */
 static void ets_line(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
 {
 	if (t->ets == QG_ETS_UNSET)
@@ -913,7 +999,7 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 		}
 		for (int tc = 0; tc < 8; tc++) {
 			const struct onyx_tc_cfg *wt = &w->tc[tc], *ht = &h->tc[tc];
-			if (wt->cc == ONYX_CC_NONE || !tc_cc_differs(wt, ht))
+			if ((wt->cc == ONYX_CC_NONE && !w->own_tcs) || !tc_cc_differs(wt, ht))
 				continue;
 			cc_line(what, sizeof(what), tc, wt);
 			group_add(&g, what, &w->id);
@@ -929,7 +1015,7 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 		}
 		for (int tc = 0; tc < 8; tc++) {
 			const struct onyx_tc_cfg *wt = &w->tc[tc], *ht = &h->tc[tc];
-			if (wt->ets == QG_ETS_UNSET || !tc_ets_differs(wt, ht))
+			if ((wt->ets == QG_ETS_UNSET && !w->own_tcs) || !tc_ets_differs(wt, ht))
 				continue;
 			ets_line(what, sizeof(what), tc, wt);
 			group_add(&g, what, &w->id);
@@ -967,6 +1053,9 @@ void onyx_config_emit(const struct onyx_config *want, struct qg_buf *cmds)
 		struct onyx_port_cfg *p = &none.ports[none.n_ports++];
 		p->id = want->ports[i].id;
 		for (int tc = 0; tc < 8; tc++) {
+			/* An owned TC without ECN shows its removal (the "no" form). */
+			p->tc[tc].cc =
+			    want->ports[i].tc[tc].cc == ONYX_CC_NONE ? ONYX_CC_RED : ONYX_CC_NONE;
 			p->tc[tc].cc_min = -1;
 			p->tc[tc].ets =
 			    want->ports[i].tc[tc].ets == QG_ETS_STRICT ? QG_ETS_WRR : QG_ETS_STRICT;
@@ -1072,12 +1161,12 @@ void onyx_config_restore(const struct onyx_config *scope, const struct onyx_conf
 				group_add(&g, what, &w->id);
 			}
 			for (int tc = 0; tc < 8; tc++) {
-				if (pass == 1 && w->tc[tc].cc != ONYX_CC_NONE &&
+				if (pass == 1 && (w->own_tcs || w->tc[tc].cc != ONYX_CC_NONE) &&
 				    tc_cc_differs(&b->tc[tc], &n->tc[tc])) {
 					cc_line(what, sizeof(what), tc, &b->tc[tc]);
 					group_add(&g, what, &w->id);
 				}
-				if (pass == 2 && w->tc[tc].ets != QG_ETS_UNSET &&
+				if (pass == 2 && (w->own_tcs || w->tc[tc].ets != QG_ETS_UNSET) &&
 				    tc_ets_differs(&b->tc[tc], &n->tc[tc])) {
 					ets_line(what, sizeof(what), tc, &b->tc[tc]);
 					group_add(&g, what, &w->id);

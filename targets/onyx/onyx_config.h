@@ -41,6 +41,15 @@ struct onyx_port_cfg {
 	int mtu;       /* ONYX_DEFAULT_MTU when not configured */
 	char trust[8]; /* L2, L3, both or port */
 	struct onyx_tc_cfg tc[8];
+	/*
+	 * Desired side only: qosgen owns congestion control and ETS of every
+	 * traffic class of the port (docs/intent.md, "What qosgen owns"), so a
+	 * TC with cc ONYX_CC_NONE must have none ("no traffic-class T
+	 * congestion-control") and one with ets QG_ETS_UNSET must be at Onyx's
+	 * default ("no traffic-class T dcb ets"). Without it, zero fields are
+	 * not managed (a rollback's scope built by hand, the unit tests).
+	 */
+	bool own_tcs;
 	/* Read-back only: the first QoS line on this port that qosgen does not model. */
 	struct onyx_line foreign;
 };
@@ -85,6 +94,16 @@ struct onyx_config {
 };
 
 void onyx_config_free(struct onyx_config *c);
+
+/*
+ * The scheduler of all eight traffic classes of an intent's port into tc[]
+ * (ets and weight only): the classes' own, and, when the lossless class is
+ * WRR, explicit weights for the others so that its share is exactly its
+ * weight (Onyx weighs WRR classes against each other). Returns 0, or the
+ * number of other classes when the weights leave them less than 1 each
+ * (onyx.c's check refuses that intent).
+ */
+int onyx_ets_plan(const struct qg_qos *q, struct onyx_tc_cfg tc[8]);
 
 /* The desired state of switch i. 0 or -ENOMEM. */
 int onyx_config_from_model(const struct qg_model *m, size_t i, struct onyx_config *out);

@@ -1212,9 +1212,25 @@ static bool do_interface(const char *range, struct pid *ids, int nid, char **w, 
 		if (!int_arg(w[1], 0, 7, &tc, "traffic class"))
 			return false;
 		if (!strcmp(w[2], "congestion-control")) {
+			/*
+			 * "no traffic-class T congestion-control" (the form
+			 * mellanox.onyx's onyx_traffic_class sends; Onyx's QoS
+			 * command pages: "The no form of the command resets the
+			 * value to its default"): mode none, no thresholds. Nothing
+			 * may follow it (the real CLI's rule for a bare no form is not
+			 * in any source we hold; inferred).
+			 */
 			if (no) {
-				for (int i = 0; i < nid; i++)
-					sw.port[ids[i].port][ids[i].split].tc[tc].cc = CC_NONE;
+				if (n != 3) {
+					unrecognized(w[3]);
+					return false;
+				}
+				for (int i = 0; i < nid; i++) {
+					struct tc *t = &sw.port[ids[i].port][ids[i].split].tc[tc];
+					t->cc = CC_NONE;
+					t->relative = 0;
+					t->min = t->max = 0;
+				}
 				return true;
 			}
 			if (n != 8) {
@@ -1254,6 +1270,11 @@ static bool do_interface(const char *range, struct pid *ids, int nid, char **w, 
 		if (!strcmp(w[2], "dcb") && n >= 4 && !strcmp(w[3], "ets")) {
 			enum ets e = ETS_DEFAULT;
 			int weight = 0;
+			/* "no traffic-class T dcb ets": back to the default scheduler, bare. */
+			if (no && n != 4) {
+				unrecognized(w[4]);
+				return false;
+			}
 			if (!no) {
 				if (n < 5) {
 					incomplete();

@@ -219,5 +219,37 @@ session a 'pool iPool1 size 5242880 type dynamic' \
 [ "$(grep -c '^%' "$tmp/out")" -eq 2 ] && lacks 'iPool1' && lacks 'ingress-buffer'
 check basic-mode-refuses-advanced-lines $? "errors: $(errs)"
 
+# ---- traffic classes: the "no" forms back to Onyx's defaults (issue 23) ----
+
+session t 'interface ethernet 1/1-1/2 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500' \
+	'interface ethernet 1/1-1/2 traffic-class 6 dcb ets strict' \
+	'interface ethernet 1/1-1/2 traffic-class 3 dcb ets wrr 50'
+has 'interface ethernet 1/1-1/2 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500' &&
+	has 'interface ethernet 1/1-1/2 traffic-class 6 dcb ets strict' &&
+	has 'interface ethernet 1/1-1/2 traffic-class 3 dcb ets wrr 50'
+check tc-settings-printed $? "$(grep traffic-class "$tmp/rc" | tr '\n' ' ')"
+
+session t 'interface ethernet 1/1 no traffic-class 3 congestion-control' \
+	'interface ethernet 1/2 no traffic-class 6 dcb ets'
+no_error && has 'interface ethernet 1/2 traffic-class 3 congestion-control ecn minimum-absolute 150 maximum-absolute 1500' &&
+	lacks 'interface ethernet 1/1 traffic-class 3 congestion-control' &&
+	has 'interface ethernet 1/1 traffic-class 6 dcb ets strict' &&
+	lacks 'interface ethernet 1/2 traffic-class 6 dcb' &&
+	has 'interface ethernet 1/1-1/2 traffic-class 3 dcb ets wrr 50'
+check tc-no-forms-reset-one-port $? "$(errs) $(grep traffic-class "$tmp/rc" | tr '\n' ' ')"
+
+# The thresholds go with the mode: the state is a factory port's again.
+session t 'interface ethernet 1/2 no traffic-class 3 congestion-control' \
+	'interface ethernet 1/1-1/2 no traffic-class 3 dcb ets' 'interface ethernet 1/1 no traffic-class 6 dcb ets'
+p1=$(grep '^port 1 0 ' "$tmp/t/state" | cut -d' ' -f4-)
+p9=$(grep '^port 9 0 ' "$tmp/t/state" | cut -d' ' -f4-)
+no_error && lacks 'traffic-class' && [ "$p1" = "$p9" ]
+check tc-no-forms-leave-factory-state $? "$(errs) port 1: $p1; port 9: $p9"
+
+session t 'interface ethernet 1/1 no traffic-class 3 congestion-control ecn' \
+	'interface ethernet 1/1 no traffic-class 3 dcb ets strict'
+[ "$(grep -c '^%' "$tmp/out")" -eq 2 ]
+check tc-no-forms-take-nothing-after $? "errors: $(errs)"
+
 echo "$pass sim checks passed, $fail failed"
 [ "$fail" -eq 0 ]

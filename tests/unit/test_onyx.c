@@ -3,6 +3,9 @@
 
 #include "../../targets/onyx/onyx.h"
 #include "../../targets/onyx/onyx_config.h"
+#include "../../gen/explain.h"
+
+#include <cjson/cJSON.h>
 
 /*
  * The six QoS lines of the reference switch configuration, verbatim from the
@@ -41,13 +44,35 @@ static void test_rdg_reference_lines(void **state)
 	struct qg_outset o;
 	load_example("rdg-vsphere.yaml", &m);
 	build_ok(&m, &o);
-	char lines[16][160];
-	size_t n = config_lines(file_text(&o, "onyx/swx-mld-1-2.cli"), lines, 16);
-	/* Exactly the six lines in order, plus the MTU line on the same ports. */
-	assert_int_equal(n, 7);
+	char lines[32][160];
+	size_t n = config_lines(file_text(&o, "onyx/swx-mld-1-2.cli"), lines, 32);
+	/*
+	 * The six lines in order, the MTU line on the same ports first, and
+	 * between them only the owned defaults (issue 23): the seven other
+	 * traffic classes without congestion control, and the seven the intent
+	 * gives no scheduler at Onyx's default ETS, as "no" forms.
+	 */
+	assert_int_equal(n, 7 + 7 + 7);
 	assert_string_equal(lines[0], "interface ethernet 1/1-1/32 mtu 9216 force");
-	for (size_t i = 0; i < 6; i++)
-		assert_string_equal(lines[i + 1], seed_lines[i]);
+	size_t seen = 0, cc_off = 0, ets_off = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (seen < 6 && !strcmp(lines[i], seed_lines[seen])) {
+			seen++;
+			continue;
+		}
+		int tc;
+		char tail[40];
+		assert_int_equal(sscanf(lines[i],
+					"interface ethernet 1/1-1/32 no traffic-class %d %39[^\n]",
+					&tc, tail),
+				 2);
+		assert_int_not_equal(tc, !strcmp(tail, "congestion-control") ? 3 : 6);
+		cc_off += !strcmp(tail, "congestion-control");
+		ets_off += !strcmp(tail, "dcb ets");
+	}
+	assert_int_equal(seen, 6);
+	assert_int_equal(cc_off, 7);
+	assert_int_equal(ets_off, 7);
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
@@ -69,19 +94,70 @@ static void test_ranges_and_variants(void **state)
 	assert_int_equal(onyx_config_from_model(&m, 0, &want), 0);
 	onyx_config_emit(&want, &b);
 	onyx_config_free(&want);
-	assert_string_equal(b.data,
-			    "0\tinterface ethernet 1/1-1/4 mtu 9100 force\n"
-			    "0\tinterface ethernet 1/7/1-1/7/2 mtu 9100 force\n"
-			    "0\tinterface ethernet 1/31-1/32 mtu 9100 force\n"
-			    "1\ttraffic pool rdma_1 type lossless\n"
-			    "1\ttraffic pool rdma_1 memory percent 33.30\n"
-			    "1\ttraffic pool rdma_1 map switch-priority 5\n"
-			    "2\tinterface ethernet 1/1-1/4 qos trust L2\n"
-			    "2\tinterface ethernet 1/7/1-1/7/2 qos trust L2\n"
-			    "2\tinterface ethernet 1/31-1/32 qos trust L2\n"
-			    "3\tinterface ethernet 1/1-1/4 traffic-class 5 dcb ets wrr 60\n"
-			    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 5 dcb ets wrr 60\n"
-			    "3\tinterface ethernet 1/31-1/32 traffic-class 5 dcb ets wrr 60\n");
+	/*
+	 * Every traffic class owned (issue 23): no ECN anywhere (the intent has
+	 * none), and the lossless wrr 60 is exactly 60 % of the port because the
+	 * seven other classes get the other 40 (6,6,6,6,6,5,5; Onyx weighs WRR
+	 * classes against each other).
+	 */
+	assert_string_equal(
+	    b.data, "0\tinterface ethernet 1/1-1/4 mtu 9100 force\n"
+		    "0\tinterface ethernet 1/7/1-1/7/2 mtu 9100 force\n"
+		    "0\tinterface ethernet 1/31-1/32 mtu 9100 force\n"
+		    "1\ttraffic pool rdma_1 type lossless\n"
+		    "1\ttraffic pool rdma_1 memory percent 33.30\n"
+		    "1\ttraffic pool rdma_1 map switch-priority 5\n"
+		    "2\tinterface ethernet 1/1-1/4 qos trust L2\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 qos trust L2\n"
+		    "2\tinterface ethernet 1/31-1/32 qos trust L2\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 0 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 0 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 0 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 1 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 1 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 1 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 2 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 2 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 2 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 3 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 3 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 3 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 4 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 4 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 4 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 5 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 5 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 5 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 6 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 6 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 6 congestion-control\n"
+		    "2\tinterface ethernet 1/1-1/4 no traffic-class 7 congestion-control\n"
+		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 7 congestion-control\n"
+		    "2\tinterface ethernet 1/31-1/32 no traffic-class 7 congestion-control\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 0 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 0 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 0 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 1 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 1 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 1 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 2 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 2 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 2 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 3 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 3 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 3 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 4 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 4 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 4 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 5 dcb ets wrr 60\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 5 dcb ets wrr 60\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 5 dcb ets wrr 60\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 6 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 6 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 6 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 7 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 7 dcb ets wrr 5\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 7 dcb ets wrr 5\n");
 	qg_buf_free(&b);
 	qg_model_free(&m);
 }
@@ -132,6 +208,64 @@ static void test_traffic_class_remap_rejected(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * explain shows each switch's final owned state in Onyx's terms (issue 23):
+ * the pool, and congestion control and ETS for all eight traffic classes.
+ */
+static void test_explain_owned_state(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_example("rdg-vsphere.yaml", &m);
+	cJSON *x = qg_explain_json(&m);
+	char *text = cJSON_PrintUnformatted(x);
+	assert_non_null(strstr(text, "\"onyx.swx-mld-1-2.lossless\""));
+	assert_non_null(
+	    strstr(text, "traffic pool roce type lossless, 50.00 %, map switch-priority 3\""));
+	assert_non_null(strstr(text,
+			       "\"tc0 none, tc1 none, tc2 none, tc3 ecn 150..1500 KB, tc4 none, "
+			       "tc5 none, tc6 none, tc7 none\""));
+	assert_non_null(strstr(text,
+			       "\"tc0 default, tc1 default, tc2 default, tc3 default, tc4 default, "
+			       "tc5 default, tc6 strict, tc7 default\""));
+	assert_non_null(strstr(text, "\"24..31 -> switch-priority 3\""));
+	cJSON_free(text);
+	cJSON_Delete(x);
+	qg_model_free(&m);
+}
+
+/* The shares the onyx target cannot make exact are refused at the weight. */
+static void test_ets_shares_refused(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: roce, "
+	    "memory_percent: 50}, ets: {mode: wrr, weight: 95}}\n"
+	    "  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+	    "switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1]}\n",
+	    &m);
+	struct qg_diags d;
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_true(
+	    diag_has(&d, "qos.lossless.ets.weight 95 leaves 5 for the 6 other traffic classes"));
+	assert_true(diag_has(&d, "allows 1..94"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	/* 94 leaves 1 each: built. */
+	load_ok(
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: roce, "
+	    "memory_percent: 50}, ets: {mode: wrr, weight: 94}}\n"
+	    "  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+	    "switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1]}\n",
+	    &m);
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d), 0);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +273,8 @@ int main(void)
 	    cmocka_unit_test(test_ranges_and_variants),
 	    cmocka_unit_test(test_traffic_class_remap_rejected),
 	    cmocka_unit_test(test_dscp_map_judged_by_targets),
+	    cmocka_unit_test(test_explain_owned_state),
+	    cmocka_unit_test(test_ets_shares_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

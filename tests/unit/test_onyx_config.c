@@ -442,6 +442,94 @@ static void test_restore_moves_priority_back(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * Issue 23: after the lossless class moves 3 -> 4 and CNP 6 -> 5, nothing of
+ * the old classes stays: TC 3 loses its ECN and TC 6 its strict scheduler
+ * ("no" forms, Onyx's defaults), the pool gives priority 3 back, and a TC
+ * another tool gave ECN or a weight (TC 1) is brought back too: qosgen owns
+ * every traffic class of the intent's ports.
+ */
+static void test_priority_move_leaves_nothing_behind(void **state)
+{
+	(void)state;
+	char *d = diff_for(
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 4, dscp: [34], pool: {name: roce, "
+	    "memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n"
+	    "  cnp: {priority: 5, dscp: 40, ets: strict}\n"
+	    "switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1-1/2]}\n",
+	    "## Running database \"initial\"\n"
+	    "interface ethernet 1/1-1/2 mtu 9216 force\n"
+	    "traffic pool roce type lossless\n"
+	    "traffic pool roce memory percent 50.00\n"
+	    "traffic pool roce map switch-priority 3\n"
+	    "interface ethernet 1/1-1/2 qos trust L3\n"
+	    "interface ethernet 1/1-1/2 traffic-class 1 congestion-control red minimum-relative 10 "
+	    "maximum-relative 90\n"
+	    "interface ethernet 1/1-1/2 traffic-class 3 congestion-control ecn minimum-absolute "
+	    "150 "
+	    "maximum-absolute 1500\n"
+	    "interface ethernet 1/1-1/2 traffic-class 1 dcb ets wrr 20\n"
+	    "interface ethernet 1/1-1/2 traffic-class 6 dcb ets strict\n");
+	assert_string_equal(d,
+			    "1\tno traffic pool roce map switch-priority 3\n"
+			    "1\ttraffic pool roce map switch-priority 4\n"
+			    "2\tinterface ethernet 1/1-1/2 no traffic-class 1 congestion-control\n"
+			    "2\tinterface ethernet 1/1-1/2 no traffic-class 3 congestion-control\n"
+			    "2\tinterface ethernet 1/1-1/2 traffic-class 4 congestion-control ecn "
+			    "minimum-absolute 150 maximum-absolute 1500\n"
+			    "3\tinterface ethernet 1/1-1/2 no traffic-class 1 dcb ets\n"
+			    "3\tinterface ethernet 1/1-1/2 traffic-class 5 dcb ets strict\n"
+			    "3\tinterface ethernet 1/1-1/2 no traffic-class 6 dcb ets\n");
+	free(d);
+	/* The "no" forms read back as the defaults: applied, nothing is left. */
+	d = diff_for(
+	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 4, dscp: [34], pool: {name: roce, "
+	    "memory_percent: 50}}\n"
+	    "switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1]}\n",
+	    "## Running database \"initial\"\n"
+	    "interface ethernet 1/1 mtu 9216 force\n"
+	    "traffic pool roce type lossless\n"
+	    "traffic pool roce memory percent 50.00\n"
+	    "traffic pool roce map switch-priority 4\n"
+	    "interface ethernet 1/1 qos trust L3\n"
+	    "interface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-absolute 150 "
+	    "maximum-absolute 1500\n"
+	    "interface ethernet 1/1 traffic-class 6 dcb ets strict\n"
+	    "interface ethernet 1/1 no traffic-class 3 congestion-control\n"
+	    "interface ethernet 1/1 no traffic-class 6 dcb ets\n");
+	assert_string_equal(d, "");
+	free(d);
+}
+
+/* The weights Onyx needs for an exact share: the rest of 100, 1 at least each. */
+static void test_ets_plan_shares(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: "
+		"roce, memory_percent: 50}, ets: {mode: wrr, weight: 50}}\n"
+		"  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+		"switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1]}\n",
+		&m);
+	struct onyx_tc_cfg tc[8];
+	assert_int_equal(onyx_ets_plan(&m.qos, tc), 0);
+	int sum = 0;
+	for (int t = 0; t < 8; t++)
+		if (tc[t].ets == QG_ETS_WRR)
+			sum += tc[t].weight;
+	assert_int_equal(sum, 100);
+	assert_int_equal(tc[3].weight, 50);
+	assert_int_equal(tc[6].ets, QG_ETS_STRICT);
+	assert_int_equal(tc[0].weight, 9); /* 50 over six: 9 9 8 8 8 8 */
+	assert_int_equal(tc[7].weight, 8);
+	m.qos.lossless.ets.weight = 95; /* 5 left for six classes */
+	assert_int_equal(onyx_ets_plan(&m.qos, tc), 6);
+	m.qos.lossless.ets.mode = QG_ETS_STRICT; /* no share to keep: defaults */
+	assert_int_equal(onyx_ets_plan(&m.qos, tc), 0);
+	assert_int_equal(tc[0].ets, QG_ETS_UNSET);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -461,6 +549,8 @@ int main(void)
 	    cmocka_unit_test(test_restore_has_no_cap),
 	    cmocka_unit_test(test_restore_moves_priority_back),
 	    cmocka_unit_test(test_pool_type_whitelisted),
+	    cmocka_unit_test(test_priority_move_leaves_nothing_behind),
+	    cmocka_unit_test(test_ets_plan_shares),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
