@@ -51,12 +51,34 @@ bool nvue_is_set(const cJSON *o);
  */
 int nvue_cable_length(const struct qg_switch *s);
 
-/* NVUE's robustness: the polls before the watchdog acts, detection_ms / poll_ms. */
-int nvue_pfcwd_robustness(const struct qg_pfc_watchdog *wd);
-
 /* NVUE's ranges (nv set qos pfc-watchdog ...). */
 #define NVUE_PFCWD_POLL_MAX 5000
 #define NVUE_PFCWD_ROBUSTNESS_MAX 1000
+
+/*
+ * NVUE's polling-interval and robustness for the intent's watchdog: detection
+ * = poll x robustness, nearest detection_ms, with NVUE's default robustness
+ * (3) or more where its 100 ms floor allows (the rule in nvue_config.c).
+ */
+void nvue_pfcwd_times(const struct qg_pfc_watchdog *wd, int *poll, int *robustness);
+
+/* The share `nv set qos roce mode lossless` gives the RoCE class (RoCE page: "WRR 50%"). */
+#define NVUE_ROCE_DEFAULT_SHARE 50
+
+/* The traffic class of the switch-priorities no class holds (TC 0 unless a class holds it). */
+int nvue_lossy_tc(const struct qg_qos *q);
+/* The traffic class qosgen maps switch-priority sp to (all eight are written). */
+int nvue_priority_tc(const struct qg_qos *q, int sp);
+/* The lossy class's share: 100 minus the classes' DWRR weights (< 1: check() refuses). */
+int nvue_lossy_share(const struct qg_qos *q);
+
+/* One traffic class of the egress scheduler qosgen writes: strict, or DWRR with a share. */
+struct nvue_tc_sched {
+	bool strict;
+	int share;
+};
+/* All eight traffic classes' scheduling; the DWRR shares add up to exactly 100. */
+void nvue_scheduler(const struct qg_qos *q, struct nvue_tc_sched out[8]);
 
 /* The desired tree of switch i, keys sorted, one key per interface. NULL: out of memory. */
 cJSON *nvue_config_from_model(const struct qg_model *m, size_t i);

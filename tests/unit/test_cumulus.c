@@ -249,7 +249,9 @@ static void test_real_startup_files(void **state)
 
 /*
  * pfc_watchdog on NVUE: on, the switch's polling-interval and robustness
- * (detection / poll) and each port's state enable, read back in sync; off,
+ * (nvue_pfcwd_times: detection 600 with poll_ms 300 polls every 200 ms, 3
+ * times, NVUE's default robustness) and each port's state enable, read back
+ * in sync; off,
  * state disable on a port that had it enabled; absent, nothing.
  */
 static void test_pfc_watchdog(void **state)
@@ -268,8 +270,8 @@ static void test_pfc_watchdog(void **state)
 			 "    qos:\n"
 			 "      pfc-watchdog: {polling-interval: 100, robustness: 3}\n";
 	char *t = patch_text(&m, rb);
-	assert_non_null(strstr(t, "nv set qos pfc-watchdog polling-interval 300\n"));
-	assert_non_null(strstr(t, "nv set qos pfc-watchdog robustness 2\n"));
+	assert_non_null(strstr(t, "nv set qos pfc-watchdog polling-interval 200\n"));
+	assert_null(strstr(t, "nv set qos pfc-watchdog robustness"));
 	assert_null(strstr(t, "state"));
 	free(t);
 	qg_model_free(&m);
