@@ -255,10 +255,12 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 			if (in && first < 0)
 				first = d;
 			if (!in && first >= 0) {
-				n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d%s%d", n ? "," : "",
-						      first, d - 1 > first ? "-" : "", d - 1);
-				if (d - 1 == first)
-					n -= (size_t)snprintf(NULL, 0, "%d", d - 1);
+				if (d - 1 > first)
+					n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d-%d",
+							      n ? "," : "", first, d - 1);
+				else
+					n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d",
+							      n ? "," : "", first);
 				first = -1;
 			}
 		}
@@ -333,9 +335,9 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		snprintf(wv, sizeof(wv), "polling-interval %d, robustness %d", poll, rob);
 		snprintf(r, sizeof(r),
 			 "detection after %d ms (polling-interval x robustness) for detection_ms "
-			 "%d: polls at most every detection_ms / 3, NVUE's default robustness 3 "
-			 "(100 ms x 3), not more often than poll_ms %d nor NVUE's floor of 100 "
-			 "ms%s; each intent port's pfc-watchdog state enable; NVUE has no "
+			 "%d: the fewest polls, 3 or more (NVUE's default robustness, 100 ms x "
+			 "3), at intervals of poll_ms %d or less and NVUE's floor of 100 ms or "
+			 "more%s; each intent port's pfc-watchdog state enable; NVUE has no "
 			 "restoration time",
 			 poll * rob, wd->detection_ms, wd->poll_ms,
 			 rob < 3 ? ", so fewer than 3 polls: detection_ms is under 300" : "");
