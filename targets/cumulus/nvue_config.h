@@ -7,20 +7,23 @@
  * push's merge patch are all read off this one tree. Pure: no I/O.
  *
  * What qosgen writes, after NVIDIA's Cumulus Linux 5.x docs (Quality of
- * Service and RoCE pages): the default-global profiles (they apply to every
- * port; NVUE's egress-queue-mapping has no other), trust and the classes'
- * DSCP entries, PFC tx and rx on the lossless switch priority, the
- * roce-lossless traffic pool (NVUE's pool names are a fixed set) with the
- * rest of the buffer and every other priority in default-lossy, ECN on the
- * lossless traffic class in bytes, RED off there, the egress scheduler of
- * the classes that give ets, the classes' switch-priority to traffic-class
- * map, RoCE mode lossless, and the link MTU of the intent's ports; with
- * qos.pfc_watchdog, each intent port's pfc-watchdog state (enable, or
- * disable when false) and, when on, the switch's pfc-watchdog
- * polling-interval and robustness (the Quality of Service page, PFC
- * Watchdog; NVUE 5.6's `nv set qos pfc-watchdog polling-interval 100-5000`,
- * `robustness 1-1000`, `nv set interface <id> qos pfc-watchdog state
- * enable|disable`).
+ * Service and RoCE pages): the whole lossless-RoCE state it owns (issue 23;
+ * the table in docs/intent.md, "What qosgen owns on a switch ... cumulus"),
+ * in the default-global profiles (they apply to every port; NVUE's
+ * egress-queue-mapping has no other): trust, all 64 DSCP and 8 PCP map
+ * entries, all 8 switch-priorities' traffic class, all 8 traffic classes'
+ * scheduling (DWRR shares adding up to 100), PFC tx and rx on exactly the
+ * lossless switch priority, the roce-lossless traffic pool (NVUE's pool
+ * names are a fixed set) with the rest of the buffer and every other
+ * priority in default-lossy, ECN on the lossless traffic class in bytes
+ * with RED off and every other class's unset (a null in the tree: owned,
+ * removed where the switch has it), RoCE mode lossless, and the link MTU of
+ * the intent's ports; with qos.pfc_watchdog, each intent port's
+ * pfc-watchdog state (enable, or disable when false) and, when on, the
+ * switch's pfc-watchdog polling-interval and robustness (the Quality of
+ * Service page, PFC Watchdog; NVUE 5.6's `nv set qos pfc-watchdog
+ * polling-interval 100-5000`, `robustness 1-1000`, `nv set interface <id>
+ * qos pfc-watchdog state enable|disable`).
  */
 #ifndef QG_NVUE_CONFIG_H
 #define QG_NVUE_CONFIG_H
@@ -107,8 +110,9 @@ int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d);
 
 /*
  * The JSON merge patch (RFC 7396) that brings have to want for what qosgen
- * owns: every leaf of want, and every set want holds (an object whose
- * members are all {}) exactly, members it lacks as null. The lossless
+ * owns: every leaf of want, every null of want as null where have has it,
+ * and every set want holds (an object whose members are all {}) exactly,
+ * members it lacks as null. The lossless
  * pool's priority leaves default-lossy; default-lossy keeps every priority
  * no other pool of have holds. NULL when in sync (or out of memory: *oom).
  */
