@@ -142,6 +142,10 @@ run_e2e() { # BUILD LABEL
 	rc=$?
 	printf '%s\n' "$out" | grep -A2 '^FAIL' | head -40 | sed 's/^/    /'
 	record "$2e2e/nvue" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+	out=$(sh tests/e2e/nvue_history.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -A4 '^FAIL' | head -40 | cut -c1-300 | sed 's/^/    /'
+	record "$2e2e/nvue-history" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 	out=$(sh tests/e2e/sonic.sh "$1" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | grep -A2 '^FAIL' | head -40 | sed 's/^/    /'

@@ -31,20 +31,38 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 			 pct);
 	}
 	/*
-	 * NVUE's watchdog acts after `robustness` polls: a detection time is a
-	 * whole number of poll intervals, and there is no restoration time.
+	 * The egress scheduler is written whole (nvue_scheduler): the
+	 * switch-priorities no class holds share one traffic class with what
+	 * the classes' DWRR weights leave of 100 % (NVUE: bw-percent 1..100,
+	 * "The combined total ... must be less than or equal to 100", Quality
+	 * of Service page, Egress Scheduling). No share left is refused.
 	 */
+	int rest = nvue_lossy_share(q);
+	if (rest < 1) {
+		const struct qg_class *l = &q->lossless, *c = &q->cnpc;
+		bool lw = l->ets.mode == QG_ETS_WRR, cw = q->cnp && c->ets.mode == QG_ETS_WRR;
+		char what[160];
+		if (lw && cw)
+			snprintf(what, sizeof(what),
+				 "qos.lossless.ets.weight %d and qos.cnp.ets.weight %d add up to %d",
+				 l->ets.weight, c->ets.weight, 100 - rest);
+		else if (cw)
+			snprintf(what, sizeof(what),
+				 "qos.cnp.ets.weight %d with the lossless class's %d (NVUE's RoCE "
+				 "default, no ets given) adds up to %d",
+				 c->ets.weight, NVUE_ROCE_DEFAULT_SHARE, 100 - rest);
+		else
+			snprintf(what, sizeof(what), "qos.lossless.ets.weight %d leaves %d%%",
+				 l->ets.weight, rest);
+		qg_error(d, lw ? l->ets.pos : c->ets.pos,
+			 "%s; the cumulus target gives what is left of 100%% to traffic class %d, "
+			 "where the other switch-priorities go, and NVUE takes bw-percent 1..100 "
+			 "adding up to at most 100: leave it at least 1%%",
+			 what, nvue_lossy_tc(q));
+	}
 	const struct qg_pfc_watchdog *wd = &q->pfcwd;
 	if (wd->state != QG_PFCWD_ON)
 		return;
-	if (wd->detection_ms % wd->poll_ms)
-		qg_error(d, wd->detection_given ? wd->detection_pos : wd->pos,
-			 "qos.pfc_watchdog.detection_ms %d is not a multiple of poll_ms %d; the "
-			 "cumulus target's watchdog detects after a whole number of polls (NVUE "
-			 "robustness = detection_ms / poll_ms): use %d or %d",
-			 wd->detection_ms, wd->poll_ms,
-			 wd->detection_ms / wd->poll_ms * wd->poll_ms,
-			 (wd->detection_ms / wd->poll_ms + 1) * wd->poll_ms);
 	if (wd->restoration_given)
 		qg_warning(d, wd->restoration_pos,
 			   "qos.pfc_watchdog.restoration_ms: NVUE has no restoration time, so the "
@@ -176,10 +194,109 @@ static void roce_defaults_differ(const struct qg_qos *q, char *why, size_t cap)
 		snprintf(why, cap, "nothing");
 }
 
+/*
+ * The state qosgen owns on every Cumulus switch, in NVUE's terms: the same
+ * on each (NVUE's default-global profiles apply to every port), so one row
+ * each, and one row a switch for what is its own (ports, cable length).
+ */
+static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	const struct qg_qos *q = &m->qos;
+	char v[200];
+	size_t n = 0;
+	for (int p = 0; p < 8; p++)
+		n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d->%d", p ? " " : "", p,
+				      nvue_priority_tc(q, p));
+	qg_explain_row(x, "cumulus.owned.sp_tc", v,
+		       "egress-queue-mapping default-global, all 8 switch-priorities: the "
+		       "classes' to their traffic class, every other to the lossy class (NVIDIA's "
+		       "RoCE page: \"Other switch priority to traffic class 0\"; a priority the "
+		       "intent no longer holds goes there, as that page's procedure for moving "
+		       "the RoCE priority does)");
+	snprintf(v, sizeof(v), "%d", q->lossless.priority);
+	qg_explain_row(x, "cumulus.owned.pfc", v,
+		       "pfc default-global switch-priority: exactly the lossless priority, tx "
+		       "and rx enable; any other removed (NVUE's default: no PFC); it alone in "
+		       "traffic-pool roce-lossless, every other priority in default-lossy "
+		       "(NVUE's default pool)");
+	n = 0;
+	for (int tc = 0; tc < 8; tc++)
+		n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d:%s", tc ? " " : "", tc,
+				      q->ecn && tc == q->lossless.traffic_class ? "ecn" : "unset");
+	qg_explain_row(x, "cumulus.owned.ecn", v,
+		       "congestion-control default-global per traffic class: ECN (RED off) on "
+		       "the lossless class only, with the intent's ecn; every other class unset, "
+		       "back to NVUE's default (Quality of Service page, ECN)");
+	struct nvue_tc_sched sched[8];
+	nvue_scheduler(q, sched);
+	n = 0;
+	int total = 0;
+	for (int tc = 0; tc < 8; tc++) {
+		total += sched[tc].strict ? 0 : sched[tc].share;
+		if (sched[tc].strict)
+			n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d:strict", tc ? " " : "",
+					      tc);
+		else
+			n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d:%d%%", tc ? " " : "",
+					      tc, sched[tc].share);
+	}
+	n += (size_t)snprintf(v + n, sizeof(v) - n, " (dwrr total %d%%)", total);
+	qg_explain_row(x, "cumulus.owned.egress_scheduler", v,
+		       "egress-scheduler default-global, every traffic class: the classes' ets "
+		       "(absent: NVIDIA's RoCE defaults, RoCE WRR 50 %, CNP strict), the lossy "
+		       "class the rest of 100 %, a class no priority maps to strict (it carries "
+		       "nothing); written whole so the switch's default 12/13 % shares cannot "
+		       "add past 100");
+	if (q->trust == QG_TRUST_DSCP) {
+		int first = -1;
+		n = 0;
+		for (int d = 0; d <= 64; d++) {
+			bool in = d < 64 && q->dscp_prio[d] == q->lossless.priority;
+			if (in && first < 0)
+				first = d;
+			if (!in && first >= 0) {
+				if (d - 1 > first)
+					n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d-%d",
+							      n ? "," : "", first, d - 1);
+				else
+					n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d",
+							      n ? "," : "", first);
+				first = -1;
+			}
+		}
+		qg_explain_row(x, "cumulus.owned.dscp_lossless", v,
+			       "mapping default-global dscp, all 64 written (derived.dscp_map): "
+			       "these reach the lossless switch-priority. The other DSCPs of the "
+			       "classes' DSCP/8 blocks stay there as in NVUE's own default map "
+			       "(Quality of Service page, Trust DSCP) and NVIDIA's RoCE mode, the "
+			       "same on every switch OS and host of the fabric; pcp 0-7 to "
+			       "switch-priority 0-7 (NVUE's default)");
+	}
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		if (s->target != &qg_target_cumulus)
+			continue;
+		char key[QG_NAME_LEN + 32];
+		snprintf(key, sizeof(key), "cumulus.owned.%s", s->name);
+		int cable = nvue_cable_length(s);
+		if (cable)
+			snprintf(v, sizeof(v), "%zu ports, link mtu %d, pfc cable-length %d",
+				 s->n_ports, q->switch_mtu, cable);
+		else
+			snprintf(v, sizeof(v), "%zu ports, link mtu %d, pfc cable-length kept",
+				 s->n_ports, q->switch_mtu);
+		qg_explain_row(x, key, v,
+			       "the intent's ports (link mtu, pfc-watchdog state when managed) and "
+			       "the default-global profiles above; a port the intent drops keeps "
+			       "what it has");
+	}
+}
+
 static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 {
 	const struct qg_qos *q = &m->qos;
 	char v[64], reason[400];
+	cumulus_explain_owned(m, x);
 	snprintf(reason, sizeof(reason),
 		 "NVUE's traffic pools have fixed names: the intent's pool '%s' is NVUE's "
 		 "roce-lossless; default-lossy gets the rest of the buffer and every other "
@@ -212,14 +329,18 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 			       "gives cable_length_m");
 	const struct qg_pfc_watchdog *wd = &q->pfcwd;
 	if (wd->state == QG_PFCWD_ON) {
-		char wv[64], r[320];
-		snprintf(wv, sizeof(wv), "polling-interval %d, robustness %d", wd->poll_ms,
-			 nvue_pfcwd_robustness(wd));
+		char wv[64], r[480];
+		int poll, rob;
+		nvue_pfcwd_times(wd, &poll, &rob);
+		snprintf(wv, sizeof(wv), "polling-interval %d, robustness %d", poll, rob);
 		snprintf(r, sizeof(r),
-			 "qos pfc-watchdog: poll_ms, and detection_ms %d / poll_ms polls before "
-			 "it acts; each intent port's pfc-watchdog state enable; NVUE has no "
+			 "detection after %d ms (polling-interval x robustness) for detection_ms "
+			 "%d: the fewest polls, 3 or more (NVUE's default robustness, 100 ms x "
+			 "3), at intervals of poll_ms %d or less and NVUE's floor of 100 ms or "
+			 "more%s; each intent port's pfc-watchdog state enable; NVUE has no "
 			 "restoration time",
-			 wd->detection_ms);
+			 poll * rob, wd->detection_ms, wd->poll_ms,
+			 rob < 3 ? ", so fewer than 3 polls: detection_ms is under 300" : "");
 		qg_explain_row(x, "cumulus.pfc_watchdog", wv, r);
 	} else if (wd->state == QG_PFCWD_OFF) {
 		qg_explain_row(x, "cumulus.pfc_watchdog", "disable",

@@ -81,7 +81,13 @@ static enum qg_https_outcome call(struct nvue *n, const char *method, const char
 	return o;
 }
 
-/* The applied revision's interface, qos and system trees, read as any read-back is. */
+/*
+ * The applied revision's interface, qos and system trees, read as any
+ * read-back is: what is configured (filled=false, NVUE-API page, "View a
+ * Configuration"), not NVUE's defaults laid under it, since only what is
+ * configured can be unset (a default traffic class's ECN would otherwise
+ * read back after every unset).
+ */
 static int read_back(struct nvue *n, cJSON **have, char *err, size_t errlen)
 {
 	static const char *const parts[] = {"interface", "qos", "system"};
@@ -89,7 +95,7 @@ static int read_back(struct nvue *n, cJSON **have, char *err, size_t errlen)
 	for (size_t k = 0; all && k < sizeof(parts) / sizeof(parts[0]); k++) {
 		char path[64];
 		cJSON *part;
-		snprintf(path, sizeof(path), NVUE_BASE "/%s?rev=applied", parts[k]);
+		snprintf(path, sizeof(path), NVUE_BASE "/%s?rev=applied&filled=false", parts[k]);
 		if (call(n, "GET", path, NULL, &part, err, errlen) != QG_HTTPS_ANSWERED) {
 			cJSON_Delete(all);
 			return -1;

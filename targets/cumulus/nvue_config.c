@@ -56,32 +56,119 @@ static void member(cJSON *set, int key)
 	childn(set, key);
 }
 
-static void class_map(cJSON *qos, const struct qg_qos *q, const struct qg_class *c)
+/*
+ * The traffic class of every switch-priority that no class holds: NVIDIA's
+ * RoCE mode puts them on traffic class 0 (RDMA-over-Converged-Ethernet-RoCE.md,
+ * "Default RoCE Mode Configuration": "Other switch priority to traffic class
+ * 0"; its procedure for moving the RoCE priority remaps the old one to 0);
+ * when a class holds TC 0, the lowest TC no class holds, so no lossy
+ * priority shares the lossless or the CNP queue.
+ */
+int nvue_lossy_tc(const struct qg_qos *q)
 {
-	cJSON *map = child(child(child(qos, "mapping"), NVUE_PROFILE), "dscp");
-	if (q->trust == QG_TRUST_DSCP)
-		for (int k = 0; k < c->n_dscp; k++)
-			num(childn(map, c->dscp[k]), "switch-priority", q->dscp_prio[c->dscp[k]]);
-	num(childn(
-		child(child(child(qos, "egress-queue-mapping"), NVUE_PROFILE), "switch-priority"),
-		c->priority),
-	    "traffic-class", c->traffic_class);
-	if (c->ets.mode == QG_ETS_UNSET)
-		return; /* the switch keeps its own scheduling of this class */
-	cJSON *tc =
-	    childn(child(child(child(qos, "egress-scheduler"), NVUE_PROFILE), "traffic-class"),
-		   c->traffic_class);
-	if (c->ets.mode == QG_ETS_STRICT) {
-		str(tc, "mode", "strict");
-	} else if (c->ets.mode == QG_ETS_WRR) {
-		str(tc, "mode", "dwrr");
-		num(tc, "bw-percent", c->ets.weight);
+	for (int tc = 0; tc < 8; tc++)
+		if (tc != q->lossless.traffic_class && (!q->cnp || tc != q->cnpc.traffic_class))
+			return tc;
+	return 0; /* unreachable: two classes hold at most two of eight */
+}
+
+int nvue_priority_tc(const struct qg_qos *q, int sp)
+{
+	if (sp == q->lossless.priority)
+		return q->lossless.traffic_class;
+	if (q->cnp && sp == q->cnpc.priority)
+		return q->cnpc.traffic_class;
+	return nvue_lossy_tc(q);
+}
+
+/*
+ * A class's egress scheduling: its ets, or where the intent gives none what
+ * `nv set qos roce mode lossless` gives it (RoCE page, "Default RoCE Mode
+ * Configuration": RoCE "WRR 50%", CNP "Strict").
+ */
+static struct qg_ets class_ets(const struct qg_class *c, bool lossless)
+{
+	struct qg_ets e = c->ets;
+	if (e.mode == QG_ETS_UNSET) {
+		e.mode = lossless ? QG_ETS_WRR : QG_ETS_STRICT;
+		e.weight = lossless ? NVUE_ROCE_DEFAULT_SHARE : 0;
+	}
+	return e;
+}
+
+int nvue_lossy_share(const struct qg_qos *q)
+{
+	int used = 0;
+	struct qg_ets l = class_ets(&q->lossless, true);
+	used += l.mode == QG_ETS_WRR ? l.weight : 0;
+	if (q->cnp) {
+		struct qg_ets c = class_ets(&q->cnpc, false);
+		used += c.mode == QG_ETS_WRR ? c.weight : 0;
+	}
+	return 100 - used;
+}
+
+void nvue_scheduler(const struct qg_qos *q, struct nvue_tc_sched out[8])
+{
+	/*
+	 * Every traffic class explicit, so that what an earlier intent or the
+	 * switch's default scheduler (12 % and 13 % a class, Quality of Service
+	 * page, Egress Scheduling) left cannot add up past 100 with ours ("The
+	 * combined total of values you assign to bw_percent must be less than
+	 * or equal to 100"). A class no switch-priority maps to (qosgen writes
+	 * all eight, nvue_priority_tc) carries nothing: strict, as the page's
+	 * own example sets the queues it gives no share, so it takes none of
+	 * the 100 %.
+	 */
+	for (int tc = 0; tc < 8; tc++)
+		out[tc] = (struct nvue_tc_sched){true, 0};
+	out[nvue_lossy_tc(q)] = (struct nvue_tc_sched){false, nvue_lossy_share(q)};
+	struct qg_ets l = class_ets(&q->lossless, true);
+	out[q->lossless.traffic_class] =
+	    (struct nvue_tc_sched){l.mode == QG_ETS_STRICT, l.mode == QG_ETS_WRR ? l.weight : 0};
+	if (q->cnp) {
+		struct qg_ets c = class_ets(&q->cnpc, false);
+		out[q->cnpc.traffic_class] = (struct nvue_tc_sched){
+		    c.mode == QG_ETS_STRICT, c.mode == QG_ETS_WRR ? c.weight : 0};
 	}
 }
 
-int nvue_pfcwd_robustness(const struct qg_pfc_watchdog *wd)
+/* NVUE's own defaults (Quality of Service page, PFC Watchdog; NVUE reference, QoS). */
+#define NVUE_PFCWD_POLL_MIN 100
+#define NVUE_PFCWD_ROBUSTNESS_DEFAULT 3
+
+void nvue_pfcwd_times(const struct qg_pfc_watchdog *wd, int *poll, int *robustness)
 {
-	return wd->poll_ms > 0 ? wd->detection_ms / wd->poll_ms : 0;
+	/*
+	 * NVUE detects a storm after robustness polls: detection = poll x
+	 * robustness. NVUE's default is 100 ms x 3: a storm must be seen three
+	 * times running before the queue is dropped. So: the fewest polls, 3
+	 * or more, that divide detection_ms exactly into intervals no longer
+	 * than the intent's poll_ms and no shorter than NVUE's floor of 100 ms
+	 * (500 ms: 125 x 4). Where there are none, a poll of detection_ms / 3
+	 * (at most poll_ms, at least 100 ms) and as many polls as come nearest
+	 * detection_ms; where the floor forbids three polls (detection_ms under
+	 * 300) the detection time wins and the robustness is lower (200 ms:
+	 * 100 x 2); explain says so.
+	 */
+	for (int r = NVUE_PFCWD_ROBUSTNESS_DEFAULT; r <= NVUE_PFCWD_ROBUSTNESS_MAX; r++) {
+		int p = wd->detection_ms / r;
+		if (p < NVUE_PFCWD_POLL_MIN)
+			break;
+		if (wd->detection_ms % r == 0 && p <= wd->poll_ms) {
+			*poll = p; /* exact: the fewest polls, 3 or more, no slower than poll_ms */
+			*robustness = r;
+			return;
+		}
+	}
+	int p = wd->detection_ms / NVUE_PFCWD_ROBUSTNESS_DEFAULT;
+	p = p < wd->poll_ms ? p : wd->poll_ms;
+	p = p < NVUE_PFCWD_POLL_MIN ? NVUE_PFCWD_POLL_MIN : p;
+	p = p > NVUE_PFCWD_POLL_MAX ? NVUE_PFCWD_POLL_MAX : p;
+	int r = (wd->detection_ms + p / 2) / p;
+	r = r < 1 ? 1 : r > NVUE_PFCWD_ROBUSTNESS_MAX ? NVUE_PFCWD_ROBUSTNESS_MAX : r;
+	*poll = p;
+	*robustness = r;
 }
 
 int nvue_cable_length(const struct qg_switch *s)
@@ -90,6 +177,78 @@ int nvue_cable_length(const struct qg_switch *s)
 	for (size_t k = 0; s->cable_m && k < s->n_ports; k++)
 		longest = s->cable_m[k] > longest ? s->cable_m[k] : longest;
 	return longest;
+}
+
+static void null(cJSON *o, const char *key)
+{
+	if (o)
+		cJSON_AddNullToObject(o, key);
+}
+
+/*
+ * What qosgen owns of the qos tree, whole: every key NVUE has there is
+ * written, or written as null (unset: NVUE's default), so that the tree
+ * says the same whatever the switch had before (docs/intent.md, "What
+ * qosgen owns on a switch").
+ */
+static void owned_qos(cJSON *qos, const struct qg_qos *q)
+{
+	/*
+	 * The classification maps, all 64 DSCPs and all 8 PCPs: the model's
+	 * map (the classes' DSCPs to their priorities, every other DSCP to
+	 * DSCP/8, NVUE's default table under "Trust DSCP"), and PCP p to
+	 * switch-priority p (NVUE's default, "Trust 802.1p Marking"). Written
+	 * whole, an entry an earlier intent moved comes back.
+	 */
+	cJSON *map = child(child(qos, "mapping"), NVUE_PROFILE);
+	str(map, "trust", q->trust == QG_TRUST_DSCP ? "l3" : "l2");
+	cJSON *dscp = child(map, "dscp"), *pcp = child(map, "pcp");
+	for (int d = 0; d < 64; d++)
+		num(childn(dscp, d), "switch-priority", q->dscp_prio[d]);
+	for (int p = 0; p < 8; p++)
+		num(childn(pcp, p), "switch-priority", p);
+
+	/* Every switch-priority's traffic class (nvue_priority_tc). */
+	cJSON *eqm = child(child(child(qos, "egress-queue-mapping"), NVUE_PROFILE), "switch-priority");
+	for (int p = 0; p < 8; p++)
+		num(childn(eqm, p), "traffic-class", nvue_priority_tc(q, p));
+
+	/* Every traffic class's scheduling (nvue_scheduler); strict has no share. */
+	struct nvue_tc_sched sched[8];
+	nvue_scheduler(q, sched);
+	cJSON *es = child(child(child(qos, "egress-scheduler"), NVUE_PROFILE), "traffic-class");
+	for (int tc = 0; tc < 8; tc++) {
+		cJSON *t = childn(es, tc);
+		str(t, "mode", sched[tc].strict ? "strict" : "dwrr");
+		if (sched[tc].strict)
+			null(t, "bw-percent");
+		else
+			num(t, "bw-percent", sched[tc].share);
+	}
+
+	/*
+	 * ECN on the lossless class only; every other class unset, back to
+	 * NVUE's default (the Quality of Service page, ECN: the default-global
+	 * profile's traffic class 0 at 150000..1500000 bytes), so a class an
+	 * earlier intent made lossless loses the marking it had.
+	 */
+	cJSON *cc =
+	    child(child(child(qos, "congestion-control"), NVUE_PROFILE), "traffic-class");
+	for (int tc = 0; tc < 8; tc++) {
+		if (q->ecn && tc == q->lossless.traffic_class) {
+			cJSON *t = childn(cc, tc);
+			str(t, "ecn", "enable");
+			/* RED drops RoCE packets above min: never on the lossless class. */
+			str(t, "red", "disable");
+			num(t, "min-threshold", nvue_ecn_bytes(q->ecn_min_kb));
+			num(t, "max-threshold", nvue_ecn_bytes(q->ecn_max_kb));
+			num(t, "probability", NVUE_ECN_PROBABILITY);
+		} else {
+			char k[4];
+			snprintf(k, sizeof(k), "%d", tc);
+			null(cc, k);
+		}
+	}
 }
 
 cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
@@ -101,11 +260,7 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 	/* `nv set qos roce mode lossless`: the RoCE feature on, in lossless mode. */
 	str(child(qos, "roce"), "enable", "on");
 	str(child(qos, "roce"), "mode", "lossless");
-	str(child(child(qos, "mapping"), NVUE_PROFILE), "trust",
-	    q->trust == QG_TRUST_DSCP ? "l3" : "l2");
-	class_map(qos, q, &q->lossless);
-	if (q->cnp)
-		class_map(qos, q, &q->cnpc);
+	owned_qos(qos, q);
 
 	cJSON *pfc = child(child(qos, "pfc"), NVUE_PROFILE);
 	member(child(pfc, "switch-priority"), q->lossless.priority);
@@ -132,29 +287,18 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 		if (p != q->lossless.priority)
 			member(lossy_prio, p);
 
-	if (q->ecn) {
-		cJSON *tc = childn(
-		    child(child(child(qos, "congestion-control"), NVUE_PROFILE), "traffic-class"),
-		    q->lossless.traffic_class);
-		str(tc, "ecn", "enable");
-		/* RED drops RoCE packets above min: never on the lossless class. */
-		str(tc, "red", "disable");
-		num(tc, "min-threshold", nvue_ecn_bytes(q->ecn_min_kb));
-		num(tc, "max-threshold", nvue_ecn_bytes(q->ecn_max_kb));
-		num(tc, "probability", NVUE_ECN_PROBABILITY);
-	}
-
 	/*
 	 * NVUE's watchdog (Cumulus Linux 5.6): the switch's polling-interval and
-	 * robustness (polls before it acts), so detection = poll x robustness;
-	 * NVUE has no restoration time. The target's check() refuses a detection
-	 * time that is not a multiple of the poll interval.
+	 * robustness (polls before it acts), so detection = poll x robustness
+	 * (nvue_pfcwd_times); NVUE has no restoration time.
 	 */
 	const struct qg_pfc_watchdog *wd = &q->pfcwd;
 	if (wd->state == QG_PFCWD_ON) {
 		cJSON *pw = child(qos, "pfc-watchdog");
-		num(pw, "polling-interval", wd->poll_ms);
-		num(pw, "robustness", nvue_pfcwd_robustness(wd));
+		int poll, robustness;
+		nvue_pfcwd_times(wd, &poll, &robustness);
+		num(pw, "polling-interval", poll);
+		num(pw, "robustness", robustness);
 	}
 	cJSON *ifs = child(root, "interface");
 	for (size_t k = 0; k < s->n_ports; k++) {
@@ -412,7 +556,11 @@ static cJSON *patch_of(const cJSON *want, const cJSON *have, bool *oom)
 	{
 		const cJSON *h =
 		    cJSON_IsObject(have) ? cJSON_GetObjectItemCaseSensitive(have, c->string) : NULL;
-		if (cJSON_IsObject(c)) {
+		if (cJSON_IsNull(c)) {
+			/* Owned and unset in the intent: removed where the switch has it. */
+			if (h && !cJSON_IsNull(h))
+				put(&patch, c->string, cJSON_CreateNull(), oom);
+		} else if (cJSON_IsObject(c)) {
 			cJSON *sub = patch_of(c, h, oom);
 			if (sub)
 				put(&patch, c->string, sub, oom);

@@ -7,20 +7,23 @@
  * push's merge patch are all read off this one tree. Pure: no I/O.
  *
  * What qosgen writes, after NVIDIA's Cumulus Linux 5.x docs (Quality of
- * Service and RoCE pages): the default-global profiles (they apply to every
- * port; NVUE's egress-queue-mapping has no other), trust and the classes'
- * DSCP entries, PFC tx and rx on the lossless switch priority, the
- * roce-lossless traffic pool (NVUE's pool names are a fixed set) with the
- * rest of the buffer and every other priority in default-lossy, ECN on the
- * lossless traffic class in bytes, RED off there, the egress scheduler of
- * the classes that give ets, the classes' switch-priority to traffic-class
- * map, RoCE mode lossless, and the link MTU of the intent's ports; with
- * qos.pfc_watchdog, each intent port's pfc-watchdog state (enable, or
- * disable when false) and, when on, the switch's pfc-watchdog
- * polling-interval and robustness (the Quality of Service page, PFC
- * Watchdog; NVUE 5.6's `nv set qos pfc-watchdog polling-interval 100-5000`,
- * `robustness 1-1000`, `nv set interface <id> qos pfc-watchdog state
- * enable|disable`).
+ * Service and RoCE pages): the whole lossless-RoCE state it owns (issue 23;
+ * the table in docs/intent.md, "What qosgen owns on a switch ... cumulus"),
+ * in the default-global profiles (they apply to every port; NVUE's
+ * egress-queue-mapping has no other): trust, all 64 DSCP and 8 PCP map
+ * entries, all 8 switch-priorities' traffic class, all 8 traffic classes'
+ * scheduling (DWRR shares adding up to 100), PFC tx and rx on exactly the
+ * lossless switch priority, the roce-lossless traffic pool (NVUE's pool
+ * names are a fixed set) with the rest of the buffer and every other
+ * priority in default-lossy, ECN on the lossless traffic class in bytes
+ * with RED off and every other class's unset (a null in the tree: owned,
+ * removed where the switch has it), RoCE mode lossless, and the link MTU of
+ * the intent's ports; with qos.pfc_watchdog, each intent port's
+ * pfc-watchdog state (enable, or disable when false) and, when on, the
+ * switch's pfc-watchdog polling-interval and robustness (the Quality of
+ * Service page, PFC Watchdog; NVUE 5.6's `nv set qos pfc-watchdog
+ * polling-interval 100-5000`, `robustness 1-1000`, `nv set interface <id>
+ * qos pfc-watchdog state enable|disable`).
  */
 #ifndef QG_NVUE_CONFIG_H
 #define QG_NVUE_CONFIG_H
@@ -51,12 +54,34 @@ bool nvue_is_set(const cJSON *o);
  */
 int nvue_cable_length(const struct qg_switch *s);
 
-/* NVUE's robustness: the polls before the watchdog acts, detection_ms / poll_ms. */
-int nvue_pfcwd_robustness(const struct qg_pfc_watchdog *wd);
-
 /* NVUE's ranges (nv set qos pfc-watchdog ...). */
 #define NVUE_PFCWD_POLL_MAX 5000
 #define NVUE_PFCWD_ROBUSTNESS_MAX 1000
+
+/*
+ * NVUE's polling-interval and robustness for the intent's watchdog: detection
+ * = poll x robustness, nearest detection_ms, with NVUE's default robustness
+ * (3) or more where its 100 ms floor allows (the rule in nvue_config.c).
+ */
+void nvue_pfcwd_times(const struct qg_pfc_watchdog *wd, int *poll, int *robustness);
+
+/* The share `nv set qos roce mode lossless` gives the RoCE class (RoCE page: "WRR 50%"). */
+#define NVUE_ROCE_DEFAULT_SHARE 50
+
+/* The traffic class of the switch-priorities no class holds (TC 0 unless a class holds it). */
+int nvue_lossy_tc(const struct qg_qos *q);
+/* The traffic class qosgen maps switch-priority sp to (all eight are written). */
+int nvue_priority_tc(const struct qg_qos *q, int sp);
+/* The lossy class's share: 100 minus the classes' DWRR weights (< 1: check() refuses). */
+int nvue_lossy_share(const struct qg_qos *q);
+
+/* One traffic class of the egress scheduler qosgen writes: strict, or DWRR with a share. */
+struct nvue_tc_sched {
+	bool strict;
+	int share;
+};
+/* All eight traffic classes' scheduling; the DWRR shares add up to exactly 100. */
+void nvue_scheduler(const struct qg_qos *q, struct nvue_tc_sched out[8]);
 
 /* The desired tree of switch i, keys sorted, one key per interface. NULL: out of memory. */
 cJSON *nvue_config_from_model(const struct qg_model *m, size_t i);
@@ -85,8 +110,9 @@ int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d);
 
 /*
  * The JSON merge patch (RFC 7396) that brings have to want for what qosgen
- * owns: every leaf of want, and every set want holds (an object whose
- * members are all {}) exactly, members it lacks as null. The lossless
+ * owns: every leaf of want, every null of want as null where have has it,
+ * and every set want holds (an object whose members are all {}) exactly,
+ * members it lacks as null. The lossless
  * pool's priority leaves default-lossy; default-lossy keeps every priority
  * no other pool of have holds. NULL when in sync (or out of memory: *oom).
  */

@@ -91,8 +91,27 @@ static void yaml_group(void *arg, const char *key, const cJSON *v)
 	yaml_node(arg, key, v);
 }
 
+/*
+ * Does v set anything: a value, or an object (a set member, {}) not made of
+ * nulls only? The `- set:` part cannot say "unset"; what the tree unsets is
+ * listed after it as comments (nvue_emit_yaml).
+ */
+static bool sets_something(const cJSON *v)
+{
+	if (cJSON_IsNull(v))
+		return false;
+	if (!cJSON_IsObject(v) || !v->child)
+		return true;
+	for (const cJSON *c = v->child; c; c = c->next)
+		if (sets_something(c))
+			return true;
+	return false;
+}
+
 static void yaml_node(struct yaml_walk *w, const char *key, const cJSON *v)
 {
+	if (!sets_something(v))
+		return;
 	qg_buf_printf(w->out, "%*s", 2 * w->depth, "");
 	yaml_key(w->out, key);
 	if (cJSON_IsNumber(v)) {
@@ -115,13 +134,6 @@ static void yaml_node(struct yaml_walk *w, const char *key, const cJSON *v)
 	}
 }
 
-void nvue_emit_yaml(const cJSON *tree, struct qg_buf *out)
-{
-	struct yaml_walk w = {out, 2};
-	qg_buf_puts(out, "- set:\n");
-	for (const cJSON *c = tree->child; c; c = c->next)
-		yaml_node(&w, c->string, c);
-}
 
 /* A JSON string: quotes, backslashes and controls escaped (RFC 8259, section 7). */
 static void json_text(struct qg_buf *out, const char *s)
@@ -305,4 +317,33 @@ static void setting(void *arg, const char *path, enum leaf kind, const char *val
 void nvue_settings(const cJSON *tree, struct qg_settings *out)
 {
 	walk_leaves(tree, '.', setting, out);
+}
+
+static void unset_comment(void *arg, const char *path, enum leaf kind, const char *value)
+{
+	(void)value;
+	if (kind == LEAF_UNSET)
+		qg_buf_printf(arg, "#   nv unset %s\n", path);
+}
+
+void nvue_emit_yaml(const cJSON *tree, struct qg_buf *out)
+{
+	struct yaml_walk w = {out, 2};
+	qg_buf_puts(out, "- set:\n");
+	for (const cJSON *c = tree->child; c; c = c->next)
+		yaml_node(&w, c->string, c);
+	/*
+	 * What qosgen owns and unsets (back to NVUE's default): a `- set:`
+	 * fragment cannot carry it, so it is listed here for the reviewer; the
+	 * .nv commands and the .json body (nulls, RFC 7396) unset it, and push
+	 * sends it.
+	 */
+	struct qg_buf unset = {0};
+	walk_leaves(tree, ' ', unset_comment, &unset);
+	if (unset.len)
+		qg_buf_printf(out, "# owned and unset (NVUE's default), by push, the .nv and the .json:\n%s",
+			      unset.data);
+	if (unset.failed)
+		out->failed = true;
+	qg_buf_free(&unset);
 }

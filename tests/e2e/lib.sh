@@ -117,7 +117,8 @@ nv_start() {
 		--port 0 --port-file "$dir/nvport" --cert "$dir/cert.pem" --key "$dir/key.pem" \
 		--ports swp1-32,swp49s0-3 --apply-delay 0.2 "$@" >>"$dir/nvsim.log" 2>&1 &
 	echo $! >"$dir/nvpid"
-	for _ in $(seq 1 50); do
+	# Up to 20 s: Python's start on a loaded 2-core machine took more than 5.
+	for _ in $(seq 1 200); do
 		[ -s "$dir/nvport" ] && break
 		sleep 0.1
 	done

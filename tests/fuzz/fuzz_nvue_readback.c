@@ -9,6 +9,14 @@
  * exactly the intent on what qosgen owns: every leaf qosgen writes equal,
  * every set it writes exact, the lossless priority in no other pool, the
  * pools within 100 % of the buffer; and a second diff must be empty.
+ *
+ * History oracle (issue 23), over pairs of intents: the first two bytes pick
+ * intents A and B of a table of policy changes (priority, DSCP and CNP
+ * moves, ECN, ETS mode and weight, watchdog, trust, MTU, pool, cable,
+ * classes dropped), the rest is the switch as found. A's patch, then B's on
+ * its result, must leave what B owns exactly as B's patch on an empty
+ * (factory) configuration does: every leaf B writes equal, every leaf B
+ * unsets (null) absent, every set exact.
  */
 #include "../../gen/intent.h"
 #include "../../targets/cumulus/nvue_config.h"
@@ -29,6 +37,31 @@ static const char intent[] =
     "switches:\n  - {name: s, platform: cumulus, address: s, ports: [swp1-8, swp9s0-3]}\n";
 
 static cJSON *want;
+
+/* The policies of the history oracle; the switch line is appended. */
+#define SW "switches:\n  - {name: s, platform: cumulus, address: s, ports: [swp1-8, swp9s0-3]"
+static const char *const history[] = {
+    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: r, "
+    "memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}, ets: {mode: wrr, weight: 50}}\n"
+    "  cnp: {priority: 6, dscp: 48, ets: strict}\n" SW "}\n",
+    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 4, dscp: [34], pool: {name: r, "
+    "memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}, ets: {mode: wrr, weight: 70}}\n"
+    "  cnp: {priority: 6, dscp: 48, ets: strict}\n  pfc_watchdog: true\n" SW "}\n",
+    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: r, "
+    "memory_percent: 50}, ecn: {min_kb: 200, max_kb: 2000}}\n"
+    "  cnp: {priority: 5, dscp: 40, ets: {mode: wrr, weight: 10}}\n  pfc_watchdog: false\n" SW
+    "}\n",
+    "version: 1\nfabric: f\nqos:\n  trust: pcp\n  lossless: {priority: 3, dscp: [26], pool: "
+    "{name: r, memory_percent: 60}, ets: strict}\n  cnp: {priority: 6, dscp: 48}\n" SW "}\n",
+    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 2, traffic_class: 0, dscp: [16], "
+    "pool: {name: r, memory_percent: 40}, ecn: {min_kb: 100, max_kb: 900}}\n" SW
+    ", cable_length_m: 30}\n",
+    "version: 1\nfabric: f\nqos:\n  switch_mtu: 9100\n  lossless: {priority: 5, dscp: [40, "
+    "42], pool: {name: r, memory_percent: 50}}\n  pfc_watchdog: {detection_ms: 500, poll_ms: "
+    "200}\n" SW "}\n",
+};
+#define N_HISTORY (sizeof(history) / sizeof(history[0]))
+static cJSON *history_want[N_HISTORY];
 
 /* RFC 7396, written here again so that the oracle does not trust the code it checks. */
 static cJSON *merge(cJSON *target, const cJSON *patch)
@@ -79,6 +112,8 @@ static bool owned_equal(const cJSON *w, const cJSON *a, const char *key)
 {
 	if (key && !strcmp(key, "default-lossy"))
 		return true;
+	if (cJSON_IsNull(w)) /* owned, unset: absent after the patch */
+		return !a || cJSON_IsNull(a) || wrong(key, a);
 	if (!cJSON_IsObject(w))
 		return same_leaf(w, a) || wrong(key, a);
 	if (!cJSON_IsObject(a))
@@ -113,6 +148,64 @@ static bool pools_sound(const cJSON *after)
 	return total <= 100;
 }
 
+/* The patch for w on a configuration, applied; NULL when the judge refuses it. */
+static cJSON *pushed(const cJSON *w, cJSON *config)
+{
+	struct qg_diags d;
+	qg_diags_init(&d, "history");
+	bool refused = nvue_config_judge(w, config, &d) > 0, oom = false;
+	qg_diags_free(&d);
+	if (refused) {
+		cJSON_Delete(config);
+		return NULL;
+	}
+	cJSON *patch = nvue_config_patch(w, config, &oom);
+	if (oom)
+		abort();
+	cJSON *out = patch ? merge(config, patch) : config;
+	cJSON_Delete(patch);
+	return out;
+}
+
+/* What w owns agrees in a and b: w's leaves equal, its nulls absent, its sets exact. */
+static bool history_same(const cJSON *w, const cJSON *a, const cJSON *b, const char *key)
+{
+	if (key && !strcmp(key, "default-lossy"))
+		return true; /* shared with the switch's other pools */
+	if (cJSON_IsNull(w))
+		return ((!a || cJSON_IsNull(a)) && (!b || cJSON_IsNull(b))) || wrong(key, a);
+	if (!cJSON_IsObject(w))
+		return (same_leaf(w, a) && same_leaf(w, b)) || wrong(key, a);
+	bool set = w->child != NULL;
+	for (const cJSON *c = w->child; c; c = c->next)
+		set &= cJSON_IsObject(c) && !c->child;
+	if (set && (cJSON_GetArraySize(a) != cJSON_GetArraySize(w) ||
+		    cJSON_GetArraySize(b) != cJSON_GetArraySize(w)))
+		return wrong(key, a);
+	for (const cJSON *c = w->child; c; c = c->next)
+		if (!history_same(c, cJSON_GetObjectItemCaseSensitive(a, c->string),
+				  cJSON_GetObjectItemCaseSensitive(b, c->string), c->string))
+			return false;
+	return true;
+}
+
+static void history_check(uint8_t ia, uint8_t ib, const cJSON *found)
+{
+	const cJSON *wa = history_want[ia % N_HISTORY], *wb = history_want[ib % N_HISTORY];
+	cJSON *after = pushed(wa, cJSON_Duplicate(found, true));
+	after = after ? pushed(wb, after) : NULL;
+	cJSON *factory = pushed(wb, cJSON_CreateObject());
+	if (!factory)
+		abort(); /* an empty switch takes every intent */
+	if (after && !history_same(wb, after, factory, NULL)) {
+		fprintf(stderr, "history: intent %d then %d differs from %d on a factory switch\n",
+			ia % (int)N_HISTORY, ib % (int)N_HISTORY, ib % (int)N_HISTORY);
+		abort();
+	}
+	cJSON_Delete(after);
+	cJSON_Delete(factory);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!want) {
@@ -126,6 +219,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		qg_diags_free(&d);
 		if (!want)
 			abort();
+		for (size_t k = 0; k < N_HISTORY; k++) {
+			qg_diags_init(&d, "history");
+			if (qg_intent_load(history[k], strlen(history[k]), qg_targets, &d, &m) != 0) {
+				for (size_t e = 0; e < d.n; e++)
+					fprintf(stderr, "history %zu: %s\n", k, d.v[e].msg);
+				abort();
+			}
+			history_want[k] = nvue_config_from_model(&m, 0);
+			qg_model_free(&m);
+			qg_diags_free(&d);
+			if (!history_want[k])
+				abort();
+		}
+	}
+	if (size >= 2) {
+		/* The pair, then the switch as found: the rest, or a factory one. */
+		struct qg_diags hd;
+		qg_diags_init(&hd, "readback");
+		cJSON *found = NULL;
+		if (nvue_config_parse((const char *)data + 2, size - 2, &found, &hd) != 0) {
+			cJSON_Delete(found);
+			found = cJSON_CreateObject();
+		}
+		qg_diags_free(&hd);
+		history_check(data[0], data[1], found);
+		cJSON_Delete(found);
 	}
 	struct qg_diags d;
 	qg_diags_init(&d, "readback");

@@ -359,7 +359,8 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
       "pfc": {"default-global": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable", "cable-length": 10}},
       "traffic-pool": {"default-lossy": {"memory-percent": 50}, "roce-lossless": {"memory-percent": 50, "switch-priority": {"3": {}}}},
       "congestion-control": {"default-global": {"traffic-class": {"3": {"min-threshold": 150000, "max-threshold": 1500000, "probability": 100, "ecn": "enable"}}}},
-      "egress-scheduler": {"default-global": {"traffic-class": {"6": {"mode": "strict"}, "3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50}}}},
+      "egress-scheduler": {"default-global": {"traffic-class": {"6": {"mode": "strict"}, "3": {"mode": "dwrr", "bw-percent": 50}, "0": {"mode": "dwrr", "bw-percent": 50},
+        "1,2,4,5,7": {"mode": "strict"}}}},
       "egress-queue-mapping": {"default-global": {"switch-priority": {"3": {"traffic-class": 3}, "6": {"traffic-class": 6}}}}},
      "interface": {"swp1-2": {"link": {"mtu": 9216}, "qos": {"pfc": {"profile": "default-global"}}},
                    "swp33s0": {"link": {"mtu": 9216}}}}'
@@ -391,7 +392,7 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
     expect "read-back: trust l3, DSCP 26 -> SP 3, filled defaults kept" 200 \
         '/trust == "l3" | /dscp/26/switch-priority == 3 | /pcp/0/switch-priority == 0'
     req GET "/qos?rev=applied&filled=false"
-    expect "filled=false: no defaults" 200 '/remark absent | /egress-scheduler/default-global/traffic-class/1 absent'
+    expect "filled=false: no defaults" 200 '/remark absent | /egress-scheduler/default-global/traffic-class/1/bw-percent absent'
     req GET "/interface/swp1?rev=applied"
     expect "read-back: swp1 mtu, pfc profile, type" 200 '/link/mtu == 9216 | /qos/pfc/profile == "default-global" | /type == "swp"'
     req GET "/interface/swp33s0/link?rev=applied"
@@ -468,6 +469,20 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
     expect "its mtu change is applied" 200 '/mtu == 1500'
     req GET "/qos/congestion-control/default-global/traffic-class/3?rev=applied"
     expect "its min-threshold was removed" 200 '/min-threshold absent | /max-threshold == 1500000'
+
+    # shares: a class not configured keeps NVUE's default 12/13 %, and counts
+    new_rev; R6=$REV
+    req PATCH "/qos/egress-scheduler/default-global/traffic-class?rev=$(enc "$R6")" '{"1": null}'
+    expect "unset one class (back to NVUE's default share) passes the schema" 200
+    apply_rev "$R6" ays
+    rev_state "$R6" invalid
+    expect "TC 1's default 13 % beside 50 + 50: invalid" 200 \
+        '/state == "invalid" | /transition/issue/0/data/location == "qos.egress-scheduler.default-global" | /transition/issue/0/message contains must be less than or equal to 100 (is 113)'
+    req PATCH "/qos/egress-scheduler/default-global/traffic-class?rev=$(enc "$R6")" \
+        '{"0": {"bw-percent": 30}, "1": {"mode": "strict"}, "3": {"bw-percent": 57}}'
+    apply_rev "$R6" ays
+    rev_state "$R6" applied
+    expect "every class explicit, 57 + 30: applied" 200 '/state == "applied"'
 
     new_rev; R4=$REV
     req PATCH "/?rev=$(enc "$R4")" '{"interface": {"swp40": {"link": {"mtu": 9000}}},

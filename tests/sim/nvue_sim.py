@@ -460,10 +460,19 @@ def semantic_issues(config, ports, refuse):
                 issues.append((f"qos.congestion-control.{prof}.traffic-class.{tc}",
                                f"min-threshold ({lo}) must be less than max-threshold ({hi})."))
 
-    # bw-percent: summed over the traffic classes the user configured in dwrr
-    # mode ("If you do not specify a value for an egress queue, Cumulus Linux
-    # uses a DWRR value of 0"); the filled 12/13 defaults are not counted.
-    for prof, body in sorted(((config.get("qos") or {}).get("egress-scheduler") or {}).items()):
+    # bw-percent: "The combined total of values you assign to bw_percent must
+    # be less than or equal to 100" (QoS page, Egress Scheduling), over the
+    # classes in dwrr mode. In default-global the classes nobody configured
+    # keep NVUE's default scheduler ("egress queues 0,2,4,6 is 12 percent and
+    # ... 1,3,5,7 is 13 percent", the same page, and the filled read-back
+    # shows them): they count, so one class set to 70 on a factory switch is
+    # 70 + 87. Other profiles have no defaults: their configured classes only.
+    configured = (config.get("qos") or {}).get("egress-scheduler") or {}
+    for prof in sorted(set(configured) | {"default-global"}):
+        body = (qos.get("egress-scheduler") or {}).get(prof) if prof == "default-global" \
+            else configured.get(prof)
+        if prof == "default-global" and prof not in configured:
+            continue
         tcs = (body or {}).get("traffic-class") or {}
         total = sum((t or {}).get("bw-percent", 0) for t in tcs.values()
                     if (t or {}).get("mode", "dwrr") == "dwrr")

@@ -249,7 +249,9 @@ static void test_real_startup_files(void **state)
 
 /*
  * pfc_watchdog on NVUE: on, the switch's polling-interval and robustness
- * (detection / poll) and each port's state enable, read back in sync; off,
+ * (nvue_pfcwd_times: detection 600 with poll_ms 300 polls every 200 ms, 3
+ * times, NVUE's default robustness) and each port's state enable, read back
+ * in sync; off,
  * state disable on a port that had it enabled; absent, nothing.
  */
 static void test_pfc_watchdog(void **state)
@@ -268,8 +270,8 @@ static void test_pfc_watchdog(void **state)
 			 "    qos:\n"
 			 "      pfc-watchdog: {polling-interval: 100, robustness: 3}\n";
 	char *t = patch_text(&m, rb);
-	assert_non_null(strstr(t, "nv set qos pfc-watchdog polling-interval 300\n"));
-	assert_non_null(strstr(t, "nv set qos pfc-watchdog robustness 2\n"));
+	assert_non_null(strstr(t, "nv set qos pfc-watchdog polling-interval 200\n"));
+	assert_null(strstr(t, "nv set qos pfc-watchdog robustness"));
 	assert_null(strstr(t, "state"));
 	free(t);
 	qg_model_free(&m);
@@ -286,6 +288,99 @@ static void test_pfc_watchdog(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * The watchdog rule (nvue_pfcwd_times): the fewest polls, 3 or more, that
+ * divide detection_ms exactly at 100..poll_ms ms; else the nearest with a
+ * poll of detection_ms / 3 within NVUE's floor.
+ */
+static void test_pfcwd_times(void **state)
+{
+	(void)state;
+	static const struct {
+		int detection, poll, want_poll, want_robustness;
+	} cases[] = {
+	    {200, 200, 100, 2},	  /* the intent's defaults: NVUE's floor leaves two polls */
+	    {300, 200, 100, 3},	  /* NVUE's own default */
+	    {500, 200, 125, 4},	  /* exact, four polls */
+	    {600, 300, 200, 3},	  /* exact, three */
+	    {5000, 1000, 1000, 5}, /* the longest detection, the slowest poll */
+	    {100, 100, 100, 1},	  /* the floor allows no more */
+	    {250, 200, 100, 3},	  /* none exact: 100 x 3, the nearest */
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct qg_pfc_watchdog wd = {.state = QG_PFCWD_ON,
+					     .detection_ms = cases[k].detection,
+					     .poll_ms = cases[k].poll};
+		int p, r;
+		nvue_pfcwd_times(&wd, &p, &r);
+		assert_int_equal(p, cases[k].want_poll);
+		assert_int_equal(r, cases[k].want_robustness);
+	}
+}
+
+/*
+ * The owned state after a lossless priority move 3 -> 4 with weight 70, from
+ * the read-back of the priority-3 build: switch-priority 3 back to traffic
+ * class 0 (NVIDIA's procedure), traffic class 3's ECN unset, its share gone,
+ * PFC and the pool on 4 only, and the shares adding up to exactly 100.
+ */
+static void test_priority_move(void **state)
+{
+	(void)state;
+	struct qg_model a, b;
+	load_ok(BASE_QOS CUMULUS_SWITCH, &a);
+	load_ok("version: 1\nfabric: f\nqos:\n  lossless: {priority: 4, dscp: [34], pool: {name: "
+		"roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}, ets: {mode: wrr, "
+		"weight: 70}}\n  cnp: {priority: 6, dscp: 48, ets: strict}\n" CUMULUS_SWITCH,
+		&b);
+	cJSON *before = nvue_config_from_model(&a, 0);
+	struct qg_buf json = {0};
+	nvue_emit_json(before, &json);
+	char *t = patch_text(&b, json.data);
+	assert_non_null(
+	    strstr(t, "nv set qos egress-queue-mapping default-global switch-priority 3 "
+		      "traffic-class 0\n"));
+	assert_non_null(strstr(t, "nv unset qos congestion-control default-global traffic-class 3\n"));
+	assert_non_null(
+	    strstr(t, "nv unset qos egress-scheduler default-global traffic-class 3 bw-percent\n"));
+	assert_non_null(
+	    strstr(t, "nv set qos egress-scheduler default-global traffic-class 3 mode strict\n"));
+	assert_non_null(strstr(t, "nv unset qos pfc default-global switch-priority 3\n"));
+	/* DSCP 26 stays on 3 and 34 was on 4 already (DSCP/8): the map does not change. */
+	assert_null(strstr(t, "mapping default-global dscp"));
+	struct nvue_tc_sched sched[8];
+	nvue_scheduler(&b.qos, sched);
+	int total = 0;
+	for (int tc = 0; tc < 8; tc++)
+		total += sched[tc].strict ? 0 : sched[tc].share;
+	assert_int_equal(total, 100);
+	assert_int_equal(sched[4].share, 70);
+	assert_int_equal(sched[0].share, 30);
+	assert_true(sched[3].strict);
+	free(t);
+	qg_buf_free(&json);
+	cJSON_Delete(before);
+	qg_model_free(&a);
+	qg_model_free(&b);
+}
+
+/* A lossless class on traffic class 0: the other priorities go to the lowest free one. */
+static void test_lossy_tc(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok("version: 1\nfabric: f\nqos:\n  lossless: {priority: 2, traffic_class: 0, dscp: "
+		"[16], pool: {name: roce, memory_percent: 50}}\n  cnp: {priority: 6, dscp: 48, "
+		"traffic_class: 1}\n" CUMULUS_SWITCH,
+		&m);
+	assert_int_equal(nvue_lossy_tc(&m.qos), 2);
+	assert_int_equal(nvue_priority_tc(&m.qos, 2), 0);
+	assert_int_equal(nvue_priority_tc(&m.qos, 6), 1);
+	assert_int_equal(nvue_priority_tc(&m.qos, 0), 2);
+	assert_int_equal(nvue_lossy_share(&m.qos), 50); /* lossless dwrr 50 (RoCE default), CNP strict */
+	qg_model_free(&m);
+}
+
 static void test_explain_rows(void **state)
 {
 	(void)state;
@@ -297,6 +392,13 @@ static void test_explain_rows(void **state)
 	assert_non_null(strstr(s, "\"value\":\"150000..1500000 bytes\""));
 	/* The reference policy differs from `nv set qos roce` only in its ETS: none given. */
 	assert_non_null(strstr(s, "alone sets: nothing"));
+	/* The final owned state in NVUE's terms. */
+	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.sp_tc\",\"value\":\"0->0 1->0 2->0 3->3 "
+				  "4->0 5->0 6->6 7->0\""));
+	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.ecn\",\"value\":\"0:unset 1:unset "
+				  "2:unset 3:ecn 4:unset 5:unset 6:unset 7:unset\""));
+	assert_non_null(strstr(s, "(dwrr total 100%)"));
+	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.dscp_lossless\",\"value\":\"24-31\""));
 	cJSON_free(s);
 	cJSON_Delete(x);
 	qg_model_free(&m);
@@ -314,6 +416,9 @@ int main(void)
 	    cmocka_unit_test(test_real_startup_files),
 	    cmocka_unit_test(test_pfc_watchdog),
 	    cmocka_unit_test(test_explain_rows),
+	    cmocka_unit_test(test_pfcwd_times),
+	    cmocka_unit_test(test_priority_move),
+	    cmocka_unit_test(test_lossy_tc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# History independence on NVUE (issue 23): for each policy change of the
+# matrix, intents pushed one after the other (A, then B, ...) leave the state
+# qosgen owns exactly as the last one pushed on a factory switch, read from
+# the NVUE simulator's applied configuration (GET /nvue_v1/?rev=applied&
+# filled=false: what is configured), and a second diff is empty. What is
+# compared: the whole qos tree (qos.pfc-watchdog only while the last intent
+# has the watchdog on: off, the switch's timers are not qosgen's), and the
+# last intent's ports; a port an intent drops is no longer owned.
+# Usage: nvue_history.sh BUILD  (NVUE_HISTORY_ONLY=TEXT: the cases named with TEXT)
+set -u
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+e2e_start "$1"
+E2E_CLEANUP='nv_stop'
+nv_cert "$(basename "$0" .sh)"
+export QOSGEN_NVUE_PASSWORD=e2e-pw
+
+# intent FILE "VAR=VALUE ...": the matrix's base policy with the changes given.
+intent() {
+	f=$1
+	P=3 D=26 CP=6 CD=48 EMIN=150 EMAX=1500 ETS='{mode: wrr, weight: 50}' WD=true SMTU=9216
+	POOL=50 CABLE='{default: 5, swp49s0-3: 50}' PORTS='[swp1-4, swp49s0-3]'
+	eval "$2"
+	cat >"$f" <<YAML
+version: 1
+fabric: e2e
+qos:
+  switch_mtu: $SMTU
+  lossless: {priority: $P, dscp: [$D], pool: {name: roce, memory_percent: $POOL},
+             ecn: {min_kb: $EMIN, max_kb: $EMAX}, ets: $ETS}
+  cnp: {priority: $CP, dscp: $CD, ets: strict}
+  pfc_watchdog: $WD
+switches:
+  - {name: leaf1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: $PORTS,
+     cable_length_m: $CABLE}
+YAML
+}
+
+qg() { # VERB INTENT ARGS...
+	verb=$1
+	file=$2
+	shift 2
+	"$Q" "$verb" "$file" --switch leaf1 --ca-file "$dir/cert.pem" --timeout 10 "$@" >"$dir/out" 2>"$dir/err"
+}
+
+# applied FILE: the simulator's configuration, as configured.
+applied() {
+	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw \
+		"https://127.0.0.1:$nvport/nvue_v1/?rev=applied&filled=false" >"$1"
+}
+
+# owned HISTORY_JSON FACTORY_JSON PORTS WATCHDOG: equal owned state, or the difference.
+owned_same() {
+	python3 - "$@" <<'PY'
+import json, sys
+hist, fact, ports, wd = sys.argv[1], sys.argv[2], sys.argv[3].split(","), sys.argv[4]
+def owned(path):
+    tree = json.load(open(path))
+    qos = dict(tree.get("qos") or {})
+    if wd != "true":
+        qos.pop("pfc-watchdog", None)
+    ifs = tree.get("interface") or {}
+    return {"qos": qos, "interface": {p: ifs.get(p) for p in ports}}
+a, b = owned(hist), owned(fact)
+if a == b:
+    sys.exit(0)
+def walk(x, y, path):
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in sorted(set(x) | set(y)):
+            walk(x.get(k), y.get(k), path + [k])
+    elif x != y:
+        print(f"  {'.'.join(path)}: after the history {json.dumps(x)}, on a factory switch {json.dumps(y)}")
+walk(a, b, [])
+sys.exit(1)
+PY
+}
+
+# case NAME PORTS WATCHDOG "CHANGES A" "CHANGES B" ...: push each in turn on
+# one switch, the last alone on a factory switch; compare, then diff again.
+case_run() {
+	name=$1 ports=$2 wd=$3
+	shift 3
+	# NVUE_HISTORY_ONLY=TEXT: only the cases whose name holds TEXT.
+	case "$name" in *"${NVUE_HISTORY_ONLY:-}"*) ;; *) return ;; esac
+	nv_start
+	k=0
+	why=""
+	for changes in "$@"; do
+		k=$((k + 1))
+		intent "$dir/i$k.yaml" "$changes"
+		qg push "$dir/i$k.yaml" || why="$why push $k: exit $? $(tail -2 "$dir/err");"
+	done
+	applied "$dir/history.json"
+	qg diff "$dir/i$k.yaml" --exit-code || why="$why second diff not empty: $(head -5 "$dir/out");"
+	nv_start
+	intent "$dir/last.yaml" "$changes"
+	qg push "$dir/last.yaml" || why="$why factory push: exit $? $(tail -2 "$dir/err");"
+	applied "$dir/factory.json"
+	if ! cmp=$(owned_same "$dir/history.json" "$dir/factory.json" "$ports" "$wd"); then
+		why="$why owned state differs:
+$cmp"
+	fi
+	[ -z "$why" ]
+	check "$name" $? "$why"
+}
+
+p8=swp1,swp2,swp3,swp4,swp49s0,swp49s1,swp49s2,swp49s3
+case_run "lossless priority and DSCP moved (3/26 -> 4/34)" $p8 true "" "P=4 D=34"
+case_run "CNP moved (6/48 -> 5/40)" $p8 true "" "CP=5 CD=40"
+case_run "ECN thresholds (150/1500 -> 200/2000)" $p8 true "" "EMIN=200 EMAX=2000"
+case_run "ETS weight (50 -> 70)" $p8 true "" "ETS='{mode: wrr, weight: 70}'"
+case_run "ETS mode (wrr 50 -> strict -> wrr 30)" $p8 true "" "ETS=strict" "ETS='{mode: wrr, weight: 30}'"
+case_run "watchdog on -> off" $p8 false "" "WD=false"
+case_run "watchdog on -> off -> on (detection 600)" $p8 true "" "WD=false" "WD='{detection_ms: 600}'"
+case_run "switch MTU (9216 -> 9100)" $p8 true "" "SMTU=9100"
+case_run "pool size (50 -> 60)" $p8 true "" "POOL=60"
+case_run "cable lengths (5/50 -> 3/100)" $p8 true "" "CABLE='{default: 3, swp49s0-3: 100}'"
+case_run "a port added, then ports removed" swp1,swp2,swp3,swp4 true "" \
+	"PORTS='[swp1-6, swp49s0-3]'" "PORTS='[swp1-4]' CABLE=7"
+case_run "everything at once, and back" $p8 true "" \
+	"P=4 D=34 CP=5 CD=40 EMIN=200 EMAX=2000 ETS=strict WD=false SMTU=9100 POOL=60" ""
+
+echo "$pass nvue history checks passed, $fail failed"
+[ "$fail" -eq 0 ]
