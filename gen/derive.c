@@ -21,6 +21,29 @@ int qg_roce_tos(const struct qg_qos *q)
 	return qg_roce_tos_without_ecn(q) | (q->ecn ? QG_ECT0 : 0);
 }
 
+int qg_lossy_priority(const struct qg_qos *q)
+{
+	int p = 0;
+	while (p < 7 && (p == q->lossless.priority || (q->cnp && p == q->cnpc.priority)))
+		p++;
+	return p;
+}
+
+void qg_dscp_map_exact(const struct qg_qos *q, uint8_t out[64])
+{
+	int lossy = qg_lossy_priority(q);
+	for (int d = 0; d < 64; d++) {
+		int p = qg_default_dscp_priority(d);
+		bool class_prio = p == q->lossless.priority || (q->cnp && p == q->cnpc.priority);
+		out[d] = (uint8_t)(class_prio ? lossy : p);
+	}
+	for (int k = 0; k < q->lossless.n_dscp; k++)
+		out[q->lossless.dscp[k]] = (uint8_t)q->lossless.priority;
+	if (q->cnp)
+		for (int k = 0; k < q->cnpc.n_dscp; k++)
+			out[q->cnpc.dscp[k]] = (uint8_t)q->cnpc.priority;
+}
+
 void qg_pfc_vector(int priority, char out[16])
 {
 	for (int i = 0; i < 8; i++) {

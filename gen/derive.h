@@ -40,6 +40,18 @@ static inline int qg_default_dscp_priority(int dscp)
 	return dscp >> 3;
 }
 
+/*
+ * The DSCP map a target that programs the whole map writes (issue 23):
+ * each class's DSCPs to its priority; every other DSCP to DSCP/8, except
+ * where DSCP/8 is a class's priority: those go to the lowest priority no
+ * class holds, a lossy one. So `dscp: [26]` makes DSCP 26 lossless, not
+ * 24..31. m->qos.dscp_prio stays the model's map (DSCP/8 for the rest):
+ * what a switch that programs no map (Onyx) and the hosts classify by.
+ */
+void qg_dscp_map_exact(const struct qg_qos *q, uint8_t out[64]);
+/* The lowest priority no class holds: where qg_dscp_map_exact sends the rest. */
+int qg_lossy_priority(const struct qg_qos *q);
+
 struct qg_model;
 struct qg_diags;
 /*

@@ -250,8 +250,10 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 	if (q->trust == QG_TRUST_DSCP) {
 		int first = -1;
 		n = 0;
+		uint8_t exact[64];
+		qg_dscp_map_exact(q, exact);
 		for (int d = 0; d <= 64; d++) {
-			bool in = d < 64 && q->dscp_prio[d] == q->lossless.priority;
+			bool in = d < 64 && exact[d] == q->lossless.priority;
 			if (in && first < 0)
 				first = d;
 			if (!in && first >= 0) {
@@ -265,12 +267,12 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 			}
 		}
 		qg_explain_row(x, "cumulus.owned.dscp_lossless", v,
-			       "mapping default-global dscp, all 64 written (derived.dscp_map): "
-			       "these reach the lossless switch-priority. The other DSCPs of the "
-			       "classes' DSCP/8 blocks stay there as in NVUE's own default map "
-			       "(Quality of Service page, Trust DSCP) and NVIDIA's RoCE mode, the "
-			       "same on every switch OS and host of the fabric; pcp 0-7 to "
-			       "switch-priority 0-7 (NVUE's default)");
+			       "mapping default-global dscp, all 64 written: only these reach the "
+			       "lossless switch-priority. Every other DSCP keeps NVUE's default "
+			       "DSCP/8 (Quality of Service page, Trust DSCP), except the rest of a "
+			       "class's DSCP/8 block, which goes to a lossy switch-priority "
+			       "(derived.dscp_lossy_priority); pcp 0-7 to switch-priority 0-7 "
+			       "(NVUE's default)");
 	}
 	for (size_t i = 0; i < m->n_switches; i++) {
 		const struct qg_switch *s = &m->switches[i];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "nvue_config.h"
 
+#include "../../gen/derive.h"
 #include "../../gen/jsonsort.h"
 #include "../../gen/ports.h"
 #include "cumulus_ports.h"
@@ -194,17 +195,21 @@ static void null(cJSON *o, const char *key)
 static void owned_qos(cJSON *qos, const struct qg_qos *q)
 {
 	/*
-	 * The classification maps, all 64 DSCPs and all 8 PCPs: the model's
-	 * map (the classes' DSCPs to their priorities, every other DSCP to
-	 * DSCP/8, NVUE's default table under "Trust DSCP"), and PCP p to
+	 * The classification maps, all 64 DSCPs and all 8 PCPs: the exact map
+	 * (gen/derive.h qg_dscp_map_exact: the classes' DSCPs to their
+	 * priorities, every other DSCP to DSCP/8, NVUE's default table under
+	 * "Trust DSCP", except that the rest of a class's DSCP/8 block goes to
+	 * a lossy priority: only the intent's DSCPs are lossless), and PCP p to
 	 * switch-priority p (NVUE's default, "Trust 802.1p Marking"). Written
 	 * whole, an entry an earlier intent moved comes back.
 	 */
 	cJSON *map = child(child(qos, "mapping"), NVUE_PROFILE);
 	str(map, "trust", q->trust == QG_TRUST_DSCP ? "l3" : "l2");
 	cJSON *dscp = child(map, "dscp"), *pcp = child(map, "pcp");
+	uint8_t exact[64];
+	qg_dscp_map_exact(q, exact);
 	for (int d = 0; d < 64; d++)
-		num(childn(dscp, d), "switch-priority", q->dscp_prio[d]);
+		num(childn(dscp, d), "switch-priority", exact[d]);
 	for (int p = 0; p < 8; p++)
 		num(childn(pcp, p), "switch-priority", p);
 

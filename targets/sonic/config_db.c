@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config_db.h"
 
+#include "../../gen/derive.h"
 #include "../../gen/jsonsort.h"
 #include "sonic_ports.h"
 
@@ -88,25 +89,18 @@ const char *sonic_queue_scheduler(const struct qg_qos *q, int queue)
 
 void sonic_dscp_tc(const struct qg_qos *q, int tc[64])
 {
+	/*
+	 * The exact map (gen/derive.h): only the intent's DSCPs reach a class;
+	 * the rest of a class's DSCP/8 block goes to a lossy priority, then to
+	 * that priority's TC. SONiC programs the whole DSCP_TO_TC_MAP
+	 * (qos_config.j2 writes all 64; qosorch.cpp sets every entry).
+	 */
 	int ptc[8];
+	uint8_t exact[64];
 	sonic_priority_tc(q, ptc);
-	bool used[8] = {false};
-	used[q->lossless.traffic_class] = true;
-	if (q->cnp)
-		used[q->cnpc.traffic_class] = true;
-	int spare = 0;
-	while (spare < 7 && used[spare])
-		spare++;
-	for (int d = 0; d < 64; d++) {
-		int p = q->dscp_prio[d];
-		bool class_prio = p == q->lossless.priority || (q->cnp && p == q->cnpc.priority);
-		tc[d] = class_prio ? spare : ptc[p];
-	}
-	for (int k = 0; k < q->lossless.n_dscp; k++)
-		tc[q->lossless.dscp[k]] = q->lossless.traffic_class;
-	if (q->cnp)
-		for (int k = 0; k < q->cnpc.n_dscp; k++)
-			tc[q->cnpc.dscp[k]] = q->cnpc.traffic_class;
+	qg_dscp_map_exact(q, exact);
+	for (int d = 0; d < 64; d++)
+		tc[d] = ptc[exact[d]];
 }
 
 void sonic_priority_tc(const struct qg_qos *q, int tc[8])

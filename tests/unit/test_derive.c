@@ -34,6 +34,46 @@ static void test_pfc_vector_and_bitmap(void **state)
 	assert_int_equal(qg_pfc_bitmap(8), 0);
 }
 
+/* Only the intent's DSCPs reach a class; the rest of its DSCP/8 block is lossy (issue 23). */
+static void test_dscp_map_exact(void **state)
+{
+	(void)state;
+	struct qg_qos q = {0};
+	q.lossless.priority = 3;
+	q.lossless.dscp[0] = 26;
+	q.lossless.n_dscp = 1;
+	q.cnp = true;
+	q.cnpc.priority = 6;
+	q.cnpc.dscp[0] = 48;
+	q.cnpc.n_dscp = 1;
+	uint8_t m[64];
+	qg_dscp_map_exact(&q, m);
+	assert_int_equal(qg_lossy_priority(&q), 0);
+	assert_int_equal(m[26], 3);
+	assert_int_equal(m[48], 6);
+	for (int d = 24; d < 32; d++)
+		if (d != 26)
+			assert_int_equal(m[d], 0);
+	for (int d = 49; d < 56; d++)
+		assert_int_equal(m[d], 0);
+	assert_int_equal(m[8], 1);  /* other blocks keep DSCP/8 */
+	assert_int_equal(m[63], 7);
+	/* A DSCP of another block listed for the class moves there alone. */
+	q.lossless.dscp[1] = 34;
+	q.lossless.n_dscp = 2;
+	qg_dscp_map_exact(&q, m);
+	assert_int_equal(m[34], 3);
+	assert_int_equal(m[35], 4);
+	/* With priority 0 a class's, the lossy priority is the next free one. */
+	q.lossless.priority = 0;
+	q.cnpc.priority = 1;
+	assert_int_equal(qg_lossy_priority(&q), 2);
+	qg_dscp_map_exact(&q, m);
+	assert_int_equal(m[1], 2);
+	assert_int_equal(m[26], 0);
+	assert_int_equal(m[9], 2);
+}
+
 static void test_path_mtu(void **state)
 {
 	(void)state;
@@ -52,6 +92,7 @@ int main(void)
 	    cmocka_unit_test(test_tos_106_with_ecn_104_without),
 	    cmocka_unit_test(test_pfc_vector_and_bitmap),
 	    cmocka_unit_test(test_path_mtu),
+	    cmocka_unit_test(test_dscp_map_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
