@@ -239,7 +239,9 @@ for pair in TERM:15 INT:2; do
 	pid=$!
 	seen=
 	while [ -z "$seen" ] && kill -0 "$pid" 2>/dev/null; do
-		seen=$(ls -A "$tmp/sig" | grep '^\.out\.qosgen-')
+		for t in "$tmp/sig"/.out.qosgen-*; do
+			[ -d "$t" ] && seen=${t##*/}
+		done
 	done
 	kill -s "$sig" "$pid"
 	wait "$pid"
