@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,12 +168,22 @@ static int cmd_build(int argc, char **argv)
 					out_dir, intent, intent, out_dir);
 				rc = EXIT_INVALID;
 			}
-		} else if (qg_outdir_write(out_dir, &out, err, sizeof(err)) != 0) {
-			fprintf(stderr, "qosgen build: %s\n", err);
-			rc = EXIT_SYSTEM;
 		} else {
-			printf("qosgen: wrote %zu files to %s for fabric %s\n", out.n, out_dir,
-			       m.fabric);
+			/* From here a signal must not strand the temporary tree (gen/outdir.h). */
+			qg_outdir_catch_signals();
+			if (qg_outdir_write(out_dir, &out, err, sizeof(err)) != 0) {
+				fprintf(stderr, "qosgen build: %s\n", err);
+				rc = EXIT_SYSTEM;
+				/* Stopped by a signal, its tree removed: die of it, as a shell expects. */
+				int sig = qg_outdir_stopped();
+				if (sig) {
+					signal(sig, SIG_DFL);
+					raise(sig);
+				}
+			} else {
+				printf("qosgen: wrote %zu files to %s for fabric %s\n", out.n,
+				       out_dir, m.fabric);
+			}
 		}
 	}
 	qg_outset_free(&out);

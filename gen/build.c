@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "build.h"
+#include "bounds.h"
 #include "settings.h"
 
 #include "derive.h"
@@ -19,6 +20,7 @@
 int qg_build_check(const struct qg_model *m, struct qg_diags *d)
 {
 	size_t before = d->errors;
+	qg_handoff_check(m, d);
 	for (size_t t = 0; m->targets && m->targets[t]; t++)
 		if (m->targets[t]->check && qg_target_used(m, m->targets[t]))
 			m->targets[t]->check(m, d);
@@ -165,7 +167,7 @@ static cJSON *settings_json(const struct qg_settings *set)
  */
 static int take_files(const char *name, struct qg_outset *own, struct group *grp,
 		      struct qg_outset *out, cJSON *files, size_t **shared, size_t *n_shared,
-		      struct row_at *row, struct qg_diags *d)
+		      struct row_at *row, size_t *bytes, struct qg_diags *d)
 {
 	for (size_t k = 0; k < own->n; k++) {
 		struct qg_outfile *f = &own->v[k];
@@ -184,6 +186,7 @@ static int take_files(const char *name, struct qg_outset *own, struct group *grp
 			int rc = qg_outset_append(out, row->file, f->data + f->head, row->len);
 			if (rc)
 				return rc;
+			*bytes += row->len;
 			cJSON_AddItemToArray(files, row_json(f));
 			continue;
 		}
@@ -210,6 +213,7 @@ static int take_files(const char *name, struct qg_outset *own, struct group *grp
 		f->data = NULL; /* out owns it now, whatever rc says */
 		if (rc)
 			return rc;
+		*bytes += f->len;
 		size_t at = out->n - 1;
 		out->v[at].owner = f->owner;
 		out->v[at].head = f->head;
@@ -239,7 +243,8 @@ static int take_files(const char *name, struct qg_outset *own, struct group *grp
  */
 static int build_device(const struct qg_model *m, enum qg_device_kind kind, size_t i,
 			const struct qg_emit_ctx *ctx, struct groups *groups, struct row_at *row,
-			struct qg_outset *out, cJSON *devices, size_t **shared, size_t *n_shared)
+			struct qg_outset *out, cJSON *devices, size_t **shared, size_t *n_shared,
+			size_t *bytes)
 {
 	const struct qg_target *tg = qg_target_for(m, kind, i);
 	const char *name = qg_device_name(m, kind, i);
@@ -265,7 +270,8 @@ static int build_device(const struct qg_model *m, enum qg_device_kind kind, size
 	cJSON *files = cJSON_AddArrayToObject(dev, "files");
 	cJSON_AddItemToArray(devices, dev);
 	if (rc == 0)
-		rc = take_files(name, &own, grp, out, files, shared, n_shared, row, ctx->d);
+		rc = take_files(name, &own, grp, out, files, shared, n_shared, row, bytes,
+				ctx->d);
 	if (rc == 0 && !grp) {
 		cJSON_AddItemToObject(dev, "settings", settings_json(&set));
 	} else if (rc == 0 && fresh) {
@@ -309,6 +315,34 @@ static cJSON *groups_json(struct groups *g)
 	return a;
 }
 
+/*
+ * An output past QG_OUTPUT_MAX (gen/bounds.h), named at the device whose
+ * files passed it (pos) or, for plan.json, at no line: -EINVAL, reported.
+ * The intent's bounds keep a real fabric far below it; names and values at
+ * their longest can still get there, and qosgen reads back no more than it.
+ */
+static int output_over(struct qg_diags *d, struct qg_pos pos, const char *name, size_t bytes)
+{
+	if (name)
+		qg_error(d, pos,
+			 "the output passes %u MiB at %s (%zu bytes so far); a build writes "
+			 "at most %u MiB, which keeps it bounded (docs/intent.md, \"Bounds\")",
+			 QG_OUTPUT_MAX >> 20, name, bytes, QG_OUTPUT_MAX >> 20);
+	else
+		qg_error(d, pos,
+			 "the output with plan.json is %zu bytes; a build writes at most %u MiB, "
+			 "which keeps it bounded (docs/intent.md, \"Bounds\")",
+			 bytes, QG_OUTPUT_MAX >> 20);
+	return -EINVAL;
+}
+
+static struct qg_pos device_pos(const struct qg_model *m, enum qg_device_kind kind, size_t i)
+{
+	return kind == QG_DEVICE_SWITCH ? m->switches[i].pos
+	       : kind == QG_DEVICE_HOST ? m->hosts[i].pos
+					: m->dvs[i].pos;
+}
+
 static int file_ptr_cmp(const void *a, const void *b)
 {
 	return strcmp((*(const struct qg_outfile *const *)a)->path,
@@ -343,7 +377,7 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 	cJSON *devices = cJSON_AddArrayToObject(plan, "devices");
 
 	struct groups groups = {0};
-	size_t *shared = NULL, n_shared = 0;
+	size_t *shared = NULL, n_shared = 0, bytes = 0;
 	struct row_at *row_at[QG_DEVICE_DVS + 1] = {0};
 	struct qg_handoff_row *rows[QG_DEVICE_DVS + 1] = {0};
 	int rc = 0;
@@ -353,10 +387,16 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 		rows[kind] = calloc(n ? n : 1, sizeof(*rows[kind]));
 		if (!row_at[kind] || !rows[kind])
 			rc = -ENOMEM;
-		for (size_t i = 0; i < n && rc == 0; i++)
-			if (qg_target_for(m, kind, i))
-				rc = build_device(m, kind, i, &ctx, &groups, &row_at[kind][i], out,
-						  devices, &shared, &n_shared);
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			if (!qg_target_for(m, kind, i))
+				continue;
+			rc = build_device(m, kind, i, &ctx, &groups, &row_at[kind][i], out,
+					  devices, &shared, &n_shared, &bytes);
+			/* Stopped as soon as it passes: the bound is on memory and time too. */
+			if (rc == 0 && bytes > QG_OUTPUT_MAX)
+				rc = output_over(d, device_pos(m, kind, i),
+						 qg_device_name(m, kind, i), bytes);
+		}
 	}
 	/* The rows, now that no table grows: the hand-off gives each host its own. */
 	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++)
@@ -376,6 +416,8 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 	size_t fabric_first = out->n;
 	if (rc == 0)
 		rc = qg_handoff_emit(m, &ctx, rows, out);
+	for (size_t k = fabric_first; rc == 0 && k < out->n; k++)
+		bytes += out->v[k].len;
 	if (rc == 0) {
 		/* out no longer grows until plan.json: pointers into it hold. */
 		size_t n_files = n_shared + (out->n - fabric_first);
@@ -411,6 +453,9 @@ int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_d
 				withnl[len] = '\n';
 				withnl[len + 1] = '\0';
 				rc = qg_outset_add(out, "plan.json", withnl, len + 1, 0644);
+				bytes += len + 1;
+				if (rc == 0 && bytes > QG_OUTPUT_MAX)
+					rc = output_over(d, (struct qg_pos){0}, NULL, bytes);
 			}
 		}
 	}

@@ -110,7 +110,53 @@ static const char converge_play[] =
     "      changed_when: false\n"
     "      when: not ansible_check_mode\n";
 
-static const char *const role_group[] = {"qosgen_switches", "qosgen_hosts", "qosgen_dvs"};
+/*
+ * The inventory's groups (issue 24, item 7). Ansible keeps hosts and groups
+ * in one namespace of patterns: a switch named `linux` made the Linux play
+ * (hosts: 'linux') target it, a host named `onyx` got the Onyx play. Every
+ * group name therefore holds a capital letter, which Ansible takes in a
+ * group name ([A-Za-z0-9_]) and matches case-sensitively, and the intent's
+ * name rule (a-z 0-9 . _ -) never lets a device have: GROUP_PREFIX and the
+ * target's name, and the two by role.
+ */
+#define GROUP_PREFIX "Qosgen_"
+static const char *const role_group[] = {GROUP_PREFIX "switches", GROUP_PREFIX "hosts",
+					 GROUP_PREFIX "dvs"};
+
+/*
+ * The names Ansible keeps for itself, and what it would do with a device so
+ * named: localhost and 127.0.0.1 are its implicit controller (the host
+ * play's `delegate_to: localhost` steps would run on that device, or the
+ * device's on the controller), all and ungrouped its own groups.
+ */
+static const struct {
+	const char *name, *why;
+} reserved[] = {
+    {"localhost", "Ansible's name for the controller: its delegate_to: localhost steps would "
+		  "go to this device"},
+    {"127.0.0.1", "Ansible's name for the controller: its delegate_to: localhost steps would "
+		  "go to this device"},
+    {"all", "Ansible's group of every host: a play for all would mean this device"},
+    {"ungrouped", "Ansible's group of the hosts in no group"},
+};
+
+void qg_handoff_check(const struct qg_model *m, struct qg_diags *d)
+{
+	static const char *const kind[] = {"switch", "host"};
+	for (int k = QG_DEVICE_SWITCH; k <= QG_DEVICE_HOST; k++)
+		for (size_t i = 0; i < qg_device_count(m, k); i++) {
+			const char *name = qg_device_name(m, k, i);
+			for (size_t r = 0; r < sizeof(reserved) / sizeof(reserved[0]); r++)
+				if (!strcmp(name, reserved[r].name))
+					qg_error(d,
+						 k == QG_DEVICE_SWITCH ? m->switches[i].pos
+								       : m->hosts[i].pos,
+						 "%s '%s': a name Ansible reserves (%s), and "
+						 "ansible/inventory.yml names every device; "
+						 "rename the device",
+						 kind[k], name, reserved[r].why);
+		}
+}
 
 /* The n bytes at s as a YAML flow scalar (qg_yaml_scalar), s not NUL-terminated there. */
 static void yaml_scalar_n(struct qg_buf *b, const char *s, size_t n)
@@ -179,7 +225,8 @@ static bool device_access(const struct qg_model *m, enum qg_device_kind kind, si
 static void inventory_group(const struct qg_model *m, const struct qg_target *t,
 			    const struct qg_handoff_row *rows, struct qg_buf *b)
 {
-	qg_buf_printf(b, "        %s:\n          vars:\n            qosgen_platform: ", t->name);
+	qg_buf_printf(b, "        " GROUP_PREFIX "%s:\n          vars:\n            qosgen_platform: ",
+		      t->name);
 	qg_yaml_scalar(b, t->name);
 	qg_buf_puts(b, "\n");
 	for (size_t k = 0; t->handoff->group_vars && t->handoff->group_vars[k]; k++)
@@ -268,7 +315,7 @@ static void site_play(const struct qg_model *m, size_t first, const struct qg_ha
 	for (size_t t = first; m->targets[t]; t++) {
 		if (m->targets[t]->handoff != h || !handed_off(m, m->targets[t]))
 			continue;
-		qg_buf_printf(b, "%s%s", sep, m->targets[t]->name);
+		qg_buf_printf(b, "%s" GROUP_PREFIX "%s", sep, m->targets[t]->name);
 		sep = ":";
 	}
 	qg_buf_puts(b, "'\n  gather_facts: false\n  vars:\n"

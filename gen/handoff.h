@@ -40,6 +40,15 @@ struct qg_handoff_row {
 int qg_handoff_emit(const struct qg_model *m, const struct qg_emit_ctx *ctx,
 		    struct qg_handoff_row *const rows[QG_DEVICE_DVS + 1], struct qg_outset *out);
 
+/*
+ * Refuse (to d, at the device's entry) a switch or host named as Ansible
+ * names its controller or its own groups (localhost, 127.0.0.1, all,
+ * ungrouped): the inventory names every device, and such a name would take
+ * the controller's steps or a group's meaning. The inventory's own groups
+ * carry a capital letter no device name can have (gen/handoff.c).
+ */
+void qg_handoff_check(const struct qg_model *m, struct qg_diags *d);
+
 /* s as a YAML flow scalar: single-quoted, or double-quoted with escapes for controls. */
 void qg_yaml_scalar(struct qg_buf *b, const char *s);
 

@@ -11,7 +11,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Most names one pattern may give (a fabric is at most this many hosts). */
+/*
+ * Most names one pattern may give: the parser's own bound (counting costs
+ * nothing). A fabric's hosts are bounded lower, QG_HOSTS_MAX (gen/bounds.h),
+ * which gen/intent.c names at the entry that passes it.
+ */
 #define QG_HOSTLIST_MAX 1000000u
 
 struct qg_hostlist_range {

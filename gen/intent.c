@@ -11,6 +11,7 @@
  */
 #include "intent.h"
 
+#include "bounds.h"
 #include "derive.h"
 #include "fixed.h"
 #include "hostlist.h"
@@ -1201,8 +1202,18 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 	static const char *const keys[] = {"name", "platform", "address",	 "port",
 					   "user", "ports",    "cable_length_m", NULL};
 	struct qg_model *m = w->m;
+	/* Bounded, as hosts are (gen/bounds.h): each switch is a file and its ports' work. */
+	if (n->kind == QG_Y_SEQ && n->n_kids > QG_SWITCHES_MAX) {
+		qg_error(w->d, n->kids[QG_SWITCHES_MAX]->pos,
+			 "switches[%u]: one switch more than a fabric has at most (%u), which "
+			 "keeps its build bounded (docs/intent.md, \"Bounds\")",
+			 QG_SWITCHES_MAX, QG_SWITCHES_MAX);
+		return;
+	}
 	if (!(m->switches = alloc_list(w, n, "switches", sizeof(*m->switches), &m->n_switches)))
 		return;
+	size_t ports = 0;
+	bool ports_over = false;
 	for (size_t i = 0; i < n->n_kids; i++) {
 		struct qg_switch *s = &m->switches[i];
 		char path[PATH_LEN], sub[PATH_LEN];
@@ -1223,6 +1234,16 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 		if ((v = require(w, item, "ports", path)) && s->target && s->target->ports) {
 			join(sub, path, "ports");
 			load_ports(w, v, sub, s);
+			ports += s->n_ports;
+			/* Named once, at the switch whose ports pass the bound. */
+			if (ports > QG_PORTS_MAX && !ports_over) {
+				ports_over = true;
+				qg_error(w->d, v->pos,
+					 "%s: brings the ports of all switches to %zu; a fabric has "
+					 "at most %u, which keeps its build bounded (docs/intent.md, "
+					 "\"Bounds\")",
+					 sub, ports, QG_PORTS_MAX);
+			}
 		}
 		if ((v = get(item, "cable_length_m")) && s->n_ports) {
 			join(sub, path, "cable_length_m");
@@ -1451,14 +1472,27 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 		w->d->oom = true;
 		return;
 	}
-	for (size_t i = 0; i < n->n_kids; i++)
+	/*
+	 * A fabric's hosts are bounded (gen/bounds.h), named at the entry that
+	 * passes the bound: every host costs time, memory and output.
+	 */
+	size_t over = n->n_kids;
+	for (size_t i = 0; i < n->n_kids; i++) {
 		total += counts[i] = entry_hosts(n->kids[i]);
-	if (total > QG_HOSTLIST_MAX || !(m->hosts = calloc(total, sizeof(*m->hosts)))) {
-		if (total > QG_HOSTLIST_MAX)
-			qg_error(w->d, n->pos, "hosts: %zu hosts; at most %u", total,
-				 QG_HOSTLIST_MAX);
-		else
-			w->d->oom = true;
+		if (total > QG_HOSTS_MAX && over == n->n_kids)
+			over = i;
+	}
+	if (over < n->n_kids) {
+		qg_error(w->d, n->kids[over]->pos,
+			 "hosts[%zu]: brings the hosts to %zu, host lists expanded; a fabric "
+			 "has at most %u hosts, which keeps its build bounded (docs/intent.md, "
+			 "\"Bounds\")",
+			 over, total, QG_HOSTS_MAX);
+		free(counts);
+		return;
+	}
+	if (!(m->hosts = calloc(total, sizeof(*m->hosts)))) {
+		w->d->oom = true;
 		free(counts);
 		return;
 	}

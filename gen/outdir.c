@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "outdir.h"
+#include "bounds.h"
 #include "errmsg.h"
 #include "escape.h"
 #include "udiff.h"
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,8 +21,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The largest committed file --check reads, and the largest plan.json trusted as a marker. */
-#define MAX_FILE (64u << 20)
+/*
+ * The most of an output tree read back (--check: the files the intent
+ * gives, together; the plan.json of a directory -o replaces): a build's
+ * whole output is at most QG_OUTPUT_MAX (gen/bounds.h, enforced by
+ * gen/build.c), so every tree qosgen wrote reads back whole, and anything
+ * larger is not one of its trees. A fixed 64 MiB here once refused the
+ * plan.json of a 140,000-host fabric qosgen itself had written.
+ */
+#define MAX_READ ((size_t)QG_OUTPUT_MAX)
 /* Deeper than any output qosgen writes (target/file); a deeper tree is not one. */
 #define MAX_DEPTH 16
 
@@ -177,14 +186,16 @@ static void free_list(char **v)
 
 /*
  * Read regular file `name` of directory dfd, never through a link, never
- * blocking on a FIFO. Returns the bytes (NUL-terminated), or NULL with err.
+ * blocking on a FIFO, at most max bytes (the rest of MAX_READ). Returns the
+ * bytes (NUL-terminated), or NULL with err and *why: ELOOP (a link), EINVAL
+ * (not a regular file), EFBIG (past max), or the call's errno.
  */
 static char *read_at(int dfd, const char *dir, const char *rel, const char *name, size_t max,
-		     size_t *len, mode_t *mode, char *err, size_t errlen)
+		     size_t *len, mode_t *mode, int *why, char *err, size_t errlen)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
-		int e = errno;
+		int e = *why = errno;
 		if (e == ELOOP)
 			err_at(err, errlen, dir, rel, "%s", link_refused);
 		else
@@ -193,12 +204,20 @@ static char *read_at(int dfd, const char *dir, const char *rel, const char *name
 	}
 	struct stat st;
 	char *buf = NULL;
+	*why = 0;
 	if (fstat(fd, &st) != 0) {
+		*why = errno;
 		err_at(err, errlen, dir, rel, "cannot be read: %s", strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
+		*why = EINVAL;
 		err_at(err, errlen, dir, rel, "%s", not_regular);
 	} else if ((uint64_t)st.st_size > max) {
-		err_at(err, errlen, dir, rel, "is too large to be an output of qosgen");
+		*why = EFBIG;
+		err_at(err, errlen, dir, rel,
+		       "is %jd bytes%s: more than any output of qosgen, which writes at most "
+		       "%zu MiB in all (docs/intent.md, \"Bounds\")",
+		       (intmax_t)st.st_size, max < MAX_READ ? " with the files read before it" : "",
+		       MAX_READ >> 20);
 	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
 		qg_errf(err, errlen, "out of memory");
 	} else {
@@ -208,6 +227,7 @@ static char *read_at(int dfd, const char *dir, const char *rel, const char *name
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r < 0) {
+				*why = errno;
 				err_at(err, errlen, dir, rel, "cannot be read: %s",
 				       strerror(errno));
 				free(buf);
@@ -229,6 +249,124 @@ static char *read_at(int dfd, const char *dir, const char *rel, const char *name
 }
 
 /* ---- qg_outdir_write ---- */
+
+/*
+ * A build stopped by a signal (issue 24, item 9) once left its temporary
+ * tree beside -o forever (131 MB for a large fabric). While one exists,
+ * SIGINT, SIGTERM and SIGHUP only set `stop` (sig_atomic_t, the one thing a
+ * handler may safely do here: removing a tree takes nftw and malloc, which
+ * are not async-signal-safe), and qg_outdir_write checks it between files
+ * and steps, removes the tree and returns; the caller then re-raises the
+ * signal (qg_outdir_stopped). With no tree the handler re-raises at once,
+ * with the default action restored: signal() and raise() are safe there.
+ * A SIGKILL or a crash still leaves one: the next build removes it
+ * (remove_stale), knowing it by its name and its marker file.
+ */
+static volatile sig_atomic_t stop, busy;
+
+static void on_signal(int sig)
+{
+	if (!busy) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	stop = sig;
+}
+
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+
+void qg_outdir_catch_signals(void)
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {
+		struct sigaction was;
+		/* A signal ignored by whoever started us (nohup) stays ignored. */
+		if (sigaction(caught[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+			sigaction(caught[i], &sa, NULL);
+	}
+}
+
+int qg_outdir_stopped(void)
+{
+	return stop;
+}
+
+/*
+ * The marker file of a temporary tree, written first into it and removed
+ * just before the swap: the tree's name pattern alone could be someone
+ * else's (a user's `.out.qosgen-backup`), the marker with its text is not.
+ */
+#define MARKER ".qosgen-partial"
+#define MARKER_TEXT "qosgen: a temporary output tree, being written by pid "
+
+/* Is pid gone? A pid that exists (even another user's: EPERM) may be the build writing it. */
+static bool pid_gone(const char *digits)
+{
+	if (!*digits || strspn(digits, "0123456789") != strlen(digits) || strlen(digits) > 9)
+		return false;
+	long pid = strtol(digits, NULL, 10);
+	return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Is entry `name` of parent (fd pfd) a stale temporary tree of ours for base? */
+static bool stale_tree(int pfd, const char *name, const char *base)
+{
+	/* ".BASE.qosgen-XXXXXX", XXXXXX as mkdtemp makes them. */
+	size_t bl = strlen(base), nl = strlen(name);
+	if (nl != 1 + bl + strlen(".qosgen-") + 6 || name[0] != '.' ||
+	    strncmp(name + 1, base, bl) || strncmp(name + 1 + bl, ".qosgen-", 8))
+		return false;
+	const char *x = name + 1 + bl + 8;
+	for (int i = 0; i < 6; i++)
+		if (!((x[i] >= 'a' && x[i] <= 'z') || (x[i] >= 'A' && x[i] <= 'Z') ||
+		      (x[i] >= '0' && x[i] <= '9')))
+			return false;
+	struct stat st;
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid())
+		return false;
+	int dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return false;
+	size_t len = 0;
+	mode_t mode;
+	int why;
+	char ignored[256];
+	char *text = read_at(dfd, name, MARKER, MARKER, 128, &len, &mode, &why, ignored,
+			     sizeof(ignored));
+	close(dfd);
+	size_t ml = strlen(MARKER_TEXT);
+	bool ours = text && len > ml + 1 && !strncmp(text, MARKER_TEXT, ml) &&
+		    text[len - 1] == '\n' && strlen(text) == len;
+	if (ours) {
+		text[len - 1] = '\0';
+		ours = pid_gone(text + ml);
+	}
+	free(text);
+	return ours;
+}
+
+/* Remove the temporary trees an earlier build for base left in parent (killed, crashed). */
+static void remove_stale(const char *parent, const char *base)
+{
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0)
+		return;
+	size_t n = 0;
+	char **names = list_dir(pfd, &n);
+	for (size_t i = 0; names && i < n; i++) {
+		if (!stale_tree(pfd, names[i], base))
+			continue;
+		char path[4096];
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", parent, names[i]) < sizeof(path))
+			remove_tree(path);
+	}
+	free_list(names);
+	close(pfd);
+}
 
 /* Add the first path component of every file in a plan's files array; false if malformed. */
 static bool plan_files_firsts(const cJSON *files, char ***firsts, size_t *n_firsts, size_t *cap)
@@ -366,6 +504,7 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 
 	struct firsts f = {0};
 	const char *why = NULL;
+	char big[160];
 	bool has_plan = false;
 	for (size_t i = 0; i < n; i++)
 		has_plan |= !strcmp(names[i], "plan.json");
@@ -374,11 +513,22 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 	} else {
 		size_t len = 0;
 		mode_t mode;
+		int e = 0;
 		char ignored[256];
-		char *plan = read_at(dfd, dir, "plan.json", "plan.json", MAX_FILE, &len, &mode,
+		char *plan = read_at(dfd, dir, "plan.json", "plan.json", MAX_READ, &len, &mode, &e,
 				     ignored, sizeof(ignored));
-		if (!plan)
+		/* The real reason: a plan.json of qosgen's own is never too large to read. */
+		if (!plan && e == EFBIG) {
+			snprintf(big, sizeof(big),
+				 "its plan.json is larger than any qosgen output (at most %zu MiB "
+				 "in all, docs/intent.md, \"Bounds\")",
+				 MAX_READ >> 20);
+			why = big;
+		}
+		else if (!plan && (e == EINVAL || e == ELOOP))
 			why = "its plan.json is not a regular file";
+		else if (!plan)
+			why = "its plan.json cannot be read";
 		else if (!plan_is_ours(plan, len, &f.v, &f.n))
 			why = "its plan.json is not one qosgen wrote (no \"generator\": \"qosgen "
 			      "...\" "
@@ -441,9 +591,23 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.qosgen-XXXXXX", parent, basecopy) >=
 	    sizeof(tmp))
 		return qg_errf(err, errlen, "output path too long");
-	if (!mkdtemp(tmp))
+	remove_stale(parent, basecopy);
+	busy = 1;
+	if (!mkdtemp(tmp)) {
+		busy = 0;
 		return qg_errf(err, errlen, "cannot create a directory beside '%s': %s", dir,
 			       strerror(errno));
+	}
+	/* Marked first, so that no moment leaves an unmarked tree a kill could strand. */
+	char marker[4096];
+	snprintf(marker, sizeof(marker), "%s/%s", tmp, MARKER);
+	int mfd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	char mtext[96];
+	int ml = snprintf(mtext, sizeof(mtext), "%s%ld\n", MARKER_TEXT, (long)getpid());
+	if (mfd < 0 || write_all(mfd, mtext, (size_t)ml) != 0 || close(mfd) != 0) {
+		qg_errf(err, errlen, "cannot write '%s': %s", marker, strerror(errno));
+		goto undo;
+	}
 	/* mkdtemp makes 0700; an output tree is for reading, as the umask allows. */
 	mode_t um = umask(0);
 	umask(um);
@@ -452,6 +616,8 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 	for (size_t i = 0; i < o->n; i++) {
 		const struct qg_outfile *f = &o->v[i];
 		char path[4096];
+		if (stop)
+			goto stopped;
 		snprintf(path, sizeof(path), "%s/%s", tmp, f->path);
 		if (make_parents(tmp, f->path) != 0) {
 			qg_errf(err, errlen, "cannot create the directory for '%s': %s", f->path,
@@ -470,6 +636,13 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 			goto undo;
 		}
 	}
+	if (stop)
+		goto stopped;
+	/* The marker goes: the tree is about to be the output. */
+	if (unlink(marker) != 0) {
+		qg_errf(err, errlen, "cannot remove '%s': %s", marker, strerror(errno));
+		goto undo;
+	}
 	/*
 	 * Durable before it is swapped in, with one sync for the whole tree:
 	 * syncfs flushes the new files and directories of tmp's filesystem and,
@@ -484,6 +657,8 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 		goto undo;
 	}
 	close(tfd);
+	if (stop)
+		goto stopped;
 
 	if (exists) {
 		/* Atomic swap; the old tree ends up at tmp and is removed. */
@@ -491,15 +666,26 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 			qg_errf(err, errlen, "cannot replace '%s': %s", dir, strerror(errno));
 			goto undo;
 		}
+		/* The old tree, at tmp now, marked too: a kill while it is removed strands none. */
+		int ofd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (ofd >= 0) {
+			write_all(ofd, mtext, (size_t)ml);
+			close(ofd);
+		}
 	} else if (rename(tmp, dir) != 0) {
 		qg_errf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
 		goto undo;
 	}
 	sync_path(parent);
+	/* The old tree, now at tmp: removed whatever signal comes meanwhile. */
 	remove_tree(tmp);
+	busy = 0;
 	return 0;
+stopped:
+	qg_errf(err, errlen, "stopped by signal %d; '%s' is as it was", (int)stop, dir);
 undo:
 	remove_tree(tmp);
+	busy = 0;
 	return -1;
 }
 
@@ -568,6 +754,7 @@ struct tree {
 	struct have *have; /* per o->v index; data NULL: not in the directory */
 	char **extra;	   /* files the intent does not give */
 	size_t n_extra, cap_extra;
+	size_t left; /* of MAX_READ, for the files still to read */
 	char *err;
 	size_t errlen;
 };
@@ -615,9 +802,12 @@ static int walk_dir(struct tree *t, int dfd, const char *prefix, int depth)
 			const struct qg_outfile *f = qg_outset_find(t->o, rel);
 			if (f) {
 				struct have *h = &t->have[f - t->o->v];
-				h->data = read_at(dfd, t->dir, rel, names[i], MAX_FILE, &h->len,
-						  &h->mode, t->err, t->errlen);
+				int why;
+				h->data = read_at(dfd, t->dir, rel, names[i], t->left, &h->len,
+						  &h->mode, &why, t->err, t->errlen);
 				rc = h->data ? 0 : -1;
+				if (h->data)
+					t->left -= h->len;
 			} else if (t->n_extra == t->cap_extra) {
 				size_t cap = t->cap_extra ? t->cap_extra * 2 : 16;
 				char **v = realloc(t->extra, cap * sizeof(*v));
@@ -641,7 +831,7 @@ static int walk_dir(struct tree *t, int dfd, const char *prefix, int depth)
 
 int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char *err, size_t errlen)
 {
-	struct tree t = {.o = o, .dir = dir, .err = err, .errlen = errlen};
+	struct tree t = {.o = o, .dir = dir, .err = err, .errlen = errlen, .left = MAX_READ};
 	t.have = calloc(o->n + 1, sizeof(*t.have));
 	if (!t.have)
 		return qg_errf(err, errlen, "out of memory");

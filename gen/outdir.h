@@ -27,6 +27,19 @@
 int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_t errlen);
 
 /*
+ * For a command that writes an output: SIGINT, SIGTERM and SIGHUP during
+ * qg_outdir_write stop it, its temporary tree removed (it returns -1); at
+ * any other time they act as by default. After a -1, qg_outdir_stopped()
+ * is the signal that stopped it (0: none), for the caller to re-raise.
+ * A temporary tree an earlier build left (SIGKILL, a crash) is removed by
+ * the next qg_outdir_write for the same directory: one named
+ * .BASE.qosgen-XXXXXX beside it, ours, holding qosgen's marker file of a
+ * process that is gone; nothing else.
+ */
+void qg_outdir_catch_signals(void);
+int qg_outdir_stopped(void);
+
+/*
  * Compare dir with o, as `build --check` does in CI on a directory a pull
  * request controls. Nothing is read through a symbolic link: every
  * component of dir and every entry below it is opened with O_NOFOLLOW, and a

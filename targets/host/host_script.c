@@ -76,7 +76,9 @@ int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 
 	/*
 	 * The row: the host's variables as one line of assignments, qg_host
-	 * first, so that `grep "^qg_host='NAME' "` finds it by hand.
+	 * first, so that the table header's by-hand command finds it: a fixed
+	 * string at the line's start (awk's index), never a pattern, where the
+	 * '.' of gpu.1 would match gpu-1's line too.
 	 */
 	struct qg_buf row = {0};
 	assign(&row, "qg_host", h->name);

@@ -210,5 +210,68 @@ st=$?
 [ $st -eq 0 ] && grep -q "^qg_host='vm-horovod-1' " "$tmp/demo.out" && grep -q "^'make test' installs" "$tmp/demo.out"
 check make-demo-script-runs $? "exit $st: $(tail -n 5 "$tmp/demo.out")"
 
+# Issue 24, item 10: a fabric's switches are bounded (gen/bounds.h), named at
+# the first one past the bound (tests/golden/errors/bounds has hosts and ports).
+{ sed -n '1,/^  cnp:/p' "$top/tests/golden/errors/bounds/intent.yaml"
+  echo "switches:"
+  awk 'BEGIN { for (i = 0; i <= 10000; i++)
+	printf "  - {name: sw%05d, platform: onyx, address: 10.%d.%d.1, ports: [1/1]}\n", i, i / 250, i % 250 }'
+} >"$tmp/switches.yaml"
+"$Q" check "$tmp/switches.yaml" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && [ "$(cat "$tmp/err")" = "$tmp/switches.yaml:10011:5: error: switches[10000]: one switch more than a fabric has at most (10000), which keeps its build bounded (docs/intent.md, \"Bounds\")" ]
+check switches-bounded $? "exit $st: $(cat "$tmp/err")"
+
+# Issue 24, item 9: a build stopped by SIGTERM or SIGINT while it writes its
+# temporary tree removes it and dies of the signal (before the fix the tree
+# stayed beside -o); env --default-signal undoes the SIGINT a non-interactive
+# shell's background job starts ignoring. 5,000 switches: 5,000 files to
+# write, time enough to see the tree and signal it.
+{ sed -n '1,/^  cnp:/p' "$top/tests/golden/errors/bounds/intent.yaml"
+  echo "switches:"
+  awk 'BEGIN { for (i = 0; i < 5000; i++)
+	printf "  - {name: sw%05d, platform: onyx, address: 10.%d.%d.1, ports: [1/1-1/32]}\n", i, i / 250, i % 250 }'
+} >"$tmp/big.yaml"
+for pair in TERM:15 INT:2; do
+	sig=${pair%:*}
+	rm -rf "$tmp/sig" && mkdir "$tmp/sig"
+	env --default-signal="$sig" "$Q" build "$tmp/big.yaml" -o "$tmp/sig/out" >/dev/null 2>&1 &
+	pid=$!
+	seen=
+	while [ -z "$seen" ] && kill -0 "$pid" 2>/dev/null; do
+		for t in "$tmp/sig"/.out.qosgen-*; do
+			[ -d "$t" ] && seen=${t##*/}
+		done
+	done
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	st=$?
+	[ -n "$seen" ] && [ $st -eq $((128 + ${pair#*:})) ] && [ -z "$(ls -A "$tmp/sig")" ]
+	check "signal-$sig-removes-temporary-tree" $? "exit $st, saw '$seen', left: $(ls -A "$tmp/sig")"
+done
+# A tree a killed build left (its marker names a process that is gone) is
+# removed by the next build; look-alikes are not: no marker, a marker of a
+# running process, a link to a marked tree, another output's name.
+rm -rf "$tmp/stale" && mkdir "$tmp/stale" "$tmp/elsewhere"
+gone=$(sh -c 'echo $$')
+plant() { # NAME PID: a temporary tree with qosgen's marker for PID ('' for none)
+	mkdir -p "$tmp/stale/$1/onyx"
+	echo x >"$tmp/stale/$1/onyx/sw1.cli"
+	[ -z "$2" ] || echo "qosgen: a temporary output tree, being written by pid $2" >"$tmp/stale/$1/.qosgen-partial"
+}
+plant .out.qosgen-Ab12Cd "$gone"
+plant .out.qosgen-backup ""
+plant .out.qosgen-Run123 $$
+plant .other.qosgen-Ab12Cd "$gone"
+plant .out.qosgen-Ab12C "$gone"
+mkdir -p "$tmp/elsewhere/t" && echo "qosgen: a temporary output tree, being written by pid $gone" >"$tmp/elsewhere/t/.qosgen-partial"
+ln -s "$tmp/elsewhere/t" "$tmp/stale/.out.qosgen-Lnk123"
+"$Q" build "$top/examples/rdg-vsphere.yaml" -o "$tmp/stale/out" >/dev/null 2>"$tmp/err"
+st=$?
+left=$(ls -A "$tmp/stale" | tr '\n' ' ')
+[ $st -eq 0 ] && [ "$left" = ".other.qosgen-Ab12Cd .out.qosgen-Ab12C .out.qosgen-Lnk123 .out.qosgen-Run123 .out.qosgen-backup out " ] &&
+	[ -f "$tmp/elsewhere/t/.qosgen-partial" ] && [ ! -e "$tmp/stale/out/.qosgen-partial" ]
+check stale-temporary-tree-removed-lookalikes-kept $? "exit $st: $left $(cat "$tmp/err")"
+
 echo "$pass cli checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -331,9 +331,26 @@ cmd=$(sed -n 's/^#   \({ cat .*; }\) | ssh NAME sh -s$/\1/p' "$tmp/out/host/host
 cmd=$(printf '%s\n' "$cmd" | sed 's/NAME/pf-dcb/; s/GROUP/linux-pf-dcb/')
 (cd "$tmp/out" && eval "$cmd" | PATH="$here/fake:$PATH" QG_DRY_RUN=1 sh -s) >"$tmp/piped" 2>&1
 dry_run "$tmp/out" pf-dcb
-[ "$cmd" = "{ cat host/lib/linux.sh; grep \"^qg_host='pf-dcb' \" host/hosts/linux.sh; cat host/groups/linux-pf-dcb.sh; }" ] &&
+[ "$cmd" = "{ cat host/lib/linux.sh; awk -v h=\"qg_host='pf-dcb' \" 'index(\$0, h) == 1' host/hosts/linux.sh; cat host/groups/linux-pf-dcb.sh; }" ] &&
 	cmp -s "$tmp/piped" "$tmp/log" && has "$tmp/log" "[ok] trust: dscp"
 check three-parts-piped-into-sh-s $? "$cmd: $(diff "$tmp/piped" "$tmp/log")"
+# Issue 24, item 11: the by-hand command, as the table's header shows it, picks
+# gpu.1's line alone beside gpu-1 (a grep pattern's '.' matched both, and the
+# later line, gpu-1's, won). Both orders: the other host's line first and last.
+for order in "gpu.1 gpu-1" "gpu-1 gpu.1"; do
+	{ sed -n '1,/^hosts:/p' "$here/intent.yaml"
+	  for h in $order; do
+		echo "  - {name: $h, platform: linux, address: 127.0.0.1, netdev: lo, rdma_device: qgtest0}"
+	  done; } >"$tmp/dots.yaml"
+	rm -rf "$tmp/dots"
+	"$Q" build "$tmp/dots.yaml" -o "$tmp/dots" >/dev/null 2>&1
+	cmd=$(sed -n 's/^#   \({ cat .*; }\) | ssh NAME sh -s$/\1/p' "$tmp/dots/host/hosts/linux.sh")
+	cmd=$(printf '%s\n' "$cmd" | sed 's/NAME/gpu.1/; s/GROUP/linux-pf-mlnx_qos/')
+	(cd "$tmp/dots" && eval "$cmd") >"$tmp/dots.sh" 2>&1
+	[ -n "$cmd" ] && [ "$(grep -c '^qg_host=' "$tmp/dots.sh")" -eq 1 ] &&
+		grep -q "^qg_host='gpu.1' " "$tmp/dots.sh"
+	check "by-hand-command-fixed-name-$order" $? "$cmd: $(grep '^qg_host=' "$tmp/dots.sh")"
+done
 # A host's line with another group's body: refused before anything is read or set.
 (cd "$tmp/out" && cat host/lib/linux.sh && grep "^qg_host='pf-mlnx' " host/hosts/linux.sh &&
 	cat host/groups/linux-pf-dcb.sh) >"$tmp/wrong.sh"

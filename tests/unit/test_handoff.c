@@ -60,19 +60,19 @@ static void test_inventory_groups_by_role_and_platform(void **state)
 	build_ok(&m, &o);
 	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
 	assert_string_equal(scalar(at(inv, "all/vars/qosgen_fabric")), "rdg-vsphere");
-	const struct qg_ynode *onyx = at(inv, "all/children/qosgen_switches/children/onyx");
+	const struct qg_ynode *onyx = at(inv, "all/children/Qosgen_switches/children/Qosgen_onyx");
 	assert_string_equal(scalar(at(onyx, "vars/ansible_network_os")), "mellanox.onyx.onyx");
 	assert_string_equal(scalar(at(onyx, "hosts/swx-mld-1-2/ansible_host")),
 			    "swx-mld-1-2.example.net");
 	assert_string_equal(scalar(at(onyx, "hosts/swx-mld-1-2/ansible_user")), "admin");
 	assert_string_equal(scalar(at(onyx, "hosts/swx-mld-1-2/ansible_port")), "22");
-	const struct qg_ynode *esxi = at(inv, "all/children/qosgen_hosts/children/esxi/hosts");
+	const struct qg_ynode *esxi = at(inv, "all/children/Qosgen_hosts/children/Qosgen_esxi/hosts");
 	assert_int_equal(qg_ymap_len(esxi), 8);
 	/* No user in the intent: none in the inventory, Ansible's own applies. */
 	assert_null(at(esxi, "clx-mld-41/ansible_user"));
 	assert_string_equal(
 	    scalar(at(inv,
-		      "all/children/qosgen_hosts/children/linux/hosts/vm-horovod-1/ansible_user")),
+		      "all/children/Qosgen_hosts/children/Qosgen_linux/hosts/vm-horovod-1/ansible_user")),
 	    "root");
 	/* Each host names its group, each platform itself: a host's script's files. */
 	assert_string_equal(scalar(at(esxi, "clx-mld-41/qosgen_group")), "esxi");
@@ -83,7 +83,7 @@ static void test_inventory_groups_by_role_and_platform(void **state)
 			       "\nqg_host='clx-mld-41' qg_group='esxi' qg_uplink='vmnic4'\n"));
 	assert_non_null(strstr(file_text(&o, "ansible/inventory.yml"), "qosgen_row: !unsafe '"));
 	assert_string_equal(
-	    scalar(at(inv, "all/children/qosgen_hosts/children/linux/vars/qosgen_platform")),
+	    scalar(at(inv, "all/children/Qosgen_hosts/children/Qosgen_linux/vars/qosgen_platform")),
 	    "linux");
 	/* Values from the intent are quoted: a name like a number stays a string. */
 	assert_non_null(strstr(file_text(&o, "ansible/inventory.yml"), "'vm-horovod-1':\n"));
@@ -106,8 +106,8 @@ static void test_site_plays_per_handoff_then_convergence(void **state)
 	assert_int_equal(site->kind, QG_Y_SEQ);
 	/* Onyx; Linux and ESXi share the host-script play; the check is last. */
 	assert_int_equal(site->n_kids, 3);
-	assert_string_equal(scalar(get(site->kids[0], "hosts")), "onyx");
-	assert_string_equal(scalar(get(site->kids[1], "hosts")), "linux:esxi");
+	assert_string_equal(scalar(get(site->kids[0], "hosts")), "Qosgen_onyx");
+	assert_string_equal(scalar(get(site->kids[1], "hosts")), "Qosgen_linux:Qosgen_esxi");
 	assert_string_equal(scalar(get(site->kids[2], "hosts")), "localhost");
 	/*
 	 * A host's script is three files: put together on the controller, run
@@ -161,7 +161,7 @@ static void test_cumulus_play_through_nvue_api(void **state)
 		&m);
 	build_ok(&m, &o);
 	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
-	const struct qg_ynode *cl = at(inv, "all/children/qosgen_switches/children/cumulus");
+	const struct qg_ynode *cl = at(inv, "all/children/Qosgen_switches/children/Qosgen_cumulus");
 	assert_string_equal(scalar(at(cl, "vars/ansible_connection")), "local");
 	assert_string_equal(scalar(at(cl, "vars/qosgen_nvue_validate_certs")), "true");
 	assert_string_equal(scalar(at(cl, "hosts/leaf1/ansible_port")), "8765");
@@ -171,7 +171,7 @@ static void test_cumulus_play_through_nvue_api(void **state)
 
 	struct qg_ynode *site = parse(&o, "ansible/site.yml");
 	assert_int_equal(site->n_kids, 2);
-	assert_string_equal(scalar(get(site->kids[0], "hosts")), "cumulus");
+	assert_string_equal(scalar(get(site->kids[0], "hosts")), "Qosgen_cumulus");
 	const struct qg_ynode *outer = get(site->kids[0], "tasks")->kids[0];
 	assert_string_equal(scalar(get(outer, "check_mode")), "false");
 	assert_string_equal(scalar(at(outer, "module_defaults/ansible.builtin.uri/validate_certs")),
@@ -237,6 +237,96 @@ static void test_no_handoff_no_files(void **state)
 	qg_model_free(&m);
 }
 
+/* Collect the inventory's group names (keys of children) and host names (keys of hosts). */
+static void inventory_names(const struct qg_ynode *group, struct qg_buf *groups, struct qg_buf *hosts)
+{
+	const struct qg_ynode *kids = get(group, "children"), *hs = get(group, "hosts");
+	for (size_t i = 0; kids && i < qg_ymap_len(kids); i++) {
+		qg_buf_printf(groups, "|%s|", kids->kids[2 * i]->value);
+		inventory_names(kids->kids[2 * i + 1], groups, hosts);
+	}
+	for (size_t i = 0; hs && i < qg_ymap_len(hs); i++)
+		qg_buf_printf(hosts, "|%s|", hs->kids[2 * i]->value);
+}
+
+/*
+ * Issue 24, item 7: devices named as the inventory's groups (a switch
+ * `linux`, a host `onyx`, a host `qosgen_hosts`): no group has a device's
+ * name, so every play's pattern names groups only. Before the fix the
+ * switch linux was also the Linux play's group.
+ */
+static void test_group_names_never_device_names(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_ok(BASE_QOS "switches:\n"
+			 "  - {name: linux, platform: onyx, address: 10.0.0.1, ports: [1/1]}\n"
+			 "  - {name: qosgen_switches, platform: onyx, address: 10.0.0.2, ports: [1/1]}\n"
+			 "hosts:\n"
+			 "  - {name: onyx, platform: linux, address: 10.0.1.1, netdev: ens1f0,\n"
+			 "     rdma_device: mlx5_0}\n"
+			 "  - {name: qosgen_hosts, platform: linux, address: 10.0.1.2, netdev: ens1f0,\n"
+			 "     rdma_device: mlx5_0}\n"
+			 "  - {name: esxi, platform: esxi, address: 10.0.1.3, uplink: vmnic1}\n",
+		&m);
+	build_ok(&m, &o);
+	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
+	struct qg_buf groups = {0}, hosts = {0};
+	inventory_names(get(inv, "all"), &groups, &hosts);
+	qg_buf_append(&groups, "", 0);
+	qg_buf_append(&hosts, "", 0);
+	assert_string_equal(hosts.data, "|linux||qosgen_switches||onyx||qosgen_hosts||esxi|");
+	for (const char *h = hosts.data; (h = strchr(h, '|')); h++) {
+		const char *end = strchr(h + 1, '|');
+		char one[80];
+		snprintf(one, sizeof(one), "%.*s", (int)(end - h + 1), h);
+		if (strstr(groups.data, one))
+			fail_msg("device %s is also a group of the inventory: %s", one, groups.data);
+		h = end;
+	}
+	/* Each play's pattern: groups of the inventory, none a device. */
+	struct qg_ynode *site = parse(&o, "ansible/site.yml");
+	assert_string_equal(scalar(get(site->kids[0], "hosts")), "Qosgen_onyx");
+	assert_string_equal(scalar(get(site->kids[1], "hosts")), "Qosgen_linux:Qosgen_esxi");
+	assert_non_null(strstr(groups.data, "|Qosgen_onyx|"));
+	assert_non_null(strstr(groups.data, "|Qosgen_linux|"));
+	assert_non_null(strstr(groups.data, "|Qosgen_esxi|"));
+	qg_buf_free(&groups);
+	qg_buf_free(&hosts);
+	qg_yaml_free(site);
+	qg_yaml_free(inv);
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
+/* The names Ansible reserves: refused by check, each at its device, with the reason. */
+static void test_reserved_names_refused(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_diags d;
+	assert_int_equal(
+	    load_text(BASE_QOS "switches:\n"
+			       "  - {name: all, platform: onyx, address: 10.0.0.1, ports: [1/1]}\n"
+			       "hosts:\n"
+			       "  - {name: localhost, platform: linux, address: 10.0.1.1, netdev: e0,\n"
+			       "     rdma_device: mlx5_0}\n"
+			       "  - {name: 127.0.0.1, platform: linux, address: 10.0.1.2, netdev: e0,\n"
+			       "     rdma_device: mlx5_0}\n"
+			       "  - {name: ungrouped, platform: esxi, address: 10.0.1.3, uplink: vmnic1}\n",
+		      &d, &m),
+	    0);
+	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_int_equal(d.errors, 4);
+	assert_true(diag_has(&d, "switch 'all': a name Ansible reserves (Ansible's group of every host"));
+	assert_true(diag_has(&d, "host 'localhost': a name Ansible reserves (Ansible's name for the controller"));
+	assert_true(diag_has(&d, "host '127.0.0.1': a name Ansible reserves"));
+	assert_true(diag_has(&d, "host 'ungrouped': a name Ansible reserves"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
 static void test_yaml_scalar_quotes(void **state)
 {
 	(void)state;
@@ -257,6 +347,8 @@ int main(void)
 	    cmocka_unit_test(test_site_plays_per_handoff_then_convergence),
 	    cmocka_unit_test(test_cumulus_play_through_nvue_api),
 	    cmocka_unit_test(test_no_handoff_no_files),
+	    cmocka_unit_test(test_group_names_never_device_names),
+	    cmocka_unit_test(test_reserved_names_refused),
 	    cmocka_unit_test(test_yaml_scalar_quotes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

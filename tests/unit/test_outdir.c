@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
+#include "../../gen/bounds.h"
 #include "../../gen/outdir.h"
 #include "../../gen/udiff.h"
 
@@ -430,6 +431,63 @@ static void test_check_escapes_committed_text(void **state)
 	qg_outset_free(&o);
 }
 
+/*
+ * Issue 24, item 2: an output qosgen wrote reads back whole, whatever its
+ * size within the bound on a build's output (gen/bounds.h); past the bound,
+ * the message says so. A fixed 64 MiB once refused the plan.json of a
+ * 140,000-host fabric ("not a regular file", "too large").
+ */
+static void test_large_output_reads_back(void **state)
+{
+	(void)state;
+	char dir[128], path[192], err[512];
+	/* plan.json of qosgen's shape, 65 MiB: more than the old 64 MiB. */
+	size_t head = strlen(PLAN_JSON) - 2, pad = (size_t)65 << 20;
+	char *big = malloc(head + pad + 16);
+	assert_non_null(big);
+	memcpy(big, PLAN_JSON, head);
+	size_t n = head + (size_t)sprintf(big + head, ",\"pad\":\"");
+	memset(big + n, 'x', pad);
+	n += pad;
+	n += (size_t)sprintf(big + n, "\"}\n");
+	struct qg_outset o;
+	set_of(&o, "a\n");
+	snprintf(dir, sizeof(dir), "%s/large", root);
+	assert_int_equal(qg_outdir_write(dir, &o, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/plan.json", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(big, 1, n, f), n);
+	fclose(f);
+	/* --check of an output holding it: read whole, no difference. */
+	struct qg_outset ob = {0};
+	assert_int_equal(qg_outset_add(&ob, "plan.json", big, n, 0644), 0);
+	assert_int_equal(qg_outset_add(&ob, "onyx/a.cli", strdup("a\n"), 2, 0644), 0);
+	assert_int_equal(qg_outset_add(&ob, "host/h.sh", strdup("#!/bin/sh\n"), 10, 0755), 0);
+	qg_outset_sort(&ob);
+	int rc;
+	char *diff = capture_check(dir, &ob, &rc, err, sizeof(err));
+	assert_int_equal(rc, 0);
+	assert_string_equal(diff, "");
+	free(diff);
+	qg_outset_free(&ob);
+	/* Rebuilt: the directory is recognised as qosgen's and replaced. */
+	assert_int_equal(qg_outdir_write(dir, &o, err, sizeof(err)), 0);
+	assert_string_equal(slurp(path), PLAN_JSON);
+
+	/* Past the bound on a whole output: refused, with that reason. */
+	assert_int_equal(truncate(path, (off_t)QG_OUTPUT_MAX + 1), 0);
+	assert_int_equal(qg_outdir_write(dir, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "its plan.json is larger than any qosgen output (at most 256 MiB"));
+	assert_null(strstr(err, "not a regular file"));
+	diff = capture_check(dir, &o, &rc, err, sizeof(err));
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "plan.json' is 268435457 bytes"));
+	assert_non_null(strstr(err, "more than any output of qosgen, which writes at most 256 MiB"));
+	free(diff);
+	qg_outset_free(&o);
+}
+
 static char *udiff(const char *a, const char *b)
 {
 	struct qg_buf out = {0};
@@ -486,6 +544,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_check_refuses_special_files, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_check_needs_no_diff_tool, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_check_escapes_committed_text, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_large_output_reads_back, setup, teardown),
 	    cmocka_unit_test(test_udiff_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What one intent may ask of a build (issue 24, item 10). An intent arrives
+ * in pull requests and CI builds it: 330 bytes of `gpu-[1-1000000]` once took
+ * 22 s, 3.9 GB and wrote 793 MB. These bounds keep a build of the largest
+ * accepted intent within what bench/bounds.sh measures and docs/intent.md
+ * ("Bounds") states, and leave real fabrics (bench/build.sh: 5,000 switches
+ * and 100,000 hosts) buildable. gen/intent.c refuses an intent beyond them
+ * at the line that passes them; gen/build.c refuses an output beyond
+ * QG_OUTPUT_MAX at the device whose files pass it.
+ */
+#ifndef QG_BOUNDS_H
+#define QG_BOUNDS_H
+
+/* Hosts, after host lists are expanded. */
+#define QG_HOSTS_MAX 150000u
+/* Switches. */
+#define QG_SWITCHES_MAX 10000u
+/*
+ * Ports, summed over all switches: a switch's cost grows with its ports (a
+ * SONiC port is some 0.2..0.6 ms of a build, an Onyx one 0.06 ms). 5,000
+ * switches of 32 ports are 160,000.
+ */
+#define QG_PORTS_MAX 163840u
+/*
+ * A build's output, every file and plan.json together. It is also the most
+ * qosgen reads back of an output tree (gen/outdir.c: `build --check`, the
+ * plan.json of a directory -o replaces): no file of an output qosgen wrote
+ * can be larger, so a larger one is not qosgen's, and an output qosgen
+ * wrote is always read back whole.
+ */
+#define QG_OUTPUT_MAX (256u << 20)
+
+#endif
