@@ -181,6 +181,14 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		    rows, "derived.dscp_map", map, "derived",
 		    "DSCP:switch-priority of the classes' DSCPs; every other DSCP keeps DSCP/8 (a "
 		    "target that cannot program a map refuses others)");
+		snprintf(reason, sizeof(reason),
+			 "where a switch programs the whole DSCP map, the rest of "
+			 "a class's DSCP/8 block goes to priority %d, the lowest no class holds, "
+			 "so only the intent's DSCPs are lossless; a switch with a fixed map "
+			 "keeps DSCP/8 (each target's rows below)",
+			 qg_lossy_priority(q));
+		row(rows, "derived.dscp_lossy_priority", cJSON_CreateNumber(qg_lossy_priority(q)),
+		    "derived", reason);
 	}
 	qg_pfc_vector(q->lossless.priority, v);
 	snprintf(reason, sizeof(reason), "PFC on priority %d only, one digit per priority 0..7",

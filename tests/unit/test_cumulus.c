@@ -346,8 +346,16 @@ static void test_priority_move(void **state)
 	assert_non_null(
 	    strstr(t, "nv set qos egress-scheduler default-global traffic-class 3 mode strict\n"));
 	assert_non_null(strstr(t, "nv unset qos pfc default-global switch-priority 3\n"));
-	/* DSCP 26 stays on 3 and 34 was on 4 already (DSCP/8): the map does not change. */
-	assert_null(strstr(t, "mapping default-global dscp"));
+	/*
+	 * The exact map: 34 stays on 4 and the rest of its block leaves it for
+	 * the lossy 0 (only the intent's DSCPs are lossless); 26 stays on 3,
+	 * now a lossy switch-priority (traffic class 0), and 24, 25, 27-31,
+	 * which A sent to 0, go back to DSCP/8, priority 3.
+	 */
+	assert_null(strstr(t, "mapping default-global dscp 26 "));
+	assert_non_null(strstr(t, "nv set qos mapping default-global dscp 32 switch-priority 0\n"));
+	assert_null(strstr(t, "mapping default-global dscp 34 "));
+	assert_non_null(strstr(t, "nv set qos mapping default-global dscp 24 switch-priority 3\n"));
 	struct nvue_tc_sched sched[8];
 	nvue_scheduler(&b.qos, sched);
 	int total = 0;
@@ -398,7 +406,7 @@ static void test_explain_rows(void **state)
 	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.ecn\",\"value\":\"0:unset 1:unset "
 				  "2:unset 3:ecn 4:unset 5:unset 6:unset 7:unset\""));
 	assert_non_null(strstr(s, "(dwrr total 100%)"));
-	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.dscp_lossless\",\"value\":\"24-31\""));
+	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.dscp_lossless\",\"value\":26"));
 	cJSON_free(s);
 	cJSON_Delete(x);
 	qg_model_free(&m);

@@ -221,11 +221,14 @@ static void test_emit_and_settings(void **state)
 static void test_port_mtu(void **state)
 {
 	(void)state;
-	/* The fabric's MTU, as onyx and cumulus, not SONiC's own 9100. */
-	struct qg_qos q = {.mtu = 9000};
-	assert_int_equal(sonic_port_mtu(&q), 9216);
-	q.switch_mtu_given = true;
-	q.switch_mtu = 9100;
+	/* The fabric's one switch MTU (gen/intent.c), as onyx and cumulus, not SONiC's own 9100. */
+	struct qg_model m;
+	struct qg_diags d;
+	assert_int_equal(load_text("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}}\n" SONIC_SWITCH, &d, &m), 0);
+	assert_int_equal(sonic_port_mtu(&m.qos), 9216);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	struct qg_qos q = {.mtu = 9000, .switch_mtu = 9100, .switch_mtu_given = true};
 	assert_int_equal(sonic_port_mtu(&q), 9100);
 }
 
