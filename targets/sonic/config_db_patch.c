@@ -535,8 +535,8 @@ static bool same_json(const cJSON *a, const cJSON *b, bool *oom)
 	struct member *ma = members(a, &na, oom), *mb = members(b, &nb, oom);
 	bool same = na == nb && !*oom;
 	for (size_t i = 0; same && i < na; i++)
-		same = !strcmp(ma[i].v->string, mb[i].v->string) &&
-		       same_json(ma[i].v, mb[i].v, oom);
+		same =
+		    !strcmp(ma[i].v->string, mb[i].v->string) && same_json(ma[i].v, mb[i].v, oom);
 	free(ma);
 	free(mb);
 	return same && !*oom;

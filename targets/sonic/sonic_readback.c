@@ -34,10 +34,10 @@ static bool asic_namespace(const char *k)
  * is written, and the error points at the first key written twice.
  */
 struct walk {
-	const char *p, *end;   /* the text cJSON parsed */
-	const char *path[3];   /* the table, row and field being walked */
-	const char *dup;       /* where the first duplicate is written */
-	const char *where[4];  /* its table, row, field (NULL above its depth) and key */
+	const char *p, *end;  /* the text cJSON parsed */
+	const char *path[3];  /* the table, row and field being walked */
+	const char *dup;      /* where the first duplicate is written */
+	const char *where[4]; /* its table, row, field (NULL above its depth) and key */
 	bool oom;
 };
 
@@ -78,7 +78,7 @@ static void skip_string(struct walk *w)
 
 static void walk_value(struct walk *w, const cJSON *v, int depth);
 
-/* The object o at depth (0: the tables, 1: a table's rows, 2: a row's fields, 3+: inside a field). */
+/* Object o at depth 0 (the tables), 1 (rows), 2 (fields) or 3 and more (inside a field). */
 static void walk_object(struct walk *w, const cJSON *o, int depth)
 {
 	size_t n = (size_t)cJSON_GetArraySize(o), i = 0;

@@ -548,7 +548,8 @@ static void test_long_keys(void **state)
 	struct qg_diags d;
 	qg_diags_init(&d, "rb");
 	char *row = long_name(998, 'r', "/~x"), *rb = NULL;
-	cJSON *doc = cJSON_Parse("{" DYNAMIC ", \"PORT\": {\"Ethernet12\": {}, \"Ethernet1\": {}}}");
+	cJSON *doc =
+	    cJSON_Parse("{" DYNAMIC ", \"PORT\": {\"Ethernet12\": {}, \"Ethernet1\": {}}}");
 	cJSON *cable = cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "CABLE_LENGTH"), row);
 	cJSON_AddStringToObject(cable, "Ethernet12", "300m");
 	cJSON_AddStringToObject(cable, "Ethernet1", "7m");
@@ -621,13 +622,15 @@ static void test_long_keys(void **state)
 		&m);
 	want = sonic_config_from_model(&m, 0);
 	char *port = long_name(130, 'E', "thernet4");
-	doc = cJSON_Parse("{" DYNAMIC ", \"PORT\": {\"Ethernet0\": {}}, \"SCHEDULER\": {\"" SONIC_SCHED_CNP
+	doc = cJSON_Parse("{" DYNAMIC
+			  ", \"PORT\": {\"Ethernet0\": {}}, \"SCHEDULER\": {\"" SONIC_SCHED_CNP
 			  "\": {\"type\": \"STRICT\"}}}");
 	cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(doc, "PORT"), port);
 	char *qkey = malloc(strlen(port) + 3);
 	sprintf(qkey, "%s|6", port);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "QUEUE"), qkey),
-				"scheduler", SONIC_SCHED_CNP);
+	cJSON_AddStringToObject(
+	    cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "QUEUE"), qkey), "scheduler",
+	    SONIC_SCHED_CNP);
 	rb = cJSON_PrintUnformatted(doc);
 	judge_refuses(want, rb, "a port the intent does not list, uses it");
 	cJSON_free(rb);
@@ -667,8 +670,8 @@ static void test_readback_parse(void **state)
 	     "key a twice inside field x of PORT|Ethernet4", 2, 2},
 	    {"{\"PORT\": {\"Ethernet4\": {\"x\": [{\"b\": {\"a\": 1, \"\\u0061\": 2}}]}}}",
 	     "key a twice inside field x of PORT|Ethernet4", 1, 46},
-	    {"{\"A\": {}, \"A\": {\"r\": {\"f\": {\"k\": 1, \"k\": 2}}}}",
-	     "has table A twice", 1, 11},
+	    {"{\"A\": {}, \"A\": {\"r\": {\"f\": {\"k\": 1, \"k\": 2}}}}", "has table A twice", 1,
+	     11},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct qg_diags d;
