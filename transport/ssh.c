@@ -456,8 +456,9 @@ int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t inpu
 			break;
 		double t = qg_monotonic_s();
 		if (t - start > s->command_timeout_s) {
-			rc = qg_errf(err, errlen, "%s: '%s' did not finish within %d s", s->peer, cmd,
-				  s->command_timeout_s);
+			qg_errf(err, errlen, "%s: '%s' did not finish within %d s", s->peer, cmd,
+				s->command_timeout_s);
+			rc = QG_SSH_TIMED_OUT;
 			break;
 		}
 		if (t - last_keepalive > s->keepalive_s) {

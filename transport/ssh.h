@@ -49,10 +49,13 @@ int qg_ssh_connect(const struct qg_ssh_target *t, const struct qg_ssh_opts *o, s
 /*
  * Run cmd, feed it input (may be NULL), collect stdout and stderr (either
  * buffer may be NULL to discard) and the exit status. Returns 0, or -1 with
- * err (timeout, dropped connection, or more kept output, stdout and stderr
- * together, than the read-back limit of readback.h). A killed command gives
- * status 255.
+ * err (dropped connection, or more kept output, stdout and stderr together,
+ * than the read-back limit of readback.h), or QG_SSH_TIMED_OUT with err when
+ * the command did not finish within the session's command timeout: unlike a
+ * dropped connection, the command may still be running on the device. A
+ * killed command gives status 255.
  */
+#define QG_SSH_TIMED_OUT (-2)
 int qg_ssh_run(struct qg_ssh *s, const char *cmd, const char *input, size_t input_len,
 	       struct qg_buf *out, struct qg_buf *errout, int *status, char *err, size_t errlen);
 

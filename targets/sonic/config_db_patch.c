@@ -94,8 +94,13 @@ static bool index_key(const char *key, size_t *port_len, int *lo, int *hi)
 	return true;
 }
 
-/* The port a row of table `t` belongs to, copied into port; false when it names none. */
-static bool row_port(const char *table, const char *key, char *port, size_t cap)
+/*
+ * The port a row of table `t` belongs to: the first *len bytes of key; false
+ * when it names none. Never copied: a switch's names are as long as the
+ * switch makes them, and one cut short (this was a 128-byte copy) let a
+ * port outside the intent slip past the removal guard (issue 24).
+ */
+static bool row_port(const char *table, const char *key, size_t *len)
 {
 	enum kind k = kind_of(table);
 	/* A PORT_INDEX key without its "|index" still names its port: a row to refuse. */
@@ -104,16 +109,18 @@ static bool row_port(const char *table, const char *key, char *port, size_t cap)
 		n = 0;
 	else if (k == PORT_INDEX && strchr(key, '|'))
 		n = (size_t)(strrchr(key, '|') - key);
-	if (n == 0 || n >= cap)
-		return false;
-	memcpy(port, key, n);
-	port[n] = '\0';
-	return true;
+	*len = n;
+	return n > 0;
 }
 
-static bool intent_port(const cJSON *want, const char *port)
+/* Whether the first len bytes of port name one of the intent's ports. */
+static bool intent_port(const cJSON *want, const char *port, size_t len)
 {
-	return get2(want, "PORT", port) != NULL;
+	const cJSON *ports = get(want, "PORT");
+	for (const cJSON *p = ports ? ports->child : NULL; p; p = p->next)
+		if (!strncmp(p->string, port, len) && !p->string[len])
+			return true;
+	return false;
 }
 
 static bool of_port(const char *key, const char *port, size_t len)
@@ -143,17 +150,16 @@ static cJSON *covering(const cJSON *t, const char *port, size_t len, int idx, in
 static int judge_indices(const cJSON *want, const cJSON *wt, const cJSON *ht, struct qg_diags *d)
 {
 	int errors = 0;
-	char port[128];
 	/* Keys of the intent's ports that say no index: which queues they mean is unknown. */
 	for (const cJSON *r = ht ? ht->child : NULL; r; r = r->next) {
-		size_t pl;
+		size_t pl, n;
 		int lo, hi;
-		if (row_port(wt->string, r->string, port, sizeof(port)) &&
-		    intent_port(want, port) && !index_key(r->string, &pl, &lo, &hi)) {
+		if (row_port(wt->string, r->string, &n) && intent_port(want, r->string, n) &&
+		    !index_key(r->string, &pl, &lo, &hi)) {
 			qg_error(d, (struct qg_pos){0},
-				 "the read-back's %s|%s names no index or range (expected '%s|3' "
-				 "or '%s|3-4'); is this config_db?",
-				 wt->string, r->string, port, port);
+				 "the read-back's %s|%s names no index or range (expected '%.*s|3' "
+				 "or '%.*s|3-4'); is this config_db?",
+				 wt->string, r->string, (int)n, r->string, (int)n, r->string);
 			errors++;
 		}
 	}
@@ -178,7 +184,6 @@ static int judge_indices(const cJSON *want, const cJSON *wt, const cJSON *ht, st
 static int judge_removals(const cJSON *want, const cJSON *have, struct qg_diags *d)
 {
 	int errors = 0;
-	char port[128];
 	for (size_t i = 0; i < N_NAMED; i++) {
 		const struct named *n = &named[i];
 		if (!get2(have, n->table, n->name) || get2(want, n->table, n->name))
@@ -187,15 +192,17 @@ static int judge_removals(const cJSON *want, const cJSON *have, struct qg_diags 
 							      : NULL;
 		     r; r = r->next) {
 			const cJSON *f = get(r, n->ref_field);
+			size_t len;
 			if (!cJSON_IsString(f) || strcmp(f->valuestring, n->name) ||
-			    !row_port(n->ref_table, r->string, port, sizeof(port)) ||
-			    intent_port(want, port))
+			    !row_port(n->ref_table, r->string, &len) ||
+			    intent_port(want, r->string, len))
 				continue;
 			qg_error(d, (struct qg_pos){0},
 				 "the intent no longer has %s|%s, but %s|%s, a port the intent "
-				 "does not list, uses it (%s): add %s to the intent, or change "
+				 "does not list, uses it (%s): add %.*s to the intent, or change "
 				 "that row first",
-				 n->table, n->name, n->ref_table, r->string, n->ref_field, port);
+				 n->table, n->name, n->ref_table, r->string, n->ref_field, (int)len,
+				 r->string);
 			errors++;
 		}
 	}
@@ -218,7 +225,8 @@ static int judge_watchdog(const cJSON *want, const cJSON *have, struct qg_diags 
 	static const char *const times[] = {"detection_time", "restoration_time"};
 	for (const cJSON *r = get(have, "PFC_WD") ? get(have, "PFC_WD")->child : NULL; r;
 	     r = r->next) {
-		if (!strcmp(r->string, SONIC_PFCWD_GLOBAL) || intent_port(want, r->string))
+		if (!strcmp(r->string, SONIC_PFCWD_GLOBAL) ||
+		    intent_port(want, r->string, strlen(r->string)))
 			continue;
 		for (size_t k = 0; k < 2; k++) {
 			const cJSON *v = get(r, times[k]);
@@ -337,16 +345,18 @@ static void add_range(cJSON *t, const char *port, size_t len, int lo, int hi, co
 {
 	if (lo > hi)
 		return;
-	char key[160];
+	/* Sized, not fixed: no port name is cut short into another's. */
+	struct qg_buf key = {0};
 	if (lo == hi)
-		snprintf(key, sizeof(key), "%.*s|%d", (int)len, port, lo);
+		qg_buf_printf(&key, "%.*s|%d", (int)len, port, lo);
 	else
-		snprintf(key, sizeof(key), "%.*s|%d-%d", (int)len, port, lo, hi);
-	cJSON *c = cJSON_Duplicate(from, true);
+		qg_buf_printf(&key, "%.*s|%d-%d", (int)len, port, lo, hi);
+	cJSON *c = key.failed ? NULL : cJSON_Duplicate(from, true);
 	if (!c)
 		*oom = true;
 	else
-		cJSON_AddItemToObject(t, key, c);
+		cJSON_AddItemToObject(t, key.data, c);
+	qg_buf_free(&key);
 }
 
 /* Split a range row around idx: its other indices keep their fields. The row for idx. */
@@ -464,11 +474,18 @@ static cJSON *end_state(const cJSON *want, const cJSON *have, bool *oom)
 			converge_table(t, wt, oom);
 	}
 	remove_dropped(end, want);
-	/* config_db has no empty table (GCU refuses a patch leaving one): a table emptied goes. */
+	/*
+	 * config_db has no empty table (GCU refuses a patch leaving one): a table
+	 * emptied goes. end began as a copy of have, in its order, with want's
+	 * new tables after: walked side by side, not looked up (a switch decides
+	 * how many tables it prints).
+	 */
+	const cJSON *h = have->child;
 	for (cJSON *t = end->child, *next; t; t = next) {
 		next = t->next;
-		const cJSON *h = get(have, t->string);
-		if (cJSON_IsObject(t) && !t->child && (!h || h->child))
+		const cJSON *ht = h && !strcmp(h->string, t->string) ? h : NULL;
+		h = h ? h->next : NULL;
+		if (cJSON_IsObject(t) && !t->child && (!ht || ht->child))
 			cJSON_Delete(cJSON_DetachItemViaPointer(end, t));
 	}
 	return end;
@@ -549,43 +566,96 @@ cJSON *sonic_config_owned(const cJSON *want, const cJSON *doc)
 
 /* ---- the patch ---- */
 
+/*
+ * The patch is linear in the read-back: a switch decides how many rows it
+ * prints, and cJSON's lookups and cJSON_Compare scan an object for each key
+ * (80,000 rows took 102 s: issue 24). Each object's members are sorted
+ * once and walked side by side.
+ */
+struct member {
+	const cJSON *v;
+	size_t at; /* its place in the object: of two equal keys, the first counts */
+};
+
+/* Natural order (Ethernet4 before Ethernet12), then bytes: two keys tie only when equal. */
+static int key_cmp(const char *a, const char *b)
+{
+	int c = qg_natural_cmp(a, b);
+	return c ? c : strcmp(a, b);
+}
+
 static int by_natural(const void *a, const void *b)
 {
-	return qg_natural_cmp(*(const char *const *)a, *(const char *const *)b);
+	const struct member *x = a, *y = b;
+	int c = key_cmp(x->v->string, y->v->string);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
-/* The keys of a and b, once each, in natural order; NULL out of memory (or none). */
-static const char **key_union(const cJSON *a, const cJSON *b, size_t *n)
+/* o's members in natural order; *n of them. NULL with *oom when out of memory. */
+static struct member *members(const cJSON *o, size_t *n, bool *oom)
 {
-	size_t cap = (size_t)cJSON_GetArraySize(a) + (size_t)cJSON_GetArraySize(b);
-	const char **k = cap ? malloc(cap * sizeof(*k)) : NULL;
-	*n = 0;
-	if (!k)
+	*n = cJSON_IsObject(o) ? (size_t)cJSON_GetArraySize(o) : 0;
+	struct member *m = *n ? malloc(*n * sizeof(*m)) : NULL;
+	if (*n && !m) {
+		*oom = true;
 		return NULL;
-	for (const cJSON *c = a ? a->child : NULL; c; c = c->next)
-		k[(*n)++] = c->string;
-	for (const cJSON *c = b ? b->child : NULL; c; c = c->next)
-		if (!get(a, c->string))
-			k[(*n)++] = c->string;
-	qsort(k, *n, sizeof(*k), by_natural);
-	return k;
+	}
+	size_t i = 0;
+	for (const cJSON *c = *n ? o->child : NULL; c; c = c->next, i++)
+		m[i] = (struct member){c, i};
+	if (m)
+		qsort(m, *n, sizeof(*m), by_natural);
+	return m;
 }
 
-/* RFC 6901: "~" as "~0", "/" as "~1". */
-static void pointer_append(char *path, size_t cap, const char *key)
+/* Past the members equal to m[i] (a judged read-back has none; the end state may). */
+static size_t next_key(const struct member *m, size_t i, size_t n)
 {
-	size_t n = strlen(path);
-	if (n + 1 < cap)
-		path[n++] = '/';
-	for (; *key && n + 2 < cap; key++) {
-		if (*key == '~' || *key == '/') {
-			path[n++] = '~';
-			path[n++] = *key == '~' ? '0' : '1';
-		} else {
-			path[n++] = *key;
-		}
+	size_t j = i + 1;
+	while (j < n && !strcmp(m[j].v->string, m[i].v->string))
+		j++;
+	return j;
+}
+
+/* cJSON_Compare, without its scan of b for each key of a. */
+static bool same_json(const cJSON *a, const cJSON *b, bool *oom)
+{
+	if (!cJSON_IsObject(a) || !cJSON_IsObject(b)) {
+		if (!cJSON_IsArray(a) || !cJSON_IsArray(b))
+			return cJSON_Compare(a, b, true);
+		const cJSON *x = a->child, *y = b->child;
+		for (; x && y; x = x->next, y = y->next)
+			if (!same_json(x, y, oom))
+				return false;
+		return !x && !y;
 	}
-	path[n] = '\0';
+	size_t na, nb;
+	struct member *ma = members(a, &na, oom), *mb = members(b, &nb, oom);
+	bool same = na == nb && !*oom;
+	for (size_t i = 0; same && i < na; i++)
+		same =
+		    !strcmp(ma[i].v->string, mb[i].v->string) && same_json(ma[i].v, mb[i].v, oom);
+	free(ma);
+	free(mb);
+	return same && !*oom;
+}
+
+/*
+ * RFC 6901: "~" as "~0", "/" as "~1". Sized, never cut: a path cut short
+ * names another row or field (a 998-byte row name once made Ethernet12's
+ * field Ethernet1's: issue 24).
+ */
+static void pointer_append(struct qg_buf *path, const char *key)
+{
+	qg_buf_append(path, "/", 1);
+	for (const char *k = key; *k; k++) {
+		size_t run = strcspn(k, "~/");
+		qg_buf_append(path, k, run);
+		k += run;
+		if (!*k)
+			break;
+		qg_buf_append(path, *k == '~' ? "~0" : "~1", 2);
+	}
 }
 
 static void op(cJSON *ops, const char *what, const char *path, const cJSON *value, bool *oom)
@@ -602,31 +672,37 @@ static void op(cJSON *ops, const char *what, const char *path, const cJSON *valu
 }
 
 /* Tables (depth 0), rows (1), fields (2): the fewest operations from h to e. */
-static void diff(cJSON *ops, const cJSON *h, const cJSON *e, char *path, size_t cap, int depth,
+static void diff(cJSON *ops, const cJSON *h, const cJSON *e, struct qg_buf *path, int depth,
 		 bool *oom)
 {
-	size_t n, len = strlen(path);
-	const char **keys = key_union(h, e, &n);
-	if (!keys && n) {
-		*oom = true;
-		return;
-	}
-	for (size_t i = 0; i < n && !*oom; i++) {
-		const cJSON *hv = get(h, keys[i]), *ev = get(e, keys[i]);
-		pointer_append(path, cap, keys[i]);
+	size_t nh, ne, len = path->len;
+	struct member *mh = members(h, &nh, oom), *me = members(e, &ne, oom);
+	for (size_t i = 0, j = 0; (i < nh || j < ne) && !*oom && !path->failed;) {
+		int c = i == nh ? 1 : j == ne ? -1 : key_cmp(mh[i].v->string, me[j].v->string);
+		const cJSON *hv = c <= 0 ? mh[i].v : NULL, *ev = c >= 0 ? me[j].v : NULL;
+		pointer_append(path, (hv ? hv : ev)->string);
+		if (path->failed)
+			break;
 		if (!ev)
-			op(ops, "remove", path, NULL, oom);
+			op(ops, "remove", path->data, NULL, oom);
 		else if (!hv)
-			op(ops, "add", path, ev, oom);
-		else if (cJSON_Compare(hv, ev, true))
-			;
+			op(ops, "add", path->data, ev, oom);
 		else if (depth < 2 && cJSON_IsObject(hv) && cJSON_IsObject(ev))
-			diff(ops, hv, ev, path, cap, depth + 1, oom);
-		else
-			op(ops, "replace", path, ev, oom);
-		path[len] = '\0';
+			diff(ops, hv, ev, path, depth + 1, oom);
+		else if (!same_json(hv, ev, oom))
+			op(ops, "replace", path->data, ev, oom);
+		path->len = len;
+		if (path->data)
+			path->data[len] = '\0';
+		if (hv)
+			i = next_key(mh, i, nh);
+		if (ev)
+			j = next_key(me, j, ne);
 	}
-	free(keys);
+	if (path->failed)
+		*oom = true;
+	free(mh);
+	free(me);
 }
 
 cJSON *sonic_config_patch(const cJSON *want, const cJSON *have, bool *oom)
@@ -634,11 +710,12 @@ cJSON *sonic_config_patch(const cJSON *want, const cJSON *have, bool *oom)
 	*oom = false;
 	cJSON *end = end_state(want, have, oom);
 	cJSON *ops = *oom ? NULL : cJSON_CreateArray();
-	char path[1024] = "";
+	struct qg_buf path = {0};
 	if (ops)
-		diff(ops, have, end, path, sizeof(path), 0, oom);
+		diff(ops, have, end, &path, 0, oom);
 	else
 		*oom = true;
+	qg_buf_free(&path);
 	cJSON_Delete(end);
 	if (*oom || !ops->child) {
 		cJSON_Delete(ops);
@@ -647,13 +724,17 @@ cJSON *sonic_config_patch(const cJSON *want, const cJSON *have, bool *oom)
 	return ops;
 }
 
-/* The value at an RFC 6901 pointer, or NULL. */
-static const cJSON *at_pointer(const cJSON *o, const char *path)
+/*
+ * The value at an RFC 6901 pointer, or NULL; key holds a token and is at
+ * least as long as the pointer. No fixed buffer: a 600-byte row name cut to
+ * 511 named no row in either read-back, and a half-applied patch read as
+ * "the same" (issue 24).
+ */
+static const cJSON *at_pointer(const cJSON *o, const char *path, char *key)
 {
-	char key[512];
 	while (o && *path == '/') {
 		size_t n = 0;
-		for (path++; *path && *path != '/' && n + 1 < sizeof(key); path++) {
+		for (path++; *path && *path != '/'; path++) {
 			if (*path == '~' && (path[1] == '0' || path[1] == '1'))
 				key[n++] = *++path == '0' ? '~' : '/';
 			else
@@ -673,8 +754,14 @@ bool sonic_config_same_at(const cJSON *patch, const cJSON *a, const cJSON *b)
 		const cJSON *p = get(o, "path");
 		if (!cJSON_IsString(p))
 			return false;
-		const cJSON *x = at_pointer(a, p->valuestring), *y = at_pointer(b, p->valuestring);
-		if ((x || y) && !cJSON_Compare(x, y, true))
+		char *key = malloc(strlen(p->valuestring) + 1);
+		bool oom = !key;
+		const cJSON *x = key ? at_pointer(a, p->valuestring, key) : NULL;
+		const cJSON *y = key ? at_pointer(b, p->valuestring, key) : NULL;
+		bool same = !oom && (!(x || y) || same_json(x, y, &oom)) && !oom;
+		free(key);
+		/* Out of memory proves nothing: not the same. */
+		if (!same)
 			return false;
 	}
 	return true;

@@ -14,7 +14,11 @@
  * models before it changes anything, so a refused patch leaves the switch
  * as it was: the read-back decides, at every path the patch touches. A
  * connection lost during apply-patch leaves the outcome unknown until a new
- * connection's read-back decides; the checkpoint stays on the switch
+ * connection's read-back decides. An apply-patch that does not answer
+ * within --timeout is not a lost connection: it may still be applying
+ * (GCU applies a change a second, and a switch's `show` reads the
+ * database, not behind the apply), so only "in sync" is final then, and
+ * nothing is rolled back under it. The checkpoint stays on the switch
  * whenever the switch may not be as it was, so `config rollback NAME` is
  * at hand. `sudo -n`: a sudo that wants a password fails at once instead of
  * waiting for one on a channel with no terminal. `--dry-run` runs
@@ -66,7 +70,8 @@ static void last_line(const struct qg_buf *b, char *out, size_t cap)
 /*
  * Run one command. 0: exit status 0, its stdout in out (may be NULL). 1: it
  * failed, with what it said in err. -1: the connection failed (err); the
- * command may or may not have run.
+ * command may or may not have run. QG_SSH_TIMED_OUT: it did not finish within
+ * --timeout (err) and may still be running.
  */
 static int run(struct sonic *c, const char *cmd, const char *in, size_t in_len, struct qg_buf *out,
 	       char *err, size_t errlen)
@@ -75,13 +80,14 @@ static int run(struct sonic *c, const char *cmd, const char *in, size_t in_len, 
 	int status = -1;
 	if (!c->ssh && open_session(c, err, errlen) != 0)
 		return -1;
-	if (qg_ssh_run(c->ssh, cmd, in, in_len, &o, &e, &status, err, errlen) != 0) {
+	int ran = qg_ssh_run(c->ssh, cmd, in, in_len, &o, &e, &status, err, errlen);
+	if (ran != 0) {
 		qg_buf_free(&o);
 		qg_buf_free(&e);
-		/* The session is gone: the next command connects again. */
+		/* The session is gone (or abandoned): the next command connects again. */
 		qg_ssh_close(c->ssh);
 		c->ssh = NULL;
-		return -1;
+		return ran == QG_SSH_TIMED_OUT ? ran : -1;
 	}
 	int rc = 0;
 	if (status != 0) {
@@ -168,10 +174,13 @@ static void roll_back(struct sonic *c, const cJSON *before, const cJSON *patch, 
 /*
  * apply-patch did not answer (the connection dropped) or refused: where is
  * the switch? In sync: applied (0). As it was: nothing applied (1, state
- * UNCHANGED). Anything else is rolled back (1).
+ * UNCHANGED). Anything else is rolled back (1). still_applying (it did not
+ * finish within --timeout): only "in sync" is final; anything else is an
+ * outcome unknown (1, NOT RESTORED), the checkpoint kept: what the read-back
+ * shows now the apply may yet change, and a rollback would race it.
  */
 static int settle(struct sonic *c, const cJSON *want, const cJSON *before, const cJSON *patch,
-		  const char *cause, struct qg_push_result *r)
+		  bool still_applying, const char *cause, struct qg_push_result *r)
 {
 	char err[1024];
 	cJSON *after = NULL;
@@ -186,6 +195,13 @@ static int settle(struct sonic *c, const cJSON *want, const cJSON *before, const
 	int rc = 1;
 	if (in_sync(want, after)) {
 		rc = 0;
+	} else if (still_applying) {
+		r->state = QG_PUSH_NOT_RESTORED;
+		qg_push_say(r,
+			    "%s; outcome unknown: apply-patch may still be applying; look with "
+			    "'show runningconfiguration all' once it ends (checkpoint %s is kept: "
+			    "'sudo config rollback %s')",
+			    cause, r->saved_as, r->saved_as);
 	} else if (sonic_config_same_at(patch, after, before)) {
 		r->state = QG_PUSH_UNCHANGED;
 		drop_checkpoint(c, r);
@@ -239,7 +255,7 @@ static void finish(struct sonic *c, const cJSON *want, const cJSON *before, cons
 	bool ok = rb == 0 && in_sync(want, after);
 	cJSON_Delete(after);
 	/* A read-back that failed once is tried again by settle(), on a new connection. */
-	if (rb != 0 && settle(c, want, before, patch, err, r) != 0)
+	if (rb != 0 && settle(c, want, before, patch, false, err, r) != 0)
 		return;
 	if (rb == 0 && !ok) {
 		roll_back(c, before, patch, "applied, but the read-back differs from the intent",
@@ -321,9 +337,9 @@ static int sonic_push(const struct qg_model *m, size_t i, const struct qg_emit_c
 	r->lines_sent = r->lines_planned;
 	if (rc != 0) {
 		char cause[1200];
-		snprintf(cause, sizeof(cause), "%s%s", rc < 0 ? "the connection dropped: " : "",
+		snprintf(cause, sizeof(cause), "%s%s", rc == -1 ? "the connection dropped: " : "",
 			 err);
-		if (settle(&c, want, before, patch, cause, r) != 0) {
+		if (settle(&c, want, before, patch, rc == QG_SSH_TIMED_OUT, cause, r) != 0) {
 			if (r->state == QG_PUSH_UNCHANGED)
 				r->lines_sent = 0;
 			goto out;

@@ -12,6 +12,8 @@
 #   the read-back after the apply differs (another writer): rolled back to the
 #   checkpoint and proven restored;
 #   a save that fails: said so, the checkpoint kept;
+#   an apply-patch that answers after --timeout: outcome unknown, the
+#   checkpoint kept, nothing rolled back under it;
 #   a multi-ASIC switch or another hostname: refused, nothing sent;
 #   the fault sweep: the session cut after each of the push's commands (the
 #   command ran, its answer lost); every run ends as it was or in sync, never
@@ -215,6 +217,25 @@ run push --switch sonic
 [ $st -eq 3 ] && grep -q "not saved" "$dir/err" && grep -q "Read-only file system" "$dir/err" &&
 	[ "$(checkpoints)" != "[]" ]
 check "save fails: said, checkpoint kept" $? "exit $st: $(cat "$dir/err")"
+
+# --- apply-patch answers after --timeout (issue 24): a switch's show reads CONFIG_DB
+# straight away, not behind the apply (--show-unlocked), so the read-back still shows
+# the earlier configuration; that is no proof of "nothing applied": outcome unknown,
+# nothing rolled back under the running apply, the checkpoint kept ---
+device
+# (5 s for each command, 15 s for the apply: wide margins for a loaded machine.)
+fault --slow-apply 15 --show-unlocked
+run push --switch sonic --timeout 5
+# list-checkpoints is a config command: it runs once the apply has ended.
+[ $st -eq 3 ] && grep -q "did not finish within 5 s" "$dir/err" &&
+	grep -q "NOT RESTORED" "$dir/err" && grep -q "outcome unknown: apply-patch may still be applying" "$dir/err" &&
+	! grep -q "UNCHANGED" "$dir/err" && [ "$(checkpoints)" != "[]" ] &&
+	! grep -q "delete-checkpoint\|rollback" "$state/sim.log"
+check "apply-patch past --timeout: outcome unknown, checkpoint kept, nothing rolled back" $? "exit $st: $(cat "$dir/err") checkpoints $(checkpoints)"
+fault
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "in sync: nothing to send" "$dir/err"
+check "apply-patch past --timeout: it applied after all, the next push is in sync" $? "exit $st: $(cat "$dir/err")"
 
 # --- nothing sent: multi-ASIC, another hostname ---
 "$PY" - "$DEVICE" "$dir/other.json" <<'PY'

@@ -164,7 +164,7 @@ static void test_command_timeout(void **state)
 	assert_int_equal(qg_ssh_connect(&t, &o, &s, err, sizeof(err)), 0);
 	int status;
 	assert_int_equal(qg_ssh_run(s, "sleep 5", NULL, 0, NULL, NULL, &status, err, sizeof(err)),
-			 -1);
+			 QG_SSH_TIMED_OUT);
 	assert_non_null(strstr(err, "did not finish within 1 s"));
 	qg_ssh_close(s);
 }

@@ -312,6 +312,27 @@ else
     bad "two sessions at once: the reader waited and read the applied config" "exit $sw2_rc"
 fi
 
+# --show-unlocked: a switch's show reads CONFIG_DB straight away, not behind the apply.
+J edit "$TMP/f.json" "$TMP/u.json" 'db["PORT"]["Ethernet12"]["mtu"] = "1500"'
+"$JSONDIFF" "$TMP/f.json" "$TMP/u.json" > "$TMP/u.patch"
+"$JSONDIFF" "$TMP/u.json" "$TMP/f.json" > "$TMP/u-back.patch"
+# (The apply sleeps 8 s: the show must read before it ends even on a loaded machine.)
+"$PY" "$SIM" --state "$ST" fault --slow-apply 8 --show-unlocked
+sw "sudo config apply-patch /dev/stdin" "$TMP/u.patch" &
+slow=$!
+sleep 0.5
+ssh -F /dev/null -p "$PORT" -i "$SSHD_DIR/client_key" -o BatchMode=yes -o IdentitiesOnly=yes \
+    -o StrictHostKeyChecking=yes -o UserKnownHostsFile="$TMP/known_hosts" -o LogLevel=ERROR \
+    "$(id -un)@127.0.0.1" "show runningconfiguration all" < /dev/null > "$TMP/unlocked.json" 2>&1
+wait "$slow"
+if J same "$TMP/f.json" "$TMP/unlocked.json" >/dev/null && J same "$TMP/u.json" "$ST/running.json" >/dev/null; then
+    ok "fault show-unlocked: show during a slow apply reads the config before it, without waiting"
+else
+    bad "fault show-unlocked: show during a slow apply reads the config before it, without waiting"
+fi
+"$PY" "$SIM" --state "$ST" fault
+sw "sudo config apply-patch /dev/stdin" "$TMP/u-back.patch"
+
 J edit "$TMP/f.json" "$TMP/d.json" 'db["PORT"]["Ethernet12"]["mtu"] = "9000"'
 J edit "$TMP/f.json" "$TMP/cur.json" 'pass'
 "$JSONDIFF" "$TMP/cur.json" "$TMP/d.json" > "$TMP/d.patch"

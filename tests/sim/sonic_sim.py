@@ -13,7 +13,8 @@ commit, and what is not: tests/sim/SONIC.md.
 
     sonic_sim.py --state DIR init CONFIG_DB.json [--multi-asic N]   a new device
     sonic_sim.py --state DIR fault [--refuse-path P]... [--drop-apply N]
-                 [--slow-apply S] [--fail-save] [--fail-rollback]   set (or clear) faults
+                 [--slow-apply S] [--show-unlocked] [--fail-save] [--fail-rollback]
+                                                    set (or clear) faults
     sonic_sim.py --state DIR [--multi-asic N]       serve $SSH_ORIGINAL_COMMAND (ForceCommand)
 
 The state directory may also come from $SONIC_SIM_STATE. Python 3.11 standard library,
@@ -906,7 +907,10 @@ def serve(args):
     words = line.split()
     # Two sessions at once: one writer at a time; `show` may share with other readers.
     shared = "show" in words[:3] and "config" not in words[:3]
-    fcntl.flock(lock, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+    # --show-unlocked: `show` reads CONFIG_DB as a switch's does, straight from the
+    # database, not behind a running apply-patch (running.json is written atomically).
+    if not (shared and dev.faults.get("show_unlocked")):
+        fcntl.flock(lock, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
     dev.faults = dev.read_json("faults.json", {})
     rc = 0
     try:
@@ -969,6 +973,8 @@ def fault(args):
         faults["applies"] = 0
     if args.slow_apply:
         faults["slow_apply"] = args.slow_apply
+    if args.show_unlocked:
+        faults["show_unlocked"] = True
     if args.fail_save:
         faults["fail_save"] = True
     if args.fail_rollback:
@@ -993,6 +999,7 @@ def main():
     p.add_argument("--refuse-path", action="append", metavar="JSON_POINTER")
     p.add_argument("--drop-apply", type=int, metavar="N")
     p.add_argument("--slow-apply", type=float, metavar="SECONDS")
+    p.add_argument("--show-unlocked", action="store_true")
     p.add_argument("--fail-save", action="store_true")
     p.add_argument("--fail-rollback", action="store_true")
     args = ap.parse_args()

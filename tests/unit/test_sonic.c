@@ -330,6 +330,15 @@ static const char TEMPLATE_SWITCH[] =
     " \"SCHEDULER\": {\"scheduler.0\": {\"type\": \"DWRR\", \"weight\": \"14\"}, "
     "\"scheduler.1\": {\"type\": \"DWRR\", \"weight\": \"15\"}}}\n";
 
+/* An RFC 6901 reference token, in place: "~1" is "/", "~0" is "~". */
+static void unescape(char *k)
+{
+	char *w = k;
+	for (; *k; k++)
+		*w++ = *k == '~' && (k[1] == '0' || k[1] == '1') ? (*++k == '0' ? '~' : '/') : *k;
+	*w = '\0';
+}
+
 /* RFC 6902 on objects (add, replace, remove): what the switch does with a patch. */
 static cJSON *apply(cJSON *doc, const cJSON *patch)
 {
@@ -337,17 +346,18 @@ static cJSON *apply(cJSON *doc, const cJSON *patch)
 	cJSON_ArrayForEach(o, patch)
 	{
 		const char *what = cJSON_GetObjectItemCaseSensitive(o, "op")->valuestring;
-		char path[512];
-		snprintf(path, sizeof(path), "%s",
-			 cJSON_GetObjectItemCaseSensitive(o, "path")->valuestring);
+		char *path = strdup(cJSON_GetObjectItemCaseSensitive(o, "path")->valuestring);
+		assert_non_null(path);
 		char *last = strrchr(path, '/');
 		assert_non_null(last);
 		*last++ = '\0';
+		unescape(last);
 		cJSON *parent = doc;
 		for (char *k = path[0] ? path + 1 : NULL, *next; k; k = next) {
 			next = strchr(k, '/');
 			if (next)
 				*next++ = '\0';
+			unescape(k);
 			parent = cJSON_GetObjectItemCaseSensitive(parent, k);
 			assert_non_null(parent); /* RFC 6902: the parent must exist */
 		}
@@ -356,6 +366,7 @@ static cJSON *apply(cJSON *doc, const cJSON *patch)
 			cJSON_AddItemToObject(
 			    parent, last,
 			    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(o, "value"), true));
+		free(path);
 	}
 	return doc;
 }
@@ -602,6 +613,130 @@ static void test_judge_refusals(void **state)
 	qg_model_free(&m);
 }
 
+/* A name of n bytes, "<c><c>..." then the tail. */
+static char *long_name(size_t n, char c, const char *tail)
+{
+	size_t t = strlen(tail);
+	char *s = malloc(n + 1);
+	assert_non_null(s);
+	memset(s, c, n - t);
+	memcpy(s + n - t, tail, t + 1);
+	return s;
+}
+
+/*
+ * Names from the switch are as long as the switch makes them: no fixed
+ * buffer may cut one short and so decide another path (issue 24). A
+ * CABLE_LENGTH row of 998 bytes cut the path of the intent port
+ * Ethernet12's field to /CABLE_LENGTH/<row>/Ethernet1, a port outside the
+ * intent; a row of 600 bytes read a partly applied patch as "the same"; a
+ * port of 130 bytes using a row qosgen removes slipped past the guard.
+ */
+static void test_long_keys(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "switches:\n  - {name: leaf1, platform: sonic, address: leaf1.lab, "
+			 "ports: [Ethernet12], cable_length_m: {default: 40}}\n",
+		&m);
+	cJSON *want = sonic_config_from_model(&m, 0), *have = NULL;
+	struct qg_diags d;
+	qg_diags_init(&d, "rb");
+	char *row = long_name(998, 'r', "/~x"), *rb = NULL;
+	cJSON *doc =
+	    cJSON_Parse("{" DYNAMIC ", \"PORT\": {\"Ethernet12\": {}, \"Ethernet1\": {}}}");
+	cJSON *cable = cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "CABLE_LENGTH"), row);
+	cJSON_AddStringToObject(cable, "Ethernet12", "300m");
+	cJSON_AddStringToObject(cable, "Ethernet1", "7m");
+	rb = cJSON_PrintUnformatted(doc);
+	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	bool oom;
+	cJSON *patch = sonic_config_patch(want, have, &oom);
+	assert_non_null(patch);
+	const cJSON *op;
+	int cable_ops = 0;
+	cJSON_ArrayForEach(op, patch)
+	{
+		const char *path = cJSON_GetObjectItemCaseSensitive(op, "path")->valuestring;
+		if (strncmp(path, "/CABLE_LENGTH/", 14))
+			continue;
+		cable_ops++;
+		assert_int_equal(strlen(path), strlen("/CABLE_LENGTH//Ethernet12") + 998 + 2);
+		assert_non_null(strstr(path, "r~1~0x/Ethernet12"));
+	}
+	assert_int_equal(cable_ops, 1);
+	cJSON *before = cJSON_Duplicate(have, true);
+	apply(have, patch);
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(cable, "Ethernet1")->valuestring,
+			    "7m");
+	assert_string_equal(cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetObjectItemCaseSensitive(
+				    cJSON_GetObjectItemCaseSensitive(have, "CABLE_LENGTH"), row),
+				"Ethernet1")
+				->valuestring,
+			    "7m");
+	assert_null(sonic_config_patch(want, have, &oom));
+	/* The patch applied differs from before at its path, however long. */
+	assert_false(sonic_config_same_at(patch, have, before));
+	cJSON_Delete(before);
+	cJSON_Delete(patch);
+	cJSON_Delete(have);
+	cJSON_free(rb);
+	cJSON_Delete(doc);
+	free(row);
+
+	/* A row of 600 bytes, half applied: not the same as before. */
+	row = long_name(600, 'q', "");
+	cJSON *a = cJSON_CreateObject(), *b = cJSON_CreateObject();
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(a, "T"), row), "f",
+				"1");
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(b, "T"), row), "f",
+				"2");
+	cJSON *p = cJSON_CreateArray(), *o = cJSON_CreateObject();
+	char *ptr = malloc(strlen(row) + 8);
+	sprintf(ptr, "/T/%s/f", row);
+	cJSON_AddStringToObject(o, "op", "replace");
+	cJSON_AddStringToObject(o, "path", ptr);
+	cJSON_AddStringToObject(o, "value", "2");
+	cJSON_AddItemToArray(p, o);
+	assert_false(sonic_config_same_at(p, a, b));
+	assert_true(sonic_config_same_at(p, a, a));
+	free(ptr);
+	free(row);
+	cJSON_Delete(p);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	cJSON_Delete(want);
+	qg_model_free(&m);
+
+	/* A port of 130 bytes outside the intent uses the scheduler qosgen would remove. */
+	load_ok("version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n    dscp: [26]\n"
+		"    pool: {name: roce, memory_percent: 50}\n"
+		"    ecn: {min_kb: 150, max_kb: 1500}\n" ONE_PORT,
+		&m);
+	want = sonic_config_from_model(&m, 0);
+	char *port = long_name(130, 'E', "thernet4");
+	doc = cJSON_Parse("{" DYNAMIC
+			  ", \"PORT\": {\"Ethernet0\": {}}, \"SCHEDULER\": {\"" SONIC_SCHED_CNP
+			  "\": {\"type\": \"STRICT\"}}}");
+	cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(doc, "PORT"), port);
+	char *qkey = malloc(strlen(port) + 3);
+	sprintf(qkey, "%s|6", port);
+	cJSON_AddStringToObject(
+	    cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "QUEUE"), qkey), "scheduler",
+	    SONIC_SCHED_CNP);
+	rb = cJSON_PrintUnformatted(doc);
+	judge_refuses(want, rb, "a port the intent does not list, uses it");
+	cJSON_free(rb);
+	cJSON_Delete(doc);
+	free(qkey);
+	free(port);
+	cJSON_Delete(want);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
 static void test_readback_parse(void **state)
 {
 	(void)state;
@@ -618,9 +753,20 @@ static void test_readback_parse(void **state)
 	    {"{}", "holds no config_db table", 1, 1},
 	    /* Which of two the switch holds cannot be told (a fuzz finding). */
 	    {"{\"PORT\": {\"Ethernet4\": {}, \"Ethernet4\": {\"mtu\": \"1500\"}}}",
-	     "has PORT|Ethernet4 twice", 1, 1},
+	     "has PORT|Ethernet4 twice", 1, 28},
 	    {"{\"PORT\": {\"Ethernet4\": {\"mtu\": \"9100\", \"mtu\": \"1500\"}}}",
-	     "field mtu of PORT|Ethernet4 twice", 1, 1},
+	     "field mtu of PORT|Ethernet4 twice", 1, 40},
+	    /*
+	     * At every depth, at the second key's line and column: a duplicate
+	     * inside a field's value had qosgen patch a row it does not own on
+	     * every run (issue 24, a fuzz finding); an escape names the same key.
+	     */
+	    {"{\"PORT\": {\"Ethernet4\": {\"x\": {\"a\": \"1\",\n \"a\": \"2\"}}}}",
+	     "key a twice inside field x of PORT|Ethernet4", 2, 2},
+	    {"{\"PORT\": {\"Ethernet4\": {\"x\": [{\"b\": {\"a\": 1, \"\\u0061\": 2}}]}}}",
+	     "key a twice inside field x of PORT|Ethernet4", 1, 46},
+	    {"{\"A\": {}, \"A\": {\"r\": {\"f\": {\"k\": 1, \"k\": 2}}}}", "has table A twice", 1,
+	     11},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct qg_diags d;
@@ -1033,6 +1179,7 @@ int main(void)
 	    cmocka_unit_test(test_readback_parse),
 	    cmocka_unit_test(test_shares),
 	    cmocka_unit_test(test_history),
+	    cmocka_unit_test(test_long_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
