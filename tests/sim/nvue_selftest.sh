@@ -346,7 +346,7 @@ done
 
 # --- 3. QoS push: the revision life cycle on a switch loaded from a real file -------
 for FIRST in "$REAL"/*.yaml; do break; done
-if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-delay 0.6; then
+if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-delay 2; then
     STATUS=$(curl -sS --cacert "$CERT" -o "$TMP/body" -w '%{http_code}' "$BASE/revision" 2>/dev/null) || STATUS=000
     expect "no credentials: 401" 401 '/status == 401'
     STATUS=$(curl -sS --cacert "$CERT" -u "$SIM_USER:wrong" -o "$TMP/body" -w '%{http_code}' "$BASE/revision" 2>/dev/null) || STATUS=000
