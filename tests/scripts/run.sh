@@ -371,10 +371,15 @@ seed=$here/../../../shared/seeds/000_d0a5270bf41eb4a2.txt
 if [ -f "$seed" ]; then
 	"$Q" build "$here/../../examples/rdg-vsphere.yaml" -o "$tmp/rdg" >/dev/null
 	grep -E '^(traffic pool|interface ethernet)' "$seed" >"$tmp/seed.lines"
-	grep -v -e '^#' -e '^$' -e ' mtu ' "$tmp/rdg/onyx/swx-mld-1-2.cli" >"$tmp/gen.lines"
+	# Besides the reference's lines and the MTU, qosgen writes only the owned
+	# defaults of the other traffic classes (issue 23: 'no' forms, so that a
+	# class an earlier intent used goes back to Onyx's default): 7 + 7 lines.
+	noform=' no traffic-class [0-7] (congestion-control|dcb ets)$'
+	grep -v -e '^#' -e '^$' -e ' mtu ' "$tmp/rdg/onyx/swx-mld-1-2.cli" | grep -Ev "$noform" >"$tmp/gen.lines"
 	cmp -s "$tmp/seed.lines" "$tmp/gen.lines" && [ "$(wc -l <"$tmp/seed.lines")" -eq 6 ] &&
-		grep -qxF 'interface ethernet 1/1-1/32 mtu 9216 force' "$tmp/rdg/onyx/swx-mld-1-2.cli"
-	check onyx-seed-six-lines-plus-mtu $? "$(diff "$tmp/seed.lines" "$tmp/gen.lines")"
+		grep -qxF 'interface ethernet 1/1-1/32 mtu 9216 force' "$tmp/rdg/onyx/swx-mld-1-2.cli" &&
+		[ "$(grep -Ec "$noform" "$tmp/rdg/onyx/swx-mld-1-2.cli")" -eq 14 ]
+	check onyx-seed-six-lines-plus-mtu-and-owned-defaults $? "$(diff "$tmp/seed.lines" "$tmp/gen.lines")"
 else
 	check onyx-seed 1 "seed not found at $seed"
 fi
