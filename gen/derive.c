@@ -5,6 +5,7 @@
 #include "model.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int qg_host_dscp(const struct qg_qos *q)
 {
@@ -31,6 +32,10 @@ int qg_lossy_priority(const struct qg_qos *q)
 
 void qg_dscp_map_exact(const struct qg_qos *q, uint8_t out[64])
 {
+	if (!q->dscp_exact) {
+		memcpy(out, q->dscp_prio, 64);
+		return;
+	}
 	int lossy = qg_lossy_priority(q);
 	for (int d = 0; d < 64; d++) {
 		int p = qg_default_dscp_priority(d);

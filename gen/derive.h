@@ -42,11 +42,14 @@ static inline int qg_default_dscp_priority(int dscp)
 
 /*
  * The DSCP map a target that programs the whole map writes (issue 23):
- * each class's DSCPs to its priority; every other DSCP to DSCP/8, except
- * where DSCP/8 is a class's priority: those go to the lowest priority no
- * class holds, a lossy one. So `dscp: [26]` makes DSCP 26 lossless, not
- * 24..31. m->qos.dscp_prio stays the model's map (DSCP/8 for the rest):
- * what a switch that programs no map (Onyx) and the hosts classify by.
+ * each class's DSCPs to its priority; every other DSCP to DSCP/8, except,
+ * with q->dscp_exact, where DSCP/8 is a class's priority: those go to the
+ * lowest priority no class holds, a lossy one. So `dscp: [26]` makes DSCP
+ * 26 lossless, not 24..31. Without dscp_exact (a switch of the fabric
+ * programs no map) it is m->qos.dscp_prio, DSCP/8 for the rest, so every
+ * hop classifies alike. The hosts keep DSCP/8 for the rest in any case:
+ * a host cannot tell which switch it is cabled to, and its map only
+ * decides which of its own queues a DSCP it sends takes.
  */
 void qg_dscp_map_exact(const struct qg_qos *q, uint8_t out[64]);
 /* The lowest priority no class holds: where qg_dscp_map_exact sends the rest. */

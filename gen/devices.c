@@ -70,6 +70,17 @@ int qg_target_switch_mtu_max(const struct qg_target *t)
 		   : QG_DEFAULT_SWITCH_MTU;
 }
 
+bool qg_fabric_fixed_dscp_map(const struct qg_model *m)
+{
+	for (size_t t = 0; m->targets && m->targets[t]; t++) {
+		const struct qg_target *x = m->targets[t];
+		if (x->kind == QG_DEVICE_SWITCH && (x->caps & QG_FIXED_DSCP_MAP) &&
+		    qg_target_used(m, x))
+			return true;
+	}
+	return false;
+}
+
 int qg_fabric_switch_mtu_max(const struct qg_model *m, char *oses, size_t len)
 {
 	int max = QG_DEFAULT_SWITCH_MTU;

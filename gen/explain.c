@@ -181,14 +181,23 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		    rows, "derived.dscp_map", map, "derived",
 		    "DSCP:switch-priority of the classes' DSCPs; every other DSCP keeps DSCP/8 (a "
 		    "target that cannot program a map refuses others)");
-		snprintf(reason, sizeof(reason),
-			 "where a switch programs the whole DSCP map, the rest of "
-			 "a class's DSCP/8 block goes to priority %d, the lowest no class holds, "
-			 "so only the intent's DSCPs are lossless; a switch with a fixed map "
-			 "keeps DSCP/8 (each target's rows below)",
-			 qg_lossy_priority(q));
-		row(rows, "derived.dscp_lossy_priority", cJSON_CreateNumber(qg_lossy_priority(q)),
-		    "derived", reason);
+		if (q->dscp_exact) {
+			snprintf(reason, sizeof(reason),
+				 "every switch of the fabric programs its whole DSCP map: the "
+				 "rest of a class's DSCP/8 block goes to priority %d, the lowest "
+				 "no class holds, so only the intent's DSCPs are lossless on "
+				 "the switches (the hosts keep DSCP/8)",
+				 qg_lossy_priority(q));
+			row(rows, "derived.dscp_lossy_priority",
+			    cJSON_CreateNumber(qg_lossy_priority(q)), "derived", reason);
+		} else {
+			row_str(rows, "derived.dscp_lossy_priority", "none", "derived",
+				"a switch of the fabric programs no DSCP map (it classifies by "
+				"DSCP/8), so every switch keeps the rest of a class's DSCP/8 "
+				"block in that class: a DSCP lossless on one hop and lossy on "
+				"the next would fill the lossless priority group with traffic "
+				"its sender never pauses");
+		}
 	}
 	qg_pfc_vector(q->lossless.priority, v);
 	snprintf(reason, sizeof(reason), "PFC on priority %d only, one digit per priority 0..7",

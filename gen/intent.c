@@ -1789,8 +1789,10 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 		load_qos(&w, v, &m->qos);
 	if ((v = get(root, "switches")))
 		load_switches(&w, v);
-	if (w.qos_read)
+	if (w.qos_read) {
 		settle_switch_mtu(&w, &m->qos);
+		m->qos.dscp_exact = m->qos.trust == QG_TRUST_DSCP && !qg_fabric_fixed_dscp_map(m);
+	}
 	if ((v = get(root, "hosts")))
 		load_hosts(&w, v);
 	if ((v = get(root, "dvs")))

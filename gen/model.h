@@ -89,6 +89,13 @@ struct qg_qos {
 	 * map other than its default (qg_check_fixed_dscp_map).
 	 */
 	uint8_t dscp_prio[64];
+	/*
+	 * Trust dscp and every switch of the fabric programs its whole DSCP map
+	 * (no switch target with QG_FIXED_DSCP_MAP): then only the classes'
+	 * DSCPs are lossless on the switches, the rest of their DSCP/8 blocks
+	 * lossy (qg_dscp_map_exact). Set by the loader once the switches are read.
+	 */
+	bool dscp_exact;
 };
 
 struct qg_target; /* gen/target.h: what a device's platform names */

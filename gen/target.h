@@ -29,6 +29,14 @@
 enum {
 	QG_CAN_VERIFY = 1u << 0,     /* an end of a verify pair: runs RDMA traffic over SSH */
 	QG_CAN_DVS_MEMBER = 1u << 1, /* a DVS member: its uplink joins a distributed switch */
+	/*
+	 * A switch that programs no DSCP map: it classifies by DSCP/8 whatever
+	 * qosgen writes elsewhere, so the fabric's other switches keep DSCP/8
+	 * too (qg_dscp_map_exact): a DSCP lossless on one hop and lossy on the
+	 * next would fill the lossless priority group with traffic its sender
+	 * never pauses.
+	 */
+	QG_FIXED_DSCP_MAP = 1u << 2,
 };
 
 /* "1/1-1/32" or "swp1s0-3", and a NUL. */
@@ -180,6 +188,8 @@ int qg_target_switch_mtu_max(const struct qg_target *t);
  * ("" when none).
  */
 int qg_fabric_switch_mtu_max(const struct qg_model *m, char *oses, size_t len);
+/* Whether a switch of the fabric uses a target with QG_FIXED_DSCP_MAP. */
+bool qg_fabric_fixed_dscp_map(const struct qg_model *m);
 
 /* Shared by the emitters: the header placeholders every template knows. */
 #define QG_TVARS_HEADER(ctx, m)                                                                    \

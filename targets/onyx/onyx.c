@@ -383,6 +383,7 @@ const struct qg_target qg_target_onyx = {
     .name = "onyx",
     .summary = "NVIDIA Onyx switch CLI (trust, lossless pool, ECN, ETS, MTU)",
     .kind = QG_DEVICE_SWITCH,
+    .caps = QG_FIXED_DSCP_MAP, /* no DSCP map command in basic buffer mode (docs/intent.md, onyx) */
     .ports = &onyx_port_syntax,
     .switch_mtu_max = 9216, /* Onyx mtu 1500..9216 (as tests/sim; manual range unverified) */
     .check = onyx_check,

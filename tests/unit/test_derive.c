@@ -47,6 +47,14 @@ static void test_dscp_map_exact(void **state)
 	q.cnpc.dscp[0] = 48;
 	q.cnpc.n_dscp = 1;
 	uint8_t m[64];
+	for (int d = 0; d < 64; d++)
+		q.dscp_prio[d] = (uint8_t)(d == 26 ? 3 : d == 48 ? 6 : d / 8);
+	/* A switch of the fabric programs no map: the model's map, DSCP/8 for the rest. */
+	qg_dscp_map_exact(&q, m);
+	assert_int_equal(m[24], 3);
+	assert_int_equal(m[49], 6);
+	assert_int_equal(m[26], 3);
+	q.dscp_exact = true;
 	qg_dscp_map_exact(&q, m);
 	assert_int_equal(qg_lossy_priority(&q), 0);
 	assert_int_equal(m[26], 3);
@@ -74,6 +82,29 @@ static void test_dscp_map_exact(void **state)
 	assert_int_equal(m[9], 2);
 }
 
+/* dscp_exact: set only when no switch of the fabric programs a fixed map (Onyx). */
+static void test_dscp_exact_fabric(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	const char *cl = "switches:\n  - {name: c1, platform: cumulus, address: c.lab, user: u, "
+			 "ports: [swp1]}\n";
+	const char *sn = "  - {name: s1, platform: sonic, address: s.lab, ports: [Ethernet0]}\n";
+	const char *ox = "  - {name: o1, platform: onyx, address: o.lab, ports: [1/1]}\n";
+	char text[2048];
+	snprintf(text, sizeof(text), "%s%s%s", BASE_QOS, cl, sn);
+	load_ok(text, &m);
+	assert_true(m.qos.dscp_exact);
+	qg_model_free(&m);
+	snprintf(text, sizeof(text), "%s%s%s%s", BASE_QOS, cl, sn, ox);
+	load_ok(text, &m);
+	assert_false(m.qos.dscp_exact);
+	uint8_t map[64];
+	qg_dscp_map_exact(&m.qos, map);
+	assert_int_equal(map[24], 3); /* the Onyx hop classifies 24 as lossless: so do the others */
+	qg_model_free(&m);
+}
+
 static void test_path_mtu(void **state)
 {
 	(void)state;
@@ -93,6 +124,7 @@ int main(void)
 	    cmocka_unit_test(test_pfc_vector_and_bitmap),
 	    cmocka_unit_test(test_path_mtu),
 	    cmocka_unit_test(test_dscp_map_exact),
+	    cmocka_unit_test(test_dscp_exact_fabric),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
