@@ -173,16 +173,41 @@ static void append_cmds(struct qg_buf *next, const struct qg_buf *cmds)
  * the read-back followed by the commands parsed as the switch's new state
  * into *after, its text in *next. False when the judge refuses it.
  */
-static bool push(const struct onyx_config *want, const char *text, size_t size, struct qg_buf *next,
-		 struct onyx_config *after)
+/*
+ * Whether every error in d is the judge's refusal to take a switch-priority
+ * from another pool that would then hold none: that pool is the switch's,
+ * not qosgen's (docs/intent.md, onyx ownership), so which of its priorities
+ * an earlier intent took may decide whether a later one can be pushed; the
+ * refusal sends nothing and names the pool.
+ */
+static bool only_foreign_pool_refusals(const struct qg_diags *d)
+{
+	size_t errors = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->v[i].sev != QG_SEV_ERROR)
+			continue;
+		errors++;
+		if (!strstr(d->v[i].msg, "owns switch-priority"))
+			return false;
+	}
+	return errors > 0;
+}
+
+static bool push_why(const struct onyx_config *want, const char *text, size_t size,
+		     struct qg_buf *next, struct onyx_config *after, bool *foreign_pool)
 {
 	struct qg_diags d;
 	qg_diags_init(&d, "push");
 	struct onyx_config have;
 	bool ok = false;
+	if (foreign_pool)
+		*foreign_pool = false;
 	if (onyx_config_parse(text, size, &have, &d) != 0)
 		abort(); /* a text that parsed once, and what qosgen appended to it */
-	if (onyx_config_judge(want, &have, &d) == 0) {
+	if (onyx_config_judge(want, &have, &d) != 0) {
+		if (foreign_pool)
+			*foreign_pool = only_foreign_pool_refusals(&d);
+	} else {
 		struct qg_buf cmds = {0};
 		onyx_config_diff(want, &have, &cmds);
 		qg_buf_append(next, text, size);
@@ -195,6 +220,12 @@ static bool push(const struct onyx_config *want, const char *text, size_t size, 
 	onyx_config_free(&have);
 	qg_diags_free(&d);
 	return ok;
+}
+
+static bool push(const struct onyx_config *want, const char *text, size_t size, struct qg_buf *next,
+		 struct onyx_config *after)
+{
+	return push_why(want, text, size, next, after, NULL);
 }
 
 /* After the push: exactly want on what it owns, and a second diff is empty. */
@@ -229,8 +260,17 @@ static void pair(size_t a, size_t b, const char *text, size_t size)
 	if (!push(&wants[a], text, size, &na, &aa))
 		goto out_a;
 	converged(&wants[a], &aa, &na);
+	bool foreign = false;
 	bool direct = push(&wants[b], text, size, &nb, &bb);
-	bool after_a = push(&wants[b], na.data, na.len, &nab, &ab);
+	bool after_a = push_why(&wants[b], na.data, na.len, &nab, &ab, &foreign);
+	/*
+	 * Found by this oracle: a foreign pool holding 3 and 4 gives 3 to A,
+	 * then owns only 4, which B may not take from it: refused, nothing sent.
+	 */
+	if (direct && !after_a && foreign) {
+		onyx_config_free(&bb);
+		direct = false;
+	}
 	if (direct != after_a) {
 		fprintf(stderr, "intent %zu %s the switch directly but %s after intent %zu:\n%s", b,
 			direct ? "takes" : "refuses", after_a ? "takes it" : "refuses it", a,
