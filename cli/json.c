@@ -102,6 +102,30 @@ cJSON *cli_json_lines(cJSON *o, const char *name, const char *s, size_t len)
 	return lines;
 }
 
+void cli_json_failed_settings(cJSON *o, const char *s, size_t len)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, "failed_settings");
+	for (size_t i = 0; a && s && i < len;) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (s + i)) : len - i;
+		/* "KEY: REASON": the key ends at the first colon (a report key holds none). */
+		const char *sep = memchr(s + i, ':', n);
+		size_t k = sep ? (size_t)(sep - (s + i)) : n;
+		size_t r = k + 2 <= n ? k + 2 : n;
+		char *key = strndup(s + i, k);
+		char *reason = strndup(s + i + r, n - r);
+		cJSON *e = key && reason ? cJSON_CreateObject() : NULL;
+		if (e) {
+			cJSON_AddStringToObject(e, "key", key);
+			cJSON_AddStringToObject(e, "reason", reason);
+			cJSON_AddItemToArray(a, e);
+		}
+		free(key);
+		free(reason);
+		i += n + 1;
+	}
+}
+
 /*
  * cJSON writes C0 controls in strings as \u00NN but DEL and the C1 controls
  * (U+0080..U+009F, which some terminals obey like ESC) as they are. Outside

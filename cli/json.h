@@ -36,6 +36,12 @@ void cli_json_status(cJSON *o, const char *status, bool ok, const char *message)
 cJSON *cli_json_lines(cJSON *o, const char *name, const char *s, size_t len);
 
 /*
+ * "failed_settings": one {"key", "reason"} per line "KEY: REASON" of s
+ * (len bytes; a push result's failed, targets/driver.h), [] when none.
+ */
+void cli_json_failed_settings(cJSON *o, const char *s, size_t len);
+
+/*
  * Set "ok" and "exit", print the envelope on stdout, free it. Returns
  * exit_code, so a command ends with `return cli_json_finish(env, rc)`.
  */

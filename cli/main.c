@@ -395,6 +395,7 @@ static void diff_json_device(cJSON *env, const char *sw, const char *target, int
 				   : "in sync",
 			drc == 0, message);
 	cJSON *lines = cli_json_lines(o, "lines", out->data, out->len);
+	cli_json_failed_settings(o, NULL, 0);
 	cJSON_AddNumberToObject(o, "lines_planned", cJSON_GetArraySize(lines));
 	cJSON *a = cJSON_AddArrayToObject(env, "devices");
 	cJSON_AddItemToArray(a, o);

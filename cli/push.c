@@ -137,6 +137,7 @@ static cJSON *device_json(const struct qg_model *m, const struct job *j)
 	cli_json_status(o, state_name[j->r.state], j->ok, j->r.message);
 	/* What would change (a dry run, a diff) or was sent, one string per line. */
 	cli_json_lines(o, "lines", j->r.sent.data, j->r.sent.len);
+	cli_json_failed_settings(o, j->r.failed.data, j->r.failed.len);
 	cJSON_AddNumberToObject(o, "lines_planned", j->r.lines_planned);
 	cJSON_AddNumberToObject(o, "lines_sent", j->r.lines_sent);
 	cJSON_AddNumberToObject(o, "lines_rolled_back", j->r.lines_rolled_back);
@@ -334,8 +335,10 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 				jobs[i].r.lines_sent, jobs[i].r.lines_rolled_back, jobs[i].seconds);
 		fprintf(stderr, "%zu device%s, %d failed\n", n, n == 1 ? "" : "s", failed);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		qg_buf_free(&jobs[i].r.sent);
+		qg_buf_free(&jobs[i].r.failed);
+	}
 	qg_diags_print(&d, stderr, false);
 	qg_diags_free(&d);
 	qg_templates_free(&templates);

@@ -37,6 +37,12 @@ struct qg_push_result {
 	char saved_as[64];  /* the named copy of the earlier configuration, if made */
 	char message[1024]; /* what happened, one line */
 	struct qg_buf sent; /* the configuration lines sent, in order */
+	/*
+	 * A host: "KEY: REASON\n" for each setting its script reported failed,
+	 * in its order, REASON as the host wrote it (untrusted: escape it to
+	 * print it) and bounded (targets/host/script_push.c); empty otherwise.
+	 */
+	struct qg_buf failed;
 };
 
 /*

@@ -31,6 +31,59 @@ static void keys_with(const struct qg_report *rep, enum qg_report_status st, cha
 						 rep->v[k].key);
 }
 
+/*
+ * A reason is the host's text: kept whole up to REASON_MAX bytes, longer
+ * ones cut at the start of a UTF-8 character and marked "...", so that a
+ * host cannot fill the message (or the JSON) with one line, nor leave half
+ * a character in it. Escaping is the printer's (cli/push.c).
+ */
+#define REASON_MAX 160
+
+static void reason_append(struct qg_buf *b, const char *s)
+{
+	size_t n = strlen(s);
+	if (n <= REASON_MAX) {
+		qg_buf_append(b, s, n);
+		return;
+	}
+	n = REASON_MAX;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	qg_buf_append(b, s, n);
+	qg_buf_puts(b, "...");
+}
+
+/*
+ * r->failed: "KEY: REASON\n" per failed setting; list: the same as
+ * "KEY: REASON; KEY: REASON" for the message, as many as fit in
+ * LIST_MAX bytes, then "; and N more" (the JSON has them all).
+ */
+#define LIST_MAX 640
+
+static void failed_reasons(const struct qg_report *rep, struct qg_push_result *r,
+			   struct qg_buf *list)
+{
+	size_t shown = 0, failed = 0;
+	for (size_t k = 0; k < rep->n; k++) {
+		if (rep->v[k].status != QG_REPORT_FAILED)
+			continue;
+		failed++;
+		size_t mark = r->failed.len;
+		qg_buf_printf(&r->failed, "%s: ", rep->v[k].key);
+		reason_append(&r->failed, rep->v[k].detail);
+		size_t len = r->failed.failed ? 0 : r->failed.len - mark;
+		if (!r->failed.failed && shown == failed - 1 && list->len + len + 2 <= LIST_MAX) {
+			qg_buf_puts(list, shown ? "; " : "");
+			qg_buf_append(list, r->failed.data + mark, len);
+			shown++;
+		}
+		qg_buf_puts(&r->failed, "\n");
+	}
+	if (shown < failed)
+		qg_buf_printf(list, "%sand %zu more", shown ? "; " : "", failed - shown);
+	qg_buf_append(list, "", 0);
+}
+
 int script_push_judge(const char *out, const char *errout, int status, bool dry_run,
 		      struct qg_push_result *r)
 {
@@ -67,10 +120,17 @@ int script_push_judge(const char *out, const char *errout, int status, bool dry_
 		qg_push_say(r, "the script exited %d without a report%s%.*s", status, n ? ": " : "",
 			    (int)(n < 512 ? n : 512), n ? errout : "");
 	} else if (failed) {
+		/* Why each failed, as the script said it: the keys alone sent the
+		 * user to the host to find out (issue 25, item 2). */
 		r->state = QG_PUSH_FAILED;
-		keys_with(&rep, QG_REPORT_FAILED, keys, sizeof(keys));
-		qg_push_say(r, "%d setting%s failed (%s); %d changed%s", failed,
-			    failed == 1 ? "" : "s", keys, changed, then);
+		struct qg_buf list = {0};
+		failed_reasons(&rep, r, &list);
+		qg_push_say(r, "%d setting%s failed: %s; %d changed%s", failed,
+			    failed == 1 ? "" : "s", list.failed ? "(out of memory)" : list.data,
+			    changed, then);
+		if (list.failed)
+			r->failed.failed = true;
+		qg_buf_free(&list);
 	} else if (missing) {
 		r->state = QG_PUSH_PARTIAL;
 		keys_with(&rep, QG_REPORT_MISSING, keys, sizeof(keys));
@@ -92,7 +152,7 @@ int script_push_judge(const char *out, const char *errout, int status, bool dry_
 		qg_push_say(r, "in sync, all %d settings already right", settings);
 	}
 	qg_report_free(&rep);
-	return r->sent.failed ? -ENOMEM : 0;
+	return r->sent.failed || r->failed.failed ? -ENOMEM : 0;
 }
 
 /* "cannot generate the host script: FILE:LINE:COL: what" from the first error. */

@@ -225,6 +225,75 @@ for run in 1 2 3; do
 	check "templates-checked-before-threads-$run" $? "exit $st: $(head -c 3000 "$dir/err")"
 done
 
+# ---- issue 25, items 2 and 11: why a setting failed; no redraws into a file ----
+# A Linux host without its netdev and an ESXi host without its uplink: each
+# script says why ("[failed] netdev: no network device ..."), and the push
+# said only "1 setting failed (netdev)". The reason reaches the text (push
+# and diff) and --json's failed_settings.
+cat >"$dir/fail.yaml" <<YAML
+version: 1
+fabric: e2e-fail
+$E2E_QOS
+hosts:
+  - {name: nodev, platform: linux, address: 127.0.0.1, port: $port, user: $user, netdev: qgnodev0, rdma_device: qgtest0, persist: false}
+  - {name: esxnoup, platform: esxi, address: 127.0.0.1, port: $port, user: $user, uplink: vmnic9}
+  - {name: lin1, platform: linux, address: 127.0.0.1, port: $port, user: $user, netdev: lo, rdma_device: qgtest0, persist: false}
+  - {name: lin2, platform: linux, address: 127.0.0.1, port: $port, user: $user, netdev: lo, rdma_device: qgtest0, persist: false}
+  - {name: lin3, platform: linux, address: 127.0.0.1, port: $port, user: $user, netdev: lo, rdma_device: qgtest0, persist: false}
+  - {name: esx2, platform: esxi, address: 127.0.0.1, port: $port, user: $user, uplink: vmnic2}
+YAML
+fpush() { # ARGS...: push of fail.yaml; $dir/out, $dir/err, $st
+	# shellcheck disable=SC2086
+	"$Q" push "$dir/fail.yaml" $opts "$@" >"$dir/out" 2>"$dir/err"
+	st=$?
+}
+fpush --host nodev
+[ $st -eq 3 ] && grep -qxF "nodev: 1 setting failed: netdev: no network device qgnodev0 on this host; 0 changed" "$dir/err"
+check failed-reason-in-push-text $? "exit $st: $(cat "$dir/err")"
+fpush --host esxnoup
+[ $st -eq 3 ] && grep -qxF "esxnoup: 1 setting failed: uplink: no uplink vmnic9 on this host; 0 changed" "$dir/err"
+check failed-reason-esxi $? "exit $st: $(cat "$dir/err")"
+# shellcheck disable=SC2086
+"$Q" diff "$dir/fail.yaml" --host nodev $opts >"$dir/d" 2>"$dir/derr"
+st=$?
+[ $st -eq 3 ] && grep -qxF "qosgen diff: nodev: 1 setting failed: netdev: no network device qgnodev0 on this host; 0 changed" "$dir/derr"
+check failed-reason-in-diff $? "exit $st: $(cat "$dir/d" "$dir/derr")"
+fpush --host nodev --json
+[ $st -eq 3 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+assert d["status"] == "FAILED", d
+assert d["failed_settings"] == [{"key": "netdev", "reason": "no network device qgnodev0 on this host"}], d
+' "$dir/out" && /usr/bin/python3 "$here/../cli/json_shape.py" "$here/../../docs/json.schema.json" push "$dir/out" $st ran
+check failed-reason-in-json $? "exit $st: $(cat "$dir/out" "$dir/err")"
+# A hostile reason: escaped on the terminal, exact in JSON (JSON-escaped), cut at 160 bytes.
+long=$(printf '%0200d' 0)
+printf '[failed] mtu: \033]0;PWNED\007\302\233gone %s\n[failed] trust: x\r\033[1A\n' "$long" >"$state/hostile.out"
+echo 1 >"$state/hostile.rc"
+fpush --host nodev
+[ $st -eq 3 ] && ! raw_controls "$dir/out" "$dir/err" &&
+	grep -qF "nodev: 2 settings failed: mtu: \x1b]0;PWNED\x07\u009bgone 000" "$dir/err" &&
+	grep -qF "...; trust: x\x0d\x1b[1A; 0 changed" "$dir/err"
+check failed-reason-hostile-escaped $? "exit $st: $(od -c "$dir/err" | head -20)"
+fpush --host nodev --json
+[ $st -eq 3 ] && ! raw_controls "$dir/out" && python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["devices"][0]["failed_settings"]
+r = "\x1b]0;PWNED\x07\x9bgone " + "0" * 200
+assert [x["key"] for x in f] == ["mtu", "trust"], f
+assert f[0]["reason"] == r.encode()[:160].decode() + "...", f[0]
+assert f[1]["reason"] == "x\r\x1b[1A", f[1]
+' "$dir/out"
+check failed-reason-hostile-json $? "exit $st: $(od -c "$dir/out" | head -20)"
+rm -f "$state/hostile.out" "$state/hostile.rc"
+# Item 11: push --all of a fleet into files drew a progress line of thousands
+# of spaces; output to a file is plain lines: no carriage return, no run of spaces.
+fpush --all -j 3
+[ $st -eq 3 ] && [ "$(grep -c '^\(nodev\|esxnoup\|lin[123]\|esx2\): ' "$dir/err")" -eq 6 ] &&
+	! LC_ALL=C grep -q "$(printf '\r')" "$dir/out" "$dir/err" &&
+	! grep -q '                                        ' "$dir/out" "$dir/err"
+check push-all-to-file-no-redraw $? "exit $st: $(od -c "$dir/err" | head -20)"
+
 # verify over real SSH: the facts are read on the host (lo: MTU 65536,
 # 127.0.0.1), and a host without the RDMA device fails loudly, naming the
 # verb call, on both sides; exit 3 (the test could not run).

@@ -12,7 +12,8 @@
  * line is a report line or counted as other output; a parsed key and detail
  * hold no newline and were in that line; the result's message is one line;
  * r.sent has exactly one line per [changed]/[differs] report line (a host
- * cannot forge a line); and the message escaped (gen/escape.h), as cli/push.c
+ * cannot forge a line); r.failed, when filled, one bounded line per [failed]
+ * report line; and the message escaped (gen/escape.h), as cli/push.c
  * prints it, holds no control character a terminal would act on.
  */
 #include "../../gen/escape.h"
@@ -157,10 +158,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					want, have);
 				abort();
 			}
+			/* One bounded "KEY: REASON" line per [failed] line, or none at all. */
+			size_t failed = 0, lines = 0;
+			for (size_t i = 0; i < rep.n; i++)
+				failed += rep.v[i].status == QG_REPORT_FAILED;
+			for (size_t i = 0; i < r.failed.len;) {
+				const char *nl = memchr(r.failed.data + i, '\n', r.failed.len - i);
+				size_t n =
+				    nl ? (size_t)(nl - (r.failed.data + i)) : r.failed.len - i;
+				if (!nl || n > sizeof(rep.v[0].key) + 2 + 160 + 3) {
+					fprintf(stderr, "failed line %zu: %zu bytes, %s\n", lines,
+						n, nl ? "too long" : "no newline");
+					abort();
+				}
+				lines++;
+				i += n + 1;
+			}
+			if (lines && lines != failed) {
+				fprintf(stderr, "%zu [failed] lines, %zu reasons\n", failed, lines);
+				abort();
+			}
 			qg_report_free(&rep);
 		}
 	}
 	qg_buf_free(&r.sent);
+	qg_buf_free(&r.failed);
 	free(text);
 	return 0;
 }

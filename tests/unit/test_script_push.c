@@ -161,7 +161,9 @@ static void test_judge_states(void **state)
 
 	judge("[failed] mtu: ip link set failed\n", "", 1, false, &r);
 	assert_int_equal(r.state, QG_PUSH_FAILED);
-	assert_string_equal(r.message, "1 setting failed (mtu); 0 changed");
+	assert_string_equal(r.message, "1 setting failed: mtu: ip link set failed; 0 changed");
+	assert_string_equal(r.failed.data, "mtu: ip link set failed\n");
+	qg_buf_free(&r.failed);
 
 	judge("", "sh: 1: syntax error\nmore\n", 2, false, &r);
 	assert_int_equal(r.state, QG_PUSH_FAILED);
@@ -200,12 +202,72 @@ static void test_judge_hostile_report(void **state)
 	qg_buf_free(&out);
 }
 
+/*
+ * Issue 25, item 2: the push said "1 setting failed (netdev)" and not why,
+ * though the script had said it. Each failed setting's reason reaches the
+ * message and r->failed (the JSON's failed_settings), in the script's order;
+ * a long reason is cut at a character, many reasons at a bound.
+ */
+static void test_judge_failed_reasons(void **state)
+{
+	(void)state;
+	struct qg_push_result r;
+	judge("[failed] netdev: no network device ens1f0np0 on this host\n", "", 1, false, &r);
+	assert_int_equal(r.state, QG_PUSH_FAILED);
+	assert_string_equal(r.message,
+			    "1 setting failed: netdev: no network device ens1f0np0 on this host; 0 "
+			    "changed");
+	assert_string_equal(r.failed.data, "netdev: no network device ens1f0np0 on this host\n");
+	qg_buf_free(&r.failed);
+
+	judge("[changed] mtu: 1500 -> 9000\n[failed] trust: mlnx_qos -i lo --trust dscp failed\n"
+	      "[ok] pfc: 0,0,0,1,0,0,0,0\n[failed] roce_tos: no RDMA device mlx5_0\n",
+	      "", 1, false, &r);
+	assert_string_equal(r.message, "2 settings failed: trust: mlnx_qos -i lo --trust dscp "
+				       "failed; roce_tos: no RDMA device mlx5_0; 1 changed");
+	assert_string_equal(r.failed.data, "trust: mlnx_qos -i lo --trust dscp failed\n"
+					   "roce_tos: no RDMA device mlx5_0\n");
+	qg_buf_free(&r.failed);
+	qg_buf_free(&r.sent);
+
+	/* 200 two-byte characters: cut at 160 bytes, a whole character, then "...". */
+	struct qg_buf out = {0};
+	qg_buf_puts(&out, "[failed] mtu: ");
+	for (int k = 0; k < 200; k++)
+		qg_buf_puts(&out, "\xc3\xa9");
+	qg_buf_puts(&out, "\n");
+	judge(out.data, "", 1, false, &r);
+	char want[256] = "mtu: ";
+	for (int k = 0; k < 80; k++)
+		strcat(want, "\xc3\xa9");
+	strcat(want, "...\n");
+	assert_string_equal(r.failed.data, want);
+	qg_buf_free(&r.failed);
+	qg_buf_free(&out);
+
+	/* Forty failures: the message names those that fit and counts the rest. */
+	for (int k = 0; k < 40; k++)
+		qg_buf_printf(&out, "[failed] dscp2prio.%d: dcb app replace failed (now unset)\n",
+			      k);
+	judge(out.data, "", 1, false, &r);
+	assert_true(strlen(r.message) < sizeof(r.message) - 1);
+	assert_non_null(strstr(r.message, "40 settings failed: dscp2prio.0: dcb app replace "));
+	assert_non_null(strstr(r.message, " more; 0 changed"));
+	size_t lines = 0;
+	for (size_t i = 0; i < r.failed.len; i++)
+		lines += r.failed.data[i] == '\n';
+	assert_int_equal(lines, 40);
+	qg_buf_free(&r.failed);
+	qg_buf_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parallel_pushes_share_no_diagnostics),
 	    cmocka_unit_test(test_judge_states),
 	    cmocka_unit_test(test_judge_hostile_report),
+	    cmocka_unit_test(test_judge_failed_reasons),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
