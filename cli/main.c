@@ -378,6 +378,7 @@ static const struct option diff_opts[] = {
     {"running-config", required_argument, NULL, 'r'},
     {"exit-code", no_argument, NULL, 'x'},
     {"json", no_argument, NULL, 'J'},
+    {"ask-password", no_argument, NULL, 'P'},
     {NULL, 0, NULL, 0},
 };
 
@@ -478,7 +479,7 @@ static int diff_saved(const char *intent, const char *sw, const char *file, bool
 static int cmd_diff(int argc, char **argv)
 {
 	const char *file = NULL;
-	bool exit_code = false, all = false, json = false;
+	bool exit_code = false, all = false, json = false, ask = false;
 	struct push_opts po = {.jobs = 8, .dry_run = true, .as_diff = true};
 	int c;
 	while ((c = getopt_long(argc, argv, ":", diff_opts, NULL)) != -1) {
@@ -491,6 +492,9 @@ static int cmd_diff(int argc, char **argv)
 			break;
 		case 'J':
 			json = true;
+			break;
+		case 'P':
+			ask = true;
 			break;
 		default:
 			switch (ssh_option("diff", c, &po, &all)) {
@@ -519,9 +523,19 @@ static int cmd_diff(int argc, char **argv)
 		struct qg_model m;
 		rc = load(argv[optind], false, &m, env);
 		if (rc == EXIT_OK) {
-			po.exit_code = exit_code;
-			po.json = env;
-			rc = push_run(&m, &po);
+			/*
+			 * A diff reads the devices as a push does, with the same
+			 * credentials: an NVUE switch's password among them, which
+			 * cumulus_push.c's hint tells diff users to give this way too.
+			 */
+			if (ask && ask_password("diff", &po.access.ssh) != EXIT_OK) {
+				rc = EXIT_SYSTEM;
+			} else {
+				po.exit_code = exit_code;
+				po.json = env;
+				rc = push_run(&m, &po);
+			}
+			drop_password(&po.access.ssh);
 			qg_model_free(&m);
 		}
 	}
@@ -760,7 +774,7 @@ static const struct command commands[] = {
      "       --all) [--exit-code] [--json]\n"
      "       [--known-hosts FILE] [--accept-new] [--identity FILE] [--ssh-config FILE]\n"
      "       [--timeout S] [--accept-hostname] [--ca-file FILE] [--insecure] [--allow-http]\n"
-     "       [--templates DIR]",
+     "       [--templates DIR] [--ask-password]",
      "Print what differs between the devices and the intent, reading them over SSH: for a\n"
      "switch the fewest commands, ranges compressed as Onyx prints them; for a host the\n"
      "settings that would change. Nothing is printed when in sync, and nothing is changed.\n"
@@ -777,7 +791,7 @@ static const struct command commands[] = {
      "       [--json] [--ca-file FILE] [--insecure] [--allow-http]\n"
      "       [--known-hosts FILE]"
      " [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S] [--templates DIR]\n"
-     "       [--accept-hostname] [--uninstall]",
+     "       [--accept-hostname] [--uninstall] [--ask-password]",
      "Bring the devices to the intent over SSH, sending only what differs: a second push of an\n"
      "unchanged intent sends nothing. Before changing a switch it saves a named copy of its\n"
      "configuration on the switch; if a line is refused or the session drops, it rolls back\n"

@@ -7,7 +7,11 @@ Q=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/../.." && pwd)
 shared=$top/../shared
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# lib.sh's NVUE simulator helpers (nv_cert, nv_start, nv_stop) keep their files in $dir.
+dir=$tmp
+# shellcheck source=tests/e2e/lib.sh
+. "$top/tests/e2e/lib.sh"
+trap 'nv_stop; rm -rf "$tmp"' EXIT INT TERM
 pass=0
 fail=0
 check() { # NAME STATUS DETAIL
@@ -200,6 +204,63 @@ check json-invalid-intent-diagnostics $? "$(cat "$tmp/j.why")"
 # The man page against --help and the parser (issue 17, item 6).
 sh "$top/tests/cli/manpage.sh" "$Q" >"$tmp/man.out" 2>&1
 check man-page-agrees-with-help $? "$(grep FAIL "$tmp/man.out" | head -20) $(tail -n 1 "$tmp/man.out")"
+
+# ---- issue 25, item 1: every "..., or --OPTION" hint names an option that
+# the commands which can print it take. diff said "no NVUE password: set
+# QOSGEN_NVUE_PASSWORD, or --ask-password" and then refused --ask-password.
+# The hints and the commands that can print them: tests/cli/hints.py.
+/usr/bin/python3 "$top/tests/cli/hints.py" "$top" >"$tmp/hints"
+[ "$(sort -u -k2 "$tmp/hints" | wc -l)" -ge 15 ] && grep -q "cumulus_push.c diff --ask-password" "$tmp/hints"
+check hints-found $? "$(cat "$tmp/hints")"
+while read -r file cmd opt; do
+	"$Q" "$cmd" "$opt" </dev/null >/dev/null 2>"$tmp/err"
+	! grep -q "unknown option" "$tmp/err" && "$Q" help "$cmd" | grep -q -- "$opt"
+	check "hint-$cmd-takes-$opt" $? "$file names $opt to qosgen $cmd, which says: $(head -1 "$tmp/err")"
+done <"$tmp/hints"
+# The NVUE password through --ask-password, typed at a terminal (a pty), for
+# diff as for push: the switch is read with it; without any, the hint; a
+# wrong one is the switch's 401. Never echoed.
+nv_cert cli
+nv_start
+cat >"$tmp/nv.yaml" <<YAML
+version: 1
+fabric: cli-nvue
+$E2E_QOS
+switches:
+  - {name: leaf1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4]}
+YAML
+nv() { # VERB [--type PASSWORD] ARGS...: qosgen VERB of nv.yaml's leaf1, no password in the
+	# environment; --type: with --ask-password, PASSWORD typed at its prompt
+	verb=$1
+	shift
+	if [ "${1:-}" = --type ]; then
+		typed=$2
+		shift 2
+		env -u QOSGEN_NVUE_PASSWORD -u QOSGEN_SSH_PASSWORD /usr/bin/python3 "$top/tests/cli/pty_answer.py" "password: " "$typed" \
+			"$Q" "$verb" "$tmp/nv.yaml" --switch leaf1 --ca-file "$tmp/cert.pem" --timeout 5 --ask-password "$@" >"$tmp/out" 2>"$tmp/err"
+	else
+		env -u QOSGEN_NVUE_PASSWORD -u QOSGEN_SSH_PASSWORD "$Q" "$verb" "$tmp/nv.yaml" --switch leaf1 --ca-file "$tmp/cert.pem" \
+			--timeout 5 "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
+	fi
+	st=$?
+}
+nv diff
+[ $st -eq 3 ] && grep -qF "no NVUE password: set QOSGEN_NVUE_PASSWORD, or --ask-password" "$tmp/err"
+check nvue-diff-no-password-hint $? "exit $st: $(cat "$tmp/err")"
+nv diff --type e2e-pw --exit-code
+[ $st -eq 1 ] && grep -qx 'nv set qos pfc default-global switch-priority 3' "$tmp/out" && ! grep -q e2e-pw "$tmp/out"
+check nvue-diff-ask-password $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
+nv diff --type wrong-pw
+[ $st -eq 3 ] && grep -q "401" "$tmp/out"
+check nvue-diff-ask-password-wrong $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
+nv push --type e2e-pw --dry-run
+[ $st -eq 0 ] && grep -q "leaf1: .*would change" "$tmp/out" && ! grep -q e2e-pw "$tmp/out"
+check nvue-push-ask-password $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
+nv_stop
+# --help lists it in both synopses.
+"$Q" --help | sed -n '/^  qosgen diff/,/^  qosgen push/p' | grep -q -- '--ask-password' &&
+	"$Q" --help | sed -n '/^  qosgen push/,/^  qosgen probe/p' | grep -q -- '--ask-password'
+check help-synopses-ask-password $? "$("$Q" --help)"
 
 # `make demo`'s script, as the README's first command runs it (from a copy of
 # the examples, so that its demo-out is the test's): every file it shows
