@@ -2,7 +2,7 @@
 /*
  * qosgen's command line: one row per command, git-style; only main() exits.
  * Exit codes (docs/qosgen.1): 0 ok, 1 invalid intent or `--check` found
- * differences, 2 usage, 3 I/O or system error.
+ * differences (or no output tree to compare), 2 usage, 3 I/O or system error.
  */
 #include "../gen/build.h"
 #include "../gen/explain.h"
@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_SYSTEM = 3 };
 
@@ -97,6 +98,24 @@ static int load(const char *path, bool strict, struct qg_model *m, cJSON *env)
 	return rc == -2 ? EXIT_SYSTEM : EXIT_INVALID;
 }
 
+/*
+ * Whether dir holds an output tree for --check to compare: its plan.json is
+ * there (not followed if a link: qg_outdir_check() judges what it is). A
+ * dir that is missing, not a directory or without one holds none; one that
+ * cannot be looked into is left to qg_outdir_check() to report.
+ */
+static bool has_output_tree(const char *dir)
+{
+	char *plan = NULL;
+	struct stat st;
+	if (asprintf(&plan, "%s/plan.json", dir) < 0)
+		return true;
+	int rc = lstat(plan, &st);
+	int err = errno;
+	free(plan);
+	return rc == 0 || (err != ENOENT && err != ENOTDIR);
+}
+
 static const struct option build_opts[] = {
     {"output", required_argument, NULL, 'o'},
     {"check", no_argument, NULL, 'c'},
@@ -156,7 +175,18 @@ static int cmd_build(int argc, char **argv)
 	qg_diags_free(&d);
 	if (rc == EXIT_OK) {
 		char err[512];
-		if (check) {
+		if (check && !has_output_tree(out_dir)) {
+			/*
+			 * A mistyped DIR (or a tree never built) is not a difference:
+			 * a diff of every file as added buried the one line that
+			 * mattered (issue 25, item 8).
+			 */
+			fprintf(stderr,
+				"qosgen build: %s: no output tree here (no plan.json); build it "
+				"first with qosgen build %s -o %s\n",
+				out_dir, intent, out_dir);
+			rc = EXIT_INVALID;
+		} else if (check) {
 			int diff = qg_outdir_check(out_dir, &out, stdout, err, sizeof(err));
 			if (diff < 0) {
 				fprintf(stderr, "qosgen build: %s\n", err);
@@ -759,7 +789,8 @@ static const struct command commands[] = {
      "run as one (host/<host>.sh shows the command); plan.json names each host's group.\n"
      "The directory is replaced as a whole, atomically; on any error nothing is written.\n\n"
      "  -o, --output DIR   where to write (an existing DIR must be empty or hold a plan.json)\n"
-     "  --check            write nothing; exit 1 with a unified diff if DIR differs\n"
+     "  --check            write nothing; exit 1 with a unified diff if DIR differs, or\n"
+     "                     with one line if DIR holds no output tree (no plan.json)\n"
      "  --templates DIR    use DIR/<name>.in instead of the built-in templates\n"
      "  --strict           treat warnings as errors\n"},
     {"check", cmd_check, "qosgen check INTENT [--strict]",

@@ -262,6 +262,24 @@ nv_stop
 	"$Q" --help | sed -n '/^  qosgen push/,/^  qosgen probe/p' | grep -q -- '--ask-password'
 check help-synopses-ask-password $? "$("$Q" --help)"
 
+# ---- issue 25, item 8: build --check -o DIR where DIR holds no output tree:
+# one line saying so, exit 1, no diff (it printed every file as added).
+for what in missing empty file; do
+	rm -rf "$tmp/nobuild"
+	case $what in empty) mkdir -p "$tmp/nobuild" && echo x >"$tmp/nobuild/README" ;; file) echo x >"$tmp/nobuild" ;; esac
+	"$Q" build "$rdg" --check -o "$tmp/nobuild" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] &&
+		[ "$(cat "$tmp/err")" = "qosgen build: $tmp/nobuild: no output tree here (no plan.json); build it first with qosgen build $rdg -o $tmp/nobuild" ]
+	check "check-no-output-tree-$what" $? "exit $st: $(head -c 300 "$tmp/out") $(cat "$tmp/err")"
+done
+rm -rf "$tmp/nobuild"
+"$Q" build "$rdg" -o "$tmp/nobuild" >/dev/null && rm "$tmp/nobuild/onyx/swx-mld-1-2.cli"
+"$Q" build "$rdg" --check -o "$tmp/nobuild" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && grep -qx -- '--- a/onyx/swx-mld-1-2.cli' "$tmp/out" && grep -q "differs from what" "$tmp/err"
+check check-output-tree-still-diffed $? "exit $st: $(cat "$tmp/err")"
+
 # `make demo`'s script, as the README's first command runs it (from a copy of
 # the examples, so that its demo-out is the test's): every file it shows
 # exists, and it ends with its next steps.
