@@ -373,11 +373,17 @@ static int ssh_option(const char *cmd, int c, struct push_opts *po, bool *all)
 	}
 }
 
-/* --ask-password: the prompt's answer lives in memory only, until drop_password(). */
+/*
+ * --ask-password: the prompt's answer lives in memory only, until
+ * drop_password(). One answer serves SSH logins and NVUE's API alike (the
+ * environment variables stay apart), so the prompt names both.
+ */
 static int ask_password(const char *cmd, struct qg_ssh_opts *ssh)
 {
 	char err[256];
-	char *password = qg_ssh_ask_password("SSH password: ", err, sizeof(err));
+	char *password = qg_ssh_ask_password(strcmp(cmd, "verify") ? "SSH and NVUE password: "
+								 : "SSH password: ",
+					     err, sizeof(err));
 	if (!password) {
 		fprintf(stderr, "qosgen %s: %s\n", cmd, err);
 		return EXIT_SYSTEM;

@@ -353,7 +353,8 @@ char *qg_ssh_ask_password(const char *prompt, char *err, size_t errlen)
 	int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		qg_errf(err, errlen,
-		     "cannot ask for a password: no terminal (use QOSGEN_SSH_PASSWORD)");
+		     "cannot ask for a password: no terminal (set QOSGEN_SSH_PASSWORD, "
+		     "or QOSGEN_NVUE_PASSWORD for a Cumulus switch)");
 		return NULL;
 	}
 	struct termios old, quiet;
