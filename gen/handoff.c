@@ -70,6 +70,10 @@ const struct qg_handoff qg_handoff_host_script = {
 	"        | list | length > 0\n"
 	"      # exit 1: a setting failed; 2: a tool or knob is missing on this host\n"
 	"      failed_when: qosgen_script.rc != 0\n"
+	/* A failed task prints its result itself; this shows an ok or changed one's lines. */
+	"    - name: Report the script's lines (in check mode, what it would change)\n"
+	"      ansible.builtin.debug:\n"
+	"        var: qosgen_script.stdout_lines\n"
 	"  always:\n"
 	"    - name: Remove the temporary file\n"
 	"      ansible.builtin.file:\n"
