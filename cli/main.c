@@ -566,7 +566,8 @@ static int cmd_push(int argc, char **argv)
 			char *end;
 			long v = strtol(optarg, &end, 10);
 			if (*end || end == optarg || v < 1 || v > 100000)
-				return usage_error("push", "--batch takes a number of devices 1..100000");
+				return usage_error("push",
+						   "--batch takes a number of devices 1..100000");
 			po.batch = (int)v;
 			break;
 		}

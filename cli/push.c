@@ -274,7 +274,7 @@ static size_t wave_end(const struct job *jobs, size_t n, size_t first, int size)
 	return end;
 }
 
-/* What a device must be for the next wave to start: in sync, converged, or (dry run) would change. */
+/* What a wave's device must be for the next wave: in sync, converged, (dry run) would change. */
 static bool wave_device_done(const struct job *j)
 {
 	return j->ok && (j->r.state == QG_PUSH_IN_SYNC || j->r.state == QG_PUSH_CONVERGED ||
@@ -321,12 +321,12 @@ static void run_waves(struct pool *p, struct job *jobs, size_t n, struct waves *
 	size_t first = 0;
 	for (int k = 1; first < n; k++) {
 		size_t end = wave_end(jobs, n, first, w->size);
+		static const char *const kind[] = {"switch", "host", "DVS"};
+		static const char *const kinds[] = {"switches", "hosts", "DVSes"};
+		enum qg_device_kind kd = jobs[first].kind;
 		if (!p->po->json)
-			fprintf(stderr, "qosgen push: batch %d of %d: %zu %s%s\n", k, w->total,
-				end - first, jobs[first].kind == QG_DEVICE_SWITCH ? "switch"
-					     : jobs[first].kind == QG_DEVICE_DVS  ? "DVS"
-										  : "host",
-				end - first == 1 ? "" : jobs[first].kind == QG_DEVICE_SWITCH ? "es" : "s");
+			fprintf(stderr, "qosgen push: batch %d of %d: %zu %s\n", k, w->total,
+				end - first, (end - first == 1 ? kind : kinds)[kd]);
 		run_pool(p, first, end);
 		w->done = k;
 		bool all_done = true;

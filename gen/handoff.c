@@ -120,7 +120,8 @@ static const char push_tasks[] =
     "  ansible.builtin.command:\n"
     "    argv: >-\n"
     "      {{ qosgen_sh + [qosgen | default('qosgen'), qosgen_verb, qosgen_intent,\n"
-    "      '--' ~ qosgen_kind, inventory_hostname, '--json'] + (qosgen_push_args | default([])) }}\n"
+    "      '--' ~ qosgen_kind, inventory_hostname, '--json'] + (qosgen_push_args | default([])) "
+    "}}\n"
     "    chdir: \"{{ qosgen_out }}/..\"\n"
     "    stdin: \"{{ qosgen_nvue_password | default('') }}\"\n"
     "  vars:\n"
@@ -219,7 +220,7 @@ void qg_handoff_check(const struct qg_model *m, struct qg_diags *d)
 					qg_error(d,
 						 k == QG_DEVICE_SWITCH ? m->switches[i].pos
 						 : k == QG_DEVICE_HOST ? m->hosts[i].pos
-									: m->dvs[i].pos,
+								       : m->dvs[i].pos,
 						 "%s '%s': a name Ansible reserves (%s), and "
 						 "ansible/inventory.yml names every device; "
 						 "rename the device",

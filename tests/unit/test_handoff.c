@@ -201,8 +201,8 @@ static void test_switch_play_runs_qosgen_push(void **state)
 	assert_string_equal(scalar(get(push, "failed_when")), "false");
 	assert_non_null(strstr(scalar(get(push, "changed_when")), "lines_sent"));
 	/* ... the report does (qosgen's lines), then the verdict: ok only when converged. */
-	assert_non_null(strstr(scalar(at(tasks->kids[2], "ansible.builtin.debug/msg")),
-			       "qosgen_device.lines"));
+	assert_non_null(
+	    strstr(scalar(at(tasks->kids[2], "ansible.builtin.debug/msg")), "qosgen_device.lines"));
 	assert_string_equal(scalar(get(tasks->kids[3], "when")),
 			    "qosgen_run.rc != 0 or not (qosgen_device.ok | default(false))");
 	/* The body is JSON: NVUE's tree, one key per interface. */
