@@ -584,6 +584,7 @@ static const struct option push_opts[] = {
     {"json", no_argument, NULL, 'J'},
     {"ask-password", no_argument, NULL, 'P'},
     {"uninstall", no_argument, NULL, 'U'},
+    {"batch", required_argument, NULL, 'B'},
     SSH_OPTIONS,
     {NULL, 0, NULL, 0},
 };
@@ -612,6 +613,15 @@ static int cmd_push(int argc, char **argv)
 		case 'U':
 			po.access.uninstall = true;
 			break;
+		case 'B': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || v < 1 || v > 100000)
+				return usage_error("push",
+						   "--batch takes a number of devices 1..100000");
+			po.batch = (int)v;
+			break;
+		}
 		default:
 			switch (ssh_option("push", c, &po, &all)) {
 			case 1:
@@ -628,6 +638,8 @@ static int cmd_push(int argc, char **argv)
 	if (!one_device_choice(&po, all))
 		return usage_error(
 		    "push", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
+	if (po.batch && !all)
+		return usage_error("push", "--batch goes with --all");
 	if (po.access.uninstall && (po.switch_name || po.dvs_name))
 		return usage_error("push", "--uninstall is for hosts: --host NAME or --all");
 	cJSON *env = json ? cli_json_envelope("push", argv[optind]) : NULL;
@@ -828,7 +840,7 @@ static const struct command commands[] = {
      "       [--json] [--ca-file FILE] [--insecure] [--allow-http]\n"
      "       [--known-hosts FILE]"
      " [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S] [--templates DIR]\n"
-     "       [--accept-hostname] [--uninstall] [--ask-password]",
+     "       [--accept-hostname] [--uninstall] [--ask-password] [--batch N]",
      "Bring the devices to the intent over SSH, sending only what differs: a second push of an\n"
      "unchanged intent sends nothing. Before changing a switch it saves a named copy of its\n"
      "configuration on the switch; if a line is refused or the session drops, it rolls back\n"
@@ -859,6 +871,11 @@ static const struct command commands[] = {
      "  --allow-http       accept an http:// GOVC_URL: the vSphere password then crosses\n"
      "                     the network in clear text (loudly; without it, refused)\n"
      "  -j, --jobs N       devices in parallel (default 4)\n"
+     "  --batch N          with --all: in waves of N devices, switches first, then DVSes,\n"
+     "                     then hosts, each in the intent's order; the first wave with a\n"
+     "                     device not in sync or converged stops the push, the later\n"
+     "                     waves untouched (docs/ansible.md: which order keeps traffic\n"
+     "                     lossless)\n"
      "  --dry-run          read back and print what would be sent; send nothing\n"
      "  --json             results as JSON on stdout (docs/json.md)\n"
      "  --known-hosts FILE host keys (default ~/.ssh/known_hosts); unknown keys are refused\n"

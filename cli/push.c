@@ -38,6 +38,8 @@ struct job {
 	struct qg_push_result r;
 	double seconds;
 	bool ok;
+	int wave;	/* --batch: its wave, 1-based; 0 without --batch */
+	bool untouched; /* --batch: an earlier wave stopped the push before its own */
 };
 
 struct pool {
@@ -47,6 +49,12 @@ struct pool {
 	struct job *jobs;
 	size_t n, next;
 	pthread_mutex_t lock;
+};
+
+/* --batch: the wave size, how many waves, how many ran, how many devices none reached. */
+struct waves {
+	int size, total, done;
+	size_t untouched;
 };
 
 /*
@@ -134,7 +142,12 @@ static cJSON *device_json(const struct qg_model *m, const struct job *j)
 	cJSON_AddStringToObject(o, "device", qg_device_name(m, j->kind, j->index));
 	cJSON_AddStringToObject(o, "kind", kind[j->kind]);
 	cJSON_AddStringToObject(o, "target", j->target->name);
-	cli_json_status(o, state_name[j->r.state], j->ok, j->r.message);
+	if (j->untouched)
+		cli_json_status(o, "untouched", false, j->r.message);
+	else
+		cli_json_status(o, state_name[j->r.state], j->ok, j->r.message);
+	if (j->wave)
+		cJSON_AddNumberToObject(o, "batch", j->wave);
 	/* What would change (a dry run, a diff) or was sent, one string per line. */
 	cli_json_lines(o, "lines", j->r.sent.data, j->r.sent.len);
 	cli_json_failed_settings(o, j->r.failed.data, j->r.failed.len);
@@ -148,17 +161,25 @@ static cJSON *device_json(const struct qg_model *m, const struct job *j)
 
 /* "devices" and "summary" into the envelope; the caller prints it. */
 static void add_json(cJSON *env, const struct qg_model *m, const struct job *jobs, size_t n,
-		     int failed)
+		     int failed, const struct waves *w)
 {
 	cJSON *a = cJSON_AddArrayToObject(env, "devices");
 	int count[sizeof(state_name) / sizeof(state_name[0])] = {0};
 	for (size_t i = 0; i < n; i++) {
 		cJSON_AddItemToArray(a, device_json(m, &jobs[i]));
-		count[jobs[i].r.state]++;
+		if (!jobs[i].untouched)
+			count[jobs[i].r.state]++;
 	}
 	cJSON *sum = cJSON_AddObjectToObject(env, "summary");
 	cJSON_AddNumberToObject(sum, "devices", (double)n);
 	cJSON_AddNumberToObject(sum, "failed", failed);
+	if (w->size) {
+		cJSON *b = cJSON_AddObjectToObject(sum, "batches");
+		cJSON_AddNumberToObject(b, "size", w->size);
+		cJSON_AddNumberToObject(b, "total", w->total);
+		cJSON_AddNumberToObject(b, "done", w->done);
+		cJSON_AddNumberToObject(b, "untouched", (double)w->untouched);
+	}
 	/* Every status that occurred, in the order of targets/driver.h's states. */
 	cJSON *by = cJSON_AddObjectToObject(sum, "statuses");
 	for (size_t k = 0; k < sizeof(count) / sizeof(count[0]); k++)
@@ -219,6 +240,109 @@ static int check_host_scripts(const struct qg_model *m, const struct job *jobs, 
 		qg_diags_free(&one);
 	}
 	return d->errors || d->oom ? -1 : 0;
+}
+
+/*
+ * --batch (issue 27): the order of the waves. Switches first: a lossless
+ * class, a larger MTU, ECN marking must be in place on the path before the
+ * senders use them (docs/ansible.md has the table, and the changes no
+ * order keeps lossless). DVSes next, as the hosts' own switch, then the
+ * hosts. Within a kind, the intent's order.
+ */
+static int wave_rank(enum qg_device_kind k)
+{
+	return k == QG_DEVICE_SWITCH ? 0 : k == QG_DEVICE_DVS ? 1 : 2;
+}
+
+/* Stable: the intent's order within a kind. */
+static void waves_order(struct job *jobs, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct job j = jobs[i];
+		size_t k = i;
+		for (; k > 0 && wave_rank(jobs[k - 1].kind) > wave_rank(j.kind); k--)
+			jobs[k] = jobs[k - 1];
+		jobs[k] = j;
+	}
+}
+
+/* The end of the wave that starts at jobs[first]: at most size devices of one kind. */
+static size_t wave_end(const struct job *jobs, size_t n, size_t first, int size)
+{
+	size_t end = first;
+	while (end < n && end - first < (size_t)size && jobs[end].kind == jobs[first].kind)
+		end++;
+	return end;
+}
+
+/* What a wave's device must be for the next wave: in sync, converged, (dry run) would change. */
+static bool wave_device_done(const struct job *j)
+{
+	return j->ok && (j->r.state == QG_PUSH_IN_SYNC || j->r.state == QG_PUSH_CONVERGED ||
+			 j->r.state == QG_PUSH_WOULD_CHANGE);
+}
+
+/* The pool's workers over jobs[first..end), joined before it returns. */
+static void run_pool(struct pool *p, size_t first, size_t end)
+{
+	p->next = first;
+	p->n = end;
+	size_t workers = p->po->jobs > 0 ? (size_t)p->po->jobs : 4;
+	if (workers > end - first)
+		workers = end - first ? end - first : 1;
+	pthread_t *tids = calloc(workers, sizeof(*tids));
+	size_t started = 0;
+	for (size_t w = 0; tids && w < workers; w++)
+		if (pthread_create(&tids[w], NULL, worker, p) == 0)
+			started++;
+	if (started == 0)
+		worker(p);
+	for (size_t w = 0; w < started; w++)
+		pthread_join(tids[w], NULL);
+	free(tids);
+}
+
+/*
+ * Every wave in turn, stopping after the first with a device not done: the
+ * devices of the later waves are marked untouched, nothing sent to them.
+ * Without --batch, one wave of every device.
+ */
+static void run_waves(struct pool *p, struct job *jobs, size_t n, struct waves *w)
+{
+	if (!w->size) {
+		run_pool(p, 0, n);
+		return;
+	}
+	for (size_t first = 0, end; first < n; first = end) {
+		end = wave_end(jobs, n, first, w->size);
+		w->total++;
+		for (size_t i = first; i < end; i++)
+			jobs[i].wave = w->total;
+	}
+	size_t first = 0;
+	for (int k = 1; first < n; k++) {
+		size_t end = wave_end(jobs, n, first, w->size);
+		static const char *const kind[] = {"switch", "host", "DVS"};
+		static const char *const kinds[] = {"switches", "hosts", "DVSes"};
+		enum qg_device_kind kd = jobs[first].kind;
+		if (!p->po->json)
+			fprintf(stderr, "qosgen push: batch %d of %d: %zu %s\n", k, w->total,
+				end - first, (end - first == 1 ? kind : kinds)[kd]);
+		run_pool(p, first, end);
+		w->done = k;
+		bool all_done = true;
+		for (size_t i = first; i < end; i++)
+			all_done &= wave_device_done(&jobs[i]);
+		first = end;
+		if (!all_done)
+			break;
+	}
+	for (size_t i = first; i < n; i++) {
+		jobs[i].untouched = true;
+		jobs[i].r.state = QG_PUSH_UNCHANGED;
+		qg_push_say(&jobs[i].r, "untouched: batch %d did not converge", w->done);
+		w->untouched++;
+	}
 }
 
 int push_run(const struct qg_model *m, const struct push_opts *po)
@@ -296,33 +420,24 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	struct pool p = {.m = m, .ctx = &ctx, .po = po, .jobs = jobs, .n = n};
 	pthread_mutex_init(&p.lock, NULL);
-	size_t workers = po->jobs > 0 ? (size_t)po->jobs : 4;
-	if (workers > n)
-		workers = n ? n : 1;
-	pthread_t *tids = calloc(workers, sizeof(*tids));
-	size_t started = 0;
-	for (size_t w = 0; tids && w < workers; w++)
-		if (pthread_create(&tids[w], NULL, worker, &p) == 0)
-			started++;
-	if (started == 0)
-		worker(&p);
-	for (size_t w = 0; w < started; w++)
-		pthread_join(tids[w], NULL);
-	free(tids);
+	struct waves w = {.size = po->batch};
+	if (w.size)
+		waves_order(jobs, n);
+	run_waves(&p, jobs, n, &w);
 	pthread_mutex_destroy(&p.lock);
 	ssh_finalize();
 	curl_global_cleanup();
 
 	int failed = 0, differ = 0;
 	for (size_t i = 0; i < n; i++) {
-		failed += !jobs[i].ok;
+		failed += !jobs[i].ok && !jobs[i].untouched;
 		differ +=
 		    jobs[i].r.state == QG_PUSH_WOULD_CHANGE ||
 		    ((jobs[i].r.state == QG_PUSH_PARTIAL || jobs[i].r.state == QG_PUSH_FAILED) &&
 		     jobs[i].r.sent.len && po->dry_run);
 	}
 	if (po->json) {
-		add_json(po->json, m, jobs, n, failed);
+		add_json(po->json, m, jobs, n, failed, &w);
 	} else if (po->as_diff) {
 		/* nothing more to print */
 	} else {
@@ -331,9 +446,15 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 		for (size_t i = 0; i < n; i++)
 			fprintf(stderr, "%-24s %-7s %-13s %5d %8d %7.2f\n",
 				qg_device_name(m, jobs[i].kind, jobs[i].index),
-				jobs[i].target->name, state_name[jobs[i].r.state],
+				jobs[i].target->name,
+				jobs[i].untouched ? "untouched" : state_name[jobs[i].r.state],
 				jobs[i].r.lines_sent, jobs[i].r.lines_rolled_back, jobs[i].seconds);
 		fprintf(stderr, "%zu device%s, %d failed\n", n, n == 1 ? "" : "s", failed);
+		if (w.untouched)
+			fprintf(stderr,
+				"stopped after batch %d of %d (a device not in sync or converged): "
+				"%zu device%s untouched\n",
+				w.done, w.total, w.untouched, w.untouched == 1 ? "" : "s");
 	}
 	for (size_t i = 0; i < n; i++) {
 		qg_buf_free(&jobs[i].r.sent);
@@ -343,7 +464,7 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	qg_diags_free(&d);
 	qg_templates_free(&templates);
 	free(jobs);
-	if (failed)
+	if (failed || w.untouched)
 		return 3;
 	return po->as_diff && po->exit_code && differ ? 1 : 0;
 }

@@ -18,6 +18,13 @@ struct push_opts {
 	const char *templates;	 /* --templates DIR, for the host scripts */
 	bool as_diff;		 /* `qosgen diff`: only what differs on stdout, no summary */
 	bool exit_code;		 /* with as_diff: exit 1 when anything differs */
+	/*
+	 * --batch N (with --all): waves of N devices, switches first, then
+	 * DVSes, then hosts, each in the intent's order, a wave never mixing
+	 * kinds; the first wave with a device not in sync or converged stops
+	 * the push, the rest untouched. 0: all at once.
+	 */
+	int batch;
 };
 
 /*

@@ -24,15 +24,15 @@
  */
 static const char *const host_script_vars[] = {"ansible_connection: ansible.builtin.ssh", NULL};
 const struct qg_handoff qg_handoff_host_script = {
-    .play = "run the generated host scripts",
+    .play = "Run the generated host scripts",
     .group_vars = host_script_vars,
     .tasks =
-	"- name: run the host's script, in check mode as its dry run (QG_DRY_RUN=1)\n"
+	"- name: Run the host's script, in check mode as its dry run (QG_DRY_RUN=1)\n"
 	"  vars:\n"
 	"    qosgen_lib: \"{{ qosgen_out }}/host/lib/{{ qosgen_platform }}.sh\"\n"
 	"    qosgen_body: \"{{ qosgen_out }}/host/groups/{{ qosgen_group }}.sh\"\n"
 	"  block:\n"
-	"    - name: a temporary file on the controller for it\n"
+	"    - name: Make a temporary file on the controller for it\n"
 	"      ansible.builtin.tempfile:\n"
 	"        suffix: .sh\n"
 	"      register: qosgen_tmp\n"
@@ -40,8 +40,8 @@ const struct qg_handoff qg_handoff_host_script = {
 	"      become: false\n"
 	"      check_mode: false\n"
 	"      changed_when: false\n"
-	"    - name: host/lib/PLATFORM.sh, the host's row and host/groups/GROUP.sh into it, as "
-	"one\n"
+	"    - name: Put host/lib/PLATFORM.sh, the host's row and host/groups/GROUP.sh in it, "
+	"as one\n"
 	"      ansible.builtin.copy:\n"
 	"        dest: \"{{ qosgen_tmp.path }}\"\n"
 	/*
@@ -58,7 +58,7 @@ const struct qg_handoff qg_handoff_host_script = {
 	"      become: false\n"
 	"      check_mode: false\n"
 	"      changed_when: false\n"
-	"    - name: run it on the host\n"
+	"    - name: Run it on the host\n"
 	"      ansible.builtin.script: \"{{ qosgen_tmp.path }}\"\n"
 	"      environment:\n"
 	"        QG_DRY_RUN: \"{{ '1' if ansible_check_mode else '0' }}\"\n"
@@ -70,8 +70,12 @@ const struct qg_handoff qg_handoff_host_script = {
 	"        | list | length > 0\n"
 	"      # exit 1: a setting failed; 2: a tool or knob is missing on this host\n"
 	"      failed_when: qosgen_script.rc != 0\n"
+	/* A failed task prints its result itself; this shows an ok or changed one's lines. */
+	"    - name: Report the script's lines (in check mode, what it would change)\n"
+	"      ansible.builtin.debug:\n"
+	"        var: qosgen_script.stdout_lines\n"
 	"  always:\n"
-	"    - name: remove the temporary file\n"
+	"    - name: Remove the temporary file\n"
 	"      ansible.builtin.file:\n"
 	"        path: \"{{ qosgen_tmp.path }}\"\n"
 	"        state: absent\n"
@@ -83,32 +87,96 @@ const struct qg_handoff qg_handoff_host_script = {
 };
 
 /*
- * The last play. Check mode changed nothing, so there is nothing to check
- * then. `qosgen diff` reads every device itself (SSH, NVUE's API), with the
- * same credentials push takes: the controller's ssh-agent or
- * qosgen_diff_args, QOSGEN_NVUE_PASSWORD from its environment.
+ * Switches and DVSes (issue 27): `qosgen push` itself, on the controller,
+ * one device per task, so that the play reports what qosgen means. A device
+ * is ok when qosgen found it in sync, changed when qosgen sent something and
+ * read it back in sync (removals included: the push converges exactly, as
+ * onyx_config and NVUE merge patches, which only add, never did), failed
+ * when the push failed, rolled back, or its outcome is unknown; qosgen's own
+ * checkpoints and rollbacks are kept. Ansible's forks and serial do the
+ * fan-out. Check mode runs `qosgen diff`, which reads and sends nothing (an
+ * NVUE switch's read makes no revision), and the next task prints qosgen's
+ * own diff text: a module returning `diff:` would show the same lines, but
+ * would be Python of ours on every controller; the text is what `qosgen
+ * diff` prints, one task per device.
+ * NVUE's password reaches qosgen through its environment
+ * (QOSGEN_NVUE_PASSWORD), never argv: Ansible's `environment:` keyword
+ * writes it into the /bin/sh -c command line it runs the module with (ps,
+ * -vvv), so it goes in on the command's stdin, read by a one-line sh that
+ * exports it; the task is then no_log (its invocation holds the stdin). A
+ * password already in the controller's environment (an AWX credential's
+ * injector) is kept when qosgen_nvue_password is not set.
+ * The result is read from qosgen's --json (docs/json.md): the one device's
+ * status, ok, message and lines. qosgen_kind (the inventory's) picks
+ * --switch or --dvs.
  */
-static const char converge_play[] =
-    "- name: convergence check (qosgen diff --all --exit-code)\n"
-    "  hosts: localhost\n"
-    "  connection: local\n"
-    "  gather_facts: false\n"
+static const char push_tasks[] =
+    "- name: Check the variables qosgen needs\n"
+    "  ansible.builtin.assert:\n"
+    "    that: qosgen_intent is defined\n"
+    "    fail_msg: set qosgen_intent to the intent file (-e qosgen_intent=fabric.yaml)\n"
+    "    quiet: true\n"
+    "- name: Run qosgen push on the controller (qosgen diff in check mode)\n"
+    "  ansible.builtin.command:\n"
+    "    argv: >-\n"
+    "      {{ qosgen_sh + [qosgen | default('qosgen'), qosgen_verb, qosgen_intent,\n"
+    "      '--' ~ qosgen_kind, inventory_hostname, '--json'] + (qosgen_push_args | default([])) "
+    "}}\n"
+    "    chdir: \"{{ qosgen_out }}/..\"\n"
+    "    stdin: \"{{ qosgen_nvue_password | default('') }}\"\n"
     "  vars:\n"
-    "    qosgen_out: \"{{ playbook_dir | dirname }}\"\n"
-    "  tasks:\n"
-    "    - name: the intent out/ was built from\n"
-    "      ansible.builtin.assert:\n"
-    "        that: qosgen_intent is defined\n"
-    "        fail_msg: set qosgen_intent to the intent file (-e qosgen_intent=fabric.yaml)\n"
-    "        quiet: true\n"
-    "      when: not ansible_check_mode\n"
-    "    - name: every device as the intent says (qosgen diff prints what differs)\n"
-    "      ansible.builtin.command:\n"
-    "        argv: \"{{ [qosgen | default('qosgen'), 'diff', qosgen_intent, '--all', "
-    "'--exit-code'] + (qosgen_diff_args | default([])) }}\"\n"
-    "        chdir: \"{{ qosgen_out }}/..\"\n"
-    "      changed_when: false\n"
-    "      when: not ansible_check_mode\n";
+    "    qosgen_verb: \"{{ 'diff' if ansible_check_mode else 'push' }}\"\n"
+    "    # The password, if any, from stdin into qosgen's environment, never argv.\n"
+    "    qosgen_sh:\n"
+    "      - /bin/sh\n"
+    "      - -c\n"
+    "      - IFS= read -r p && [ -n \"$p\" ] && export QOSGEN_NVUE_PASSWORD=\"$p\"; exec \"$@\"\n"
+    "      - qosgen\n"
+    "  check_mode: false\n"
+    "  no_log: \"{{ qosgen_nvue_password is defined }}\"\n"
+    "  register: qosgen_run\n"
+    "  changed_when: >-\n"
+    "    qosgen_device.lines_sent | default(0) > 0 or\n"
+    "    qosgen_device.status | default('') == 'would change'\n"
+    "  failed_when: false\n"
+    "- name: Report qosgen's result and what it sent (in check mode, what it would send)\n"
+    "  ansible.builtin.debug:\n"
+    "    msg: \"{{ [qosgen_device.status | default('no result') ~ ': ' ~ qosgen_said] + "
+    "qosgen_device.lines | default([]) }}\"\n"
+    "- name: Fail unless the device is in sync or converged exactly\n"
+    "  ansible.builtin.fail:\n"
+    "    msg: \"qosgen exit {{ qosgen_run.rc }}: {{ qosgen_device.status | default('no "
+    "result') }}: {{ qosgen_said }}\"\n"
+    "  when: qosgen_run.rc != 0 or not (qosgen_device.ok | default(false))\n";
+
+/*
+ * The one device of qosgen's --json envelope, {} when it printed none (a
+ * usage error), and its message, else what qosgen said on stderr.
+ */
+static const char *const push_play_vars[] = {
+    "qosgen_device: \"{{ ((qosgen_run.stdout | default('{}', true) | from_json).devices | "
+    "default([{}]))[0] }}\"",
+    "qosgen_said: \"{{ qosgen_device.message | default(qosgen_run.stderr | default('')) }}\"",
+    NULL};
+
+/* qosgen runs on the controller: Ansible connects to nothing. */
+static const char *const push_group_vars[] = {
+    "ansible_connection: local", "ansible_python_interpreter: \"{{ ansible_playbook_python }}\"",
+    NULL};
+
+const struct qg_handoff qg_handoff_switch_push = {
+    .play = "Configure the switches with qosgen push",
+    .group_vars = push_group_vars,
+    .play_vars = push_play_vars,
+    .tasks = push_tasks,
+};
+
+const struct qg_handoff qg_handoff_dvs_push = {
+    .play = "Configure the distributed switches with qosgen push",
+    .group_vars = push_group_vars,
+    .play_vars = push_play_vars,
+    .tasks = push_tasks,
+};
 
 /*
  * The inventory's groups (issue 24, item 7). Ansible keeps hosts and groups
@@ -117,11 +185,12 @@ static const char converge_play[] =
  * group name therefore holds a capital letter, which Ansible takes in a
  * group name ([A-Za-z0-9_]) and matches case-sensitively, and the intent's
  * name rule (a-z 0-9 . _ -) never lets a device have: GROUP_PREFIX and the
- * target's name, and the two by role.
+ * target's name, and the three by role (the DVSes' not Qosgen_dvs, the
+ * DVS target's own group).
  */
 #define GROUP_PREFIX "Qosgen_"
 static const char *const role_group[] = {GROUP_PREFIX "switches", GROUP_PREFIX "hosts",
-					 GROUP_PREFIX "dvs"};
+					 GROUP_PREFIX "distributed_switches"};
 
 /*
  * The names Ansible keeps for itself, and what it would do with a device so
@@ -142,15 +211,16 @@ static const struct {
 
 void qg_handoff_check(const struct qg_model *m, struct qg_diags *d)
 {
-	static const char *const kind[] = {"switch", "host"};
-	for (int k = QG_DEVICE_SWITCH; k <= QG_DEVICE_HOST; k++)
+	static const char *const kind[] = {"switch", "host", "DVS"};
+	for (int k = QG_DEVICE_SWITCH; k <= QG_DEVICE_DVS; k++)
 		for (size_t i = 0; i < qg_device_count(m, k); i++) {
 			const char *name = qg_device_name(m, k, i);
 			for (size_t r = 0; r < sizeof(reserved) / sizeof(reserved[0]); r++)
 				if (!strcmp(name, reserved[r].name))
 					qg_error(d,
 						 k == QG_DEVICE_SWITCH ? m->switches[i].pos
-								       : m->hosts[i].pos,
+						 : k == QG_DEVICE_HOST ? m->hosts[i].pos
+								       : m->dvs[i].pos,
 						 "%s '%s': a name Ansible reserves (%s), and "
 						 "ansible/inventory.yml names every device; "
 						 "rename the device",
@@ -225,21 +295,27 @@ static bool device_access(const struct qg_model *m, enum qg_device_kind kind, si
 static void inventory_group(const struct qg_model *m, const struct qg_target *t,
 			    const struct qg_handoff_row *rows, struct qg_buf *b)
 {
+	static const char *const kind[] = {"switch", "host", "dvs"};
 	qg_buf_printf(b, "        " GROUP_PREFIX "%s:\n          vars:\n            qosgen_platform: ",
 		      t->name);
 	qg_yaml_scalar(b, t->name);
-	qg_buf_puts(b, "\n");
+	/* qosgen push's option for these devices: --switch, --host, --dvs. */
+	qg_buf_printf(b, "\n            qosgen_kind: %s\n", kind[t->kind]);
 	for (size_t k = 0; t->handoff->group_vars && t->handoff->group_vars[k]; k++)
 		qg_buf_printf(b, "            %s\n", t->handoff->group_vars[k]);
 	qg_buf_puts(b, "          hosts:\n");
 	for (size_t i = 0; i < qg_device_count(m, t->kind); i++) {
 		const char *address, *user;
 		int port;
-		if (qg_target_for(m, t->kind, i) != t ||
-		    !device_access(m, t->kind, i, &address, &port, &user))
+		if (qg_target_for(m, t->kind, i) != t)
 			continue;
 		qg_buf_puts(b, "            ");
 		qg_yaml_scalar(b, qg_device_name(m, t->kind, i));
+		/* A DVS is vCenter's object, reached by qosgen alone: its name only. */
+		if (!device_access(m, t->kind, i, &address, &port, &user)) {
+			qg_buf_puts(b, ": {}\n");
+			continue;
+		}
 		qg_buf_puts(b, ":\n              ansible_host: ");
 		qg_yaml_scalar(b, address);
 		qg_buf_printf(b, "\n              ansible_port: %d\n", port);
@@ -271,7 +347,7 @@ static void inventory_group(const struct qg_model *m, const struct qg_target *t,
 
 static bool handed_off(const struct qg_model *m, const struct qg_target *t)
 {
-	return t->handoff && qg_target_used(m, t) && t->kind != QG_DEVICE_DVS;
+	return t->handoff && qg_target_used(m, t);
 }
 
 static void inventory_text(const struct qg_model *m, struct qg_handoff_row *const rows[],
@@ -280,7 +356,7 @@ static void inventory_text(const struct qg_model *m, struct qg_handoff_row *cons
 	qg_buf_puts(b, "all:\n  vars:\n    qosgen_fabric: ");
 	qg_yaml_scalar(b, m->fabric);
 	qg_buf_puts(b, "\n  children:\n");
-	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_HOST; kind++) {
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS; kind++) {
 		bool opened = false;
 		for (size_t t = 0; m->targets[t]; t++) {
 			const struct qg_target *tg = m->targets[t];
@@ -310,7 +386,8 @@ static void indented(struct qg_buf *b, const char *text, int n)
 static void site_play(const struct qg_model *m, size_t first, const struct qg_handoff *h,
 		      struct qg_buf *b)
 {
-	qg_buf_printf(b, "- name: %s\n  hosts: '", h->play);
+	/* A blank line between plays, none after the last (yamllint's empty-lines). */
+	qg_buf_printf(b, "%s- name: %s\n  hosts: '", b->len ? "\n" : "", h->play);
 	const char *sep = "";
 	for (size_t t = first; m->targets[t]; t++) {
 		if (m->targets[t]->handoff != h || !handed_off(m, m->targets[t]))
@@ -318,25 +395,42 @@ static void site_play(const struct qg_model *m, size_t first, const struct qg_ha
 		qg_buf_printf(b, "%s" GROUP_PREFIX "%s", sep, m->targets[t]->name);
 		sep = ":";
 	}
-	qg_buf_puts(b, "'\n  gather_facts: false\n  vars:\n"
-		       "    qosgen_out: \"{{ playbook_dir | dirname }}\"\n  tasks:\n");
+	/*
+	 * Waves (issue 27): qosgen_serial devices at a time (default all), and
+	 * the first wave with a device that failed stops the play and with it
+	 * the playbook: the rest are left untouched, as `qosgen push --batch`
+	 * leaves them.
+	 */
+	qg_buf_puts(b, "'\n  gather_facts: false\n"
+		       "  serial: \"{{ qosgen_serial | default('100%') }}\"\n"
+		       "  max_fail_percentage: 0\n  vars:\n"
+		       "    qosgen_out: \"{{ playbook_dir | dirname }}\"\n");
+	for (size_t k = 0; h->play_vars && h->play_vars[k]; k++)
+		qg_buf_printf(b, "    %s\n", h->play_vars[k]);
+	qg_buf_puts(b, "  tasks:\n");
 	indented(b, h->tasks, 4);
-	qg_buf_puts(b, "\n");
 }
 
+/*
+ * The plays in the order `qosgen push --all --batch` takes the devices
+ * (cli/batch.c): switches, then DVSes, then hosts; the reason and the
+ * changes no order keeps lossless are in docs/ansible.md.
+ */
 static void site_text(const struct qg_model *m, struct qg_buf *b)
 {
-	for (size_t t = 0; m->targets[t]; t++) {
-		const struct qg_handoff *h = m->targets[t]->handoff;
-		if (!handed_off(m, m->targets[t]))
-			continue;
-		bool seen = false;
-		for (size_t e = 0; e < t; e++)
-			seen |= m->targets[e]->handoff == h && handed_off(m, m->targets[e]);
-		if (!seen)
-			site_play(m, t, h, b);
-	}
-	qg_buf_puts(b, converge_play);
+	static const enum qg_device_kind order[] = {QG_DEVICE_SWITCH, QG_DEVICE_DVS,
+						    QG_DEVICE_HOST};
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (size_t t = 0; m->targets[t]; t++) {
+			const struct qg_handoff *h = m->targets[t]->handoff;
+			if (m->targets[t]->kind != order[k] || !handed_off(m, m->targets[t]))
+				continue;
+			bool seen = false;
+			for (size_t e = 0; e < t; e++)
+				seen |= m->targets[e]->handoff == h && handed_off(m, m->targets[e]);
+			if (!seen)
+				site_play(m, t, h, b);
+		}
 }
 
 /* Fill template `name`'s {{var}} with text (and the header placeholders). */

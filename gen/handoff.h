@@ -2,9 +2,9 @@
 /*
  * The hand-off to Ansible and AWX: ansible/inventory.yml (groups by role and
  * platform, each device's connection facts) and ansible/site.yml (one play
- * per hand-off the intent's targets give, then a convergence check that runs
- * `qosgen diff --all --exit-code`). The core knows no platform: each target
- * describes its own group and play (struct qg_handoff, gen/target.h).
+ * per hand-off the intent's targets give: switches, then DVSes, then hosts,
+ * in waves of qosgen_serial devices). The core knows no platform: each
+ * target names its hand-off (struct qg_handoff, gen/target.h).
  */
 #ifndef QG_HANDOFF_H
 #define QG_HANDOFF_H
@@ -24,6 +24,15 @@
  * missing.
  */
 extern const struct qg_handoff qg_handoff_host_script;
+
+/*
+ * For switches and DVSes: `qosgen push INTENT --switch|--dvs NAME --json` on
+ * the controller (`qosgen diff` in check mode), the task's changed and
+ * failed from its JSON: ok in sync, changed converged, failed otherwise.
+ * Two plays (switches first, DVSes next) with the same tasks.
+ */
+extern const struct qg_handoff qg_handoff_switch_push;
+extern const struct qg_handoff qg_handoff_dvs_push;
 
 /* A device's row of its target's table (QG_FILE_ROW), without its newline; s NULL when none. */
 struct qg_handoff_row {

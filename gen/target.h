@@ -95,6 +95,8 @@ struct qg_handoff {
 	const char *play;
 	/* The platform group's inventory variables, "key: value" YAML lines. */
 	const char *const *group_vars;
+	/* The play's own variables, "key: value" YAML lines; NULL: none but qosgen_out. */
+	const char *const *play_vars;
 	/* The play's tasks: a YAML block sequence at column 0, each line ending in \n. */
 	const char *tasks;
 };

@@ -30,7 +30,7 @@ libcurl4-openssl-dev"
 TEST_PKGS="libcmocka-dev
 clang libclang-rt-14-dev
 openssh-server openssh-client
-ansible python3-paramiko
+ansible ansible-lint python3-paramiko
 qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftest tcpdump
 rdmacm-utils cpio kmod iproute2 openssl jq curl
 golang-go golang-github-vmware-govmomi-dev golang-github-kr-pretty-dev dpkg-dev

@@ -10,6 +10,7 @@
 
 #include "../../gen/derive.h"
 #include "../../gen/fixed.h"
+#include "../../gen/handoff.h"
 #include "../../gen/names.h"
 #include "cumulus_ports.h"
 #include "nvue_config.h"
@@ -362,118 +363,6 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "cumulus.roce.mode", "lossless", reason);
 }
 
-/*
- * Ansible: NVUE's REST API through ansible.builtin.uri, run on the
- * controller, with the steps qosgen push takes (cumulus_push.c): a new
- * revision, nvue/NAME.json as its root merge patch, apply (the prompt
- * answered yes), poll until applied, save. Before the apply, the revision's
- * configuration is compared with the applied one (GET ?rev=ID against
- * ?rev=applied, both filled=false): equal, nothing is applied and the task
- * reports no change; check mode stops there and reports the difference. A
- * revision not applied stays pending, as `nv set` without `nv config apply`
- * leaves one: the API pages we hold show no call that deletes a revision.
- * A merge patch only adds to a set: a member the switch has beyond the
- * intent (a second priority in roce-lossless) is left for the convergence
- * check to report and `qosgen push` to remove, as the Onyx play leaves it.
- * The uri module has no check mode: the block runs in check mode too.
- * Credentials are variables never written by qosgen: qosgen_nvue_user (else
- * the intent's user) and qosgen_nvue_password; TLS is verified, against
- * qosgen_nvue_ca_path when given.
- */
-static const char *const cumulus_handoff_vars[] = {
-    "ansible_connection: local",
-    "ansible_python_interpreter: \"{{ ansible_playbook_python }}\"",
-    "# NVUE's REST API from the controller; its password is qosgen_nvue_password,",
-    "# from -e, a vault or an AWX credential, never this file.",
-    "qosgen_nvue_validate_certs: true",
-    NULL};
-static const struct qg_handoff cumulus_handoff = {
-    .play = "configure the Cumulus switches through NVUE's REST API",
-    .group_vars = cumulus_handoff_vars,
-    .tasks = "- name: nvue/NAME.json in a revision of its own, applied when it changes the switch\n"
-	     "  vars:\n"
-	     "    qosgen_nvue: \"https://{{ '[' ~ ansible_host ~ ']' if ':' in ansible_host else "
-	     "ansible_host }}:{{ ansible_port }}/nvue_v1\"\n"
-	     "    # The revision's id for a path segment and a query: ids may hold slashes.\n"
-	     "    qosgen_rev: \"{{ qosgen_rev_new.json | list | first | urlencode | replace('/', "
-	     "'%2F') }}\"\n"
-	     "    qosgen_differs: \"{{ qosgen_configs.results[0].json != "
-	     "qosgen_configs.results[1].json }}\"\n"
-	     "  module_defaults:\n"
-	     "    ansible.builtin.uri:\n"
-	     "      url_username: \"{{ qosgen_nvue_user | default(ansible_user) }}\"\n"
-	     "      url_password: \"{{ qosgen_nvue_password }}\"\n"
-	     "      force_basic_auth: true\n"
-	     "      validate_certs: \"{{ qosgen_nvue_validate_certs | default(true) }}\"\n"
-	     "      ca_path: \"{{ qosgen_nvue_ca_path | default(omit) }}\"\n"
-	     "  check_mode: false\n"
-	     "  block:\n"
-	     "    - name: the NVUE user and password, from -e, a vault or an AWX credential\n"
-	     "      ansible.builtin.assert:\n"
-	     "        that:\n"
-	     "          - qosgen_nvue_password is defined\n"
-	     "          - qosgen_nvue_user | default(ansible_user | default('')) | length > 0\n"
-	     "        fail_msg: >-\n"
-	     "          set qosgen_nvue_password (and qosgen_nvue_user where the intent\n"
-	     "          gives the switch no user): -e @vault.yml, or an AWX credential\n"
-	     "        quiet: true\n"
-	     "    - name: a new revision (POST /nvue_v1/revision)\n"
-	     "      ansible.builtin.uri:\n"
-	     "        url: \"{{ qosgen_nvue }}/revision\"\n"
-	     "        method: POST\n"
-	     "      register: qosgen_rev_new\n"
-	     "    - name: nvue/NAME.json into it (PATCH /nvue_v1/?rev=ID)\n"
-	     "      ansible.builtin.uri:\n"
-	     "        url: \"{{ qosgen_nvue }}/?rev={{ qosgen_rev }}\"\n"
-	     "        method: PATCH\n"
-	     "        src: \"{{ qosgen_out }}/nvue/{{ inventory_hostname }}.json\"\n"
-	     "        headers:\n"
-	     "          Content-Type: application/json\n"
-	     "    - name: the applied configuration, then the revision's (what is configured, "
-	     "filled=false)\n"
-	     "      ansible.builtin.uri:\n"
-	     "        url: \"{{ qosgen_nvue }}/?rev={{ item }}&filled=false\"\n"
-	     "      loop:\n"
-	     "        - applied\n"
-	     "        - \"{{ qosgen_rev }}\"\n"
-	     "      register: qosgen_configs\n"
-	     "    - name: check mode, the revision differs from the applied configuration (left "
-	     "unapplied)\n"
-	     "      ansible.builtin.debug:\n"
-	     "        msg: \"applying revision {{ qosgen_rev_new.json | list | first }} would "
-	     "change the switch\"\n"
-	     "      changed_when: true\n"
-	     "      when: qosgen_differs | bool and ansible_check_mode\n"
-	     "    - name: apply it, the prompt answered yes (PATCH /nvue_v1/revision/ID)\n"
-	     "      ansible.builtin.uri:\n"
-	     "        url: \"{{ qosgen_nvue }}/revision/{{ qosgen_rev }}\"\n"
-	     "        method: PATCH\n"
-	     "        body_format: json\n"
-	     "        body: {\"state\": \"apply\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}\n"
-	     "      changed_when: true\n"
-	     "      when: qosgen_differs | bool and not ansible_check_mode\n"
-	     "    # All or nothing: a revision that ends otherwise (invalid, ays_fail, shown\n"
-	     "    # with NVUE's issues) left the applied configuration as it was.\n"
-	     "    - name: wait until NVUE has applied it (GET /nvue_v1/revision/ID)\n"
-	     "      ansible.builtin.uri:\n"
-	     "        url: \"{{ qosgen_nvue }}/revision/{{ qosgen_rev }}\"\n"
-	     "      register: qosgen_apply\n"
-	     "      until: qosgen_apply.json.state | default('') not in ['apply', 'applying', "
-	     "'pending', 'ready']\n"
-	     "      retries: \"{{ qosgen_nvue_apply_retries | default(120) }}\"\n"
-	     "      delay: 1\n"
-	     "      failed_when: qosgen_apply.json.state | default('') != 'applied'\n"
-	     "      when: qosgen_differs | bool and not ansible_check_mode\n"
-	     "    - name: save it as the startup configuration (PATCH /nvue_v1/revision/applied), "
-	     "as qosgen push does\n"
-	     "      ansible.builtin.uri:\n"
-	     "        url: \"{{ qosgen_nvue }}/revision/applied\"\n"
-	     "        method: PATCH\n"
-	     "        body_format: json\n"
-	     "        body: {\"state\": \"save\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}\n"
-	     "      when: qosgen_differs | bool and not ansible_check_mode\n",
-};
-
 const struct qg_target qg_target_cumulus = {
     .name = "cumulus",
     .summary = "Cumulus Linux NVUE (startup.yaml fragment and nv set commands; REST read-back)",
@@ -488,5 +377,5 @@ const struct qg_target qg_target_cumulus = {
     .emit = cumulus_emit,
     .diff = cumulus_diff,
     .explain = cumulus_explain,
-    .handoff = &cumulus_handoff,
+    .handoff = &qg_handoff_switch_push,
 };

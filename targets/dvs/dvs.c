@@ -13,6 +13,7 @@
  */
 #include "dvs.h"
 #include "../../gen/escape.h"
+#include "../../gen/handoff.h"
 #include "dvs_push.h"
 
 #include <errno.h>
@@ -307,4 +308,5 @@ const struct qg_target qg_target_dvs = {
     .kind = QG_DEVICE_DVS,
     .settings = dvs_settings,
     .emit = dvs_emit,
+    .handoff = &qg_handoff_dvs_push,
 };

@@ -15,6 +15,7 @@
 
 #include "../../gen/derive.h"
 #include "../../gen/fixed.h"
+#include "../../gen/handoff.h"
 #include "../../gen/ports.h"
 #include "onyx_ports.h"
 #include "onyx_config.h"
@@ -347,38 +348,6 @@ static void onyx_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	}
 }
 
-/*
- * Ansible: the mellanox.onyx collection's onyx_config with the generated
- * file as src. It reads the running-config and sends only the lines it
- * lacks (match: line), so a second run changes nothing; the file's "##"
- * lines are comments to it (netcommon's NetworkConfig skips lines that
- * start with '#'), as to Onyx. It only adds lines: what the switch has
- * beyond the file (a pool's extra priority, an earlier intent's ECN on
- * another traffic class) is left for the convergence check to report and
- * `qosgen push` to remove. So the file's "no traffic-class" lines (issue
- * 23's owned defaults) are not given to it: a running-config never prints a
- * "no" form, so match: line would send them on every run and a second run
- * would never be unchanged. onyx_config's own save would run on every play,
- * changed or not, so the save is a task of its own.
- */
-static const char *const onyx_handoff_vars[] = {
-    "ansible_connection: ansible.netcommon.network_cli", "ansible_network_os: mellanox.onyx.onyx",
-    "ansible_become: true", "ansible_become_method: enable", NULL};
-static const struct qg_handoff onyx_handoff = {
-    .play = "configure the Onyx switches with their generated CLI",
-    .group_vars = onyx_handoff_vars,
-    .tasks = "- name: send the lines of onyx/NAME.cli the running-config lacks (not its no forms)\n"
-	     "  mellanox.onyx.onyx_config:\n"
-	     "    lines: \"{{ lookup('ansible.builtin.file', qosgen_out ~ '/onyx/' ~ "
-	     "inventory_hostname ~ '.cli').splitlines() | reject('match', '^(#|$)') | "
-	     "reject('search', ' no traffic-class ') | list }}\"\n"
-	     "  register: qosgen_onyx\n"
-	     "- name: save it (configuration write), as qosgen push does\n"
-	     "  mellanox.onyx.onyx_config:\n"
-	     "    save: true\n"
-	     "  when: qosgen_onyx is changed and not ansible_check_mode\n",
-};
-
 const struct qg_target qg_target_onyx = {
     .name = "onyx",
     .summary = "NVIDIA Onyx switch CLI (trust, lossless pool, ECN, ETS, MTU)",
@@ -391,5 +360,5 @@ const struct qg_target qg_target_onyx = {
     .emit = onyx_emit,
     .diff = onyx_diff,
     .explain = onyx_explain,
-    .handoff = &onyx_handoff,
+    .handoff = &qg_handoff_switch_push,
 };

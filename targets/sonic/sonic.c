@@ -9,6 +9,7 @@
 #include "sonic.h"
 
 #include "../../gen/fixed.h"
+#include "../../gen/handoff.h"
 #include "../../gen/names.h"
 #include "config_db.h"
 #include "config_db_patch.h"
@@ -343,4 +344,5 @@ const struct qg_target qg_target_sonic = {
     .emit = sonic_emit,
     .diff = sonic_diff,
     .explain = sonic_explain,
+    .handoff = &qg_handoff_switch_push,
 };

@@ -1,38 +1,55 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The Ansible hand-off end to end (issue 15): Debian's ansible-playbook runs
-# the ansible/site.yml and ansible/inventory.yml that qosgen build wrote,
-# unedited, against the Onyx simulator, a Cumulus switch (the NVUE
-# simulator over HTTPS, its test CA given as qosgen_nvue_ca_path, the
-# password as qosgen_nvue_password) and an ESXi host (a test sshd whose
-# sessions run the scripts against fake tools, tests/e2e/fakehost.sh).
-# Check mode changes nothing (the NVUE switch's applied configuration as
-# before); the first run changes, the second reports changed=0, and its last
-# play (qosgen diff --all --exit-code) passes, as does qosgen diff run here
-# afterwards. TLS is verified: the play fails against a CA bundle without the
-# test CA. The script a host runs is its three parts (host/lib, its line of
-# host/hosts, its group's body) as one, byte for byte. A Linux host missing RoCE knobs
-# (the loopback has none) fails its task with the script's exit 2.
+# The Ansible hand-off end to end (issues 15, 27): Debian's ansible-playbook
+# runs the ansible/site.yml and ansible/inventory.yml that qosgen build wrote,
+# unedited, against the three simulated switch OSes (the Onyx simulator
+# behind a test sshd, the NVUE simulator over HTTPS with its test CA, the
+# SONiC simulator behind a test sshd) and the test sshd's hosts (ESXi and
+# Linux through fakehost.sh's fake tools). The switch plays run qosgen push
+# on the controller; the hosts run their generated scripts. What it shows:
+#   ansible-lint (Debian's) finds no violation in the generated files;
+#   check mode (--check --diff) prints each device's qosgen diff and leaves
+#   every simulator byte-identical (no NVUE revision, no SONiC checkpoint);
+#   the first run changes every device, the second reports changed=0;
+#   a priority added by hand on each switch between runs (PFC and the Onyx
+#   pool on priority 4 too) is reported changed and removed (the plays no
+#   longer only add);
+#   a failing switch stops its wave: with qosgen_serial=1 the NVUE switch
+#   that cannot be reached fails, the SONiC switch after it and the hosts are
+#   untouched; `qosgen push --all --batch 1` stops at the same switch and
+#   says which devices were done, failed and untouched (text and --json);
+#   a host runs its three parts as one; a Linux host missing RoCE knobs (the
+#   loopback has none) is failed, never ok, with the script's exit 2;
+#   the NVUE password, given as a variable, is in no log, even at -vvv.
 # Usage: handoff.sh BUILD
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_start "$1"
+t0=$(date +%s)
 fake=$(cd "$here/../scripts/fake" && pwd)
 state="$dir/state"
-E2E_CLEANUP='kill_ansible "$dir/home"; sh "$here/sshd.sh" stop "$dir/hosts"; nv_stop'
+SONIC_SIM="$here/../sim/sonic_sim.py"
+SONIC_DB="$here/../sim/sonic-msn2700.config_db.json"
+PY=$(python3 -c 'import sys; print(sys.executable)')
+E2E_CLEANUP='kill_ansible "$dir/home"; sh "$here/sshd.sh" stop "$dir/hosts"; sh "$here/sshd.sh" stop "$dir/sonic-sshd"; nv_stop'
 if ! command -v ansible-playbook >/dev/null || ! ansible_collection "$dir"; then
 	echo "FAIL handoff: ansible-playbook or the mellanox.onyx collection is missing ('make setup' installs ansible)"
 	exit 1
 fi
 user=${USER:-$(id -un)}
 
-# The switch: the simulator behind $dir/sshd; the hosts: fakehost.sh behind
-# $dir/hosts. One client key logs in to both.
+# The Onyx switch behind $dir/sshd, the SONiC switch behind $dir/sonic-sshd,
+# the hosts (fakehost.sh) behind $dir/hosts; one client key logs in to all.
 sim_hostname "$SIM" "$dir/sw" 8 sw1
 sshd_start "$dir/sshd" "$SIM --state $dir/sw --ports 8"
 swport=$port
+"$PY" "$SONIC_SIM" --state "$dir/sonic" init "$SONIC_DB" >/dev/null ||
+	{ echo "FAIL handoff: the SONiC simulator refuses its device"; exit 1; }
+sshd_start "$dir/sonic-sshd" "$PY $SONIC_SIM --state $dir/sonic"
+soport=$port
+cat "$dir/sshd/client_key.pub" >>"$dir/sonic-sshd/authorized_keys"
 mkdir -p "$state"
 sshd_start "$dir/hosts" "sh $here/fakehost.sh $state $fake"
 hport=$port
@@ -46,6 +63,7 @@ echo "nmlx5_rdma enabled = 1 options = ''" >"$state/module.nmlx5_rdma"
 mkdir -p "$dir/home/.ssh" "$dir/rtmp"
 known="$dir/home/.ssh/known_hosts"
 printf '[127.0.0.1]:%s %s\n' "$swport" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$known"
+printf '[127.0.0.1]:%s %s\n' "$soport" "$(cut -d' ' -f1,2 "$dir/sonic-sshd/host_key.pub")" >>"$known"
 printf '[127.0.0.1]:%s %s\n' "$hport" "$(cut -d' ' -f1,2 "$dir/hosts/host_key.pub")" >>"$known"
 ansible_cfg "$dir" 5 15 30
 # OpenSSH reads the passwd entry's home, not $HOME: the known hosts by name.
@@ -56,6 +74,8 @@ ssh_args = -F /dev/null -o UserKnownHostsFile=$known -o ControlMaster=no
 transfer_method = piped
 CFG
 
+# The switches in the order the playbook's waves take them (the inventory's:
+# Onyx, Cumulus, SONiC) and --batch takes them (the intent's).
 cat >"$dir/intent.yaml" <<YAML
 version: 1
 fabric: e2e-handoff
@@ -63,104 +83,196 @@ $E2E_QOS
 switches:
   - {name: sw1, platform: onyx, address: 127.0.0.1, port: $swport, user: $user, ports: [1/1-1/4]}
   - {name: leaf1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4, swp49s0-3]}
+  - {name: sonic, platform: sonic, address: 127.0.0.1, port: $soport, user: $user, ports: [Ethernet0-12/4]}
 hosts:
   - {name: esx, platform: esxi, address: 127.0.0.1, port: $hport, user: $user, uplink: vmnic2}
 YAML
 "$Q" build "$dir/intent.yaml" -o "$dir/out" >/dev/null 2>"$dir/err"
 check build $? "$(cat "$dir/err")"
 
+# ansible-lint, Debian's, on the files as generated here (Onyx, NVUE, SONiC,
+# ESXi) and on the k8s-pvrdma golden case's (a DVS, Linux hosts): no
+# violation, production profile. One run: its start is most of its time.
+cp -r "$here/../golden/k8s-pvrdma/expected/ansible" "$dir/out/ansible-dvs"
+(cd "$dir/out" && HOME="$dir/home" ansible-lint --offline --profile production --nocolor \
+	ansible/site.yml ansible/inventory.yml ansible-dvs/site.yml ansible-dvs/inventory.yml) >"$dir/lint" 2>&1
+st=$?
+rm -rf "$dir/out/ansible-dvs"
+[ $st -eq 0 ] && grep -q 'Passed with production profile: 0 failure(s), 0 warning(s) on 4 files' "$dir/lint"
+check ansible-lint-clean $? "exit $st: $(tail -30 "$dir/lint")"
+
+# The NVUE password as a vault's variables file would give it (never argv).
+(umask 077 && echo 'qosgen_nvue_password: e2e-pw' >"$dir/vault.yml")
 qargs="--known-hosts $known --identity $key --ssh-config /dev/null --ca-file $dir/cert.pem"
-# qosgen's own NVUE password (the convergence play's qosgen diff, and qdiff).
-export QOSGEN_NVUE_PASSWORD=e2e-pw
-# play OUT [ARGS...]: ansible-playbook on OUT's generated files, log in $dir/play.log.
+# play OUT [ARGS...]: ansible-playbook on OUT's generated files, log in
+# $dir/play.log. The NVUE password is a variable (as from a vault), not in
+# ansible-playbook's environment: only the play hands it to qosgen.
 play() {
 	o=$1
 	shift
-	HOME="$dir/home" ANSIBLE_CONFIG="$dir/ansible.cfg" ANSIBLE_LOCAL_TEMP="$dir/tmp" \
-		ANSIBLE_REMOTE_TEMP="$dir/rtmp" ansible-playbook -i "$o/ansible/inventory.yml" \
-		"$o/ansible/site.yml" --private-key "$key" \
-		-e "{\"qosgen\": \"$Q\", \"qosgen_intent\": \"$dir/intent.yaml\", \"qosgen_diff_args\": [\"--known-hosts\", \"$known\", \"--identity\", \"$key\", \"--ssh-config\", \"/dev/null\", \"--ca-file\", \"$dir/cert.pem\"]}" \
-		-e "{\"qosgen_nvue_ca_path\": \"$dir/cert.pem\", \"qosgen_nvue_password\": \"e2e-pw\"}" \
+	env -u QOSGEN_NVUE_PASSWORD HOME="$dir/home" ANSIBLE_CONFIG="$dir/ansible.cfg" \
+		ANSIBLE_LOCAL_TEMP="$dir/tmp" ANSIBLE_REMOTE_TEMP="$dir/rtmp" ANSIBLE_NOCOLOR=1 \
+		ansible-playbook -i "$o/ansible/inventory.yml" "$o/ansible/site.yml" --private-key "$key" \
+		-e "{\"qosgen\": \"$Q\", \"qosgen_intent\": \"$dir/intent.yaml\", \"qosgen_push_args\": [\"--known-hosts\", \"$known\", \"--identity\", \"$key\", \"--ssh-config\", \"/dev/null\", \"--ca-file\", \"$dir/cert.pem\"]}" \
+		-e "@$dir/vault.yml" \
 		"$@" >"$dir/play.log" 2>&1
 	st=$?
 	recap=$(sed -n '/^PLAY RECAP/,$p' "$dir/play.log" | grep -E '^[a-z0-9-]+ +:' | tr -s ' ')
 }
 # recap_of HOST: its line of the last recap.
 recap_of() { printf '%s\n' "$recap" | grep "^$1 :"; }
+# unchanged: no device of the last recap changed or failed.
+unchanged() {
+	! printf '%s\n' "$recap" | grep -v 'changed=0' | grep -q . &&
+		! printf '%s\n' "$recap" | grep -v 'failed=0' | grep -q .
+}
 qdiff() {
 	# shellcheck disable=SC2086
-	"$Q" diff "$dir/intent.yaml" --all --exit-code $qargs >"$dir/d" 2>&1
+	QOSGEN_NVUE_PASSWORD=e2e-pw "$Q" diff "$dir/intent.yaml" --all --exit-code $qargs >"$dir/d" 2>&1
+}
+nv() { # METHOD PATH [BODY]: NVUE's API as an operator's curl
+	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw -X "$1" -H 'Content-Type: application/json' \
+		${3:+--data "$3"} "https://127.0.0.1:$nvport/nvue_v1/$2"
+}
+ssh_sonic() {
+	ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile="$known" \
+		-i "$key" -p "$soport" "$user@127.0.0.1" "$@"
+}
+# sonic_pfc0: the SONiC switch's PFC priorities on Ethernet0, as running.
+sonic_pfc0() {
+	"$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"])' \
+		"$dir/sonic/running.json"
+}
+# snapshot: every simulator's state, byte for byte: the Onyx switch's files
+# (less its trace of commands read), NVUE's applied and startup configurations
+# and its revisions, the SONiC switch's files (less its log) and checkpoints,
+# the hosts' fake state (less the tools' call log).
+snapshot() {
+	(cd "$dir/sw" && find . -type f ! -name trace | sort | xargs cat)
+	nv GET '?rev=applied&filled=false'
+	nv GET '?rev=startup&filled=false'
+	nv GET revision
+	(cd "$dir/sonic" && find . -type f ! -name sim.log | sort | xargs cat)
+	ssh_sonic sudo config list-checkpoints 2>&1
+	(cd "$state" && find . -type f ! -name calls | sort | xargs cat)
 }
 
-# nv_conf REV: the NVUE switch's configuration in revision REV, as configured.
-nv_conf() {
-	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw "https://127.0.0.1:$nvport/nvue_v1/?rev=$1&filled=false"
-}
-fresh=$(nv_conf applied)
-
-play "$dir/out" --check
-recap_of sw1 | grep -q 'changed=1' && recap_of esx | grep -q 'changed=1' && [ $st -eq 0 ] &&
-	recap_of leaf1 | grep -q 'changed=1 .*failed=0' && [ "$(nv_conf applied)" = "$fresh" ] &&
-	! qdiff && grep -q '^\[differs\] nmlx5_core.pfcrx' "$dir/d" && [ ! -s "$state/calls" ] &&
-	grep -q '^nv set qos roce mode lossless$' "$dir/d"
-check check-mode-reports-changes-makes-none $? "exit $st: $recap $(tail -30 "$dir/play.log") $(cat "$dir/d")"
+# --- check mode: each device's qosgen diff, nothing sent ---
+snapshot >"$dir/before"
+play "$dir/out" --check --diff
+snapshot >"$dir/after"
+[ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
+	recap_of sonic | grep -q 'changed=1 .*failed=0' && recap_of esx | grep -q 'changed=1 .*failed=0' &&
+	cmp -s "$dir/before" "$dir/after" && [ ! -s "$state/calls" ] &&
+	grep -q '"nv set qos pfc default-global switch-priority 3"' "$dir/play.log" &&
+	grep -q '"traffic pool roce map switch-priority 3"' "$dir/play.log" &&
+	grep -q 'PORT_QOS_MAP/Ethernet0/pfc_enable' "$dir/play.log" &&
+	grep -q '\[differs\] nmlx5_core.pfcrx' "$dir/play.log"
+check check-mode-shows-the-diff-sends-nothing $? "exit $st: $recap $(diff "$dir/before" "$dir/after" | head -20) $(grep -c 'traffic pool roce map switch-priority 3' "$dir/play.log") $(grep -c 'nv set qos pfc default-global switch-priority 3' "$dir/play.log") $(grep -c 'pfcrx' "$dir/play.log")"
 echo "handoff check mode: $(printf '%s' "$recap" | tr '\n' ';')"
 
+# --- the first run changes every device, the second none ---
 play "$dir/out"
-[ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=[12] .*failed=0' &&
-	recap_of esx | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
-	recap_of localhost | grep -q 'ok=2 .*failed=0'
-check first-run-changes-and-converges $? "exit $st: $recap $(tail -40 "$dir/play.log")"
+[ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
+	recap_of sonic | grep -q 'changed=1 .*failed=0' && recap_of esx | grep -q 'changed=1 .*failed=0'
+check first-run-changes $? "exit $st: $recap $(tail -40 "$dir/play.log")"
 echo "handoff first run: $(printf '%s' "$recap" | tr '\n' ';')"
-grep -q 'configuration write' "$dir/sw/trace" 2>/dev/null || grep -rq . "$dir/sw/saved" 2>/dev/null
-check first-run-saves-the-switch $? "$(ls "$dir/sw")"
-[ "$(nv_conf startup)" = "$(nv_conf applied)" ] && [ "$(nv_conf applied)" != "$fresh" ]
-check first-run-saves-the-nvue-switch $? "startup $(nv_conf startup)"
+qdiff
+check first-run-converges-exactly $? "$(cat "$dir/d")"
 
-play "$dir/out"
-[ $st -eq 0 ] && ! printf '%s\n' "$recap" | grep -v 'changed=0' | grep -q . &&
-	! printf '%s\n' "$recap" | grep -v 'failed=0' | grep -q .
-check second-run-changed-0 $? "exit $st: $recap $(tail -40 "$dir/play.log")"
-echo "handoff second run: $(printf '%s' "$recap" | tr '\n' ';')"
-
-# What the host ran is its script's three parts as one, byte for byte (kept
-# on the host for this run), and the controller's temporary copy is gone.
+# The second run, at -vvv, keeps what the host ran (the host's three parts as
+# one) and leaves no copy on the controller.
 rm -rf "$dir/rtmp" "$dir/ctmp"
 mkdir -p "$dir/rtmp" "$dir/ctmp"
 export ANSIBLE_KEEP_REMOTE_FILES=1 TMPDIR="$dir/ctmp"
-play "$dir/out" --limit esx
+play "$dir/out" -vvv
 unset ANSIBLE_KEEP_REMOTE_FILES TMPDIR
+[ $st -eq 0 ] && unchanged && [ "$(printf '%s\n' "$recap" | wc -l)" -eq 4 ]
+check second-run-changed-0 $? "exit $st: $recap $(tail -40 "$dir/play.log")"
+echo "handoff second run: $(printf '%s' "$recap" | tr '\n' ';')"
+! grep -q 'e2e-pw' "$dir/play.log" && grep -q 'no_log' "$dir/play.log"
+check nvue-password-in-no-log $? "$(grep -n 'e2e-pw' "$dir/play.log" | head -5)"
 (cd "$dir/out" && cat host/lib/esxi.sh && grep "^qg_host='esx' " host/hosts/esxi.sh &&
 	cat host/groups/esxi.sh) >"$dir/esx.script"
 ran=$(find "$dir/rtmp" -type f -name '*.sh')
-[ $st -eq 0 ] && grep -q "^qg_host='esx' qg_group='esxi' " "$dir/out/host/hosts/esxi.sh" &&
-	[ "$(printf '%s\n' "$ran" | wc -l)" -eq 1 ] && cmp -s "$ran" "$dir/esx.script" &&
-	[ -z "$(ls -A "$dir/ctmp")" ]
-check host-runs-its-three-files-as-one $? "exit $st: ran '$ran' ($(cmp "$ran" "$dir/esx.script" 2>&1)); left on the controller: $(ls -A "$dir/ctmp")"
+[ "$(printf '%s\n' "$ran" | wc -l)" -eq 1 ] && cmp -s "$ran" "$dir/esx.script" && [ -z "$(ls -A "$dir/ctmp")" ]
+check host-runs-its-three-files-as-one $? "ran '$ran' ($(cmp "$ran" "$dir/esx.script" 2>&1)); left on the controller: $(ls -A "$dir/ctmp")"
 
-kill_ansible "$dir/home"
-qdiff
-check qosgen-diff-after-ansible-is-empty $? "$(cat "$dir/d")"
-
-# TLS is verified: a CA bundle without the test CA fails the NVUE play.
-play "$dir/out" --limit leaf1 -e '{"qosgen_nvue_ca_path": "/etc/ssl/certs/ca-certificates.crt"}'
-[ $st -ne 0 ] && recap_of leaf1 | grep -q 'failed=1' && grep -q 'CERTIFICATE_VERIFY_FAILED' "$dir/play.log"
-check nvue-play-verifies-tls $? "exit $st: $recap $(tail -20 "$dir/play.log")"
-echo "handoff diff: exit 0, $(wc -c <"$dir/d") bytes"
-
-# Drift on the switch: a port's MTU the next run repairs (onyx_config sends
-# the line the running-config lacks), and a second priority in the lossless
-# pool, which onyx_config cannot see as wrong (it only adds lines): the
-# convergence play fails and shows qosgen's fix.
-printf 'enable\nconfigure terminal\ninterface ethernet 1/2 mtu 1500 force\ntraffic pool roce map switch-priority 4\nexit\n' |
+# --- a priority added by hand on every switch: changed, and removed ---
+printf 'enable\nconfigure terminal\ntraffic pool roce map switch-priority 4\ninterface ethernet 1/2 mtu 1500 force\nexit\n' |
 	"$SIM" --state "$dir/sw" --ports 8 >/dev/null
+rev=$(nv POST revision | python3 -c 'import json,sys; print(next(iter(json.load(sys.stdin))))')
+nv PATCH "?rev=$rev" '{"qos": {"pfc": {"default-global": {"switch-priority": {"4": {}}}}}}' >/dev/null
+nv PATCH "revision/$rev" '{"state": "apply", "auto-prompt": {"ays": "ays_yes"}}' >/dev/null
+sleep 1
+echo '[{"op": "replace", "path": "/PORT_QOS_MAP/Ethernet0/pfc_enable", "value": "3,4"}]' |
+	ssh_sonic sudo config apply-patch /dev/stdin >/dev/null 2>&1
+qdiff
+grep -q 'no traffic pool roce map switch-priority 4' "$dir/d" &&
+	grep -q 'nv unset qos pfc default-global switch-priority 4' "$dir/d" && grep -q '"value":"3"' "$dir/d"
+check drift-made-by-hand $? "$(cat "$dir/d")"
 play "$dir/out"
-[ $st -ne 0 ] && recap_of sw1 | grep -q 'changed=2 .*failed=0' && recap_of localhost | grep -q 'failed=1' &&
-	grep -q 'no traffic pool roce map switch-priority 4' "$dir/play.log" && ! grep -q 'mtu 9216' "$dir/play.log"
-check convergence-play-fails-on-what-onyx-config-leaves $? "exit $st: $recap $(tail -30 "$dir/play.log")"
+[ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
+	recap_of sonic | grep -q 'changed=1 .*failed=0' && recap_of esx | grep -q 'changed=0 .*failed=0' &&
+	grep -q '"no traffic pool roce map switch-priority 4"' "$dir/play.log" &&
+	grep -q '"nv unset qos pfc default-global switch-priority 4"' "$dir/play.log"
+check priority-added-by-hand-changed $? "exit $st: $recap $(tail -40 "$dir/play.log")"
+qdiff
+check priority-added-by-hand-removed $? "$(cat "$dir/d")"
 
-# A Linux host on the loopback: the script sets what exists and exits 2 for
-# the missing RoCE knobs; the task fails and shows the [missing] lines.
+# --- waves: a failing switch stops its wave and every later one ---
+# Drift on the SONiC switch and the host, after the NVUE switch in the
+# waves; then the NVUE switch cannot be reached.
+echo '[{"op": "replace", "path": "/PORT_QOS_MAP/Ethernet0/pfc_enable", "value": "3,4"}]' |
+	ssh_sonic sudo config apply-patch /dev/stdin >/dev/null 2>&1
+echo "nmlx5_rdma enabled = 1 options = 'dscp_force=24'" >"$state/module.nmlx5_rdma"
+nv_stop
+play "$dir/out" -e qosgen_serial=1
+[ $st -ne 0 ] && recap_of sw1 | grep -q 'changed=0 .*failed=0' && recap_of leaf1 | grep -q 'failed=1' &&
+	! recap_of sonic && ! recap_of esx && grep -q 'UNREACHABLE' "$dir/play.log" &&
+	grep -q "dscp_force=24" "$state/module.nmlx5_rdma" && [ "$(sonic_pfc0)" = 3,4 ]
+check playbook-wave-stops-at-a-failing-switch $? "exit $st: $recap $(tail -30 "$dir/play.log")"
+echo "handoff waves (serial 1): $(printf '%s' "$recap" | tr '\n' ';')"
+
+# shellcheck disable=SC2086
+QOSGEN_NVUE_PASSWORD=e2e-pw "$Q" push "$dir/intent.yaml" --all --batch 1 $qargs >"$dir/p.out" 2>"$dir/p.err"
+st=$?
+[ $st -eq 3 ] && grep -q '^qosgen push: batch 2 of 4: 1 switch$' "$dir/p.err" &&
+	! grep -q 'batch 3 of 4' "$dir/p.err" && grep -q '^sw1 .* in sync ' "$dir/p.err" &&
+	grep -q '^leaf1 .* UNREACHABLE ' "$dir/p.err" && grep -q '^sonic .* untouched ' "$dir/p.err" &&
+	grep -q '^esx .* untouched ' "$dir/p.err" &&
+	grep -q '^stopped after batch 2 of 4 .*: 2 devices untouched$' "$dir/p.err" &&
+	grep -q "dscp_force=24" "$state/module.nmlx5_rdma" && [ "$(sonic_pfc0)" = 3,4 ]
+check push-batch-stops-at-a-failing-switch $? "exit $st: $(cat "$dir/p.err")"
+# shellcheck disable=SC2086
+QOSGEN_NVUE_PASSWORD=e2e-pw "$Q" push "$dir/intent.yaml" --all --batch 2 --json $qargs >"$dir/p.out" 2>"$dir/p.err"
+st=$?
+[ $st -eq 3 ] && python3 - "$dir/p.out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+d = {x["device"]: x for x in r["devices"]}
+assert [x["device"] for x in r["devices"]] == ["sw1", "leaf1", "sonic", "esx"], r
+assert d["sw1"]["status"] == "in sync" and d["sw1"]["batch"] == 1, d["sw1"]
+assert d["leaf1"]["status"] == "UNREACHABLE" and not d["leaf1"]["ok"], d["leaf1"]
+assert d["sonic"]["status"] == "untouched" and d["sonic"]["batch"] == 2, d["sonic"]
+assert d["esx"]["status"] == "untouched" and d["esx"]["batch"] == 3, d["esx"]
+s = r["summary"]
+assert s["failed"] == 1 and s["batches"] == {"size": 2, "total": 3, "done": 1, "untouched": 2}, s
+PY
+check push-batch-json $? "exit $st: $(cat "$dir/p.out" "$dir/p.err")"
+# The NVUE switch back (a fresh one, on its port): every wave runs, every device converges.
+nv_start --port "$nvport"
+# shellcheck disable=SC2086
+QOSGEN_NVUE_PASSWORD=e2e-pw "$Q" push "$dir/intent.yaml" --all --batch 1 $qargs >"$dir/p.out" 2>"$dir/p.err"
+st=$?
+[ $st -eq 0 ] && grep -q '^qosgen push: batch 4 of 4: 1 host$' "$dir/p.err" && grep -q '^leaf1 .* converged ' "$dir/p.err" &&
+	grep -q '^sonic .* converged ' "$dir/p.err" && grep -q '^esx .* converged ' "$dir/p.err" && qdiff
+check push-batch-every-wave $? "exit $st: $(cat "$dir/p.err") $(cat "$dir/d")"
+"$Q" push "$dir/intent.yaml" --switch sw1 --batch 1 >/dev/null 2>"$dir/p.err"
+[ $? -eq 2 ] && grep -q -- '--batch goes with --all' "$dir/p.err"
+check push-batch-needs-all $? "$(cat "$dir/p.err")"
+
+# --- a Linux host missing RoCE knobs: failed, never ok ---
 cat >"$dir/linux.yaml" <<YAML
 version: 1
 fabric: e2e-handoff-linux
@@ -176,5 +288,6 @@ play "$dir/lout" --limit gpu1
 	grep -q '\[missing\] roce_tos' "$dir/play.log" && grep -q 'mlnx_qos -i lo --trust dscp' "$state/calls"
 check linux-missing-knob-fails-task $? "exit $st: $recap $(tail -30 "$dir/play.log")"
 
+echo "handoff: $(($(date +%s) - t0)) s"
 echo "$pass handoff checks passed, $fail failed"
 [ "$fail" -eq 0 ]

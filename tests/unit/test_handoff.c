@@ -61,7 +61,9 @@ static void test_inventory_groups_by_role_and_platform(void **state)
 	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
 	assert_string_equal(scalar(at(inv, "all/vars/qosgen_fabric")), "rdg-vsphere");
 	const struct qg_ynode *onyx = at(inv, "all/children/Qosgen_switches/children/Qosgen_onyx");
-	assert_string_equal(scalar(at(onyx, "vars/ansible_network_os")), "mellanox.onyx.onyx");
+	/* qosgen push reaches the switch from the controller: Ansible connects to nothing. */
+	assert_string_equal(scalar(at(onyx, "vars/ansible_connection")), "local");
+	assert_string_equal(scalar(at(onyx, "vars/qosgen_kind")), "switch");
 	assert_string_equal(scalar(at(onyx, "hosts/swx-mld-1-2/ansible_host")),
 			    "swx-mld-1-2.example.net");
 	assert_string_equal(scalar(at(onyx, "hosts/swx-mld-1-2/ansible_user")), "admin");
@@ -95,7 +97,7 @@ static void test_inventory_groups_by_role_and_platform(void **state)
 	qg_model_free(&m);
 }
 
-static void test_site_plays_per_handoff_then_convergence(void **state)
+static void test_site_plays_switches_then_hosts_in_waves(void **state)
 {
 	(void)state;
 	struct qg_model m;
@@ -104,11 +106,16 @@ static void test_site_plays_per_handoff_then_convergence(void **state)
 	build_ok(&m, &o);
 	struct qg_ynode *site = parse(&o, "ansible/site.yml");
 	assert_int_equal(site->kind, QG_Y_SEQ);
-	/* Onyx; Linux and ESXi share the host-script play; the check is last. */
-	assert_int_equal(site->n_kids, 3);
+	/* Switches first, then the hosts (Linux and ESXi share the host-script play). */
+	assert_int_equal(site->n_kids, 2);
 	assert_string_equal(scalar(get(site->kids[0], "hosts")), "Qosgen_onyx");
 	assert_string_equal(scalar(get(site->kids[1], "hosts")), "Qosgen_linux:Qosgen_esxi");
-	assert_string_equal(scalar(get(site->kids[2], "hosts")), "localhost");
+	/* Waves: qosgen_serial devices at a time, the first failure stops the rest. */
+	for (size_t k = 0; k < 2; k++) {
+		assert_string_equal(scalar(get(site->kids[k], "serial")),
+				    "{{ qosgen_serial | default('100%') }}");
+		assert_string_equal(scalar(get(site->kids[k], "max_fail_percentage")), "0");
+	}
 	/*
 	 * A host's script is three files: put together on the controller, run
 	 * by the script action, the copy removed whatever happens.
@@ -119,7 +126,7 @@ static void test_site_plays_per_handoff_then_convergence(void **state)
 	assert_string_equal(scalar(at(host, "vars/qosgen_body")),
 			    "{{ qosgen_out }}/host/groups/{{ qosgen_group }}.sh");
 	const struct qg_ynode *block = get(host, "block");
-	assert_int_equal(block->n_kids, 3);
+	assert_int_equal(block->n_kids, 4);
 	for (size_t k = 0; k < 2; k++) {
 		assert_string_equal(scalar(get(block->kids[k], "delegate_to")), "localhost");
 		assert_string_equal(scalar(get(block->kids[k], "become")), "false");
@@ -136,73 +143,68 @@ static void test_site_plays_per_handoff_then_convergence(void **state)
 	assert_non_null(strstr(scalar(at(task, "environment/QG_DRY_RUN")), "ansible_check_mode"));
 	const struct qg_ynode *cleanup = get(host, "always")->kids[0];
 	assert_string_equal(scalar(at(cleanup, "ansible.builtin.file/state")), "absent");
-	const struct qg_ynode *diff = get(site->kids[2], "tasks")->kids[1];
-	assert_non_null(strstr(scalar(at(diff, "ansible.builtin.command/argv")),
-			       "'diff', qosgen_intent, '--all', '--exit-code'"));
+	/* Its report lines shown: in check mode, what would change. */
+	assert_string_equal(scalar(at(block->kids[3], "ansible.builtin.debug/var")),
+			    "qosgen_script.stdout_lines");
 	qg_yaml_free(site);
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
 
 /*
- * Cumulus: NVUE's REST API from the controller, TLS verified, no password in
- * the inventory; the play PATCHes the switch's nvue/NAME.json into a revision,
- * applies only when the revision differs from the applied configuration, and
- * never in check mode.
+ * Issue 27: every switch OS (and the DVS) in plays that run `qosgen push` on
+ * the controller, `qosgen diff` in check mode, changed and failed from its
+ * --json; the NVUE password on the command's stdin, never its argv, the task
+ * no_log when it is given; TLS and credentials are qosgen's own options.
  */
-static void test_cumulus_play_through_nvue_api(void **state)
+static void test_switch_play_runs_qosgen_push(void **state)
 {
 	(void)state;
 	struct qg_model m;
 	struct qg_outset o;
 	load_ok(BASE_QOS "switches:\n"
 			 "  - {name: leaf1, platform: cumulus, address: 10.0.0.1, user: cumulus, "
-			 "ports: [swp1-2]}\n",
+			 "ports: [swp1-2]}\n"
+			 "  - {name: s1, platform: sonic, address: 10.0.0.2, ports: [Ethernet0]}\n"
+			 "  - {name: o1, platform: onyx, address: 10.0.0.3, ports: [1/1]}\n",
 		&m);
 	build_ok(&m, &o);
 	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
 	const struct qg_ynode *cl = at(inv, "all/children/Qosgen_switches/children/Qosgen_cumulus");
 	assert_string_equal(scalar(at(cl, "vars/ansible_connection")), "local");
-	assert_string_equal(scalar(at(cl, "vars/qosgen_nvue_validate_certs")), "true");
 	assert_string_equal(scalar(at(cl, "hosts/leaf1/ansible_port")), "8765");
 	assert_string_equal(scalar(at(cl, "hosts/leaf1/ansible_user")), "cumulus");
 	assert_null(at(cl, "vars/qosgen_nvue_password"));
 	assert_null(strstr(file_text(&o, "ansible/inventory.yml"), "ansible_password"));
+	assert_string_equal(
+	    scalar(at(inv, "all/children/Qosgen_switches/children/Qosgen_sonic/vars/qosgen_kind")),
+	    "switch");
 
 	struct qg_ynode *site = parse(&o, "ansible/site.yml");
-	assert_int_equal(site->n_kids, 2);
-	assert_string_equal(scalar(get(site->kids[0], "hosts")), "Qosgen_cumulus");
-	const struct qg_ynode *outer = get(site->kids[0], "tasks")->kids[0];
-	assert_string_equal(scalar(get(outer, "check_mode")), "false");
-	assert_string_equal(scalar(at(outer, "module_defaults/ansible.builtin.uri/validate_certs")),
-			    "{{ qosgen_nvue_validate_certs | default(true) }}");
-	assert_string_equal(scalar(at(outer, "module_defaults/ansible.builtin.uri/url_password")),
-			    "{{ qosgen_nvue_password }}");
-	const struct qg_ynode *block = get(outer, "block");
-	bool posted = false, patched = false, applied = false;
-	for (size_t k = 0; k < block->n_kids; k++) {
-		const struct qg_ynode *uri = get(block->kids[k], "ansible.builtin.uri");
-		const struct qg_ynode *method = uri ? get(uri, "method") : NULL;
-		const struct qg_ynode *src = uri ? get(uri, "src") : NULL;
-		const struct qg_ynode *when = get(block->kids[k], "when");
-		if (method && !strcmp(scalar(method), "POST"))
-			posted = true;
-		if (src) {
-			/* The revision's patch is the generated JSON, once a revision exists. */
-			assert_true(posted);
-			assert_string_equal(scalar(src),
-					    "{{ qosgen_out }}/nvue/{{ inventory_hostname }}.json");
-			patched = true;
-		}
-		if (uri && at(uri, "body/state") &&
-		    !strcmp(scalar(at(uri, "body/state")), "apply")) {
-			assert_true(patched);
-			assert_string_equal(scalar(when),
-					    "qosgen_differs | bool and not ansible_check_mode");
-			applied = true;
-		}
-	}
-	assert_true(applied);
+	assert_int_equal(site->n_kids, 1);
+	assert_string_equal(scalar(get(site->kids[0], "hosts")),
+			    "Qosgen_onyx:Qosgen_cumulus:Qosgen_sonic");
+	const struct qg_ynode *tasks = get(site->kids[0], "tasks");
+	assert_int_equal(tasks->n_kids, 4);
+	const struct qg_ynode *push = tasks->kids[1];
+	const char *argv = scalar(at(push, "ansible.builtin.command/argv"));
+	assert_non_null(strstr(argv, "qosgen_verb, qosgen_intent"));
+	assert_non_null(strstr(argv, "'--' ~ qosgen_kind, inventory_hostname, '--json'"));
+	assert_null(strstr(argv, "password"));
+	assert_string_equal(scalar(at(push, "vars/qosgen_verb")),
+			    "{{ 'diff' if ansible_check_mode else 'push' }}");
+	assert_string_equal(scalar(at(push, "ansible.builtin.command/stdin")),
+			    "{{ qosgen_nvue_password | default('') }}");
+	assert_string_equal(scalar(get(push, "no_log")), "{{ qosgen_nvue_password is defined }}");
+	/* It runs in check mode too (as qosgen diff), and never fails by itself ... */
+	assert_string_equal(scalar(get(push, "check_mode")), "false");
+	assert_string_equal(scalar(get(push, "failed_when")), "false");
+	assert_non_null(strstr(scalar(get(push, "changed_when")), "lines_sent"));
+	/* ... the report does (qosgen's lines), then the verdict: ok only when converged. */
+	assert_non_null(
+	    strstr(scalar(at(tasks->kids[2], "ansible.builtin.debug/msg")), "qosgen_device.lines"));
+	assert_string_equal(scalar(get(tasks->kids[3], "when")),
+			    "qosgen_run.rc != 0 or not (qosgen_device.ok | default(false))");
 	/* The body is JSON: NVUE's tree, one key per interface. */
 	const char *json = file_text(&o, "nvue/leaf1.json");
 	cJSON *tree = cJSON_Parse(json);
@@ -212,8 +214,6 @@ static void test_cumulus_play_through_nvue_api(void **state)
 				    cJSON_GetObjectItemCaseSensitive(tree, "qos"), "roce"),
 				"enable")),
 			    "on");
-	assert_non_null(cJSON_GetObjectItemCaseSensitive(
-	    cJSON_GetObjectItemCaseSensitive(tree, "interface"), "swp2"));
 	cJSON_Delete(tree);
 	qg_yaml_free(site);
 	qg_yaml_free(inv);
@@ -221,18 +221,26 @@ static void test_cumulus_play_through_nvue_api(void **state)
 	qg_model_free(&m);
 }
 
-/* A fabric of targets without a hand-off (SONiC alone, today) writes no Ansible files. */
-static void test_no_handoff_no_files(void **state)
+/* A DVS is handed off too: its own play, after the switches and before the hosts. */
+static void test_dvs_play_between_switches_and_hosts(void **state)
 {
 	(void)state;
 	struct qg_model m;
 	struct qg_outset o;
-	load_ok(BASE_QOS "switches:\n"
-			 "  - {name: s1, platform: sonic, address: 10.0.0.1, ports: [Ethernet0]}\n",
-		&m);
+	load_example("k8s-pvrdma.yaml", &m);
 	build_ok(&m, &o);
-	assert_null(qg_outset_find(&o, QG_HANDOFF_INVENTORY));
-	assert_null(qg_outset_find(&o, QG_HANDOFF_SITE));
+	struct qg_ynode *site = parse(&o, "ansible/site.yml");
+	size_t n = site->n_kids;
+	assert_true(n >= 2);
+	assert_string_equal(scalar(get(site->kids[n - 2], "hosts")), "Qosgen_dvs");
+	assert_string_equal(scalar(get(site->kids[n - 1], "hosts")), "Qosgen_linux:Qosgen_esxi");
+	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
+	const struct qg_ynode *dvs =
+	    at(inv, "all/children/Qosgen_distributed_switches/children/Qosgen_dvs");
+	assert_string_equal(scalar(at(dvs, "vars/qosgen_kind")), "dvs");
+	assert_string_equal(scalar(at(dvs, "vars/ansible_connection")), "local");
+	qg_yaml_free(inv);
+	qg_yaml_free(site);
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
@@ -344,9 +352,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_inventory_groups_by_role_and_platform),
-	    cmocka_unit_test(test_site_plays_per_handoff_then_convergence),
-	    cmocka_unit_test(test_cumulus_play_through_nvue_api),
-	    cmocka_unit_test(test_no_handoff_no_files),
+	    cmocka_unit_test(test_site_plays_switches_then_hosts_in_waves),
+	    cmocka_unit_test(test_switch_play_runs_qosgen_push),
+	    cmocka_unit_test(test_dvs_play_between_switches_and_hosts),
 	    cmocka_unit_test(test_group_names_never_device_names),
 	    cmocka_unit_test(test_reserved_names_refused),
 	    cmocka_unit_test(test_yaml_scalar_quotes),
