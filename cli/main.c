@@ -82,7 +82,11 @@ static int load(const char *path, bool strict, struct qg_model *m, cJSON *env)
 	qg_diags_init(&d, path);
 	int rc = qg_intent_load_file(path, qg_targets, &d, m, NULL, NULL);
 	/* A valid intent may still ask for what a target cannot express. */
-	bool failed = rc != 0 || qg_build_check(m, &d) != 0 || qg_diags_failed(&d, strict);
+	bool failed = rc != 0 || qg_build_check(m, &d) != 0;
+	/* The check()s' warnings the intent acknowledges, and its stale acknowledgements. */
+	if (rc == 0)
+		qg_warnings_acknowledge(m, &d, true);
+	failed = failed || qg_diags_failed(&d, strict);
 	if (env) {
 		cli_json_diags(env, &d, strict);
 		if (!failed)

@@ -269,6 +269,18 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	row_int(rows, "verify.message_size", m->verify.message_size, m->verify.message_size_given,
 		"bytes per RDMA WRITE");
 	row_int(rows, "verify.duration_s", m->verify.duration_s, m->verify.duration_given, NULL);
+	/* Warnings kept on purpose: not printed, so said here, with the intent's reason. */
+	for (size_t i = 0; i < m->n_acks; i++) {
+		const struct qg_ack *a = &m->acks[i];
+		const struct qg_warning_info *w = qg_warning_info(a->warning);
+		snprintf(key, sizeof(key), "acknowledge.%s", w->name);
+		if (a->because[0])
+			snprintf(reason, sizeof(reason), "%s (%s)", a->because, w->meaning);
+		else
+			snprintf(reason, sizeof(reason), "%s; no reason given (because:)",
+				 w->meaning);
+		row_str(rows, key, "acknowledged", "given", reason);
+	}
 
 	/* How each target in use turns the policy into its own terms. */
 	struct qg_explain_rows x = {rows};

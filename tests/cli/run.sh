@@ -171,6 +171,38 @@ assert rows["derived.roce_tos"] == 106 and rows["switches.swx-mld-1-2.port_count
 assert rows["device.swx-mld-1-2.ports"] == "1/1-1/32" and rows["derived.pfc_bitmap"] == "0x08", rows
 ' >"$tmp/j.why" 2>&1
 check json-explain-numbers $? "$(cat "$tmp/j.why")"
+# Issue 25: an Onyx fabric passes check --strict once it acknowledges the two
+# warnings the onyx target gives on purpose; without them, it cannot.
+ack=tests/golden/errors/acknowledge-strict/intent.yaml
+"$Q" check --strict "$ack" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q ': ok: 2 switches' "$tmp/out"
+check check-strict-acknowledged $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
+sed '/^acknowledge:/,$d' "$ack" >"$tmp/unack.yaml"
+"$Q" check --strict "$tmp/unack.yaml" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && grep -q 'own \[onyx-pfc-watchdog-not-written\] \[--strict\]$' "$tmp/err" &&
+	grep -q 'onyx1 \[onyx-cable-length-not-written\] \[--strict\]$' "$tmp/err"
+check check-strict-unacknowledged-fails $? "exit $st: $(cat "$tmp/err")"
+# In --json, each warning's name is a field; an acknowledged one is not a
+# diagnostic but a row of explain, with the intent's reason.
+json_case explain-stale explain ran tests/golden/errors/acknowledge-stale/intent.yaml
+"$Q" explain tests/golden/errors/acknowledge-stale/intent.yaml --json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [(g["severity"], g["warning"]) for g in d["diagnostics"]] == [("warning", "stale-acknowledgement")], d["diagnostics"]
+rows = {r["key"]: r for r in d["rows"]}
+r = rows["acknowledge.onyx-pfc-watchdog-not-written"]
+assert r["value"] == "acknowledged" and r["reason"].startswith("the Onyx spine keeps its own"), r
+' >"$tmp/j.why" 2>&1
+check json-warning-names $? "$(cat "$tmp/j.why")"
+"$Q" explain "$ack" --json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["diagnostics"] == [] and d["ok"], d["diagnostics"]
+assert sum(r["key"].startswith("acknowledge.") for r in d["rows"]) == 2, d["rows"]
+' >"$tmp/j.why" 2>&1
+check json-acknowledged-not-diagnostics $? "$(cat "$tmp/j.why")"
 "$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" --exit-code --json >"$tmp/j.out" 2>/dev/null
 st=$?
 /usr/bin/python3 -c '
