@@ -807,10 +807,10 @@ static const struct command commands[] = {
      "  -o, --output DIR   where to write (an existing DIR must be empty or hold a plan.json)\n"
      "  --check            write nothing; exit 1 with a unified diff if DIR differs\n"
      "  --templates DIR    use DIR/<name>.in instead of the built-in templates\n"
-     "  --strict           treat warnings as errors\n"},
+     "  --strict           treat warnings as errors (not those the intent acknowledges)\n"},
     {"check", cmd_check, "qosgen check INTENT [--strict]",
      "Validate INTENT and report every problem in compiler form; write nothing.\n\n"
-     "  --strict           treat warnings as errors\n"},
+     "  --strict           treat warnings as errors (not those the intent acknowledges)\n"},
     {"explain", cmd_explain, "qosgen explain INTENT [--host NAME | --switch NAME] [--json]",
      "Print the normalised intent: every value with its source (given, default, derived)\n"
      "and the reason for each default and derived value, then what each device gets.\n"
