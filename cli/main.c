@@ -83,7 +83,11 @@ static int load(const char *path, bool strict, struct qg_model *m, cJSON *env)
 	qg_diags_init(&d, path);
 	int rc = qg_intent_load_file(path, qg_targets, &d, m, NULL, NULL);
 	/* A valid intent may still ask for what a target cannot express. */
-	bool failed = rc != 0 || qg_build_check(m, &d) != 0 || qg_diags_failed(&d, strict);
+	bool failed = rc != 0 || qg_build_check(m, &d) != 0;
+	/* The check()s' warnings the intent acknowledges, and its stale acknowledgements. */
+	if (rc == 0)
+		qg_warnings_acknowledge(m, &d, true);
+	failed = failed || qg_diags_failed(&d, strict);
 	if (env) {
 		cli_json_diags(env, &d, strict);
 		if (!failed)
@@ -251,32 +255,89 @@ static int cmd_check(int argc, char **argv)
 
 static const struct option explain_opts[] = {
     {"json", no_argument, NULL, 'j'},
+    {"host", required_argument, NULL, 'h'},
+    {"switch", required_argument, NULL, 's'},
     {NULL, 0, NULL, 0},
 };
+
+/* Is name a device of this kind? If not, a usage error naming the nearest one (did you mean). */
+static bool explain_device_known(const struct qg_model *m, enum qg_device_kind kind,
+				 const char *name)
+{
+	const char *near = NULL;
+	size_t best = 3;
+	for (size_t i = 0; i < qg_device_count(m, kind); i++) {
+		const char *n = qg_device_name(m, kind, i);
+		size_t d = qg_edit_distance(name, n);
+		if (d == 0)
+			return true;
+		if (d < best) {
+			best = d;
+			near = n;
+		}
+	}
+	char what[300];
+	enum qg_device_kind other = kind == QG_DEVICE_HOST ? QG_DEVICE_SWITCH : QG_DEVICE_HOST;
+	for (size_t i = 0; !near && i < qg_device_count(m, other); i++)
+		if (!strcmp(name, qg_device_name(m, other, i))) {
+			snprintf(what, sizeof(what), "'%s' is a %s, not a %s: use --%s", name,
+				 other == QG_DEVICE_HOST ? "host" : "switch",
+				 kind == QG_DEVICE_HOST ? "host" : "switch",
+				 other == QG_DEVICE_HOST ? "host" : "switch");
+			usage_error("explain", what);
+			return false;
+		}
+	snprintf(what, sizeof(what), "no %s named '%s' in the intent%s%s%s",
+		 kind == QG_DEVICE_HOST ? "host" : "switch", name, near ? " (did you mean '" : "",
+		 near ? near : "", near ? "'?)" : "");
+	usage_error("explain", what);
+	return false;
+}
 
 static int cmd_explain(int argc, char **argv)
 {
 	bool json = false;
+	const char *host = NULL, *sw = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, ":", explain_opts, NULL)) != -1) {
-		if (c != 'j')
+		if (c == 'j')
+			json = true;
+		else if (c == 'h')
+			host = optarg;
+		else if (c == 's')
+			sw = optarg;
+		else
 			return bad_option("explain", c, argv);
-		json = true;
 	}
 	if (optind != argc - 1)
 		return usage_error("explain", "expected one INTENT file");
+	if (host && sw)
+		return usage_error("explain", "give --host or --switch, not both");
 	struct qg_model m;
 	cJSON *env = json ? cli_json_envelope("explain", argv[optind]) : NULL;
 	int rc = load(argv[optind], false, &m, env);
 	if (rc != EXIT_OK)
 		return json ? cli_json_finish(env, rc) : rc;
+	const char *one = host ? host : sw;
+	if (one && !explain_device_known(&m, host ? QG_DEVICE_HOST : QG_DEVICE_SWITCH, one)) {
+		/* As diff's unknown --host: the envelope with exit 2 and no rows (docs/json.md). */
+		qg_model_free(&m);
+		return json ? cli_json_finish(env, EXIT_USAGE) : EXIT_USAGE;
+	}
 	cJSON *e = qg_explain_json(&m);
+	if (one)
+		qg_explain_only(e, one);
 	if (json) {
 		/* The rows move into the envelope, which already names fabric and hash. */
 		cJSON *rows = cJSON_DetachItemFromObjectCaseSensitive(e, "rows");
+		cJSON *groups = cJSON_DetachItemFromObjectCaseSensitive(e, "groups");
 		cJSON *sum = cJSON_CreateObject();
 		cJSON_AddNumberToObject(sum, "rows", cJSON_GetArraySize(rows));
+		if (groups)
+			cJSON_AddNumberToObject(sum, "groups", cJSON_GetArraySize(groups));
 		cJSON_AddItemToObject(env, "rows", rows);
+		if (groups)
+			cJSON_AddItemToObject(env, "groups", groups);
 		cJSON_AddItemToObject(env, "summary", sum);
 		cJSON_Delete(e);
 		qg_model_free(&m);
@@ -810,14 +871,18 @@ static const struct command commands[] = {
      "  --check            write nothing; exit 1 with a unified diff if DIR differs, or\n"
      "                     with one line if DIR holds no output tree (no plan.json)\n"
      "  --templates DIR    use DIR/<name>.in instead of the built-in templates\n"
-     "  --strict           treat warnings as errors\n"},
+     "  --strict           treat warnings as errors (not those the intent acknowledges)\n"},
     {"check", cmd_check, "qosgen check INTENT [--strict]",
      "Validate INTENT and report every problem in compiler form; write nothing.\n\n"
-     "  --strict           treat warnings as errors\n"},
-    {"explain", cmd_explain, "qosgen explain INTENT [--json]",
+     "  --strict           treat warnings as errors (not those the intent acknowledges)\n"},
+    {"explain", cmd_explain, "qosgen explain INTENT [--host NAME | --switch NAME] [--json]",
      "Print the normalised intent: every value with its source (given, default, derived)\n"
-     "and the reason for each default and derived value, then what each device gets.\n\n"
-     "  --json             the same rows as JSON\n"},
+     "and the reason for each default and derived value, then what each device gets.\n"
+     "Alike hosts (one group of the build) print once per group, with a table of their\n"
+     "names and addresses.\n\n"
+     "  --host NAME        only that host's rows, its group's name among them\n"
+     "  --switch NAME      only that switch's rows\n"
+     "  --json             the same rows as JSON, every host's, and the groups\n"},
     {"diff", cmd_diff,
      "qosgen diff INTENT (--switch NAME [--running-config FILE] | --host NAME | --dvs NAME |\n"
      "       --all) [--exit-code] [--json]\n"

@@ -50,8 +50,8 @@ static char *vformat(const char *fmt, va_list ap)
 	return s;
 }
 
-static void diag_add(struct qg_diags *d, enum qg_sev sev, struct qg_pos pos, const char *fmt,
-		     va_list ap)
+static void diag_add(struct qg_diags *d, enum qg_sev sev, enum qg_warning_id w, struct qg_pos pos,
+		     const char *fmt, va_list ap)
 {
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 16;
@@ -68,7 +68,8 @@ static void diag_add(struct qg_diags *d, enum qg_sev sev, struct qg_pos pos, con
 		d->oom = true;
 		return;
 	}
-	d->v[d->n] = (struct qg_diag){.pos = pos, .sev = sev, .seq = d->n, .msg = msg};
+	d->v[d->n] =
+	    (struct qg_diag){.pos = pos, .sev = sev, .seq = d->n, .warning = w, .msg = msg};
 	d->n++;
 	if (sev == QG_SEV_ERROR)
 		d->errors++;
@@ -80,7 +81,7 @@ void qg_error(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_add(d, QG_SEV_ERROR, pos, fmt, ap);
+	diag_add(d, QG_SEV_ERROR, QG_W_NONE, pos, fmt, ap);
 	va_end(ap);
 }
 
@@ -88,17 +89,17 @@ void qg_error_in(struct qg_diags *d, const char *file, struct qg_pos pos, const 
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_add(d, QG_SEV_ERROR, pos, fmt, ap);
+	diag_add(d, QG_SEV_ERROR, QG_W_NONE, pos, fmt, ap);
 	va_end(ap);
 	if (d->n > 0 && !(d->v[d->n - 1].file = strdup(file)))
 		d->oom = true;
 }
 
-void qg_warning(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
+void qg_warning(struct qg_diags *d, struct qg_pos pos, enum qg_warning_id w, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_add(d, QG_SEV_WARNING, pos, fmt, ap);
+	diag_add(d, QG_SEV_WARNING, w, pos, fmt, ap);
 	va_end(ap);
 }
 
@@ -166,14 +167,17 @@ void qg_diags_print(struct qg_diags *d, FILE *out, bool strict)
 	qg_diags_sort(d);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct qg_diag *g = &d->v[i];
+		if (g->acknowledged)
+			continue;
 		const char *file = g->file ? g->file : d->file;
+		const struct qg_warning_info *w = qg_warning_info(g->warning);
 		print_prefix(out, file, g->pos);
 		if (g->sev == QG_SEV_ERROR)
 			fprintf(out, "error: %s\n", g->msg);
-		else if (strict)
-			fprintf(out, "error: %s [--strict]\n", g->msg);
 		else
-			fprintf(out, "warning: %s\n", g->msg);
+			fprintf(out, "%s: %s%s%s%s%s\n", strict ? "error" : "warning", g->msg,
+				w ? " [" : "", w ? w->name : "", w ? "]" : "",
+				strict ? " [--strict]" : "");
 		for (size_t j = 0; j < g->n_notes; j++) {
 			print_prefix(out, file, g->notes[j].pos);
 			fprintf(out, "note: %s\n", g->notes[j].msg);
@@ -220,6 +224,22 @@ long qg_readback_start(const char *text, size_t len, const char *expected, struc
 		return -1;
 	}
 	return (long)i;
+}
+
+size_t qg_diags_acknowledge(struct qg_diags *d, enum qg_warning_id w)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		struct qg_diag *g = &d->v[i];
+		if (g->sev != QG_SEV_WARNING || g->warning != w)
+			continue;
+		if (!g->acknowledged) {
+			g->acknowledged = true;
+			d->warnings--;
+		}
+		n++;
+	}
+	return n;
 }
 
 void qg_diags_drop_warnings(struct qg_diags *d)

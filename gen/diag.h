@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "warnings.h"
+
 /* A position in the intent file, 1-based; line 0 means "not from the file". */
 struct qg_pos {
 	int line;
@@ -29,6 +31,8 @@ struct qg_diag {
 	struct qg_pos pos;
 	enum qg_sev sev;
 	size_t seq; /* insertion order: ties on position keep it */
+	enum qg_warning_id warning; /* a warning's name (gen/warnings.h); QG_W_NONE otherwise */
+	bool acknowledged;	    /* by the intent: not printed, not counted */
 	char *msg;
 	struct qg_note *notes;
 	size_t n_notes;
@@ -38,7 +42,7 @@ struct qg_diags {
 	const char *file; /* as the user named it */
 	struct qg_diag *v;
 	size_t n, cap;
-	size_t errors, warnings;
+	size_t errors, warnings; /* warnings: those not acknowledged */
 	bool oom;
 };
 
@@ -57,8 +61,9 @@ void qg_diags_free(struct qg_diags *d);
 
 void qg_error(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void qg_warning(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Every warning has a name (gen/warnings.h), printed after it: "... [no-ecn]". */
+void qg_warning(struct qg_diags *d, struct qg_pos pos, enum qg_warning_id w, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* An error in another input than the intent, such as a template file. */
 void qg_error_in(struct qg_diags *d, const char *file, struct qg_pos pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -76,8 +81,16 @@ void qg_diags_sort(struct qg_diags *d);
 /*
  * Print sorted by position; with strict, warnings print as errors tagged
  * "[--strict]" (as gcc tags -Werror), so the user sees why the build stopped.
+ * A warning's name follows its message: "warning: ... [name]".
  */
 void qg_diags_print(struct qg_diags *d, FILE *out, bool strict);
+
+/*
+ * Acknowledge the warnings named w (the intent's `acknowledge` key): they
+ * stay in d, marked, but are neither printed nor counted, so --strict passes.
+ * Returns how many d holds, acknowledged before or now.
+ */
+size_t qg_diags_acknowledge(struct qg_diags *d, enum qg_warning_id w);
 
 /* Forget the warnings (with their notes): a caller that printed them once already. */
 void qg_diags_drop_warnings(struct qg_diags *d);

@@ -5,13 +5,15 @@
 #include "hash.h"
 #include "modeljson.h"
 #include "settings.h"
+#include "strmap.h"
 #include "target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void row(cJSON *rows, const char *key, cJSON *value, const char *source, const char *reason)
+static cJSON *row(cJSON *rows, const char *key, cJSON *value, const char *source,
+		  const char *reason)
 {
 	cJSON *r = cJSON_CreateObject();
 	cJSON_AddStringToObject(r, "key", key);
@@ -19,27 +21,63 @@ static void row(cJSON *rows, const char *key, cJSON *value, const char *source, 
 	cJSON_AddStringToObject(r, "source", source);
 	cJSON_AddStringToObject(r, "reason", reason ? reason : "");
 	cJSON_AddItemToArray(rows, r);
+	return r;
+}
+
+/* A row about one device names it: the text groups alike hosts by it, --host picks by it. */
+static void of(cJSON *r, const char *device)
+{
+	cJSON_AddStringToObject(r, "device", device);
 }
 
 struct qg_explain_rows {
 	cJSON *rows;
+	const struct qg_model *m;
 };
+
+/*
+ * A target's row about one of its switches ("onyx.NAME.lossless",
+ * "cumulus.owned.NAME"): the name is the segment after the target's name,
+ * or the one after that, whole. A switch named like a fixed segment of its
+ * target's keys ("owned") would claim that row too; --switch then shows a
+ * row more, nothing is lost.
+ */
+static const char *switch_of(const struct qg_model *m, const char *key)
+{
+	for (size_t i = 0; m && i < m->n_switches; i++) {
+		const char *t = m->switches[i].target->name, *name = m->switches[i].name;
+		size_t lt = strlen(t), ln = strlen(name);
+		if (strncmp(key, t, lt) || key[lt] != '.')
+			continue;
+		const char *r = key + lt + 1, *dot = strchr(r, '.');
+		for (int k = 0; k < 2 && r; k++) {
+			if (!strncmp(r, name, ln) && (r[ln] == '.' || !r[ln]))
+				return name;
+			r = dot ? dot + 1 : NULL;
+			dot = r ? strchr(r, '.') : NULL;
+		}
+	}
+	return NULL;
+}
 
 void qg_explain_row(struct qg_explain_rows *x, const char *key, const char *value,
 		    const char *reason)
 {
-	row(x->rows, key, qg_setting_json(value), "target", reason);
+	cJSON *r = row(x->rows, key, qg_setting_json(value), "target", reason);
+	const char *sw = switch_of(x->m, key);
+	if (sw)
+		of(r, sw);
 }
 
-static void row_int(cJSON *rows, const char *key, long v, bool given, const char *reason)
+static cJSON *row_int(cJSON *rows, const char *key, long v, bool given, const char *reason)
 {
-	row(rows, key, cJSON_CreateNumber((double)v), given ? "given" : "default", reason);
+	return row(rows, key, cJSON_CreateNumber((double)v), given ? "given" : "default", reason);
 }
 
-static void row_str(cJSON *rows, const char *key, const char *v, const char *source,
-		    const char *reason)
+static cJSON *row_str(cJSON *rows, const char *key, const char *v, const char *source,
+		      const char *reason)
 {
-	row(rows, key, v ? cJSON_CreateString(v) : cJSON_CreateNull(), source, reason);
+	return row(rows, key, v ? cJSON_CreateString(v) : cJSON_CreateNull(), source, reason);
 }
 
 static void explain_class(cJSON *rows, const char *name, const struct qg_class *c)
@@ -66,6 +104,72 @@ static void explain_class(cJSON *rows, const char *name, const struct qg_class *
 		row_str(rows, key, v, "given", NULL);
 	} else
 		row_str(rows, key, NULL, "default", "not set: the switch keeps its ETS default");
+}
+
+static int group_cmp(const void *a, const void *b)
+{
+	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+	return strcmp(cJSON_GetObjectItemCaseSensitive(x, "name")->valuestring,
+		      cJSON_GetObjectItemCaseSensitive(y, "name")->valuestring);
+}
+
+/*
+ * The groups of alike hosts (struct qg_target's group(), as build makes
+ * them), sorted by name as plan.json's: [{name, target, hosts: [names]}],
+ * each group's hosts in the intent's order.
+ */
+static cJSON *groups_json(const struct qg_model *m)
+{
+	cJSON *out = cJSON_CreateArray();
+	struct qg_strmap by = {0}; /* group name (the object's own string) -> object */
+	cJSON **v = NULL;
+	size_t n = 0;
+	for (size_t i = 0; out && i < m->n_hosts; i++) {
+		const struct qg_host *h = &m->hosts[i];
+		if (!h->target->group)
+			continue;
+		char name[QG_GROUP_LEN];
+		h->target->group(m, i, name);
+		cJSON *g = qg_strmap_get(&by, name);
+		if (!g) {
+			cJSON **nv = realloc(v, (n + 1) * sizeof(*v));
+			g = cJSON_CreateObject();
+			if (!nv || !g) {
+				free(nv ? nv : v);
+				v = NULL;
+				n = 0;
+				cJSON_Delete(g);
+				cJSON_Delete(out);
+				out = NULL;
+				break;
+			}
+			v = nv;
+			v[n++] = g;
+			cJSON_AddStringToObject(g, "name", name);
+			cJSON_AddStringToObject(g, "target", h->target->name);
+			cJSON_AddArrayToObject(g, "hosts");
+			if (qg_strmap_put(&by,
+					  cJSON_GetObjectItemCaseSensitive(g, "name")->valuestring,
+					  g, NULL) < 0) {
+				cJSON_Delete(out);
+				out = NULL;
+				break;
+			}
+		}
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(g, "hosts"),
+				     cJSON_CreateString(h->name));
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(v[0]), group_cmp);
+	for (size_t k = 0; k < n; k++) {
+		if (out)
+			cJSON_AddItemToArray(out, v[k]);
+		else
+			cJSON_Delete(v[k]);
+	}
+	free(v);
+	qg_strmap_free(&by);
+	return out;
 }
 
 cJSON *qg_explain_json(const struct qg_model *m)
@@ -216,62 +320,95 @@ cJSON *qg_explain_json(const struct qg_model *m)
 
 	for (size_t i = 0; i < m->n_switches; i++) {
 		const struct qg_switch *s = &m->switches[i];
+		snprintf(key, sizeof(key), "switches.%s.address", s->name);
+		of(row_str(rows, key, s->address, "given", NULL), s->name);
 		snprintf(key, sizeof(key), "switches.%s.port", s->name);
 		snprintf(reason, sizeof(reason), "%s port",
 			 s->target->access ? s->target->access : "SSH");
-		row_int(rows, key, s->port, s->port_given, reason);
+		of(row_int(rows, key, s->port, s->port_given, reason), s->name);
 		snprintf(key, sizeof(key), "switches.%s.user", s->name);
-		row_str(rows, key, s->user[0] ? s->user : NULL, s->user[0] ? "given" : "default",
-			s->user[0] ? NULL
-				   : "from ~/.ssh/config, else the local user, at push time");
+		of(row_str(rows, key, s->user[0] ? s->user : NULL, s->user[0] ? "given" : "default",
+			   s->user[0] ? NULL
+				      : "from ~/.ssh/config, else the local user, at push time"),
+		   s->name);
 		/* A count: device.NAME.ports is the port list, as the target writes it. */
 		snprintf(key, sizeof(key), "switches.%s.port_count", s->name);
 		snprintf(reason, sizeof(reason), "%zu ports", s->n_ports);
-		row(rows, key, cJSON_CreateNumber((double)s->n_ports), "derived", reason);
+		of(row(rows, key, cJSON_CreateNumber((double)s->n_ports), "derived", reason),
+		   s->name);
 	}
 	for (size_t i = 0; i < m->n_hosts; i++) {
 		const struct qg_host *h = &m->hosts[i];
+		snprintf(key, sizeof(key), "hosts.%s.address", h->name);
+		of(row_str(rows, key, h->address, "given", NULL), h->name);
+		if (h->target->group) {
+			char group[QG_GROUP_LEN];
+			h->target->group(m, i, group);
+			snprintf(key, sizeof(key), "hosts.%s.group", h->name);
+			of(row_str(rows, key, group, "derived",
+				   "hosts whose settings are the same share one group: its "
+				   "settings and script body once (plan.json's groups)"),
+			   h->name);
+		}
 		snprintf(key, sizeof(key), "hosts.%s.port", h->name);
 		snprintf(reason, sizeof(reason), "%s port",
 			 h->target->access ? h->target->access : "SSH");
-		row_int(rows, key, h->port, h->port_given, reason);
+		of(row_int(rows, key, h->port, h->port_given, reason), h->name);
 		snprintf(key, sizeof(key), "hosts.%s.user", h->name);
-		row_str(rows, key, h->user[0] ? h->user : NULL, h->user[0] ? "given" : "default",
-			h->user[0] ? NULL
-				   : "from ~/.ssh/config, else the local user, at push time");
+		of(row_str(rows, key, h->user[0] ? h->user : NULL, h->user[0] ? "given" : "default",
+			   h->user[0] ? NULL
+				      : "from ~/.ssh/config, else the local user, at push time"),
+		   h->name);
 		if (!qg_target_takes(h->target, "function"))
 			continue;
 		snprintf(key, sizeof(key), "hosts.%s.function", h->name);
-		row_str(rows, key, h->function == QG_FN_PF ? "pf" : "vf",
-			h->function_given ? "given" : "default",
-			h->function == QG_FN_PF ? "sets trust and PFC"
-						: "trust and PFC belong to the hypervisor");
+		of(row_str(rows, key, h->function == QG_FN_PF ? "pf" : "vf",
+			   h->function_given ? "given" : "default",
+			   h->function == QG_FN_PF ? "sets trust and PFC"
+						   : "trust and PFC belong to the hypervisor"),
+		   h->name);
 		if (h->function == QG_FN_PF) {
 			snprintf(key, sizeof(key), "hosts.%s.qos_tool", h->name);
-			row_str(rows, key, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
-				h->qos_tool_given ? "given" : "default", NULL);
+			of(row_str(rows, key, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
+				   h->qos_tool_given ? "given" : "default", NULL),
+			   h->name);
 		}
 		if (qg_target_takes(h->target, "persist")) {
 			snprintf(key, sizeof(key), "hosts.%s.persist", h->name);
-			row_str(rows, key, h->persist ? "true" : "false",
-				h->persist_given ? "given" : "default",
-				h->persist ? "installed: re-applied when the NIC appears"
-					   : "runtime only: lost on a reboot or NIC reset");
+			of(row_str(rows, key, h->persist ? "true" : "false",
+				   h->persist_given ? "given" : "default",
+				   h->persist ? "installed: re-applied when the NIC appears"
+					      : "runtime only: lost on a reboot or NIC reset"),
+			   h->name);
 		}
 	}
 	for (size_t i = 0; i < m->n_dvs; i++) {
 		const struct qg_dvs *s = &m->dvs[i];
 		snprintf(key, sizeof(key), "dvs.%s.mtu", s->name);
-		row_int(rows, key, s->mtu, s->mtu_given, s->mtu_given ? NULL : "default: qos.mtu");
+		of(row_int(rows, key, s->mtu, s->mtu_given,
+			   s->mtu_given ? NULL : "default: qos.mtu"),
+		   s->name);
 		snprintf(key, sizeof(key), "dvs.%s.uplinks", s->name);
-		row_int(rows, key, s->uplinks, true, NULL);
+		of(row_int(rows, key, s->uplinks, true, NULL), s->name);
 	}
 	row_int(rows, "verify.message_size", m->verify.message_size, m->verify.message_size_given,
 		"bytes per RDMA WRITE");
 	row_int(rows, "verify.duration_s", m->verify.duration_s, m->verify.duration_given, NULL);
+	/* Warnings kept on purpose: not printed, so said here, with the intent's reason. */
+	for (size_t i = 0; i < m->n_acks; i++) {
+		const struct qg_ack *a = &m->acks[i];
+		const struct qg_warning_info *w = qg_warning_info(a->warning);
+		snprintf(key, sizeof(key), "acknowledge.%s", w->name);
+		if (a->because[0])
+			snprintf(reason, sizeof(reason), "%s (%s)", a->because, w->meaning);
+		else
+			snprintf(reason, sizeof(reason), "%s; no reason given (because:)",
+				 w->meaning);
+		row_str(rows, key, "acknowledged", "given", reason);
+	}
 
 	/* How each target in use turns the policy into its own terms. */
-	struct qg_explain_rows x = {rows};
+	struct qg_explain_rows x = {rows, m};
 	for (size_t t = 0; m->targets && m->targets[t]; t++)
 		if (m->targets[t]->explain && qg_target_used(m, m->targets[t]))
 			m->targets[t]->explain(m, &x);
@@ -289,41 +426,275 @@ cJSON *qg_explain_json(const struct qg_model *m)
 			for (size_t k = 0; k < set.n; k++) {
 				snprintf(key, sizeof(key), "device.%s.%s",
 					 qg_device_name(m, kind, i), set.v[k].key);
-				row(rows, key, qg_setting_json(set.v[k].value), "target", reason);
+				of(row(rows, key, qg_setting_json(set.v[k].value), "target",
+				       reason),
+				   qg_device_name(m, kind, i));
 			}
 			qg_settings_free(&set);
 		}
 	}
+	cJSON_AddItemToObject(root, "groups", groups_json(m));
 	return root;
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+static void value_text(const cJSON *r, char *buf, size_t len)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "value");
+	if (cJSON_IsString(v) || cJSON_IsRaw(v))
+		snprintf(buf, len, "%s", v->valuestring);
+	else if (cJSON_IsNumber(v))
+		snprintf(buf, len, "%.0f", v->valuedouble);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_row(struct qg_buf *out, const char *key, const char *value, const char *source,
+		      const char *reason)
+{
+	if (reason && *reason)
+		qg_buf_printf(out, "%-44s %-20s %-8s %s\n", key, value, source, reason);
+	else
+		qg_buf_printf(out, "%-44s %-20s %s\n", key, value, source);
+}
+
+static void print_header(struct qg_buf *out)
+{
+	qg_buf_printf(out, "%-44s %-20s %-8s %s\n", "KEY", "VALUE", "SOURCE", "REASON");
+}
+
+/* A host's key with its name as "*": "hosts.gpu1.port" -> "hosts.*.port". */
+static void starred(const char *key, const char *name, char *buf, size_t len)
+{
+	const char *dot = strchr(key, '.');
+	size_t ln = strlen(name);
+	if (dot && !strncmp(dot + 1, name, ln) && dot[1 + ln] == '.')
+		snprintf(buf, len, "%.*s.*%s", (int)(dot - key), key, dot + 1 + ln);
+	else
+		snprintf(buf, len, "%s", key);
+}
+
+/* One grouped host: its name and its rows, in the order explain made them. */
+struct host_rows {
+	const char *name;
+	const cJSON **v;
+	size_t n, cap;
+};
+
+/* Host h's row whose starred key is sk; at index j when the hosts' rows line up, as they do. */
+static const cJSON *host_row(const struct host_rows *h, size_t j, const char *sk)
+{
+	char k[192];
+	for (size_t i = 0; i <= h->n; i++) {
+		size_t at = i == 0 ? j : i - 1;
+		if (at >= h->n || (i > 0 && at == j))
+			continue;
+		starred(str_of(h->v[at], "key"), h->name, k, sizeof(k));
+		if (!strcmp(k, sk))
+			return h->v[at];
+	}
+	return NULL;
+}
+
+static bool row_same(const cJSON *a, const cJSON *b)
+{
+	char va[256], vb[256];
+	if (!a || !b)
+		return false;
+	value_text(a, va, sizeof(va));
+	value_text(b, vb, sizeof(vb));
+	return !strcmp(va, vb) && !strcmp(str_of(a, "source"), str_of(b, "source")) &&
+	       !strcmp(str_of(a, "reason"), str_of(b, "reason"));
+}
+
+static size_t width(size_t w, const char *s)
+{
+	size_t n = strlen(s);
+	return n > w ? n : w;
+}
+
+/*
+ * One group of alike hosts (issue 25): its rows once, with "*" for the
+ * host's name, then its hosts one per line with their addresses. One per
+ * line so that `grep NAME` finds a host's line and a host added is a line
+ * added, at 64 hosts as at 10,000. A row that differs within the group
+ * (user, port, persist: who a host is, not its settings) says "(per host)"
+ * and becomes a column of the table.
+ */
+static void group_text(struct qg_buf *out, const cJSON *g, struct host_rows *h, size_t n)
+{
+	size_t n0 = n ? h[0].n : 0;
+	bool *per = calloc(n0 ? n0 : 1, sizeof(*per));
+	char(*sk)[192] = calloc(n0 ? n0 : 1, sizeof(*sk));
+	if (!per || !sk) {
+		out->failed = true;
+		free(per);
+		free(sk);
+		return;
+	}
+	qg_buf_printf(out, "\nhosts of group %s (target %s): %zu host%s alike\n", str_of(g, "name"),
+		      str_of(g, "target"), n, n == 1 ? "" : "s");
+	print_header(out);
+	char value[256];
+	size_t cols = 0; /* the per-host columns after ADDRESS */
+	for (size_t j = 0; j < n0; j++) {
+		starred(str_of(h[0].v[j], "key"), h[0].name, sk[j], sizeof(sk[j]));
+		/* The address is the table's; the group is this block. */
+		if (!strcmp(sk[j], "hosts.*.address") || !strcmp(sk[j], "hosts.*.group"))
+			continue;
+		bool same = true, same_source = true;
+		for (size_t k = 1; k < n; k++) {
+			const cJSON *r = host_row(&h[k], j, sk[j]);
+			same &= row_same(r, h[0].v[j]);
+			same_source &=
+			    r && !strcmp(str_of(r, "source"), str_of(h[0].v[j], "source"));
+		}
+		value_text(h[0].v[j], value, sizeof(value));
+		if (!same) {
+			per[j] = true;
+			cols++;
+		}
+		char why[240];
+		snprintf(why, sizeof(why), "differs within the group: the column %s below",
+			 sk[j] + (strncmp(sk[j], "hosts.*.", 8) ? 0 : 8));
+		print_row(out, sk[j], same ? value : "(per host)",
+			  same_source ? str_of(h[0].v[j], "source") : "mixed",
+			  same ? str_of(h[0].v[j], "reason") : why);
+	}
+	/* The table: HOST, ADDRESS and the per-host rows, each column as wide as its widest. */
+	size_t wn = 4, wa = 7, *wc = calloc(n0 ? n0 : 1, sizeof(*wc));
+	if (!wc) {
+		out->failed = true;
+		free(per);
+		free(sk);
+		return;
+	}
+	for (size_t j = 0; j < n0; j++)
+		if (per[j])
+			wc[j] = width(0, sk[j] + (strncmp(sk[j], "hosts.*.", 8) ? 0 : 8));
+	for (size_t k = 0; k < n; k++) {
+		wn = width(wn, h[k].name);
+		const cJSON *a = host_row(&h[k], 0, "hosts.*.address");
+		wa = width(wa, a ? str_of(a, "value") : "-");
+		for (size_t j = 0; j < n0; j++) {
+			const cJSON *r = per[j] ? host_row(&h[k], j, sk[j]) : NULL;
+			if (r) {
+				value_text(r, value, sizeof(value));
+				wc[j] = width(wc[j], value);
+			}
+		}
+	}
+	/* Padded but the last column: no line ends in spaces. */
+	size_t left = cols;
+	qg_buf_printf(out, "%-*s %-*s", (int)wn, "HOST", left ? (int)wa : 0, "ADDRESS");
+	for (size_t j = 0; j < n0; j++)
+		if (per[j])
+			qg_buf_printf(out, " %-*s", --left ? (int)wc[j] : 0,
+				      sk[j] + (strncmp(sk[j], "hosts.*.", 8) ? 0 : 8));
+	qg_buf_printf(out, "\n");
+	for (size_t k = 0; k < n; k++) {
+		const cJSON *a = host_row(&h[k], 0, "hosts.*.address");
+		left = cols;
+		qg_buf_printf(out, "%-*s %-*s", (int)wn, h[k].name, left ? (int)wa : 0,
+			      a ? str_of(a, "value") : "-");
+		for (size_t j = 0; j < n0; j++) {
+			if (!per[j])
+				continue;
+			const cJSON *r = host_row(&h[k], j, sk[j]);
+			if (r)
+				value_text(r, value, sizeof(value));
+			qg_buf_printf(out, " %-*s", --left ? (int)wc[j] : 0, r ? value : "-");
+		}
+		qg_buf_printf(out, "\n");
+	}
+	free(wc);
+	free(per);
+	free(sk);
 }
 
 void qg_explain_text(const cJSON *explain, struct qg_buf *out)
 {
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(explain, "rows");
-	qg_buf_printf(
-	    out, "fabric %s, intent sha256:%s\n\n",
-	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(explain, "fabric")),
-	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(explain, "intent_sha256")));
-	qg_buf_printf(out, "%-44s %-20s %-8s %s\n", "KEY", "VALUE", "SOURCE", "REASON");
-	const cJSON *r;
+	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(explain, "groups");
+	qg_buf_printf(out, "fabric %s, intent sha256:%s\n\n", str_of(explain, "fabric"),
+		      str_of(explain, "intent_sha256"));
+	/* The grouped hosts, by name: their rows wait for their group's block. */
+	size_t nh = 0;
+	const cJSON *g, *r;
+	cJSON_ArrayForEach(g, groups) nh +=
+	    (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g, "hosts"));
+	struct host_rows *h = calloc(nh ? nh : 1, sizeof(*h));
+	struct qg_strmap by = {0}; /* host name -> index + 1 into h */
+	if (!h) {
+		out->failed = true;
+		return;
+	}
+	size_t k = 0;
+	cJSON_ArrayForEach(g, groups)
+	{
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(g, "hosts"))
+		{
+			h[k].name = r->valuestring;
+			if (qg_strmap_put(&by, h[k].name, (void *)(k + 1), NULL) < 0)
+				out->failed = true;
+			k++;
+		}
+	}
+	print_header(out);
+	char value[256];
 	cJSON_ArrayForEach(r, rows)
 	{
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "value");
-		char value[256];
-		if (cJSON_IsString(v) || cJSON_IsRaw(v))
-			snprintf(value, sizeof(value), "%s", v->valuestring);
-		else if (cJSON_IsNumber(v))
-			snprintf(value, sizeof(value), "%.0f", v->valuedouble);
-		else
-			snprintf(value, sizeof(value), "-");
-		const char *reason =
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "reason"));
-		const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key"));
-		const char *source =
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "source"));
-		if (reason && *reason)
-			qg_buf_printf(out, "%-44s %-20s %-8s %s\n", key, value, source, reason);
-		else
-			qg_buf_printf(out, "%-44s %-20s %s\n", key, value, source);
+		const char *dev = str_of(r, "device");
+		size_t at = dev ? (size_t)qg_strmap_get(&by, dev) : 0;
+		if (at) {
+			struct host_rows *x = &h[at - 1];
+			if (x->n == x->cap) {
+				size_t cap = x->cap ? 2 * x->cap : 16;
+				const cJSON **v = realloc(x->v, cap * sizeof(*v));
+				if (!v) {
+					out->failed = true;
+					continue;
+				}
+				x->v = v;
+				x->cap = cap;
+			}
+			x->v[x->n++] = r;
+			continue;
+		}
+		value_text(r, value, sizeof(value));
+		print_row(out, str_of(r, "key"), value, str_of(r, "source"), str_of(r, "reason"));
 	}
+	k = 0;
+	cJSON_ArrayForEach(g, groups)
+	{
+		size_t n = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g, "hosts"));
+		group_text(out, g, &h[k], n);
+		k += n;
+	}
+	for (k = 0; k < nh; k++)
+		free(h[k].v);
+	free(h);
+	qg_strmap_free(&by);
+}
+
+int qg_explain_only(cJSON *explain, const char *device)
+{
+	cJSON *rows = cJSON_GetObjectItemCaseSensitive(explain, "rows");
+	cJSON *r = rows ? rows->child : NULL;
+	int kept = 0;
+	while (r) {
+		cJSON *next = r->next;
+		const char *dev = str_of(r, "device");
+		if (dev && !strcmp(dev, device))
+			kept++;
+		else
+			cJSON_Delete(cJSON_DetachItemViaPointer(rows, r));
+		r = next;
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(explain, "groups");
+	return kept;
 }

@@ -12,9 +12,19 @@
 
 #include <cjson/cJSON.h>
 
-/* {"fabric", "intent_sha256", "rows": [{key, value, source, reason}]} */
+/*
+ * {"fabric", "intent_sha256", "rows": [{key, value, source, reason, device}],
+ * "groups": [{name, target, hosts: [names]}]}: a row about one device names
+ * it (device); groups are the alike hosts (struct qg_target's group()).
+ */
 cJSON *qg_explain_json(const struct qg_model *m);
-/* The same rows as an aligned text table. */
+/*
+ * The same rows as an aligned text table: every row but the grouped hosts',
+ * then one block per group of alike hosts, its rows once and its hosts with
+ * their addresses (issue 25: 64 alike hosts were 64 times the same rows).
+ */
 void qg_explain_text(const cJSON *explain, struct qg_buf *out);
+/* Keep only the rows of one device, and no groups (--host, --switch); how many were kept. */
+int qg_explain_only(cJSON *explain, const char *device);
 
 #endif

@@ -154,6 +154,7 @@ static const struct {
     {"switches", "the top level"},
     {"hosts", "the top level"},
     {"verify", "the top level"},
+    {"acknowledge", "the top level"},
     {"fabric", "the top level"},
     {"version", "the top level"},
 };
@@ -664,7 +665,7 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 	unsigned lb = w->bad, cb = w->bad >> BAD_CNP_SHIFT;
 
 	if (!(w->bad & BAD_MTU) && q->mtu < QG_MTU_FOR_ROCE_4096)
-		qg_warning(w->d, q->mtu_given ? q->mtu_pos : qn->pos,
+		qg_warning(w->d, q->mtu_given ? q->mtu_pos : qn->pos, QG_W_MTU_BELOW_ROCE_4096,
 			   "qos.mtu %d allows a RoCE path MTU of %d only; 4096 needs an MTU of %d "
 			   "or more",
 			   q->mtu, qg_roce_path_mtu(q->mtu), QG_MTU_FOR_ROCE_4096);
@@ -713,7 +714,7 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 				q->dscp_prio[cl->dscp[i]] = (uint8_t)cl->priority;
 		}
 	} else if (l->n_dscp && !(lb & BAD_DSCP)) {
-		qg_warning(w->d, l->dscp_pos,
+		qg_warning(w->d, l->dscp_pos, QG_W_PCP_TRUST_DSCP_UNUSED,
 			   "trust is pcp: switches classify by 802.1p priority, so the DSCP values "
 			   "only set what hosts mark");
 	}
@@ -728,7 +729,7 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 		}
 	}
 	if (wrr > 100 && !(lb & BAD_ETS) && !(q->cnp && (cb & BAD_ETS)))
-		qg_warning(w->d, wrr_pos,
+		qg_warning(w->d, wrr_pos, QG_W_ETS_WEIGHTS_OVER_100,
 			   "ETS weights add up to %d%%; the WRR classes share 100%% of the "
 			   "bandwidth",
 			   wrr);
@@ -736,15 +737,15 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 	if (w->bad & BAD_ECN)
 		return; /* ecn could not be read: the warnings below would guess */
 	if (!q->ecn)
-		qg_warning(w->d, l->pos,
+		qg_warning(w->d, l->pos, QG_W_NO_ECN,
 			   "qos.lossless has no ecn: DCQCN stays off and PFC alone holds the "
 			   "fabric, which spreads congestion");
 	else if (!q->cnp && !(w->bad & BAD_CNP_MAP))
-		qg_warning(w->d, qn->pos,
+		qg_warning(w->d, qn->pos, QG_W_ECN_WITHOUT_CNP,
 			   "ecn is on but qos has no cnp class: CNPs share the default class and "
 			   "DCQCN reacts late");
 	if (q->cnp && !q->ecn)
-		qg_warning(w->d, c->pos,
+		qg_warning(w->d, c->pos, QG_W_CNP_WITHOUT_ECN,
 			   "qos.cnp is set but qos.lossless.ecn is not: nothing marks ECN, so no "
 			   "CNP is ever sent");
 }
@@ -1325,7 +1326,7 @@ static void load_host_key(struct walk *w, const struct qg_ynode *item, const cha
 		}
 		/* function is read before qos_tool (the target's keys list is in that order). */
 		if (t >= 0 && h->function == QG_FN_VF)
-			qg_warning(w->d, v->pos,
+			qg_warning(w->d, v->pos, QG_W_QOS_TOOL_IGNORED_FOR_VF,
 				   "%s: ignored for function vf; trust and PFC belong to the "
 				   "hypervisor",
 				   sub);
@@ -1749,11 +1750,109 @@ static void load_verify(struct walk *w, const struct qg_ynode *n)
 	}
 }
 
+/*
+ * because: text for people, printed by explain as it is, so no control
+ * character (C0, DEL, or C1 in UTF-8: some terminals obey those like ESC).
+ */
+static bool because_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < 0x20 || p[i] == 0x7f ||
+		    (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f))
+			return false;
+	return n > 0 && n < QG_BECAUSE_LEN;
+}
+#define QG_BECAUSE_RULE "1..200 bytes of text without control characters"
+
+/* One acknowledge entry's warning name: a warning the intent can trigger (gen/warnings.h). */
+static enum qg_warning_id read_ack_name(struct walk *w, const struct qg_ynode *v, const char *path)
+{
+	if (!expect_kind(w, v, QG_Y_SCALAR, path))
+		return QG_W_NONE;
+	char names[1024];
+	qg_warning_acknowledgeable(names, sizeof(names));
+	enum qg_warning_id id = qg_warning_lookup(v->value);
+	const struct qg_warning_info *info = qg_warning_info(id);
+	if (!info) {
+		const char *near = qg_warning_nearest(v->value);
+		qg_error(w->d, v->pos,
+			 "%s: unknown warning '%s'%s%s%s; the warnings an intent can "
+			 "acknowledge: %s",
+			 path, v->value, near ? " (did you mean '" : "", near ? near : "",
+			 near ? "'?)" : "", names);
+		return QG_W_NONE;
+	}
+	if (info->scope != QG_WS_INTENT) {
+		qg_error(w->d, v->pos,
+			 "%s: '%s' cannot be acknowledged: %s; the warnings an intent can "
+			 "acknowledge: %s",
+			 path, v->value,
+			 info->scope == QG_WS_READBACK
+			     ? "it is about a device's read-back, not the intent"
+			     : "remove the acknowledgement it warns about instead",
+			 names);
+		return QG_W_NONE;
+	}
+	return id;
+}
+
+/*
+ * acknowledge: a list of warning names, each a name or {warning: NAME,
+ * because: TEXT}. Errors are not named, so none can be acknowledged.
+ */
+static void load_acknowledge(struct walk *w, const struct qg_ynode *n)
+{
+	static const char *const keys[] = {"warning", "because", NULL};
+	struct qg_model *m = w->m;
+	size_t count = 0;
+	if (!(m->acks = alloc_list(w, n, "acknowledge", sizeof(*m->acks), &count)))
+		return;
+	for (size_t i = 0; i < n->n_kids; i++) {
+		const struct qg_ynode *item = n->kids[i], *name = item, *why = NULL;
+		char path[PATH_LEN], sub[PATH_LEN];
+		snprintf(path, sizeof(path), "acknowledge[%zu]", i);
+		snprintf(sub, sizeof(sub), "%s", path);
+		if (item->kind == QG_Y_MAP) {
+			check_keys(w, item, path, keys);
+			join(sub, path, "warning");
+			name = require(w, item, "warning", path);
+			why = get(item, "because");
+		} else if (item->kind != QG_Y_SCALAR) {
+			qg_error(w->d, item->pos,
+				 "%s: expected a warning name or a mapping of warning and because, "
+				 "got %s",
+				 path, kind_name(item));
+			continue;
+		}
+		struct qg_ack a = {.pos = item->pos};
+		if (!name || (a.warning = read_ack_name(w, name, sub)) == QG_W_NONE)
+			continue;
+		char bsub[PATH_LEN];
+		join(bsub, path, "because");
+		if (why && !read_str(w, why, bsub, because_ok, QG_BECAUSE_RULE, a.because,
+				     sizeof(a.because)))
+			continue;
+		bool twice = false;
+		for (size_t k = 0; k < m->n_acks && !twice; k++) {
+			if (m->acks[k].warning != a.warning)
+				continue;
+			twice = true;
+			qg_error(w->d, name->pos, "%s: '%s' is acknowledged twice", sub,
+				 name->value);
+			qg_note(w->d, m->acks[k].pos, "first acknowledged here");
+		}
+		if (!twice)
+			m->acks[m->n_acks++] = a;
+	}
+}
+
 int qg_intent_load(const char *text, size_t len, const struct qg_target *const *targets,
 		   struct qg_diags *d, struct qg_model *m)
 {
-	static const char *const keys[] = {"version", "fabric", "qos",	  "switches",
-					   "hosts",   "dvs",	"verify", NULL};
+	static const char *const keys[] = {"version", "fabric", "qos",	       "switches", "hosts",
+					   "dvs",     "verify", "acknowledge", NULL};
 	memset(m, 0, sizeof(*m));
 	struct qg_ynode *root = qg_yaml_parse(text, len, d);
 	if (!root) {
@@ -1798,6 +1897,10 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 	if ((v = get(root, "dvs")))
 		load_dvs(&w, v);
 	load_verify(&w, get(root, "verify"));
+	if ((v = get(root, "acknowledge")))
+		load_acknowledge(&w, v);
+	/* The parse's own warnings; the targets' check()s' are the caller's (gen/warnings.h). */
+	qg_warnings_acknowledge(m, d, false);
 	qg_strmap_free(&w.names);
 	qg_strmap_free(&w.hosts);
 	free(w.uses);

@@ -16,5 +16,6 @@ void qg_model_free(struct qg_model *m)
 		free(m->dvs[i].hosts);
 	free(m->dvs);
 	free(m->verify.pairs);
+	free(m->acks);
 	memset(m, 0, sizeof(*m));
 }

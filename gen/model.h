@@ -185,6 +185,17 @@ struct qg_verify {
 	bool duration_given;
 };
 
+/*
+ * acknowledge: a warning the intent keeps on purpose (issue 25), by name
+ * (gen/warnings.h): not printed, not failing --strict, listed by explain.
+ */
+#define QG_BECAUSE_LEN 201 /* because: 1..200 bytes */
+struct qg_ack {
+	enum qg_warning_id warning;
+	char because[QG_BECAUSE_LEN]; /* "" when the intent gives no reason */
+	struct qg_pos pos;
+};
+
 struct qg_model {
 	/* The registry the intent was read with (NULL-terminated), in emit order. */
 	const struct qg_target *const *targets;
@@ -198,6 +209,8 @@ struct qg_model {
 	struct qg_dvs *dvs;
 	size_t n_dvs;
 	struct qg_verify verify;
+	struct qg_ack *acks;
+	size_t n_acks;
 };
 
 void qg_model_free(struct qg_model *m);

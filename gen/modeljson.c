@@ -174,6 +174,18 @@ cJSON *qg_model_json(const struct qg_model *m)
 	}
 	cJSON_AddNumberToObject(vf, "message_size", m->verify.message_size);
 	cJSON_AddNumberToObject(vf, "duration_s", m->verify.duration_s);
+	/* Left out when the intent acknowledges nothing, so older intents hash as before. */
+	cJSON *acks = m->n_acks ? cJSON_AddArrayToObject(root, "acknowledge") : NULL;
+	for (size_t i = 0; acks && i < m->n_acks; i++) {
+		const struct qg_ack *a = &m->acks[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "warning", qg_warning_info(a->warning)->name);
+		if (a->because[0])
+			cJSON_AddStringToObject(o, "because", a->because);
+		else
+			cJSON_AddNullToObject(o, "because");
+		cJSON_AddItemToArray(acks, o);
+	}
 	return root;
 }
 

@@ -171,7 +171,7 @@ void qg_warn_other_host(struct qg_diags *d, const char *hostname, const char *na
 			const char *address, const char *what)
 {
 	if (!qg_hostname_matches(hostname, name, address))
-		qg_warning(d, (struct qg_pos){0},
+		qg_warning(d, (struct qg_pos){0}, QG_W_READBACK_OTHER_HOSTNAME,
 			   "the read-back's hostname is '%s', not switch '%s' (address %s): is it "
 			   "another switch's %s?",
 			   hostname, name, address, what);

@@ -20,8 +20,8 @@ echo
 echo "\$ sed -n '/^qg_need/,\$p' $out/host/groups/linux-vf.sh   # what its group gets"
 sed -n '/^qg_need_netdev /,$p' "$out/host/groups/linux-vf.sh"
 echo
-echo "\$ $Q explain $intent | grep -E '^(KEY|derived)'"
-"$Q" explain "$intent" | grep -E '^(KEY|derived)'
+echo "\$ $Q explain $intent | sed -n '3p;/^derived/p'   # the header, then the derived rows"
+"$Q" explain "$intent" | sed -n '3p;/^derived/p'
 echo
 echo "\$ $Q build $intent --check -o $out && echo in sync"
 "$Q" build "$intent" --check -o "$out" && echo "in sync"

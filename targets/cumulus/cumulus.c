@@ -65,7 +65,7 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 	if (wd->state != QG_PFCWD_ON)
 		return;
 	if (wd->restoration_given)
-		qg_warning(d, wd->restoration_pos,
+		qg_warning(d, wd->restoration_pos, QG_W_CUMULUS_RESTORATION_MS_IGNORED,
 			   "qos.pfc_watchdog.restoration_ms: NVUE has no restoration time, so the "
 			   "cumulus target ignores it (its switches restore a queue as NVUE does)");
 }

@@ -6,6 +6,7 @@
 #include "dvs_push.h"
 #include "../../gen/errmsg.h"
 #include "../../gen/escape.h"
+#include "../../gen/warnings.h"
 #include "../driver.h"
 #include "dvs.h"
 
@@ -621,13 +622,13 @@ static int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx
 		fprintf(stderr,
 			"qosgen: warning: %s: plain HTTP (--allow-http): the vSphere user name, "
 			"password and session cross the network UNENCRYPTED; anyone on the path "
-			"can read them\n",
-			ep.url);
+			"can read them [%s]\n",
+			ep.url, qg_warning_info(QG_W_VSPHERE_PLAIN_HTTP)->name);
 	if (ep.insecure)
 		fprintf(stderr,
 			"qosgen: warning: %s: TLS certificate checking is OFF (--insecure or "
-			"GOVC_INSECURE): anyone on the path can read the vSphere password\n",
-			ep.url);
+			"GOVC_INSECURE): anyone on the path can read the vSphere password [%s]\n",
+			ep.url, qg_warning_info(QG_W_VSPHERE_TLS_UNCHECKED)->name);
 	struct vs_conn_opts co = {.url = ep.url,
 				  .ca_file = ep.ca_file,
 				  .insecure = ep.insecure,

@@ -44,7 +44,7 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 	qg_check_fixed_dscp_map(m, "onyx", d);
 	for (size_t i = 0; i < m->n_switches; i++)
 		if (m->switches[i].target == &qg_target_onyx && m->switches[i].cable_m)
-			qg_warning(d, m->switches[i].cable_pos,
+			qg_warning(d, m->switches[i].cable_pos, QG_W_ONYX_CABLE_LENGTH_NOT_WRITTEN,
 				   "switches[%zu].cable_length_m: the onyx target writes no cable "
 				   "length (the Onyx manual documents none for its headroom); "
 				   "ignored for %s",
@@ -58,7 +58,7 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 	for (size_t i = 0; i < m->n_switches; i++)
 		onyx |= m->switches[i].target == &qg_target_onyx;
 	if (onyx && m->qos.pfcwd.state != QG_PFCWD_UNMANAGED)
-		qg_warning(d, m->qos.pfcwd.pos,
+		qg_warning(d, m->qos.pfcwd.pos, QG_W_ONYX_PFC_WATCHDOG_NOT_WRITTEN,
 			   "qos.pfc_watchdog: the onyx target writes no PFC watchdog yet; ignored "
 			   "for its switches, which keep their own");
 	/*
@@ -239,7 +239,7 @@ static int onyx_diff(const struct qg_model *m, size_t i, const char *readback, s
 	}
 	/* A saved read-back may be from another switch: say so, and go on (push refuses). */
 	if (!onyx_config_hostname_matches(&have, sw->name, sw->address))
-		qg_warning(d, (struct qg_pos){have.hostname_line, 1},
+		qg_warning(d, (struct qg_pos){have.hostname_line, 1}, QG_W_READBACK_OTHER_HOSTNAME,
 			   "the read-back's hostname is '%s', not switch '%s' (address %s): is it "
 			   "another switch's running-config?",
 			   have.hostname, sw->name, sw->address);

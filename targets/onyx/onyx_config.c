@@ -488,13 +488,15 @@ int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, str
 		}
 		if (n >= 2 && !strcmp(w[0], "traffic") && !strcmp(w[1], "pool")) {
 			if (!parse_pool(out, w, n, lineno))
-				qg_warning(d, pos, "cannot read '%s'; line skipped", raw);
+				qg_warning(d, pos, QG_W_READBACK_LINE_SKIPPED,
+					   "cannot read '%s'; line skipped", raw);
 			continue;
 		}
 		if (n >= 3 && !strcmp(w[0], "no") && !strcmp(w[1], "traffic") &&
 		    !strcmp(w[2], "pool")) {
 			if (!parse_no_pool(out, w, n))
-				qg_warning(d, pos, "cannot read '%s'; line skipped", raw);
+				qg_warning(d, pos, QG_W_READBACK_LINE_SKIPPED,
+					   "cannot read '%s'; line skipped", raw);
 			continue;
 		}
 		const char *why = switch_blocker(w, n);
@@ -517,8 +519,8 @@ int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, str
 		int ways = split_ways(w, n);
 		if (ways != 0) {
 			if (ways < 0 || onyx_port_parse(w[2], &ports, &np, err, sizeof(err)) != 0) {
-				qg_warning(d, pos, "cannot read the split of '%s'; line skipped",
-					   raw);
+				qg_warning(d, pos, QG_W_READBACK_LINE_SKIPPED,
+					   "cannot read the split of '%s'; line skipped", raw);
 				continue;
 			}
 			for (size_t k = 0; k < np && rc == 0; k++)
@@ -533,12 +535,13 @@ int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, str
 		if (kind == 0)
 			continue;
 		if (kind < 0) {
-			qg_warning(d, pos, "cannot read '%s'; line skipped", raw);
+			qg_warning(d, pos, QG_W_READBACK_LINE_SKIPPED,
+				   "cannot read '%s'; line skipped", raw);
 			continue;
 		}
 		if (onyx_port_parse(w[2], &ports, &np, err, sizeof(err)) != 0) {
-			qg_warning(d, pos, "cannot read the ports of '%s' (%s); line skipped", raw,
-				   err);
+			qg_warning(d, pos, QG_W_READBACK_LINE_SKIPPED,
+				   "cannot read the ports of '%s' (%s); line skipped", raw, err);
 			continue;
 		}
 		for (size_t k = 0; k < np && rc == 0; k++) {

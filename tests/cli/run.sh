@@ -175,6 +175,94 @@ assert rows["derived.roce_tos"] == 106 and rows["switches.swx-mld-1-2.port_count
 assert rows["device.swx-mld-1-2.ports"] == "1/1-1/32" and rows["derived.pfc_bitmap"] == "0x08", rows
 ' >"$tmp/j.why" 2>&1
 check json-explain-numbers $? "$(cat "$tmp/j.why")"
+# Issue 25: an Onyx fabric passes check --strict once it acknowledges the two
+# warnings the onyx target gives on purpose; without them, it cannot.
+ack=tests/golden/errors/acknowledge-strict/intent.yaml
+"$Q" check --strict "$ack" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q ': ok: 2 switches' "$tmp/out"
+check check-strict-acknowledged $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
+sed '/^acknowledge:/,$d' "$ack" >"$tmp/unack.yaml"
+"$Q" check --strict "$tmp/unack.yaml" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && grep -q 'own \[onyx-pfc-watchdog-not-written\] \[--strict\]$' "$tmp/err" &&
+	grep -q 'onyx1 \[onyx-cable-length-not-written\] \[--strict\]$' "$tmp/err"
+check check-strict-unacknowledged-fails $? "exit $st: $(cat "$tmp/err")"
+# In --json, each warning's name is a field; an acknowledged one is not a
+# diagnostic but a row of explain, with the intent's reason.
+json_case explain-stale explain ran tests/golden/errors/acknowledge-stale/intent.yaml
+"$Q" explain tests/golden/errors/acknowledge-stale/intent.yaml --json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [(g["severity"], g["warning"]) for g in d["diagnostics"]] == [("warning", "stale-acknowledgement")], d["diagnostics"]
+rows = {r["key"]: r for r in d["rows"]}
+r = rows["acknowledge.onyx-pfc-watchdog-not-written"]
+assert r["value"] == "acknowledged" and r["reason"].startswith("the Onyx spine keeps its own"), r
+' >"$tmp/j.why" 2>&1
+check json-warning-names $? "$(cat "$tmp/j.why")"
+"$Q" explain "$ack" --json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["diagnostics"] == [] and d["ok"], d["diagnostics"]
+assert sum(r["key"].startswith("acknowledge.") for r in d["rows"]) == 2, d["rows"]
+' >"$tmp/j.why" 2>&1
+check json-acknowledged-not-diagnostics $? "$(cat "$tmp/j.why")"
+# Issue 25: 64 alike hosts print as one block per group, each host once, on
+# one line with its address (before: five to seven rows per host, no address).
+cat >"$tmp/h64.yaml" <<'YAML'
+version: 1
+fabric: h64
+qos:
+  lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}
+  cnp: {priority: 6, dscp: 48, ets: strict}
+switches:
+  - {name: leaf1, platform: cumulus, address: 10.0.0.1, ports: [swp1-32]}
+hosts:
+  - {name: "gpu-[01-32]", platform: linux, address: 10.1.0.11, netdev: ens1f0, rdma_device: mlx5_0}
+  - {name: "vm-[01-16]", platform: linux, function: vf, address: 10.2.0.11, netdev: ens1f0, rdma_device: mlx5_0}
+  - {name: "esx[01-16]", platform: esxi, address: "esx[01-16].lab.example.net", uplink: vmnic1}
+YAML
+"$Q" explain "$tmp/h64.yaml" >"$tmp/out" 2>"$tmp/err"
+st=$?
+lines=$(wc -l <"$tmp/out")
+n=0
+for h in gpu-07 vm-16 esx01; do
+	[ "$(grep -c "$h" "$tmp/out")" -eq 1 ] && n=$((n + 1))
+done
+[ $st -eq 0 ] && [ $n -eq 3 ] && [ "$lines" -lt 300 ] &&
+	grep -q '^gpu-07 10\.1\.0\.17$' "$tmp/out" && grep -q '^esx01 esx01\.lab\.example\.net$' "$tmp/out" &&
+	[ "$(grep -c '^hosts of group ' "$tmp/out")" -eq 3 ]
+check explain-groups-alike-hosts $? "exit $st, $lines lines, $n hosts once: $(head -c 600 "$tmp/err" "$tmp/out")"
+"$Q" explain "$tmp/h64.yaml" --host gpu-07 >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 0 ] && grep -q '^hosts\.gpu-07\.group  *linux-pf-mlnx_qos  *derived' "$tmp/out" &&
+	grep -q '^hosts\.gpu-07\.address  *10\.1\.0\.17  *given$' "$tmp/out" &&
+	grep -q '^device\.gpu-07\.mtu  *9000 ' "$tmp/out" && ! grep -q 'gpu-08\|^qos\.' "$tmp/out"
+check explain-host $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
+"$Q" explain "$tmp/h64.yaml" --host gpu-7 >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "^qosgen explain: no host named 'gpu-7' in the intent (did you mean 'gpu-07'?)$" "$tmp/err"
+check explain-unknown-host-did-you-mean $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
+"$Q" explain "$tmp/h64.yaml" --switch leaf1 >"$tmp/out" 2>&1
+st=$?
+[ $st -eq 0 ] && grep -q '^device\.leaf1\.' "$tmp/out" && ! grep -q 'gpu-\|^qos\.' "$tmp/out"
+check explain-switch $? "exit $st: $(cat "$tmp/out")"
+json_case explain-host explain ran "$tmp/h64.yaml" --host vm-03
+"$Q" explain "$tmp/h64.yaml" --json | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+groups = {g["name"]: g for g in d["groups"]}
+assert sorted(groups) == ["esxi", "linux-pf-mlnx_qos", "linux-vf"], groups
+assert groups["linux-vf"]["hosts"][:2] == ["vm-01", "vm-02"] and len(groups["linux-vf"]["hosts"]) == 16
+assert d["summary"]["groups"] == 3, d["summary"]
+rows = {r["key"]: r for r in d["rows"]}
+for h in ("gpu-01", "vm-16", "esx09"):
+    assert rows["hosts.%s.port" % h]["device"] == h, h
+assert rows["hosts.esx09.address"]["value"] == "esx09.lab.example.net"
+assert rows["device.gpu-32.mtu"]["value"] == 9000
+' >"$tmp/j.why" 2>&1
+check json-explain-groups $? "$(cat "$tmp/j.why")"
 "$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" --exit-code --json >"$tmp/j.out" 2>/dev/null
 st=$?
 /usr/bin/python3 -c '

@@ -17,23 +17,64 @@ static void test_sorted_compiler_form(void **state)
 	struct qg_diags d;
 	qg_diags_init(&d, "x.yaml");
 	qg_error(&d, (struct qg_pos){5, 3}, "second");
-	qg_warning(&d, (struct qg_pos){2, 9}, "first");
+	qg_warning(&d, (struct qg_pos){2, 9}, QG_W_NO_ECN, "first");
 	qg_note(&d, (struct qg_pos){1, 1}, "context");
 	qg_error_in(&d, "t.in", (struct qg_pos){1, 1}, "template");
 	qg_error(&d, (struct qg_pos){0, 0}, "whole file");
 	char *out = print(&d, false);
 	assert_string_equal(out, "x.yaml: error: whole file\n"
-				 "x.yaml:2:9: warning: first\n"
+				 "x.yaml:2:9: warning: first [no-ecn]\n"
 				 "x.yaml:1:1: note: context\n"
 				 "x.yaml:5:3: error: second\n"
 				 "t.in:1:1: error: template\n");
 	free(out);
 	out = print(&d, true);
-	assert_non_null(strstr(out, "x.yaml:2:9: error: first [--strict]\n"));
+	assert_non_null(strstr(out, "x.yaml:2:9: error: first [no-ecn] [--strict]\n"));
 	free(out);
 	assert_int_equal(d.errors, 3);
 	assert_int_equal(d.warnings, 1);
 	qg_diags_free(&d);
+}
+
+/* Issue 25: an acknowledged warning is kept, marked, but neither printed nor counted. */
+static void test_acknowledged_warning_silent(void **state)
+{
+	(void)state;
+	struct qg_diags d;
+	qg_diags_init(&d, "x.yaml");
+	qg_warning(&d, (struct qg_pos){3, 1}, QG_W_ONYX_PFC_WATCHDOG_NOT_WRITTEN, "watchdog");
+	qg_note(&d, (struct qg_pos){4, 1}, "its note");
+	qg_warning(&d, (struct qg_pos){5, 1}, QG_W_NO_ECN, "ecn");
+	assert_true(qg_diags_failed(&d, true));
+	assert_int_equal(qg_diags_acknowledge(&d, QG_W_ONYX_PFC_WATCHDOG_NOT_WRITTEN), 1);
+	assert_int_equal(qg_diags_acknowledge(&d, QG_W_ONYX_PFC_WATCHDOG_NOT_WRITTEN), 1);
+	assert_int_equal(d.warnings, 1);
+	char *out = print(&d, false);
+	assert_string_equal(out, "x.yaml:5:1: warning: ecn [no-ecn]\n");
+	free(out);
+	assert_true(qg_diags_failed(&d, true));
+	assert_int_equal(qg_diags_acknowledge(&d, QG_W_NO_ECN), 1);
+	assert_false(qg_diags_failed(&d, true));
+	assert_int_equal(qg_diags_acknowledge(&d, QG_W_CNP_WITHOUT_ECN), 0);
+	qg_diags_free(&d);
+}
+
+/* Every name is kebab-case and unique; a typo finds its name. */
+static void test_warning_names(void **state)
+{
+	(void)state;
+	for (int i = QG_W_NONE + 1; i < QG_W_COUNT; i++) {
+		const struct qg_warning_info *w = qg_warning_info((enum qg_warning_id)i);
+		assert_non_null(w);
+		assert_true(strspn(w->name, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
+			    strlen(w->name));
+		assert_true(strlen(w->name) <= 32); /* qg_edit_distance's reach */
+		assert_int_equal(qg_warning_lookup(w->name), i);
+	}
+	assert_null(qg_warning_info(QG_W_NONE));
+	assert_string_equal(qg_warning_nearest("onyx-pfc-watchdog-not-writen"),
+			    "onyx-pfc-watchdog-not-written");
+	assert_null(qg_warning_nearest("readback-line-skiped")); /* not acknowledgeable */
 }
 
 static void test_control_characters_escaped(void **state)
@@ -53,6 +94,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sorted_compiler_form),
 	    cmocka_unit_test(test_control_characters_escaped),
+	    cmocka_unit_test(test_acknowledged_warning_silent),
+	    cmocka_unit_test(test_warning_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

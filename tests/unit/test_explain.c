@@ -150,12 +150,103 @@ static void test_vf_switch_mtu_row(void **state)
 	qg_model_free(&m);
 }
 
+static size_t count(const char *text, const char *what)
+{
+	size_t n = 0;
+	for (const char *p = text; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/*
+ * Issue 25: alike hosts print once per group: the group's rows with "*"
+ * for the host, then one line per host with its address. Every host's rows
+ * stay in the JSON, each naming its device, with its group's name.
+ */
+static void test_alike_hosts_grouped(void **state)
+{
+	(void)state;
+	static const char hosts[] =
+	    "hosts:\n"
+	    "  - {name: \"g[1-3]\", platform: linux, address: 10.0.0.1, netdev: e1, "
+	    "rdma_device: mlx5_0}\n"
+	    "  - {name: g4, platform: linux, address: 10.0.0.9, port: 2222, netdev: e1, "
+	    "rdma_device: mlx5_0}\n"
+	    "  - {name: v1, platform: linux, function: vf, address: 10.0.1.1, netdev: e1, "
+	    "rdma_device: mlx5_0}\n";
+	char text[2048];
+	struct qg_model m;
+	snprintf(text, sizeof(text), "%s%s", BASE_QOS, hosts);
+	load_ok(text, &m);
+	cJSON *e = qg_explain_json(&m);
+	const cJSON *r = find_row(e, "hosts.g2.group");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "value")),
+			    "linux-pf-mlnx_qos");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "device")), "g2");
+	assert_string_equal(
+	    cJSON_GetStringValue(cJSON_GetObjectItem(find_row(e, "hosts.g3.address"), "value")),
+	    "10.0.0.3");
+	assert_string_equal(
+	    cJSON_GetStringValue(cJSON_GetObjectItem(find_row(e, "device.g4.mtu"), "device")),
+	    "g4");
+	const cJSON *groups = cJSON_GetObjectItem(e, "groups");
+	assert_int_equal(cJSON_GetArraySize(groups), 2);
+	const cJSON *g0 = cJSON_GetArrayItem(groups, 0);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(g0, "name")),
+			    "linux-pf-mlnx_qos");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(g0, "hosts")), 4);
+
+	struct qg_buf text_out = {0};
+	qg_explain_text(e, &text_out);
+	const char *t = text_out.data;
+	assert_non_null(
+	    strstr(t, "\nhosts of group linux-pf-mlnx_qos (target linux): 4 hosts alike\n"));
+	assert_non_null(strstr(t, "\nhosts of group linux-vf (target linux): 1 host alike\n"));
+	/* The rows once per group, not per host; the port that differs is a column. */
+	assert_int_equal(count(t, "device.*.mtu "), 2);
+	assert_int_equal(count(t, "hosts.g1."), 0);
+	assert_int_equal(count(t, "device.g1."), 0);
+	assert_non_null(strstr(t,
+			       "hosts.*.port                                 (per host)           "
+			       "mixed    differs within the group: the column port below\n"));
+	assert_non_null(strstr(t, "HOST ADDRESS  port\n"
+				  "g1   10.0.0.1 22\n"
+				  "g2   10.0.0.2 22\n"
+				  "g3   10.0.0.3 22\n"
+				  "g4   10.0.0.9 2222\n"));
+	assert_non_null(strstr(t, "HOST ADDRESS\nv1   10.0.1.1\n"));
+	assert_null(strstr(t, " \n")); /* no line ends in spaces */
+	qg_buf_free(&text_out);
+
+	/* --host: that host's rows only, its group's name among them. */
+	int of_g4 = 0;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(e, "rows"))
+	{
+		const char *dev = cJSON_GetStringValue(cJSON_GetObjectItem(r, "device"));
+		of_g4 += dev && !strcmp(dev, "g4");
+	}
+	assert_true(of_g4 > 10);
+	assert_int_equal(qg_explain_only(e, "g4"), of_g4);
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "rows")), of_g4);
+	assert_null(cJSON_GetObjectItem(e, "groups"));
+	qg_explain_text(e, &text_out);
+	assert_non_null(strstr(text_out.data, "hosts.g4.group "));
+	assert_non_null(
+	    strstr(text_out.data, "hosts.g4.port                                2222 "));
+	assert_null(strstr(text_out.data, "g1"));
+	assert_null(strstr(text_out.data, "qos.mtu"));
+	qg_buf_free(&text_out);
+	cJSON_Delete(e);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_vf_switch_mtu_row),
 	    cmocka_unit_test(test_derived_with_reasons),
 	    cmocka_unit_test(test_one_vocabulary),
+	    cmocka_unit_test(test_alike_hosts_grouped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
