@@ -74,12 +74,13 @@ enum {
 	BAD_CNP_MAP = 1u << 12,
 };
 
-#define PATH_LEN 96
+/* Room for a device path with an 80-character name and a key or two after it. */
+#define PATH_LEN 192
 
-/* "switches[0]" + "name" -> "switches[0].name"; paths are short, a long one is cut. */
+/* "switches[leaf1]" + "name" -> "switches[leaf1].name"; a long path is cut. */
 static void join(char sub[PATH_LEN], const char *path, const char *key)
 {
-	size_t a = strnlen(path, PATH_LEN / 2), b = strnlen(key, PATH_LEN / 2 - 2);
+	size_t a = strnlen(path, PATH_LEN - 48), b = strnlen(key, 46);
 	memcpy(sub, path, a);
 	sub[a] = '.';
 	memcpy(sub + a + 1, key, b);
@@ -1069,8 +1070,35 @@ static void *alloc_list(struct walk *w, const struct qg_ynode *n, const char *wh
 	return v;
 }
 
+/* A host list that parses, so that its entry may be named by it. */
+static bool hostlist_ok(const char *pattern)
+{
+	struct qg_hostlist hl;
+	char err[160];
+	if (qg_hostlist_parse(pattern, &hl, err, sizeof(err)) != 0)
+		return false;
+	qg_hostlist_free(&hl);
+	return true;
+}
+
 /*
- * The start of every device entry: its path ("hosts[2]"), the mapping and
+ * A device entry's path for messages: by its name when it has a usable one
+ * (issue 25: "switches[leaf1]", the text the reader searches the file for;
+ * an index is counted by hand), or by its index (qg_device_path).
+ */
+static void entry_path(char path[PATH_LEN], const char *what, const struct qg_ynode *item,
+		       size_t i, bool name_list, bool (*name_ok)(const char *))
+{
+	const struct qg_ynode *v = item->kind == QG_Y_MAP ? get(item, "name") : NULL;
+	bool usable = v && v->kind == QG_Y_SCALAR &&
+		      (name_list && qg_hostlist_is_pattern(v->value) ? hostlist_ok(v->value)
+								     : name_ok(v->value));
+	qg_device_path(path, PATH_LEN, what, usable ? v->value : NULL, i);
+}
+
+/*
+ * The start of every device entry: its path ("hosts[db1]", "hosts[2]"
+ * when it has no usable name; qg_device_path), the mapping and
  * key checks, and its required name, unique within the list. Returns the
  * entry, or NULL when it is not a mapping.
  */
@@ -1081,7 +1109,7 @@ static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *
 					 const char *rule, char *name, size_t name_cap)
 {
 	const struct qg_ynode *item = list->kids[i];
-	snprintf(path, PATH_LEN, "%s[%zu]", what, i);
+	entry_path(path, what, item, i, name_list, name_ok);
 	if (!expect_kind(w, item, QG_Y_MAP, path))
 		return NULL;
 	check_keys(w, item, path, keys);
@@ -1204,10 +1232,13 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 	struct qg_model *m = w->m;
 	/* Bounded, as hosts are (gen/bounds.h): each switch is a file and its ports' work. */
 	if (n->kind == QG_Y_SEQ && n->n_kids > QG_SWITCHES_MAX) {
+		char path[PATH_LEN];
+		entry_path(path, "switches", n->kids[QG_SWITCHES_MAX], QG_SWITCHES_MAX, false,
+			   qg_name_ok);
 		qg_error(w->d, n->kids[QG_SWITCHES_MAX]->pos,
-			 "switches[%u]: one switch more than a fabric has at most (%u), which "
-			 "keeps its build bounded (docs/intent.md, \"Bounds\")",
-			 QG_SWITCHES_MAX, QG_SWITCHES_MAX);
+			 "%s: one switch more than a fabric has at most (%u), which keeps its build "
+			 "bounded (docs/intent.md, \"Bounds\")",
+			 path, QG_SWITCHES_MAX);
 		return;
 	}
 	if (!(m->switches = alloc_list(w, n, "switches", sizeof(*m->switches), &m->n_switches)))
@@ -1483,11 +1514,12 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 			over = i;
 	}
 	if (over < n->n_kids) {
+		char path[PATH_LEN];
+		entry_path(path, "hosts", n->kids[over], over, true, qg_name_ok);
 		qg_error(w->d, n->kids[over]->pos,
-			 "hosts[%zu]: brings the hosts to %zu, host lists expanded; a fabric "
-			 "has at most %u hosts, which keeps its build bounded (docs/intent.md, "
-			 "\"Bounds\")",
-			 over, total, QG_HOSTS_MAX);
+			 "%s: brings the hosts to %zu, host lists expanded; a fabric has at most "
+			 "%u hosts, which keeps its build bounded (docs/intent.md, \"Bounds\")",
+			 path, total, QG_HOSTS_MAX);
 		free(counts);
 		return;
 	}
@@ -1709,6 +1741,11 @@ static void load_verify(struct walk *w, const struct qg_ynode *n)
 		snprintf(path, sizeof(path), "verify.pairs[%zu]", i);
 		if (!expect_kind(w, p, QG_Y_MAP, path))
 			continue;
+		/* A pair is named by its hosts, "verify.pairs[a,b]", when both are names. */
+		const struct qg_ynode *cn = get(p, "client"), *sn = get(p, "server");
+		if (cn && sn && cn->kind == QG_Y_SCALAR && sn->kind == QG_Y_SCALAR &&
+		    qg_name_ok(cn->value) && qg_name_ok(sn->value))
+			snprintf(path, sizeof(path), "verify.pairs[%s,%s]", cn->value, sn->value);
 		check_keys(w, p, path, pair_keys);
 		const struct qg_ynode *c = require(w, p, "client", path);
 		const struct qg_ynode *s = require(w, p, "server", path);

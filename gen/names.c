@@ -4,6 +4,7 @@
 #include "diag.h"
 
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -130,6 +131,16 @@ bool qg_vmknic_ok(const char *s)
 bool qg_pool_name_ok(const char *s)
 {
 	return charset_ok(s, 20, false, "_-");
+}
+
+void qg_device_path(char *out, size_t cap, const char *list, const char *name, size_t index)
+{
+	if (!name || !name[0])
+		snprintf(out, cap, "%s[%zu]", list, index);
+	else if (strspn(name, "0123456789") == strlen(name))
+		snprintf(out, cap, "%s['%s']", list, name);
+	else
+		snprintf(out, cap, "%s[%s]", list, name);
 }
 
 size_t qg_edit_distance(const char *a, const char *b)

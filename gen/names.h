@@ -45,6 +45,14 @@ bool qg_pool_name_ok(const char *s);
 #define QG_POOL_RULE "1..20 characters of A-Z a-z 0-9 _ -, starting with a letter or digit"
 
 /*
+ * A device's path in diagnostics: "switches[leaf1]", by the name the reader
+ * looks for in the file; by its 0-based index ("switches[2]") only when the
+ * entry has no usable name (name NULL or ""). A name of digits only is quoted
+ * ("switches['2']") so that it cannot read as an index. Cut to fit cap.
+ */
+void qg_device_path(char *out, size_t cap, const char *list, const char *name, size_t index);
+
+/*
  * Levenshtein distance of two short words (99 past 32 characters), for the
  * "did you mean" of a mistyped key or command.
  */

@@ -219,7 +219,7 @@ check make-demo-script-runs $? "exit $st: $(tail -n 5 "$tmp/demo.out")"
 } >"$tmp/switches.yaml"
 "$Q" check "$tmp/switches.yaml" >"$tmp/out" 2>"$tmp/err"
 st=$?
-[ $st -eq 1 ] && [ "$(cat "$tmp/err")" = "$tmp/switches.yaml:10011:5: error: switches[10000]: one switch more than a fabric has at most (10000), which keeps its build bounded (docs/intent.md, \"Bounds\")" ]
+[ $st -eq 1 ] && [ "$(cat "$tmp/err")" = "$tmp/switches.yaml:10011:5: error: switches[sw10000]: one switch more than a fabric has at most (10000), which keeps its build bounded (docs/intent.md, \"Bounds\")" ]
 check switches-bounded $? "exit $st: $(cat "$tmp/err")"
 
 # Issue 24, item 9: a build stopped by SIGTERM or SIGINT while it writes its
