@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A device name's first use: where and in which list, for "first used here". */
 struct name_use {
@@ -293,11 +294,90 @@ static bool scalar_int(const struct qg_ynode *n, long *out)
 	return true;
 }
 
+/*
+ * The unit of each integer field that has one, by its key (the last part of
+ * a path that names it), with the spellings of the unit itself that a value
+ * may carry: "40m" for cable_length_m is 40, written without its unit.
+ */
+static const struct {
+	const char *key, *unit, *spellings; /* spellings: lower case, space-separated */
+} key_units[] = {
+    {"cable_length_m", "metres", "m"},
+    {"min_kb", "kB", "kb k kib"},
+    {"max_kb", "kB", "kb k kib"},
+    {"mtu", "bytes", "b bytes"},
+    {"switch_mtu", "bytes", "b bytes"},
+    {"message_size", "bytes", "b bytes"},
+    {"detection_ms", "ms", "ms"},
+    {"restoration_ms", "ms", "ms"},
+    {"poll_ms", "ms", "ms"},
+    {"duration_s", "seconds", "s sec"},
+    {"weight", "percent", "%"},
+    {"memory_percent", "percent", "%"},
+};
+
+/* The field a path ends in or passes through ("switches[a].cable_length_m.default"), or -1. */
+static int unit_of(const char *path)
+{
+	int found = -1;
+	const char *c = path;
+	while (*c) {
+		size_t len = strcspn(c, ".");
+		for (size_t k = 0; k < sizeof(key_units) / sizeof(key_units[0]); k++)
+			if (strlen(key_units[k].key) == len && !strncmp(c, key_units[k].key, len))
+				found = (int)k;
+		c += len + (c[len] == '.');
+	}
+	return found;
+}
+
+/*
+ * A number followed by a unit ("40m", "150 kB", "9216B", "50%") given to a
+ * field with a unit: say which unit the field is in, and the value to write
+ * (its number, when the unit given is the field's own). True when reported.
+ */
+static bool unit_given(struct walk *w, const struct qg_ynode *n, const char *path)
+{
+	int k = n->kind == QG_Y_SCALAR ? unit_of(path) : -1;
+	if (k < 0)
+		return false;
+	const char *s = n->value;
+	size_t num = strspn(s, "0123456789");
+	if (num && s[num] == '.')
+		num += 1 + strspn(s + num + 1, "0123456789");
+	size_t sp = num + strspn(s + num, " ");
+	char unit[16];
+	size_t u = 0;
+	for (const char *c = s + sp; *c && u + 1 < sizeof(unit); c++, u++)
+		unit[u] = (char)((*c >= 'A' && *c <= 'Z') ? *c - 'A' + 'a' : *c);
+	unit[u] = '\0';
+	if (num == 0 || u == 0 || strlen(s + sp) != u ||
+	    strspn(unit, "abcdefghijklmnopqrstuvwxyz%") != u)
+		return false;
+	/* Is it the field's own unit? Then its number is what to write. */
+	bool own = false;
+	for (const char *sv = key_units[k].spellings; *sv;) {
+		size_t l = strcspn(sv, " ");
+		own |= l == u && !strncmp(sv, unit, l);
+		sv += l + (sv[l] == ' ');
+	}
+	if (own)
+		qg_error(w->d, n->pos, "%s: got '%s'; %s is in %s: write %.*s, without the unit",
+			 path, s, key_units[k].key, key_units[k].unit, (int)num, s);
+	else
+		qg_error(w->d, n->pos,
+			 "%s: got '%s'; %s is in %s: write the number of %s, without a unit", path,
+			 s, key_units[k].key, key_units[k].unit, key_units[k].unit);
+	return true;
+}
+
 static bool read_int(struct walk *w, const struct qg_ynode *n, const char *path, long lo, long hi,
 		     int *out)
 {
 	long v;
 	if (!scalar_int(n, &v)) {
+		if (unit_given(w, n, path))
+			return false;
 		if (quoted_number(n)) {
 			qg_error(w->d, n->pos,
 				 "%s: expected an integer %ld..%ld, got the quoted string '%s'; "
@@ -339,6 +419,52 @@ static bool read_str(struct walk *w, const struct qg_ynode *n, const char *path,
 	return true;
 }
 
+/*
+ * Other names that people give the platforms (a vendor's product name, its
+ * API's, a distribution), for the "did you mean" of a platform.
+ */
+static const struct {
+	const char *alias, *name;
+} platform_aliases[] = {
+    {"cumulus-linux", "cumulus"}, {"cumulus_linux", "cumulus"}, {"cumuluslinux", "cumulus"},
+    {"nvue", "cumulus"},	  {"cl", "cumulus"},		{"mlnx-os", "onyx"},
+    {"mlnxos", "onyx"},		  {"mlnx_os", "onyx"},		{"mellanox", "onyx"},
+    {"sonic-vs", "sonic"},	  {"sonic-os", "sonic"},	{"community-sonic", "sonic"},
+    {"vmware", "esxi"},		  {"esx", "esxi"},		{"vsphere", "esxi"},
+    {"ubuntu", "linux"},	  {"rhel", "linux"},		{"debian", "linux"},
+};
+
+/*
+ * The allowed value a wrong one most likely meant: the same word in another
+ * case, a known alias (platform_aliases, when its platform is allowed here),
+ * or one within edit distance 2 that is not a mere rewrite of a short word.
+ */
+static const char *nearest_value(const char *v, const char *const *allowed)
+{
+	for (size_t i = 0; allowed[i]; i++)
+		if (!strcasecmp(v, allowed[i]))
+			return allowed[i];
+	for (size_t a = 0; a < sizeof(platform_aliases) / sizeof(platform_aliases[0]); a++)
+		if (!strcasecmp(v, platform_aliases[a].alias))
+			for (size_t i = 0; allowed[i]; i++)
+				if (!strcmp(allowed[i], platform_aliases[a].name))
+					return allowed[i];
+	const char *best = NULL;
+	size_t best_d = 3;
+	bool tie = false; /* two as near: no guess ('pv' is pf or vf) */
+	for (size_t i = 0; allowed[i]; i++) {
+		size_t dd = qg_edit_distance(v, allowed[i]);
+		if (dd >= strlen(allowed[i]) || dd > best_d)
+			continue;
+		tie = dd == best_d && best;
+		if (dd < best_d || !best) {
+			best_d = dd;
+			best = allowed[i];
+		}
+	}
+	return tie ? NULL : best;
+}
+
 /* Returns the index of the matching name, or -1 after reporting. */
 static int read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 		     const char *const *names)
@@ -350,7 +476,12 @@ static int read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 			return i;
 	char list[128];
 	list_allowed(list, sizeof(list), names);
-	qg_error(w->d, n->pos, "%s: '%s' is not one of: %s", path, n->value, list);
+	const char *best = nearest_value(n->value, names);
+	if (best)
+		qg_error(w->d, n->pos, "%s: '%s' is not one of: %s (did you mean '%s'?)", path,
+			 n->value, list, best);
+	else
+		qg_error(w->d, n->pos, "%s: '%s' is not one of: %s", path, n->value, list);
 	return -1;
 }
 
@@ -534,7 +665,10 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 				 q->pool_name, sizeof(q->pool_name));
 		if ((v = require(w, pool, "memory_percent", "qos.lossless.pool"))) {
 			int64_t centi;
-			if (!scalar_fixed(v, 2, &centi) && quoted_number(v))
+			if (!scalar_fixed(v, 2, &centi) &&
+			    unit_given(w, v, "qos.lossless.pool.memory_percent"))
+				;
+			else if (!scalar_fixed(v, 2, &centi) && quoted_number(v))
 				qg_error(
 				    w->d, v->pos,
 				    "qos.lossless.pool.memory_percent: got the quoted string '%s'; "
