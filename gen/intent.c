@@ -52,6 +52,10 @@ struct walk {
 	size_t n_uses;
 	struct qg_strmap hosts; /* host name -> index + 1 into m->hosts */
 	bool hosts_indexed;
+	/* Switch SSH endpoints (qg_address_key) -> index + 1 into m->switches. */
+	struct qg_strmap endpoints;
+	char (*endpoint_keys)[QG_ADDR_LEN + 16];
+	struct qg_pos *address_pos; /* each switch's address, for the note */
 	bool qos_read;			   /* qos was a mapping: settle_switch_mtu runs */
 	const struct qg_ynode *switch_mtu; /* qos.switch_mtu, read after the switches */
 };
@@ -1359,6 +1363,43 @@ static void load_cable_length(struct walk *w, const struct qg_ynode *n, const ch
 		free(m);
 }
 
+/*
+ * Two switch entries at one SSH endpoint (address and port, qg_address_key)
+ * are one switch configured twice, each entry's ports and settings pushed
+ * over the other's (issue 25, item 5): refused at the second's address. A
+ * host entry is one RDMA NIC, and a machine may carry two: hosts may share
+ * an address. Run once the switch's address and port are read.
+ */
+static void check_endpoint(struct walk *w, const struct qg_ynode *item, const char *path,
+			   size_t i)
+{
+	const struct qg_switch *s = &w->m->switches[i];
+	const struct qg_ynode *a = get(item, "address");
+	/* Without a platform its default port is unknown: no guess. */
+	if (!a || !s->address[0] || (!s->target && !s->port_given))
+		return;
+	w->address_pos[i] = a->pos;
+	qg_address_key(s->address, s->port, w->endpoint_keys[i], sizeof(w->endpoint_keys[i]));
+	void *old;
+	int rc = qg_strmap_put(&w->endpoints, w->endpoint_keys[i], (void *)(uintptr_t)(i + 1),
+			       &old);
+	if (rc < 0) {
+		w->d->oom = true;
+		return;
+	}
+	if (rc == 0)
+		return;
+	size_t k = (uintptr_t)old - 1;
+	const struct qg_switch *first = &w->m->switches[k];
+	char first_path[PATH_LEN];
+	qg_device_path(first_path, sizeof(first_path), "switches", first->name, k);
+	qg_error(w->d, a->pos,
+		 "%s.address: %s port %d is also the address of %s; two switch entries at one "
+		 "address and port are one switch configured twice: give each its own",
+		 path, s->address, s->port, first_path);
+	qg_note(w->d, w->address_pos[k], "%s's address given here", first_path);
+}
+
 static void load_switches(struct walk *w, const struct qg_ynode *n)
 {
 	static const char *const keys[] = {"name", "platform", "address",	 "port",
@@ -1377,6 +1418,12 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 	}
 	if (!(m->switches = alloc_list(w, n, "switches", sizeof(*m->switches), &m->n_switches)))
 		return;
+	w->endpoint_keys = calloc(n->n_kids, sizeof(*w->endpoint_keys));
+	w->address_pos = calloc(n->n_kids, sizeof(*w->address_pos));
+	if (!w->endpoint_keys || !w->address_pos) {
+		w->d->oom = true;
+		return;
+	}
 	size_t ports = 0;
 	bool ports_over = false;
 	for (size_t i = 0; i < n->n_kids; i++) {
@@ -1395,6 +1442,7 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 		}
 		load_ssh_target(w, item, path, s->target, s->address, &s->port, &s->port_given,
 				s->user);
+		check_endpoint(w, item, path, i);
 		/* The ports are written in the platform's names: unread without one. */
 		if ((v = require(w, item, "ports", path)) && s->target && s->target->ports) {
 			join(sub, path, "ports");
@@ -1971,6 +2019,9 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 	load_verify(&w, get(root, "verify"));
 	qg_strmap_free(&w.names);
 	qg_strmap_free(&w.hosts);
+	qg_strmap_free(&w.endpoints);
+	free(w.endpoint_keys);
+	free(w.address_pos);
 	free(w.uses);
 	qg_yaml_free(root);
 	if (d->errors || d->oom) {

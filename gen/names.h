@@ -27,6 +27,14 @@ bool qg_label_ok(const char *s); /* vSphere datacenter and portgroup names */
 bool qg_address_ok(const char *s);
 #define QG_ADDRESS_RULE "a DNS name (letters, digits, '-' and '.'), an IPv4 or an IPv6 address"
 
+/*
+ * The one spelling of an address (qg_address_ok's) and SSH port that two
+ * entries naming one device share: an IP address as inet_ntop writes it
+ * ("::1" for "0:0::1"), a DNS name in lower case without its root dot.
+ * Names that resolve to one address are not found: qosgen resolves nothing.
+ */
+void qg_address_key(const char *address, int port, char *out, size_t cap);
+
 bool qg_user_ok(const char *s);
 #define QG_USER_RULE "1..32 characters of a-z 0-9 _ . -, starting with a letter or '_'"
 
