@@ -240,3 +240,21 @@ void qg_diags_drop_warnings(struct qg_diags *d)
 	d->n = kept;
 	d->warnings = 0;
 }
+
+void qg_diags_remove(struct qg_diags *d, size_t i)
+{
+	if (i >= d->n)
+		return;
+	struct qg_diag *g = &d->v[i];
+	if (g->sev == QG_SEV_ERROR)
+		d->errors--;
+	else
+		d->warnings--;
+	free(g->msg);
+	free(g->file);
+	for (size_t j = 0; j < g->n_notes; j++)
+		free(g->notes[j].msg);
+	free(g->notes);
+	memmove(g, g + 1, (d->n - i - 1) * sizeof(*g));
+	d->n--;
+}

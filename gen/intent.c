@@ -23,6 +23,7 @@
 #include "yamlast.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +53,30 @@ struct walk {
 	size_t n_uses;
 	struct qg_strmap hosts; /* host name -> index + 1 into m->hosts */
 	bool hosts_indexed;
+	/*
+	 * Causes and their consequences (issue 25, item 4). A key given at the
+	 * wrong level is refused there, with where it belongs (misplaced); a
+	 * diagnostic that its absence from there caused (a consequence: a
+	 * "missing key", a warning that ECN is off) is removed once the walk
+	 * is over, since the first error says it already.
+	 */
+	struct misplaced {
+		const char *key, *home;
+	} *misplaced;
+	size_t n_misplaced;
+	struct consequence {
+		const char *key;
+		char *path; /* where the key was missed */
+		size_t index; /* the diagnostic's, in w->d */
+	} *conseq;
+	size_t n_conseq;
+	/*
+	 * Host entries that were refused (poisoned): a reference to one of
+	 * their names says nothing more; hosts_refused: the whole list was.
+	 */
+	const char **poisoned; /* a refused name, or host list pattern */
+	size_t n_poisoned;
+	bool hosts_refused;
 	/* Switch SSH endpoints (qg_address_key) -> index + 1 into m->switches. */
 	struct qg_strmap endpoints;
 	char (*endpoint_keys)[QG_ADDR_LEN + 16];
@@ -102,6 +127,118 @@ static const char *kind_name(const struct qg_ynode *n)
 	default:
 		return "a mapping";
 	}
+}
+
+/* ---- causes and consequences (issue 25, item 4) ---- */
+
+/* Grow an array of *n elements of size to hold one more; false on OOM (reported). */
+static bool grow(struct walk *w, void **v, size_t n, size_t size)
+{
+	if (n % 16)
+		return true;
+	void *g = realloc(*v, (n + 16) * size);
+	if (!g) {
+		w->d->oom = true;
+		return false;
+	}
+	*v = g;
+	return true;
+}
+
+/* The diagnostic added last follows from `key` missing at path: dropped if it was misplaced. */
+static void consequence(struct walk *w, const char *key, const char *path)
+{
+	if (w->d->n == 0 || !grow(w, (void **)&w->conseq, w->n_conseq, sizeof(*w->conseq)))
+		return;
+	char *p = strdup(path);
+	if (!p) {
+		w->d->oom = true;
+		return;
+	}
+	w->conseq[w->n_conseq++] = (struct consequence){key, p, w->d->n - 1};
+}
+
+/* Is path one of the places a key's home (key_homes) names? */
+static bool home_has(const char *home, const char *path)
+{
+	static const struct {
+		const char *home, *prefix;
+	} lists[] = {{"a switch of switches", "switches["},
+		     {"a host of hosts", "hosts["},
+		     {"the top level", "the intent file"}};
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(home, lists[i].home))
+			return !strncmp(path, lists[i].prefix, strlen(lists[i].prefix));
+	if (!strcmp(home, "an ets mapping")) {
+		size_t n = strlen(path);
+		return n >= 4 && !strcmp(path + n - 4, ".ets");
+	}
+	size_t len = strlen(path);
+	for (const char *h = home; *h;) {
+		size_t l = strcspn(h, " ");
+		if (l == len && !strncmp(h, path, l))
+			return true;
+		h += l;
+		if (!strncmp(h, " or ", 4))
+			h += 4;
+		else
+			break;
+	}
+	return false;
+}
+
+/* Remove the consequences of keys that were given, at the wrong level: their error says it. */
+static void settle_consequences(struct walk *w)
+{
+	for (size_t i = w->n_conseq; i-- > 0;) {
+		const struct consequence *c = &w->conseq[i];
+		bool said = false;
+		for (size_t k = 0; k < w->n_misplaced && !said; k++)
+			said = !strcmp(w->misplaced[k].key, c->key) &&
+			       home_has(w->misplaced[k].home, c->path);
+		if (said && !w->d->oom)
+			qg_diags_remove(w->d, c->index);
+	}
+	for (size_t i = 0; i < w->n_conseq; i++)
+		free(w->conseq[i].path);
+	free(w->conseq);
+	free(w->misplaced);
+}
+
+/*
+ * Does name fit a poisoned host list pattern: its text outside brackets
+ * literally, each bracket a run of letters and digits?
+ */
+static bool pattern_fits(const char *p, const char *name)
+{
+	if (*p == '\0')
+		return *name == '\0';
+	if (*p != '[')
+		return *p == *name && pattern_fits(p + 1, name + 1);
+	const char *close = strchr(p, ']');
+	const char *rest = close ? close + 1 : p + strlen(p);
+	for (size_t k = 1; name[k - 1] && (isalnum((unsigned char)name[k - 1])); k++)
+		if (pattern_fits(rest, name + k))
+			return true;
+	return false;
+}
+
+/* A reference to a host that was refused where it is defined: reported there, once. */
+static bool poisoned_host(const struct walk *w, const char *name)
+{
+	if (w->hosts_refused)
+		return true;
+	for (size_t i = 0; i < w->n_poisoned; i++)
+		if (!strcmp(w->poisoned[i], name) ||
+		    (qg_hostlist_is_pattern(w->poisoned[i]) && pattern_fits(w->poisoned[i], name)))
+			return true;
+	return false;
+}
+
+static void poison_host(struct walk *w, const char *name)
+{
+	if (grow(w, (void **)&w->poisoned, w->n_poisoned, sizeof(*w->poisoned)))
+		w->poisoned[w->n_poisoned++] = name;
 }
 
 /* ---- mappings and keys ---- */
@@ -202,6 +339,9 @@ static void check_keys(struct walk *w, const struct qg_ynode *map, const char *p
 			list_allowed(list, sizeof(list), allowed);
 			const char *best = nearest_key(k->value, allowed);
 			const char *home = key_home(k->value);
+			if (home && grow(w, (void **)&w->misplaced, w->n_misplaced,
+					 sizeof(*w->misplaced)))
+				w->misplaced[w->n_misplaced++] = (struct misplaced){k->value, home};
 			if (home)
 				qg_error(w->d, k->pos,
 					 "'%s' is not a key of %s: it belongs in %s (check its "
@@ -255,6 +395,7 @@ static const struct qg_ynode *require(struct walk *w, const struct qg_ynode *map
 		if (nearest_key(map->kids[2 * i]->value, one))
 			return NULL;
 	qg_error(w->d, map->pos, "missing key '%s' in %s", key, path);
+	consequence(w, key, path);
 	return NULL;
 }
 
@@ -557,6 +698,7 @@ static void load_ets(struct walk *w, const struct qg_ynode *n, const char *path,
 	if (!weight) {
 		qg_error(w->d, n->pos, "missing key 'weight' in %s; mode wrr needs a weight 1..100",
 			 path);
+		consequence(w, "weight", path);
 		return;
 	}
 	if (read_int(w, weight, sub, 1, 100, &ets->weight))
@@ -874,18 +1016,24 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 
 	if (w->bad & BAD_ECN)
 		return; /* ecn could not be read: the warnings below would guess */
-	if (!q->ecn)
+	/* Each a consequence of a key missing: none when that key was given at the wrong level. */
+	if (!q->ecn) {
 		qg_warning(w->d, l->pos,
 			   "qos.lossless has no ecn: DCQCN stays off and PFC alone holds the "
 			   "fabric, which spreads congestion");
-	else if (!q->cnp && !(w->bad & BAD_CNP_MAP))
+		consequence(w, "ecn", "qos.lossless");
+	} else if (!q->cnp && !(w->bad & BAD_CNP_MAP)) {
 		qg_warning(w->d, qn->pos,
 			   "ecn is on but qos has no cnp class: CNPs share the default class and "
 			   "DCQCN reacts late");
-	if (q->cnp && !q->ecn)
+		consequence(w, "cnp", "qos");
+	}
+	if (q->cnp && !q->ecn) {
 		qg_warning(w->d, c->pos,
 			   "qos.cnp is set but qos.lossless.ecn is not: nothing marks ECN, so no "
 			   "CNP is ever sent");
+		consequence(w, "ecn", "qos.lossless");
+	}
 }
 
 /*
@@ -1258,6 +1406,8 @@ static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *
 		return item;
 	if (v && read_str(w, v, sub, name_ok, rule, name, name_cap))
 		check_unique(w, v->value, v->pos, what);
+	else if (name_list && v && v->kind == QG_Y_SCALAR)
+		poison_host(w, v->value);
 	return item;
 }
 
@@ -1600,11 +1750,13 @@ static void expand_hosts(struct walk *w, const struct qg_ynode *item,
 {
 	char sub[PATH_LEN], err[160];
 	struct qg_hostlist names, addrs = {0};
+	size_t errors = w->d->errors;
 	join(sub, path, "name");
 	if (qg_hostlist_parse(names_node->value, &names, err, sizeof(err)) != 0) {
 		qg_error(w->d, names_node->pos,
 			 "%s: '%s' is not a host list: %s; write it as prefix[001-512]suffix", sub,
 			 names_node->value, err);
+		poison_host(w, names_node->value);
 		return;
 	}
 	const struct qg_ynode *a = require(w, item, "address", path);
@@ -1668,6 +1820,9 @@ static void expand_hosts(struct walk *w, const struct qg_ynode *item,
 		}
 		check_unique(w, x->name, names_node->pos, "hosts");
 	}
+	/* Some of its hosts are not there: references to them say nothing more. */
+	if (w->d->errors != errors)
+		poison_host(w, names_node->value);
 	qg_hostlist_free(&names);
 	qg_hostlist_free(&addrs);
 }
@@ -1677,7 +1832,11 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 	const char *keys[MAX_HOST_KEYS + 1];
 	host_keys(w, keys);
 	struct qg_model *m = w->m;
-	if (!expect_kind(w, n, QG_Y_SEQ, "hosts") || n->n_kids == 0)
+	if (!expect_kind(w, n, QG_Y_SEQ, "hosts")) {
+		w->hosts_refused = true;
+		return;
+	}
+	if (n->n_kids == 0)
 		return;
 	/* Host lists give many hosts per entry: count them first, once. */
 	size_t total = 0, *counts = calloc(n->n_kids, sizeof(*counts));
@@ -1702,6 +1861,7 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 			 "%s: brings the hosts to %zu, host lists expanded; a fabric has at most "
 			 "%u hosts, which keeps its build bounded (docs/intent.md, \"Bounds\")",
 			 path, total, QG_HOSTS_MAX);
+		w->hosts_refused = true;
 		free(counts);
 		return;
 	}
@@ -1779,7 +1939,8 @@ static long host_ref(struct walk *w, const struct qg_ynode *n, const char *path,
 		}
 		return (long)i;
 	}
-	qg_error(w->d, n->pos, "%s: no host named '%s' in hosts", path, n->value);
+	if (!poisoned_host(w, n->value))
+		qg_error(w->d, n->pos, "%s: no host named '%s' in hosts", path, n->value);
 	return -1;
 }
 
@@ -2017,6 +2178,8 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 	if ((v = get(root, "dvs")))
 		load_dvs(&w, v);
 	load_verify(&w, get(root, "verify"));
+	settle_consequences(&w);
+	free(w.poisoned);
 	qg_strmap_free(&w.names);
 	qg_strmap_free(&w.hosts);
 	qg_strmap_free(&w.endpoints);

@@ -36,6 +36,29 @@ static void test_sorted_compiler_form(void **state)
 	qg_diags_free(&d);
 }
 
+/* A diagnostic that follows from another is removed with its notes, and no longer counts. */
+static void test_remove(void **state)
+{
+	(void)state;
+	struct qg_diags d;
+	qg_diags_init(&d, "x.yaml");
+	qg_error(&d, (struct qg_pos){1, 1}, "cause");
+	qg_warning(&d, (struct qg_pos){2, 1}, "consequence");
+	qg_note(&d, (struct qg_pos){3, 1}, "its note");
+	qg_error(&d, (struct qg_pos){4, 1}, "another");
+	qg_diags_remove(&d, 1);
+	qg_diags_remove(&d, 7);
+	char *out = print(&d, false);
+	assert_string_equal(out, "x.yaml:1:1: error: cause\nx.yaml:4:1: error: another\n");
+	free(out);
+	assert_int_equal(d.errors, 2);
+	assert_int_equal(d.warnings, 0);
+	qg_diags_remove(&d, 0);
+	assert_int_equal(d.errors, 1);
+	assert_string_equal(d.v[0].msg, "another");
+	qg_diags_free(&d);
+}
+
 static void test_control_characters_escaped(void **state)
 {
 	(void)state;
@@ -53,6 +76,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sorted_compiler_form),
 	    cmocka_unit_test(test_control_characters_escaped),
+	    cmocka_unit_test(test_remove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
