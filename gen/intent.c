@@ -2212,6 +2212,8 @@ int qg_intent_load_file(const char *path, const struct qg_target *const *targets
 		return -2;
 	}
 	int rc = qg_intent_load(text, len, targets, d, m);
+	if (rc == 0)
+		m->file = path;
 	if (text_out && rc == 0) {
 		*text_out = text;
 		*len_out = len;

@@ -135,7 +135,8 @@ static int sonic_diff(const struct qg_model *m, size_t i, const char *readback, 
 	if (rc == 0)
 		qg_warn_other_host(d, sonic_readback_hostname(have), sw->name, sw->address,
 				   "configuration");
-	if (rc == 0 && sonic_config_judge(want, have, d) > 0)
+	struct sonic_ports_at at = {m->file, sw->ports_pos};
+	if (rc == 0 && sonic_config_judge(want, have, &at, d) > 0)
 		rc = -EINVAL;
 	if (rc == 0) {
 		bool oom;
