@@ -565,35 +565,15 @@ static bool read_str(struct walk *w, const struct qg_ynode *n, const char *path,
 }
 
 /*
- * Other names that people give the platforms (a vendor's product name, its
- * API's, a distribution), for the "did you mean" of a platform.
- */
-static const struct {
-	const char *alias, *name;
-} platform_aliases[] = {
-    {"cumulus-linux", "cumulus"}, {"cumulus_linux", "cumulus"}, {"cumuluslinux", "cumulus"},
-    {"nvue", "cumulus"},	  {"cl", "cumulus"},		{"mlnx-os", "onyx"},
-    {"mlnxos", "onyx"},		  {"mlnx_os", "onyx"},		{"mellanox", "onyx"},
-    {"sonic-vs", "sonic"},	  {"sonic-os", "sonic"},	{"community-sonic", "sonic"},
-    {"vmware", "esxi"},		  {"esx", "esxi"},		{"vsphere", "esxi"},
-    {"ubuntu", "linux"},	  {"rhel", "linux"},		{"debian", "linux"},
-};
-
-/*
  * The allowed value a wrong one most likely meant: the same word in another
- * case, a known alias (platform_aliases, when its platform is allowed here),
- * or one within edit distance 2 that is not a mere rewrite of a short word.
+ * case, or one within edit distance 2 that is not a mere rewrite of a short
+ * word (a platform's aliases are its target's: read_platform).
  */
 static const char *nearest_value(const char *v, const char *const *allowed)
 {
 	for (size_t i = 0; allowed[i]; i++)
 		if (!strcasecmp(v, allowed[i]))
 			return allowed[i];
-	for (size_t a = 0; a < sizeof(platform_aliases) / sizeof(platform_aliases[0]); a++)
-		if (!strcasecmp(v, platform_aliases[a].alias))
-			for (size_t i = 0; allowed[i]; i++)
-				if (!strcmp(allowed[i], platform_aliases[a].name))
-					return allowed[i];
 	const char *best = NULL;
 	size_t best_d = 3;
 	bool tie = false; /* two as near: no guess ('pv' is pf or vf) */
@@ -648,6 +628,19 @@ static const struct qg_target *read_platform(struct walk *w, const struct qg_yno
 {
 	const char *names[MAX_PLATFORMS + 1];
 	platform_names(w, kind, 0, names);
+	/* Another name of a platform of this kind (struct qg_target's aliases): say which. */
+	for (size_t t = 0; n->kind == QG_Y_SCALAR && w->targets[t]; t++) {
+		const struct qg_target *tg = w->targets[t];
+		for (size_t a = 0; tg->kind == kind && tg->aliases && tg->aliases[a]; a++) {
+			if (strcasecmp(n->value, tg->aliases[a]))
+				continue;
+			char list[128];
+			list_allowed(list, sizeof(list), names);
+			qg_error(w->d, n->pos, "%s: '%s' is not one of: %s (did you mean '%s'?)",
+				 path, n->value, list, tg->name);
+			return NULL;
+		}
+	}
 	int k = read_enum(w, n, path, names);
 	if (k < 0)
 		return NULL;

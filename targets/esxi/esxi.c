@@ -208,6 +208,7 @@ static const char *const esxi_required[] = {"uplink", NULL};
 
 const struct qg_target qg_target_esxi = {
     .name = "esxi",
+    .aliases = (const char *const[]){"vmware", "esx", "vsphere", NULL},
     .summary = "ESXi host script (nmlx5 PFC/trust/ECN/DSCP options merged, PVRDMA vmknic)",
     .kind = QG_DEVICE_HOST,
     .caps = QG_CAN_DVS_MEMBER,

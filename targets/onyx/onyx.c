@@ -385,6 +385,7 @@ static const struct qg_handoff onyx_handoff = {
 
 const struct qg_target qg_target_onyx = {
     .name = "onyx",
+    .aliases = (const char *const[]){"mlnx-os", "mlnxos", "mlnx_os", "mellanox", NULL},
     .summary = "NVIDIA Onyx switch CLI (trust, lossless pool, ECN, ETS, MTU)",
     .kind = QG_DEVICE_SWITCH,
     .caps = QG_FIXED_DSCP_MAP, /* no DSCP map command in basic buffer mode (docs/intent.md, onyx) */

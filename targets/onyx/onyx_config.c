@@ -799,8 +799,9 @@ int onyx_config_judge(const struct onyx_config *want, const struct onyx_config *
 		d->oom = true;
 	for (size_t i = 0, j; ids && i < want->n_ports; i = j) {
 		const struct qg_port *a = &want->ports[i].id;
-		for (j = i; j < want->n_ports && want->ports[j].id.module == a->module &&
-			    want->ports[j].id.port == a->port && !want->ports[j].id.split == !a->split;
+		for (j = i;
+		     j < want->n_ports && want->ports[j].id.module == a->module &&
+		     want->ports[j].id.port == a->port && !want->ports[j].id.split == !a->split;
 		     j++)
 			ids[j - i] = want->ports[j].id;
 		judge_port(ids, j - i, have, d);

@@ -281,7 +281,8 @@ static void port_runs_text(const long *v, size_t n, struct qg_buf *out)
 			return;
 		}
 		if (step >= 1 && step <= 8 && j - i >= 2) {
-			qg_buf_printf(out, "%sEthernet%ld-%ld/%ld", runs ? ", " : "", v[i], v[j], step);
+			qg_buf_printf(out, "%sEthernet%ld-%ld/%ld", runs ? ", " : "", v[i], v[j],
+				      step);
 			i = j + 1;
 		} else {
 			qg_buf_printf(out, "%sEthernet%ld", runs ? ", " : "", v[i]);

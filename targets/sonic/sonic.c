@@ -333,6 +333,7 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 
 const struct qg_target qg_target_sonic = {
     .name = "sonic",
+    .aliases = (const char *const[]){"sonic-vs", "sonic-os", "community-sonic", NULL},
     .summary = "SONiC config_db tables (sonic/<switch>.json), pushed as a JSON Patch over SSH",
     .kind = QG_DEVICE_SWITCH,
     .ports = &sonic_port_syntax,

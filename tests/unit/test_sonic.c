@@ -586,8 +586,9 @@ static void test_judge_refusals(void **state)
 	struct qg_model m;
 	load_ok(BASE_QOS ONE_PORT, &m);
 	cJSON *want = sonic_config_from_model(&m, 0);
-	judge_refuses(want, "{" DYNAMIC ", \"PORT\": {\"Ethernet4\": {}}}",
-		      "the switch lacks 1 of the intent's 1 ports: Ethernet0 (its PORT table has Ethernet4)");
+	judge_refuses(
+	    want, "{" DYNAMIC ", \"PORT\": {\"Ethernet4\": {}}}",
+	    "the switch lacks 1 of the intent's 1 ports: Ethernet0 (its PORT table has Ethernet4)");
 	judge_refuses(want, "{\"PORT\": {\"Ethernet0\": {}}}",
 		      "buffer model is 'traditional' (DEVICE_METADATA|localhost buffer_model");
 	judge_refuses(want,
