@@ -80,11 +80,11 @@ void qg_diags_sort(struct qg_diags *d);
 void qg_diags_print(struct qg_diags *d, FILE *out, bool strict);
 
 /*
- * Forget the diagnostic at index i (in the order added; before any sort),
- * with its notes: one that turned out to follow from another already said
- * (issue 25, item 4). Indices after i move down by one.
+ * Forget the diagnostics at the n indices idx (ascending; in the order
+ * added, before any sort), with their notes: ones that turned out to follow
+ * from another already said (issue 25, item 4). One pass, however many.
  */
-void qg_diags_remove(struct qg_diags *d, size_t i);
+void qg_diags_remove(struct qg_diags *d, const size_t *idx, size_t n);
 
 /* Forget the warnings (with their notes): a caller that printed them once already. */
 void qg_diags_drop_warnings(struct qg_diags *d);

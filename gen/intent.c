@@ -23,7 +23,6 @@
 #include "yamlast.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,8 +73,9 @@ struct walk {
 	 * Host entries that were refused (poisoned): a reference to one of
 	 * their names says nothing more; hosts_refused: the whole list was.
 	 */
-	const char **poisoned; /* a refused name, or host list pattern */
-	size_t n_poisoned;
+	struct qg_strmap poisoned; /* refused names -> (void *)1 */
+	const char **patterns;	   /* refused host lists, at most POISONED_PATTERNS */
+	size_t n_patterns;
 	bool hosts_refused;
 	/* Switch SSH endpoints (qg_address_key) -> index + 1 into m->switches. */
 	struct qg_strmap endpoints;
@@ -145,6 +145,16 @@ static bool grow(struct walk *w, void **v, size_t n, size_t size)
 	return true;
 }
 
+/* A key refused where it is, which belongs in home: once per key (key_homes bounds them). */
+static void note_misplaced(struct walk *w, const char *key, const char *home)
+{
+	for (size_t i = 0; i < w->n_misplaced; i++)
+		if (!strcmp(w->misplaced[i].key, key))
+			return;
+	if (grow(w, (void **)&w->misplaced, w->n_misplaced, sizeof(*w->misplaced)))
+		w->misplaced[w->n_misplaced++] = (struct misplaced){key, home};
+}
+
 /* The diagnostic added last follows from `key` missing at path: dropped if it was misplaced. */
 static void consequence(struct walk *w, const char *key, const char *path)
 {
@@ -190,15 +200,22 @@ static bool home_has(const char *home, const char *path)
 /* Remove the consequences of keys that were given, at the wrong level: their error says it. */
 static void settle_consequences(struct walk *w)
 {
-	for (size_t i = w->n_conseq; i-- > 0;) {
+	size_t *drop = w->n_conseq ? malloc(w->n_conseq * sizeof(*drop)) : NULL, n = 0;
+	if (w->n_conseq && !drop)
+		w->d->oom = true;
+	/* Recorded as added: the indices ascend. */
+	for (size_t i = 0; drop && i < w->n_conseq; i++) {
 		const struct consequence *c = &w->conseq[i];
 		bool said = false;
 		for (size_t k = 0; k < w->n_misplaced && !said; k++)
 			said = !strcmp(w->misplaced[k].key, c->key) &&
 			       home_has(w->misplaced[k].home, c->path);
-		if (said && !w->d->oom)
-			qg_diags_remove(w->d, c->index);
+		if (said && (n == 0 || drop[n - 1] != c->index))
+			drop[n++] = c->index;
 	}
+	if (n && !w->d->oom)
+		qg_diags_remove(w->d, drop, n);
+	free(drop);
 	for (size_t i = 0; i < w->n_conseq; i++)
 		free(w->conseq[i].path);
 	free(w->conseq);
@@ -206,39 +223,45 @@ static void settle_consequences(struct walk *w)
 }
 
 /*
- * Does name fit a poisoned host list pattern: its text outside brackets
- * literally, each bracket a run of letters and digits?
+ * Could a refused host list have given name: the text before its first
+ * bracket, then something, then the text after its last? Linear in the
+ * name: a list that does not expand has no names to compare with, and a
+ * closer look would cost more than the extra message it saves.
  */
 static bool pattern_fits(const char *p, const char *name)
 {
-	if (*p == '\0')
-		return *name == '\0';
-	if (*p != '[')
-		return *p == *name && pattern_fits(p + 1, name + 1);
-	const char *close = strchr(p, ']');
-	const char *rest = close ? close + 1 : p + strlen(p);
-	for (size_t k = 1; name[k - 1] && (isalnum((unsigned char)name[k - 1])); k++)
-		if (pattern_fits(rest, name + k))
-			return true;
-	return false;
+	size_t pre = strcspn(p, "["), len = strlen(name);
+	const char *close = strrchr(p, ']');
+	const char *post = close ? close + 1 : "";
+	size_t post_len = strlen(post);
+	return len > pre + post_len && !strncmp(name, p, pre) &&
+	       !strcmp(name + len - post_len, post);
 }
+
+/* Host lists checked at most: refused lists past these are rare enough to report again. */
+#define POISONED_PATTERNS 64
 
 /* A reference to a host that was refused where it is defined: reported there, once. */
 static bool poisoned_host(const struct walk *w, const char *name)
 {
-	if (w->hosts_refused)
+	if (w->hosts_refused || qg_strmap_get(&w->poisoned, name))
 		return true;
-	for (size_t i = 0; i < w->n_poisoned; i++)
-		if (!strcmp(w->poisoned[i], name) ||
-		    (qg_hostlist_is_pattern(w->poisoned[i]) && pattern_fits(w->poisoned[i], name)))
+	for (size_t i = 0; i < w->n_patterns; i++)
+		if (pattern_fits(w->patterns[i], name))
 			return true;
 	return false;
 }
 
+/* name (a node's value: it outlives the walk) names a refused host, or a host list. */
 static void poison_host(struct walk *w, const char *name)
 {
-	if (grow(w, (void **)&w->poisoned, w->n_poisoned, sizeof(*w->poisoned)))
-		w->poisoned[w->n_poisoned++] = name;
+	if (!qg_hostlist_is_pattern(name)) {
+		if (qg_strmap_put(&w->poisoned, name, (void *)1, NULL) < 0)
+			w->d->oom = true;
+	} else if (w->n_patterns < POISONED_PATTERNS &&
+		   grow(w, (void **)&w->patterns, w->n_patterns, sizeof(*w->patterns))) {
+		w->patterns[w->n_patterns++] = name;
+	}
 }
 
 /* ---- mappings and keys ---- */
@@ -339,9 +362,8 @@ static void check_keys(struct walk *w, const struct qg_ynode *map, const char *p
 			list_allowed(list, sizeof(list), allowed);
 			const char *best = nearest_key(k->value, allowed);
 			const char *home = key_home(k->value);
-			if (home && grow(w, (void **)&w->misplaced, w->n_misplaced,
-					 sizeof(*w->misplaced)))
-				w->misplaced[w->n_misplaced++] = (struct misplaced){k->value, home};
+			if (home)
+				note_misplaced(w, k->value, home);
 			if (home)
 				qg_error(w->d, k->pos,
 					 "'%s' is not a key of %s: it belongs in %s (check its "
@@ -2172,7 +2194,8 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 		load_dvs(&w, v);
 	load_verify(&w, get(root, "verify"));
 	settle_consequences(&w);
-	free(w.poisoned);
+	qg_strmap_free(&w.poisoned);
+	free(w.patterns);
 	qg_strmap_free(&w.names);
 	qg_strmap_free(&w.hosts);
 	qg_strmap_free(&w.endpoints);

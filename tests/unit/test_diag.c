@@ -46,14 +46,13 @@ static void test_remove(void **state)
 	qg_warning(&d, (struct qg_pos){2, 1}, "consequence");
 	qg_note(&d, (struct qg_pos){3, 1}, "its note");
 	qg_error(&d, (struct qg_pos){4, 1}, "another");
-	qg_diags_remove(&d, 1);
-	qg_diags_remove(&d, 7);
+	qg_diags_remove(&d, (const size_t[]){1, 7}, 2);
 	char *out = print(&d, false);
 	assert_string_equal(out, "x.yaml:1:1: error: cause\nx.yaml:4:1: error: another\n");
 	free(out);
 	assert_int_equal(d.errors, 2);
 	assert_int_equal(d.warnings, 0);
-	qg_diags_remove(&d, 0);
+	qg_diags_remove(&d, (const size_t[]){0}, 1);
 	assert_int_equal(d.errors, 1);
 	assert_string_equal(d.v[0].msg, "another");
 	qg_diags_free(&d);
