@@ -260,3 +260,27 @@ void qg_diags_drop_warnings(struct qg_diags *d)
 	d->n = kept;
 	d->warnings = 0;
 }
+
+void qg_diags_remove(struct qg_diags *d, const size_t *idx, size_t n)
+{
+	size_t kept = 0, k = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		struct qg_diag *g = &d->v[i];
+		while (k < n && idx[k] < i)
+			k++;
+		if (k == n || idx[k] != i) {
+			d->v[kept++] = *g;
+			continue;
+		}
+		if (g->sev == QG_SEV_ERROR)
+			d->errors--;
+		else
+			d->warnings--;
+		free(g->msg);
+		free(g->file);
+		for (size_t j = 0; j < g->n_notes; j++)
+			free(g->notes[j].msg);
+		free(g->notes);
+	}
+	d->n = kept;
+}

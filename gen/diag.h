@@ -92,6 +92,13 @@ void qg_diags_print(struct qg_diags *d, FILE *out, bool strict);
  */
 size_t qg_diags_acknowledge(struct qg_diags *d, enum qg_warning_id w);
 
+/*
+ * Forget the diagnostics at the n indices idx (ascending; in the order
+ * added, before any sort), with their notes: ones that turned out to follow
+ * from another already said (issue 25, item 4). One pass, however many.
+ */
+void qg_diags_remove(struct qg_diags *d, const size_t *idx, size_t n);
+
 /* Forget the warnings (with their notes): a caller that printed them once already. */
 void qg_diags_drop_warnings(struct qg_diags *d);
 

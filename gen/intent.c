@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A device name's first use: where and in which list, for "first used here". */
 struct name_use {
@@ -51,6 +52,35 @@ struct walk {
 	size_t n_uses;
 	struct qg_strmap hosts; /* host name -> index + 1 into m->hosts */
 	bool hosts_indexed;
+	/*
+	 * Causes and their consequences (issue 25, item 4). A key given at the
+	 * wrong level is refused there, with where it belongs (misplaced); a
+	 * diagnostic that its absence from there caused (a consequence: a
+	 * "missing key", a warning that ECN is off) is removed once the walk
+	 * is over, since the first error says it already.
+	 */
+	struct misplaced {
+		const char *key, *home;
+	} *misplaced;
+	size_t n_misplaced;
+	struct consequence {
+		const char *key;
+		char *path; /* where the key was missed */
+		size_t index; /* the diagnostic's, in w->d */
+	} *conseq;
+	size_t n_conseq;
+	/*
+	 * Host entries that were refused (poisoned): a reference to one of
+	 * their names says nothing more; hosts_refused: the whole list was.
+	 */
+	struct qg_strmap poisoned; /* refused names -> (void *)1 */
+	const char **patterns;	   /* refused host lists, at most POISONED_PATTERNS */
+	size_t n_patterns;
+	bool hosts_refused;
+	/* Switch SSH endpoints (qg_address_key) -> index + 1 into m->switches. */
+	struct qg_strmap endpoints;
+	char (*endpoint_keys)[QG_ADDR_LEN + 16];
+	struct qg_pos *address_pos; /* each switch's address, for the note */
 	bool qos_read;			   /* qos was a mapping: settle_switch_mtu runs */
 	const struct qg_ynode *switch_mtu; /* qos.switch_mtu, read after the switches */
 };
@@ -74,12 +104,13 @@ enum {
 	BAD_CNP_MAP = 1u << 12,
 };
 
-#define PATH_LEN 96
+/* Room for a device path with an 80-character name and a key or two after it. */
+#define PATH_LEN 192
 
-/* "switches[0]" + "name" -> "switches[0].name"; paths are short, a long one is cut. */
+/* "switches[leaf1]" + "name" -> "switches[leaf1].name"; a long path is cut. */
 static void join(char sub[PATH_LEN], const char *path, const char *key)
 {
-	size_t a = strnlen(path, PATH_LEN / 2), b = strnlen(key, PATH_LEN / 2 - 2);
+	size_t a = strnlen(path, PATH_LEN - 48), b = strnlen(key, 46);
 	memcpy(sub, path, a);
 	sub[a] = '.';
 	memcpy(sub + a + 1, key, b);
@@ -95,6 +126,141 @@ static const char *kind_name(const struct qg_ynode *n)
 		return "a list";
 	default:
 		return "a mapping";
+	}
+}
+
+/* ---- causes and consequences (issue 25, item 4) ---- */
+
+/* Grow an array of *n elements of size to hold one more; false on OOM (reported). */
+static bool grow(struct walk *w, void **v, size_t n, size_t size)
+{
+	if (n % 16)
+		return true;
+	void *g = realloc(*v, (n + 16) * size);
+	if (!g) {
+		w->d->oom = true;
+		return false;
+	}
+	*v = g;
+	return true;
+}
+
+/* A key refused where it is, which belongs in home: once per key (key_homes bounds them). */
+static void note_misplaced(struct walk *w, const char *key, const char *home)
+{
+	for (size_t i = 0; i < w->n_misplaced; i++)
+		if (!strcmp(w->misplaced[i].key, key))
+			return;
+	if (grow(w, (void **)&w->misplaced, w->n_misplaced, sizeof(*w->misplaced)))
+		w->misplaced[w->n_misplaced++] = (struct misplaced){key, home};
+}
+
+/* The diagnostic added last follows from `key` missing at path: dropped if it was misplaced. */
+static void consequence(struct walk *w, const char *key, const char *path)
+{
+	if (w->d->n == 0 || !grow(w, (void **)&w->conseq, w->n_conseq, sizeof(*w->conseq)))
+		return;
+	char *p = strdup(path);
+	if (!p) {
+		w->d->oom = true;
+		return;
+	}
+	w->conseq[w->n_conseq++] = (struct consequence){key, p, w->d->n - 1};
+}
+
+/* Is path one of the places a key's home (key_homes) names? */
+static bool home_has(const char *home, const char *path)
+{
+	static const struct {
+		const char *home, *prefix;
+	} lists[] = {{"a switch of switches", "switches["},
+		     {"a host of hosts", "hosts["},
+		     {"the top level", "the intent file"}};
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(home, lists[i].home))
+			return !strncmp(path, lists[i].prefix, strlen(lists[i].prefix));
+	if (!strcmp(home, "an ets mapping")) {
+		size_t n = strlen(path);
+		return n >= 4 && !strcmp(path + n - 4, ".ets");
+	}
+	size_t len = strlen(path);
+	for (const char *h = home; *h;) {
+		size_t l = strcspn(h, " ");
+		if (l == len && !strncmp(h, path, l))
+			return true;
+		h += l;
+		if (!strncmp(h, " or ", 4))
+			h += 4;
+		else
+			break;
+	}
+	return false;
+}
+
+/* Remove the consequences of keys that were given, at the wrong level: their error says it. */
+static void settle_consequences(struct walk *w)
+{
+	size_t *drop = w->n_conseq ? malloc(w->n_conseq * sizeof(*drop)) : NULL, n = 0;
+	if (w->n_conseq && !drop)
+		w->d->oom = true;
+	/* Recorded as added: the indices ascend. */
+	for (size_t i = 0; drop && i < w->n_conseq; i++) {
+		const struct consequence *c = &w->conseq[i];
+		bool said = false;
+		for (size_t k = 0; k < w->n_misplaced && !said; k++)
+			said = !strcmp(w->misplaced[k].key, c->key) &&
+			       home_has(w->misplaced[k].home, c->path);
+		if (said && (n == 0 || drop[n - 1] != c->index))
+			drop[n++] = c->index;
+	}
+	if (n && !w->d->oom)
+		qg_diags_remove(w->d, drop, n);
+	free(drop);
+	for (size_t i = 0; i < w->n_conseq; i++)
+		free(w->conseq[i].path);
+	free(w->conseq);
+	free(w->misplaced);
+}
+
+/*
+ * Could a refused host list have given name: the text before its first
+ * bracket, then something, then the text after its last? Linear in the
+ * name: a list that does not expand has no names to compare with, and a
+ * closer look would cost more than the extra message it saves.
+ */
+static bool pattern_fits(const char *p, const char *name)
+{
+	size_t pre = strcspn(p, "["), len = strlen(name);
+	const char *close = strrchr(p, ']');
+	const char *post = close ? close + 1 : "";
+	size_t post_len = strlen(post);
+	return len > pre + post_len && !strncmp(name, p, pre) &&
+	       !strcmp(name + len - post_len, post);
+}
+
+/* Host lists checked at most: refused lists past these are rare enough to report again. */
+#define POISONED_PATTERNS 64
+
+/* A reference to a host that was refused where it is defined: reported there, once. */
+static bool poisoned_host(const struct walk *w, const char *name)
+{
+	if (w->hosts_refused || qg_strmap_get(&w->poisoned, name))
+		return true;
+	for (size_t i = 0; i < w->n_patterns; i++)
+		if (pattern_fits(w->patterns[i], name))
+			return true;
+	return false;
+}
+
+/* name (a node's value: it outlives the walk) names a refused host, or a host list. */
+static void poison_host(struct walk *w, const char *name)
+{
+	if (!qg_hostlist_is_pattern(name)) {
+		if (qg_strmap_put(&w->poisoned, name, (void *)1, NULL) < 0)
+			w->d->oom = true;
+	} else if (w->n_patterns < POISONED_PATTERNS &&
+		   grow(w, (void **)&w->patterns, w->n_patterns, sizeof(*w->patterns))) {
+		w->patterns[w->n_patterns++] = name;
 	}
 }
 
@@ -198,6 +364,8 @@ static void check_keys(struct walk *w, const struct qg_ynode *map, const char *p
 			const char *best = nearest_key(k->value, allowed);
 			const char *home = key_home(k->value);
 			if (home)
+				note_misplaced(w, k->value, home);
+			if (home)
 				qg_error(w->d, k->pos,
 					 "'%s' is not a key of %s: it belongs in %s (check its "
 					 "indentation); allowed here: %s",
@@ -250,6 +418,7 @@ static const struct qg_ynode *require(struct walk *w, const struct qg_ynode *map
 		if (nearest_key(map->kids[2 * i]->value, one))
 			return NULL;
 	qg_error(w->d, map->pos, "missing key '%s' in %s", key, path);
+	consequence(w, key, path);
 	return NULL;
 }
 
@@ -293,11 +462,90 @@ static bool scalar_int(const struct qg_ynode *n, long *out)
 	return true;
 }
 
+/*
+ * The unit of each integer field that has one, by its key (the last part of
+ * a path that names it), with the spellings of the unit itself that a value
+ * may carry: "40m" for cable_length_m is 40, written without its unit.
+ */
+static const struct {
+	const char *key, *unit, *spellings; /* spellings: lower case, space-separated */
+} key_units[] = {
+    {"cable_length_m", "metres", "m"},
+    {"min_kb", "kB", "kb k kib"},
+    {"max_kb", "kB", "kb k kib"},
+    {"mtu", "bytes", "b bytes"},
+    {"switch_mtu", "bytes", "b bytes"},
+    {"message_size", "bytes", "b bytes"},
+    {"detection_ms", "ms", "ms"},
+    {"restoration_ms", "ms", "ms"},
+    {"poll_ms", "ms", "ms"},
+    {"duration_s", "seconds", "s sec"},
+    {"weight", "percent", "%"},
+    {"memory_percent", "percent", "%"},
+};
+
+/* The field a path ends in or passes through ("switches[a].cable_length_m.default"), or -1. */
+static int unit_of(const char *path)
+{
+	int found = -1;
+	const char *c = path;
+	while (*c) {
+		size_t len = strcspn(c, ".");
+		for (size_t k = 0; k < sizeof(key_units) / sizeof(key_units[0]); k++)
+			if (strlen(key_units[k].key) == len && !strncmp(c, key_units[k].key, len))
+				found = (int)k;
+		c += len + (c[len] == '.');
+	}
+	return found;
+}
+
+/*
+ * A number followed by a unit ("40m", "150 kB", "9216B", "50%") given to a
+ * field with a unit: say which unit the field is in, and the value to write
+ * (its number, when the unit given is the field's own). True when reported.
+ */
+static bool unit_given(struct walk *w, const struct qg_ynode *n, const char *path)
+{
+	int k = n->kind == QG_Y_SCALAR ? unit_of(path) : -1;
+	if (k < 0)
+		return false;
+	const char *s = n->value;
+	size_t num = strspn(s, "0123456789");
+	if (num && s[num] == '.')
+		num += 1 + strspn(s + num + 1, "0123456789");
+	size_t sp = num + strspn(s + num, " ");
+	char unit[16];
+	size_t u = 0;
+	for (const char *c = s + sp; *c && u + 1 < sizeof(unit); c++, u++)
+		unit[u] = (char)((*c >= 'A' && *c <= 'Z') ? *c - 'A' + 'a' : *c);
+	unit[u] = '\0';
+	if (num == 0 || u == 0 || strlen(s + sp) != u ||
+	    strspn(unit, "abcdefghijklmnopqrstuvwxyz%") != u)
+		return false;
+	/* Is it the field's own unit? Then its number is what to write. */
+	bool own = false;
+	for (const char *sv = key_units[k].spellings; *sv;) {
+		size_t l = strcspn(sv, " ");
+		own |= l == u && !strncmp(sv, unit, l);
+		sv += l + (sv[l] == ' ');
+	}
+	if (own)
+		qg_error(w->d, n->pos, "%s: got '%s'; %s is in %s: write %.*s, without the unit",
+			 path, s, key_units[k].key, key_units[k].unit, (int)num, s);
+	else
+		qg_error(w->d, n->pos,
+			 "%s: got '%s'; %s is in %s: write the number of %s, without a unit", path,
+			 s, key_units[k].key, key_units[k].unit, key_units[k].unit);
+	return true;
+}
+
 static bool read_int(struct walk *w, const struct qg_ynode *n, const char *path, long lo, long hi,
 		     int *out)
 {
 	long v;
 	if (!scalar_int(n, &v)) {
+		if (unit_given(w, n, path))
+			return false;
 		if (quoted_number(n)) {
 			qg_error(w->d, n->pos,
 				 "%s: expected an integer %ld..%ld, got the quoted string '%s'; "
@@ -339,6 +587,32 @@ static bool read_str(struct walk *w, const struct qg_ynode *n, const char *path,
 	return true;
 }
 
+/*
+ * The allowed value a wrong one most likely meant: the same word in another
+ * case, or one within edit distance 2 that is not a mere rewrite of a short
+ * word (a platform's aliases are its target's: read_platform).
+ */
+static const char *nearest_value(const char *v, const char *const *allowed)
+{
+	for (size_t i = 0; allowed[i]; i++)
+		if (!strcasecmp(v, allowed[i]))
+			return allowed[i];
+	const char *best = NULL;
+	size_t best_d = 3;
+	bool tie = false; /* two as near: no guess ('pv' is pf or vf) */
+	for (size_t i = 0; allowed[i]; i++) {
+		size_t dd = qg_edit_distance(v, allowed[i]);
+		if (dd >= strlen(allowed[i]) || dd > best_d)
+			continue;
+		tie = dd == best_d && best;
+		if (dd < best_d || !best) {
+			best_d = dd;
+			best = allowed[i];
+		}
+	}
+	return tie ? NULL : best;
+}
+
 /* Returns the index of the matching name, or -1 after reporting. */
 static int read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 		     const char *const *names)
@@ -350,7 +624,12 @@ static int read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 			return i;
 	char list[128];
 	list_allowed(list, sizeof(list), names);
-	qg_error(w->d, n->pos, "%s: '%s' is not one of: %s", path, n->value, list);
+	const char *best = nearest_value(n->value, names);
+	if (best)
+		qg_error(w->d, n->pos, "%s: '%s' is not one of: %s (did you mean '%s'?)", path,
+			 n->value, list, best);
+	else
+		qg_error(w->d, n->pos, "%s: '%s' is not one of: %s", path, n->value, list);
 	return -1;
 }
 
@@ -372,6 +651,19 @@ static const struct qg_target *read_platform(struct walk *w, const struct qg_yno
 {
 	const char *names[MAX_PLATFORMS + 1];
 	platform_names(w, kind, 0, names);
+	/* Another name of a platform of this kind (struct qg_target's aliases): say which. */
+	for (size_t t = 0; n->kind == QG_Y_SCALAR && w->targets[t]; t++) {
+		const struct qg_target *tg = w->targets[t];
+		for (size_t a = 0; tg->kind == kind && tg->aliases && tg->aliases[a]; a++) {
+			if (strcasecmp(n->value, tg->aliases[a]))
+				continue;
+			char list[128];
+			list_allowed(list, sizeof(list), names);
+			qg_error(w->d, n->pos, "%s: '%s' is not one of: %s (did you mean '%s'?)",
+				 path, n->value, list, tg->name);
+			return NULL;
+		}
+	}
 	int k = read_enum(w, n, path, names);
 	if (k < 0)
 		return NULL;
@@ -422,6 +714,7 @@ static void load_ets(struct walk *w, const struct qg_ynode *n, const char *path,
 	if (!weight) {
 		qg_error(w->d, n->pos, "missing key 'weight' in %s; mode wrr needs a weight 1..100",
 			 path);
+		consequence(w, "weight", path);
 		return;
 	}
 	if (read_int(w, weight, sub, 1, 100, &ets->weight))
@@ -534,7 +827,10 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 				 q->pool_name, sizeof(q->pool_name));
 		if ((v = require(w, pool, "memory_percent", "qos.lossless.pool"))) {
 			int64_t centi;
-			if (!scalar_fixed(v, 2, &centi) && quoted_number(v))
+			if (!scalar_fixed(v, 2, &centi) &&
+			    unit_given(w, v, "qos.lossless.pool.memory_percent"))
+				;
+			else if (!scalar_fixed(v, 2, &centi) && quoted_number(v))
 				qg_error(
 				    w->d, v->pos,
 				    "qos.lossless.pool.memory_percent: got the quoted string '%s'; "
@@ -736,18 +1032,24 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 
 	if (w->bad & BAD_ECN)
 		return; /* ecn could not be read: the warnings below would guess */
-	if (!q->ecn)
+	/* Each a consequence of a key missing: none when that key was given at the wrong level. */
+	if (!q->ecn) {
 		qg_warning(w->d, l->pos, QG_W_NO_ECN,
 			   "qos.lossless has no ecn: DCQCN stays off and PFC alone holds the "
 			   "fabric, which spreads congestion");
-	else if (!q->cnp && !(w->bad & BAD_CNP_MAP))
+		consequence(w, "ecn", "qos.lossless");
+	} else if (!q->cnp && !(w->bad & BAD_CNP_MAP)) {
 		qg_warning(w->d, qn->pos, QG_W_ECN_WITHOUT_CNP,
 			   "ecn is on but qos has no cnp class: CNPs share the default class and "
 			   "DCQCN reacts late");
-	if (q->cnp && !q->ecn)
+		consequence(w, "cnp", "qos");
+	}
+	if (q->cnp && !q->ecn) {
 		qg_warning(w->d, c->pos, QG_W_CNP_WITHOUT_ECN,
 			   "qos.cnp is set but qos.lossless.ecn is not: nothing marks ECN, so no "
 			   "CNP is ever sent");
+		consequence(w, "ecn", "qos.lossless");
+	}
 }
 
 /*
@@ -1070,8 +1372,35 @@ static void *alloc_list(struct walk *w, const struct qg_ynode *n, const char *wh
 	return v;
 }
 
+/* A host list that parses, so that its entry may be named by it. */
+static bool hostlist_ok(const char *pattern)
+{
+	struct qg_hostlist hl;
+	char err[160];
+	if (qg_hostlist_parse(pattern, &hl, err, sizeof(err)) != 0)
+		return false;
+	qg_hostlist_free(&hl);
+	return true;
+}
+
 /*
- * The start of every device entry: its path ("hosts[2]"), the mapping and
+ * A device entry's path for messages: by its name when it has a usable one
+ * (issue 25: "switches[leaf1]", the text the reader searches the file for;
+ * an index is counted by hand), or by its index (qg_device_path).
+ */
+static void entry_path(char path[PATH_LEN], const char *what, const struct qg_ynode *item,
+		       size_t i, bool name_list, bool (*name_ok)(const char *))
+{
+	const struct qg_ynode *v = item->kind == QG_Y_MAP ? get(item, "name") : NULL;
+	bool usable = v && v->kind == QG_Y_SCALAR &&
+		      (name_list && qg_hostlist_is_pattern(v->value) ? hostlist_ok(v->value)
+								     : name_ok(v->value));
+	qg_device_path(path, PATH_LEN, what, usable ? v->value : NULL, i);
+}
+
+/*
+ * The start of every device entry: its path ("hosts[db1]", "hosts[2]"
+ * when it has no usable name; qg_device_path), the mapping and
  * key checks, and its required name, unique within the list. Returns the
  * entry, or NULL when it is not a mapping.
  */
@@ -1082,7 +1411,7 @@ static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *
 					 const char *rule, char *name, size_t name_cap)
 {
 	const struct qg_ynode *item = list->kids[i];
-	snprintf(path, PATH_LEN, "%s[%zu]", what, i);
+	entry_path(path, what, item, i, name_list, name_ok);
 	if (!expect_kind(w, item, QG_Y_MAP, path))
 		return NULL;
 	check_keys(w, item, path, keys);
@@ -1093,6 +1422,8 @@ static const struct qg_ynode *list_entry(struct walk *w, const struct qg_ynode *
 		return item;
 	if (v && read_str(w, v, sub, name_ok, rule, name, name_cap))
 		check_unique(w, v->value, v->pos, what);
+	else if (name_list && v && v->kind == QG_Y_SCALAR)
+		poison_host(w, v->value);
 	return item;
 }
 
@@ -1198,6 +1529,43 @@ static void load_cable_length(struct walk *w, const struct qg_ynode *n, const ch
 		free(m);
 }
 
+/*
+ * Two switch entries at one SSH endpoint (address and port, qg_address_key)
+ * are one switch configured twice, each entry's ports and settings pushed
+ * over the other's (issue 25, item 5): refused at the second's address. A
+ * host entry is one RDMA NIC, and a machine may carry two: hosts may share
+ * an address. Run once the switch's address and port are read.
+ */
+static void check_endpoint(struct walk *w, const struct qg_ynode *item, const char *path,
+			   size_t i)
+{
+	const struct qg_switch *s = &w->m->switches[i];
+	const struct qg_ynode *a = get(item, "address");
+	/* Without a platform its default port is unknown: no guess. */
+	if (!a || !s->address[0] || (!s->target && !s->port_given))
+		return;
+	w->address_pos[i] = a->pos;
+	qg_address_key(s->address, s->port, w->endpoint_keys[i], sizeof(w->endpoint_keys[i]));
+	void *old;
+	int rc = qg_strmap_put(&w->endpoints, w->endpoint_keys[i], (void *)(uintptr_t)(i + 1),
+			       &old);
+	if (rc < 0) {
+		w->d->oom = true;
+		return;
+	}
+	if (rc == 0)
+		return;
+	size_t k = (uintptr_t)old - 1;
+	const struct qg_switch *first = &w->m->switches[k];
+	char first_path[PATH_LEN];
+	qg_device_path(first_path, sizeof(first_path), "switches", first->name, k);
+	qg_error(w->d, a->pos,
+		 "%s.address: %s port %d is also the address of %s; two switch entries at one "
+		 "address and port are one switch configured twice: give each its own",
+		 path, s->address, s->port, first_path);
+	qg_note(w->d, w->address_pos[k], "%s's address given here", first_path);
+}
+
 static void load_switches(struct walk *w, const struct qg_ynode *n)
 {
 	static const char *const keys[] = {"name", "platform", "address",	 "port",
@@ -1205,14 +1573,23 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 	struct qg_model *m = w->m;
 	/* Bounded, as hosts are (gen/bounds.h): each switch is a file and its ports' work. */
 	if (n->kind == QG_Y_SEQ && n->n_kids > QG_SWITCHES_MAX) {
+		char path[PATH_LEN];
+		entry_path(path, "switches", n->kids[QG_SWITCHES_MAX], QG_SWITCHES_MAX, false,
+			   qg_name_ok);
 		qg_error(w->d, n->kids[QG_SWITCHES_MAX]->pos,
-			 "switches[%u]: one switch more than a fabric has at most (%u), which "
-			 "keeps its build bounded (docs/intent.md, \"Bounds\")",
-			 QG_SWITCHES_MAX, QG_SWITCHES_MAX);
+			 "%s: one switch more than a fabric has at most (%u), which keeps its build "
+			 "bounded (docs/intent.md, \"Bounds\")",
+			 path, QG_SWITCHES_MAX);
 		return;
 	}
 	if (!(m->switches = alloc_list(w, n, "switches", sizeof(*m->switches), &m->n_switches)))
 		return;
+	w->endpoint_keys = calloc(n->n_kids, sizeof(*w->endpoint_keys));
+	w->address_pos = calloc(n->n_kids, sizeof(*w->address_pos));
+	if (!w->endpoint_keys || !w->address_pos) {
+		w->d->oom = true;
+		return;
+	}
 	size_t ports = 0;
 	bool ports_over = false;
 	for (size_t i = 0; i < n->n_kids; i++) {
@@ -1231,6 +1608,7 @@ static void load_switches(struct walk *w, const struct qg_ynode *n)
 		}
 		load_ssh_target(w, item, path, s->target, s->address, &s->port, &s->port_given,
 				s->user);
+		check_endpoint(w, item, path, i);
 		/* The ports are written in the platform's names: unread without one. */
 		if ((v = require(w, item, "ports", path)) && s->target && s->target->ports) {
 			join(sub, path, "ports");
@@ -1388,11 +1766,13 @@ static void expand_hosts(struct walk *w, const struct qg_ynode *item,
 {
 	char sub[PATH_LEN], err[160];
 	struct qg_hostlist names, addrs = {0};
+	size_t errors = w->d->errors;
 	join(sub, path, "name");
 	if (qg_hostlist_parse(names_node->value, &names, err, sizeof(err)) != 0) {
 		qg_error(w->d, names_node->pos,
 			 "%s: '%s' is not a host list: %s; write it as prefix[001-512]suffix", sub,
 			 names_node->value, err);
+		poison_host(w, names_node->value);
 		return;
 	}
 	const struct qg_ynode *a = require(w, item, "address", path);
@@ -1456,6 +1836,9 @@ static void expand_hosts(struct walk *w, const struct qg_ynode *item,
 		}
 		check_unique(w, x->name, names_node->pos, "hosts");
 	}
+	/* Some of its hosts are not there: references to them say nothing more. */
+	if (w->d->errors != errors)
+		poison_host(w, names_node->value);
 	qg_hostlist_free(&names);
 	qg_hostlist_free(&addrs);
 }
@@ -1465,7 +1848,11 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 	const char *keys[MAX_HOST_KEYS + 1];
 	host_keys(w, keys);
 	struct qg_model *m = w->m;
-	if (!expect_kind(w, n, QG_Y_SEQ, "hosts") || n->n_kids == 0)
+	if (!expect_kind(w, n, QG_Y_SEQ, "hosts")) {
+		w->hosts_refused = true;
+		return;
+	}
+	if (n->n_kids == 0)
 		return;
 	/* Host lists give many hosts per entry: count them first, once. */
 	size_t total = 0, *counts = calloc(n->n_kids, sizeof(*counts));
@@ -1484,11 +1871,13 @@ static void load_hosts(struct walk *w, const struct qg_ynode *n)
 			over = i;
 	}
 	if (over < n->n_kids) {
+		char path[PATH_LEN];
+		entry_path(path, "hosts", n->kids[over], over, true, qg_name_ok);
 		qg_error(w->d, n->kids[over]->pos,
-			 "hosts[%zu]: brings the hosts to %zu, host lists expanded; a fabric "
-			 "has at most %u hosts, which keeps its build bounded (docs/intent.md, "
-			 "\"Bounds\")",
-			 over, total, QG_HOSTS_MAX);
+			 "%s: brings the hosts to %zu, host lists expanded; a fabric has at most "
+			 "%u hosts, which keeps its build bounded (docs/intent.md, \"Bounds\")",
+			 path, total, QG_HOSTS_MAX);
+		w->hosts_refused = true;
 		free(counts);
 		return;
 	}
@@ -1566,7 +1955,8 @@ static long host_ref(struct walk *w, const struct qg_ynode *n, const char *path,
 		}
 		return (long)i;
 	}
-	qg_error(w->d, n->pos, "%s: no host named '%s' in hosts", path, n->value);
+	if (!poisoned_host(w, n->value))
+		qg_error(w->d, n->pos, "%s: no host named '%s' in hosts", path, n->value);
 	return -1;
 }
 
@@ -1710,6 +2100,11 @@ static void load_verify(struct walk *w, const struct qg_ynode *n)
 		snprintf(path, sizeof(path), "verify.pairs[%zu]", i);
 		if (!expect_kind(w, p, QG_Y_MAP, path))
 			continue;
+		/* A pair is named by its hosts, "verify.pairs[a,b]", when both are names. */
+		const struct qg_ynode *cn = get(p, "client"), *sn = get(p, "server");
+		if (cn && sn && cn->kind == QG_Y_SCALAR && sn->kind == QG_Y_SCALAR &&
+		    qg_name_ok(cn->value) && qg_name_ok(sn->value))
+			snprintf(path, sizeof(path), "verify.pairs[%s,%s]", cn->value, sn->value);
 		check_keys(w, p, path, pair_keys);
 		const struct qg_ynode *c = require(w, p, "client", path);
 		const struct qg_ynode *s = require(w, p, "server", path);
@@ -1899,10 +2294,16 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 	load_verify(&w, get(root, "verify"));
 	if ((v = get(root, "acknowledge")))
 		load_acknowledge(&w, v);
+	settle_consequences(&w);
 	/* The parse's own warnings; the targets' check()s' are the caller's (gen/warnings.h). */
 	qg_warnings_acknowledge(m, d, false);
+	qg_strmap_free(&w.poisoned);
+	free(w.patterns);
 	qg_strmap_free(&w.names);
 	qg_strmap_free(&w.hosts);
+	qg_strmap_free(&w.endpoints);
+	free(w.endpoint_keys);
+	free(w.address_pos);
 	free(w.uses);
 	qg_yaml_free(root);
 	if (d->errors || d->oom) {
@@ -1930,6 +2331,8 @@ int qg_intent_load_file(const char *path, const struct qg_target *const *targets
 		return -2;
 	}
 	int rc = qg_intent_load(text, len, targets, d, m);
+	if (rc == 0)
+		m->file = path;
 	if (text_out && rc == 0) {
 		*text_out = text;
 		*len_out = len;

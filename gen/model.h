@@ -199,6 +199,12 @@ struct qg_ack {
 struct qg_model {
 	/* The registry the intent was read with (NULL-terminated), in emit order. */
 	const struct qg_target *const *targets;
+	/*
+	 * The intent file as the user named it (qg_intent_load_file; NULL when
+	 * read from text), for a diagnostic found later at one of its lines: a
+	 * read-back's ports the switch lacks, at the intent's `ports:`.
+	 */
+	const char *file;
 	int version;
 	char fabric[QG_NAME_LEN];
 	struct qg_qos qos;

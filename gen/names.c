@@ -4,6 +4,7 @@
 #include "diag.h"
 
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -98,6 +99,30 @@ bool qg_address_ok(const char *s)
 	return dns_name_ok(s);
 }
 
+void qg_address_key(const char *address, int port, char *out, size_t cap)
+{
+	unsigned char addr[16];
+	char text[INET6_ADDRSTRLEN];
+	const char *a = address;
+	size_t len = strlen(address);
+	if (inet_pton(AF_INET6, address, addr) == 1 &&
+	    inet_ntop(AF_INET6, addr, text, sizeof(text)))
+		a = text;
+	else if (inet_pton(AF_INET, address, addr) == 1 &&
+		 inet_ntop(AF_INET, addr, text, sizeof(text)))
+		a = text;
+	else if (len > 1 && address[len - 1] == '.')
+		len--;
+	if (a == text)
+		len = strlen(text);
+	size_t o = (size_t)snprintf(out, cap, "%.*s", (int)len, a);
+	for (size_t i = 0; i < o && i < cap; i++)
+		if (out[i] >= 'A' && out[i] <= 'Z')
+			out[i] = (char)(out[i] - 'A' + 'a');
+	if (o < cap)
+		snprintf(out + o, cap - o, " port %d", port);
+}
+
 bool qg_netdev_ok(const char *s)
 {
 	return charset_ok(s, 15, false, "_.-");
@@ -130,6 +155,16 @@ bool qg_vmknic_ok(const char *s)
 bool qg_pool_name_ok(const char *s)
 {
 	return charset_ok(s, 20, false, "_-");
+}
+
+void qg_device_path(char *out, size_t cap, const char *list, const char *name, size_t index)
+{
+	if (!name || !name[0])
+		snprintf(out, cap, "%s[%zu]", list, index);
+	else if (strspn(name, "0123456789") == strlen(name))
+		snprintf(out, cap, "%s['%s']", list, name);
+	else
+		snprintf(out, cap, "%s[%s]", list, name);
 }
 
 size_t qg_edit_distance(const char *a, const char *b)

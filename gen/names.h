@@ -27,6 +27,14 @@ bool qg_label_ok(const char *s); /* vSphere datacenter and portgroup names */
 bool qg_address_ok(const char *s);
 #define QG_ADDRESS_RULE "a DNS name (letters, digits, '-' and '.'), an IPv4 or an IPv6 address"
 
+/*
+ * The one spelling of an address (qg_address_ok's) and SSH port that two
+ * entries naming one device share: an IP address as inet_ntop writes it
+ * ("::1" for "0:0::1"), a DNS name in lower case without its root dot.
+ * Names that resolve to one address are not found: qosgen resolves nothing.
+ */
+void qg_address_key(const char *address, int port, char *out, size_t cap);
+
 bool qg_user_ok(const char *s);
 #define QG_USER_RULE "1..32 characters of a-z 0-9 _ . -, starting with a letter or '_'"
 
@@ -43,6 +51,14 @@ bool qg_vmknic_ok(const char *s);
 
 bool qg_pool_name_ok(const char *s);
 #define QG_POOL_RULE "1..20 characters of A-Z a-z 0-9 _ -, starting with a letter or digit"
+
+/*
+ * A device's path in diagnostics: "switches[leaf1]", by the name the reader
+ * looks for in the file; by its 0-based index ("switches[2]") only when the
+ * entry has no usable name (name NULL or ""). A name of digits only is quoted
+ * ("switches['2']") so that it cannot read as an index. Cut to fit cap.
+ */
+void qg_device_path(char *out, size_t cap, const char *list, const char *name, size_t index);
 
 /*
  * Levenshtein distance of two short words (99 past 32 characters), for the

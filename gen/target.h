@@ -109,6 +109,12 @@ void qg_explain_row(struct qg_explain_rows *x, const char *key, const char *valu
 struct qg_target {
 	const char *name;    /* the intent's `platform:` value and plan.json's target */
 	const char *summary; /* one line, for `qosgen explain` and docs */
+	/*
+	 * Other names people give the platform (its OS's product name, its
+	 * API's), NULL-terminated or NULL: a `platform:` of one of them gets
+	 * "did you mean" this target's name.
+	 */
+	const char *const *aliases;
 	enum qg_device_kind kind;
 	unsigned caps; /* QG_CAN_* */
 	/*

@@ -365,6 +365,8 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 
 const struct qg_target qg_target_cumulus = {
     .name = "cumulus",
+    .aliases =
+	(const char *const[]){"cumulus-linux", "cumulus_linux", "cumuluslinux", "nvue", "cl", NULL},
     .summary = "Cumulus Linux NVUE (startup.yaml fragment and nv set commands; REST read-back)",
     .kind = QG_DEVICE_SWITCH,
     .ports = &cumulus_port_syntax,

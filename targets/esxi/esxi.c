@@ -23,6 +23,7 @@
 #include "../host/host_script.h"
 
 #include "../../gen/derive.h"
+#include "../../gen/names.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -174,10 +175,12 @@ static void esxi_check(const struct qg_model *m, struct qg_diags *d)
 		if (h->pvrdma_vmknic_pos.line == said.line && h->pvrdma_vmknic_pos.col == said.col)
 			continue;
 		said = h->pvrdma_vmknic_pos;
+		char path[QG_NAME_LEN + 16];
+		qg_device_path(path, sizeof(path), "hosts", h->name, i);
 		qg_error(d, said,
-			 "hosts.%s.pvrdma_vmknic: %s would get qos.mtu %d, above ESXi's maximum of "
+			 "%s.pvrdma_vmknic: %s would get qos.mtu %d, above ESXi's maximum of "
 			 "9000 for a VMkernel NIC; lower qos.mtu",
-			 h->name, h->pvrdma_vmknic, m->qos.mtu);
+			 path, h->pvrdma_vmknic, m->qos.mtu);
 	}
 }
 
@@ -205,6 +208,7 @@ static const char *const esxi_required[] = {"uplink", NULL};
 
 const struct qg_target qg_target_esxi = {
     .name = "esxi",
+    .aliases = (const char *const[]){"vmware", "esx", "vsphere", NULL},
     .summary = "ESXi host script (nmlx5 PFC/trust/ECN/DSCP options merged, PVRDMA vmknic)",
     .kind = QG_DEVICE_HOST,
     .caps = QG_CAN_DVS_MEMBER,

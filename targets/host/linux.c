@@ -344,6 +344,7 @@ static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
 
 const struct qg_target qg_target_linux = {
     .name = "linux",
+    .aliases = (const char *const[]){"ubuntu", "rhel", "debian", NULL},
     .summary = "Linux host script (MTU, trust, DSCP map, PFC, RoCE ToS, DCQCN) via mlnx_qos or dcb",
     .kind = QG_DEVICE_HOST,
     .caps = QG_CAN_VERIFY,

@@ -16,6 +16,7 @@
 #include "../../gen/derive.h"
 #include "../../gen/fixed.h"
 #include "../../gen/handoff.h"
+#include "../../gen/names.h"
 #include "../../gen/ports.h"
 #include "onyx_ports.h"
 #include "onyx_config.h"
@@ -42,13 +43,16 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 	 */
 	/* Onyx User Manual 3.10, QoS: no DSCP-to-switch-priority remap command in basic mode. */
 	qg_check_fixed_dscp_map(m, "onyx", d);
-	for (size_t i = 0; i < m->n_switches; i++)
-		if (m->switches[i].target == &qg_target_onyx && m->switches[i].cable_m)
-			qg_warning(d, m->switches[i].cable_pos, QG_W_ONYX_CABLE_LENGTH_NOT_WRITTEN,
-				   "switches[%zu].cable_length_m: the onyx target writes no cable "
-				   "length (the Onyx manual documents none for its headroom); "
-				   "ignored for %s",
-				   i, m->switches[i].name);
+	for (size_t i = 0; i < m->n_switches; i++) {
+		char path[QG_NAME_LEN + 16];
+		if (m->switches[i].target != &qg_target_onyx || !m->switches[i].cable_m)
+			continue;
+		qg_device_path(path, sizeof(path), "switches", m->switches[i].name, i);
+		qg_warning(d, m->switches[i].cable_pos, QG_W_ONYX_CABLE_LENGTH_NOT_WRITTEN,
+			   "%s.cable_length_m: the onyx target writes no cable length (the Onyx "
+			   "manual documents none for its headroom); ignored",
+			   path);
+	}
 	/*
 	 * The Onyx User Manual 3.10 describes a PFC watchdog (Priority Flow
 	 * Control page), but the onyx target's config model, read-back, rollback
@@ -350,6 +354,7 @@ static void onyx_explain(const struct qg_model *m, struct qg_explain_rows *x)
 
 const struct qg_target qg_target_onyx = {
     .name = "onyx",
+    .aliases = (const char *const[]){"mlnx-os", "mlnxos", "mlnx_os", "mellanox", NULL},
     .summary = "NVIDIA Onyx switch CLI (trust, lossless pool, ECN, ETS, MTU)",
     .kind = QG_DEVICE_SWITCH,
     .caps = QG_FIXED_DSCP_MAP, /* no DSCP map command in basic buffer mode (docs/intent.md, onyx) */

@@ -640,10 +640,31 @@ out:
 	free(runs);
 }
 
-static void judge_port(const struct qg_port *id, const struct onyx_config *have, struct qg_diags *d)
+/*
+ * The intent's subports id[0..n) of one whole port that the switch does
+ * not have: "1/17/1-1/17/4" written as one run, so that a port reads as
+ * one error, not one per subport (issue 25, item 6).
+ */
+static void subports_text(const struct qg_port *id, size_t n, char out[QG_PORT_TEXT_LEN])
 {
-	char name[QG_PORT_TEXT_LEN], whole[QG_PORT_TEXT_LEN];
-	onyx_port_format(id, name);
+	struct qg_port_run r = {id[0], id[n - 1]};
+	if (n == (size_t)(id[n - 1].split - id[0].split) + 1) {
+		onyx_port_run_format(&r, out);
+		return;
+	}
+	char first[QG_PORT_TEXT_LEN];
+	onyx_port_format(&id[0], first);
+	snprintf(out, QG_PORT_TEXT_LEN, "%s and %zu more", first, n - 1);
+}
+
+/*
+ * The intent's ports of one whole port, id[0..n) (all the port itself, or
+ * all its subports), against the switch's split of it: one error at most.
+ */
+static void judge_port(const struct qg_port *id, size_t n, const struct onyx_config *have,
+		       struct qg_diags *d)
+{
+	char whole[QG_PORT_TEXT_LEN], names[QG_PORT_TEXT_LEN];
 	onyx_port_format(&(struct qg_port){id->module, id->port, 0}, whole);
 	const struct onyx_split *sp = split_of(have, id->module, id->port);
 	if (!id->split && sp) {
@@ -654,23 +675,30 @@ static void judge_port(const struct qg_port *id, const struct onyx_config *have,
 			 sp->at.text, whole, sp->ways, whole, whole, sp->ways);
 		return;
 	}
-	if (id->split && (!sp || id->split > sp->ways)) {
-		const struct onyx_port_cfg *sub = subport_of(have, id->module, id->port);
-		if (sp)
-			qg_error(d, (struct qg_pos){sp->at.no, 1},
-				 "'%s': port %s is split into %d, so %s does not exist: correct "
-				 "the switch's ports in the intent",
-				 sp->at.text, whole, sp->ways, name);
-		else if (!sub)
-			qg_error(
-			    d, (struct qg_pos){1, 1},
-			    "the intent names subport %s, but port %s is not split on the "
-			    "switch (no 'module-type qsfp-split' line for it): split it first "
-			    "('interface ethernet %s module-type qsfp-split-4 force'), or name "
-			    "%s in the intent",
-			    name, whole, whole, whole);
+	if (!id->split)
+		return;
+	/* The subports past the split's ways (sorted: they are the last ones). */
+	size_t from = 0;
+	while (sp && from < n && id[from].split <= sp->ways)
+		from++;
+	if (sp && from == n)
+		return;
+	if (sp) {
+		subports_text(id + from, n - from, names);
+		qg_error(d, (struct qg_pos){sp->at.no, 1},
+			 "'%s': port %s is split into %d, so %s do%s not exist: correct the "
+			 "switch's ports in the intent",
+			 sp->at.text, whole, sp->ways, names, n - from == 1 ? "es" : "");
 		return;
 	}
+	if (subport_of(have, id->module, id->port))
+		return;
+	subports_text(id, n, names);
+	qg_error(d, (struct qg_pos){1, 1},
+		 "the intent names subport%s %s, but port %s is not split on the switch (no "
+		 "'module-type qsfp-split' line for it): split it first ('interface ethernet %s "
+		 "module-type qsfp-split-4 force'), or name %s in the intent",
+		 n == 1 ? "" : "s", names, whole, whole, whole);
 }
 
 static void mask_text(uint8_t mask, char out[24])
@@ -768,8 +796,20 @@ int onyx_config_judge(const struct onyx_config *want, const struct onyx_config *
 			    "'no dcb priority-flow-control priority %d enable' on the switch, or "
 			    "make it the intent's lossless priority",
 			    have->pfc[p].text, p, p);
-	for (size_t i = 0; i < want->n_ports; i++)
-		judge_port(&want->ports[i].id, have, d);
+	/* A whole port at a time: its subports are next to each other (sorted). */
+	struct qg_port *ids = want->n_ports ? malloc(want->n_ports * sizeof(*ids)) : NULL;
+	if (want->n_ports && !ids)
+		d->oom = true;
+	for (size_t i = 0, j; ids && i < want->n_ports; i = j) {
+		const struct qg_port *a = &want->ports[i].id;
+		for (j = i;
+		     j < want->n_ports && want->ports[j].id.module == a->module &&
+		     want->ports[j].id.port == a->port && !want->ports[j].id.split == !a->split;
+		     j++)
+			ids[j - i] = want->ports[j].id;
+		judge_port(ids, j - i, have, d);
+	}
+	free(ids);
 	judge_foreign(want, have, d);
 	judge_pools(want, have, d);
 	return (int)(d->errors - before);

@@ -51,8 +51,19 @@ int sonic_readback_parse(const char *text, size_t len, cJSON **out, struct qg_di
 const char *sonic_readback_hostname(const cJSON *have);
 
 /*
+ * Where the intent lists a switch's ports (the model's ports_pos), for the
+ * error that the switch lacks some: the intent's file (NULL: d's own file)
+ * and the position of `ports:`.
+ */
+struct sonic_ports_at {
+	const char *file;
+	struct qg_pos pos;
+};
+
+/*
  * What the patch cannot make exact, as errors in d (the number returned):
- * an intent port the switch lacks, a buffer model other than dynamic (the
+ * the intent ports the switch lacks (one error, at `at`, NULL for none,
+ * listing them and the switch's own compactly), a buffer model other than dynamic (the
  * intent's headroom is the dynamic model's, BUFFER_PG profile NULL), a
  * switch without the egress profiles BUFFER_QUEUE names, a VOQ switch,
  * QUEUE, BUFFER_QUEUE or BUFFER_PG keys of an intent port that do not read as an
@@ -60,7 +71,8 @@ const char *sonic_readback_hostname(const cJSON *have);
  * remove that a port outside the intent still uses, and a PFC_WD row of a
  * port outside the intent whose times are below the intent's poll_ms.
  */
-int sonic_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d);
+int sonic_config_judge(const cJSON *want, const cJSON *have, const struct sonic_ports_at *at,
+		       struct qg_diags *d);
 
 /*
  * The RFC 6902 operations that bring a judged have to want: a JSON array,

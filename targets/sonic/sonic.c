@@ -136,7 +136,8 @@ static int sonic_diff(const struct qg_model *m, size_t i, const char *readback, 
 	if (rc == 0)
 		qg_warn_other_host(d, sonic_readback_hostname(have), sw->name, sw->address,
 				   "configuration");
-	if (rc == 0 && sonic_config_judge(want, have, d) > 0)
+	struct sonic_ports_at at = {m->file, sw->ports_pos};
+	if (rc == 0 && sonic_config_judge(want, have, &at, d) > 0)
 		rc = -EINVAL;
 	if (rc == 0) {
 		bool oom;
@@ -333,6 +334,7 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 
 const struct qg_target qg_target_sonic = {
     .name = "sonic",
+    .aliases = (const char *const[]){"sonic-vs", "sonic-os", "community-sonic", NULL},
     .summary = "SONiC config_db tables (sonic/<switch>.json), pushed as a JSON Patch over SSH",
     .kind = QG_DEVICE_SWITCH,
     .ports = &sonic_port_syntax,

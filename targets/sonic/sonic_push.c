@@ -41,6 +41,7 @@
 
 struct sonic {
 	const struct qg_switch *sw;
+	const char *intent; /* the model's file, for an error at its lines */
 	const struct qg_access *a;
 	struct qg_ssh *ssh;
 	char checkpoint[64];
@@ -226,9 +227,15 @@ static int plan(struct sonic *c, const cJSON *want, const cJSON *before, cJSON *
 		return -1;
 	struct qg_diags d;
 	qg_diags_init(&d, NULL);
-	int judged = sonic_config_judge(want, before, &d);
+	struct sonic_ports_at at = {c->intent, c->sw->ports_pos};
+	int judged = sonic_config_judge(want, before, &at, &d);
+	/* An error at the intent's lines (its ports) says where, as the compiler form does. */
+	char where[300] = "";
+	if (judged > 0 && d.v[0].file && d.v[0].pos.line > 0)
+		snprintf(where, sizeof(where), "%s:%d:%d: ", d.v[0].file, d.v[0].pos.line,
+			 d.v[0].pos.col);
 	if (judged > 0)
-		qg_push_say(r, "cannot converge exactly: %s%s", d.v[0].msg,
+		qg_push_say(r, "cannot converge exactly: %s%s%s", where, d.v[0].msg,
 			    judged > 1 ? " (and more: qosgen diff --running-config shows all)"
 				       : "");
 	qg_diags_free(&d);
@@ -285,7 +292,7 @@ static int sonic_push(const struct qg_model *m, size_t i, const struct qg_emit_c
 		      const struct qg_access *a, bool dry_run, struct qg_push_result *r)
 {
 	(void)ctx; /* the switch gets the patch from the read-back, not a generated file */
-	struct sonic c = {.sw = &m->switches[i], .a = a};
+	struct sonic c = {.sw = &m->switches[i], .intent = m->file, .a = a};
 	char err[1024], cmd[160];
 	cJSON *want = sonic_config_from_model(m, i), *before = NULL, *patch = NULL;
 	r->state = QG_PUSH_UNCHANGED;

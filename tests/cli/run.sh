@@ -186,7 +186,7 @@ sed '/^acknowledge:/,$d' "$ack" >"$tmp/unack.yaml"
 "$Q" check --strict "$tmp/unack.yaml" >/dev/null 2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] && grep -q 'own \[onyx-pfc-watchdog-not-written\] \[--strict\]$' "$tmp/err" &&
-	grep -q 'onyx1 \[onyx-cable-length-not-written\] \[--strict\]$' "$tmp/err"
+	grep -q 'ignored \[onyx-cable-length-not-written\] \[--strict\]$' "$tmp/err"
 check check-strict-unacknowledged-fails $? "exit $st: $(cat "$tmp/err")"
 # In --json, each warning's name is a field; an acknowledged one is not a
 # diagnostic but a row of explain, with the intent's reason.
@@ -386,7 +386,7 @@ check make-demo-script-runs $? "exit $st: $(tail -n 5 "$tmp/demo.out")"
 } >"$tmp/switches.yaml"
 "$Q" check "$tmp/switches.yaml" >"$tmp/out" 2>"$tmp/err"
 st=$?
-[ $st -eq 1 ] && [ "$(cat "$tmp/err")" = "$tmp/switches.yaml:10011:5: error: switches[10000]: one switch more than a fabric has at most (10000), which keeps its build bounded (docs/intent.md, \"Bounds\")" ]
+[ $st -eq 1 ] && [ "$(cat "$tmp/err")" = "$tmp/switches.yaml:10011:5: error: switches[sw10000]: one switch more than a fabric has at most (10000), which keeps its build bounded (docs/intent.md, \"Bounds\")" ]
 check switches-bounded $? "exit $st: $(cat "$tmp/err")"
 
 # Issue 24, item 9: a build stopped by SIGTERM or SIGINT while it writes its

@@ -191,6 +191,28 @@ n=$(applies)
 run push --switch sonic
 [ $st -eq 0 ] && grep -q "in sync: nothing to send" "$dir/err" && [ "$(applies)" -eq "$n" ]
 check "watchdog off: re-push sends nothing" $? "exit $st: $(cat "$dir/err")"
+
+# --- ports the switch lacks (issue 25, item 6): one error at the intent's ports ---
+# The MSN2700 has 32 ports, Ethernet0-124/4; an intent naming 64 gets one
+# error, at its `ports:` line and column, listing the 32 it lacks and what
+# it has, compactly: from diff (the switch's read-back) and from diff
+# --running-config (a saved one) alike; nothing sent.
+sed 's|ports: \[Ethernet0-12/4\]|ports: [Ethernet0-252/4]|; s|, Ethernet12: 40||' "$dir/intent.base" >"$dir/intent.yaml"
+at=$(grep -n 'ports: \[Ethernet0-252/4\]' "$dir/intent.yaml" | cut -d: -f1)
+col=$(sed -n "${at}p" "$dir/intent.yaml" | awk '{ print index($0, "[Ethernet0-252/4]") }')
+lacks="the switch lacks 32 of the intent's 64 ports: Ethernet128-252/4 (its PORT table has Ethernet0-124/4): is the intent's port list this switch's?"
+n=$(applies)
+run diff --switch sonic --exit-code
+[ $st -ne 0 ] && [ "$(grep -c 'lacks' "$dir/err")" -eq 1 ] &&
+	grep -qF "cannot converge exactly: $dir/intent.yaml:$at:$col: $lacks" "$dir/err"
+check "ports the switch lacks: diff says so once, at the intent's ports" $? "exit $st: $(cat "$dir/err")"
+running "$dir/saved.json"
+run diff --switch sonic --running-config "$dir/saved.json"
+[ $st -ne 0 ] && [ "$(grep -c 'error:' "$dir/err")" -eq 1 ] &&
+	grep -qxF "$dir/intent.yaml:$at:$col: error: $lacks" "$dir/err"
+check "ports the switch lacks: diff --running-config, one error at the intent's ports" $? "exit $st: $(cat "$dir/err")"
+[ "$(applies)" -eq "$n" ]
+check "ports the switch lacks: nothing sent" $? "applies $(applies), was $n"
 cp "$dir/intent.base" "$dir/intent.yaml"
 
 # --- refused by the switch: unchanged, no checkpoint left ---

@@ -241,7 +241,7 @@ static cJSON *pushed(const cJSON *w, const cJSON *from)
 {
 	struct qg_diags d;
 	qg_diags_init(&d, "readback");
-	if (sonic_config_judge(w, from, &d) > 0) {
+	if (sonic_config_judge(w, from, NULL, &d) > 0) {
 		qg_diags_free(&d);
 		return NULL;
 	}
@@ -308,7 +308,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	qg_diags_init(&d, "readback");
 	cJSON *have = NULL;
 	if (sonic_readback_parse((const char *)data, size, &have, &d) != 0 ||
-	    sonic_config_judge(want, have, &d) > 0) {
+	    sonic_config_judge(want, have, NULL, &d) > 0) {
 		cJSON_Delete(have);
 		qg_diags_free(&d);
 		return 0;

@@ -38,6 +38,8 @@ static void test_sorted_compiler_form(void **state)
 
 /* Issue 25: an acknowledged warning is kept, marked, but neither printed nor counted. */
 static void test_acknowledged_warning_silent(void **state)
+/* A diagnostic that follows from another is removed with its notes, and no longer counts. */
+static void test_remove(void **state)
 {
 	(void)state;
 	struct qg_diags d;
@@ -77,6 +79,22 @@ static void test_warning_names(void **state)
 	assert_null(qg_warning_nearest("readback-line-skiped")); /* not acknowledgeable */
 }
 
+	qg_error(&d, (struct qg_pos){1, 1}, "cause");
+	qg_warning(&d, (struct qg_pos){2, 1}, QG_W_NO_ECN, "consequence");
+	qg_note(&d, (struct qg_pos){3, 1}, "its note");
+	qg_error(&d, (struct qg_pos){4, 1}, "another");
+	qg_diags_remove(&d, (const size_t[]){1, 7}, 2);
+	char *out = print(&d, false);
+	assert_string_equal(out, "x.yaml:1:1: error: cause\nx.yaml:4:1: error: another\n");
+	free(out);
+	assert_int_equal(d.errors, 2);
+	assert_int_equal(d.warnings, 0);
+	qg_diags_remove(&d, (const size_t[]){0}, 1);
+	assert_int_equal(d.errors, 1);
+	assert_string_equal(d.v[0].msg, "another");
+	qg_diags_free(&d);
+}
+
 static void test_control_characters_escaped(void **state)
 {
 	(void)state;
@@ -96,6 +114,7 @@ int main(void)
 	    cmocka_unit_test(test_control_characters_escaped),
 	    cmocka_unit_test(test_acknowledged_warning_silent),
 	    cmocka_unit_test(test_warning_names),
+	    cmocka_unit_test(test_remove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,7 +92,7 @@ static void test_vmknic_mtu_refused_once(void **state)
 	qg_diags_init(&d, "t.yaml");
 	assert_int_equal(qg_build_check(&m, &d), -1);
 	assert_int_equal(d.errors, 1);
-	assert_true(diag_has(&d, "hosts.e1.pvrdma_vmknic: vmk1 would get qos.mtu 9100, above "
+	assert_true(diag_has(&d, "hosts[e1].pvrdma_vmknic: vmk1 would get qos.mtu 9100, above "
 				 "ESXi's maximum of 9000 for a VMkernel NIC"));
 	assert_int_equal(d.v[0].pos.line, 7);
 	qg_diags_free(&d);

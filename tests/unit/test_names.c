@@ -54,11 +54,33 @@ static void test_ordinary_names_accepted(void **state)
 	assert_false(qg_pool_name_ok("a23456789012345678901"));
 }
 
+/* One spelling per endpoint (issue 25, item 5), and a device path by name or index. */
+static void test_address_key_and_device_path(void **state)
+{
+	(void)state;
+	char a[300], b[300];
+	qg_address_key("2001:DB8:0::1", 22, a, sizeof(a));
+	qg_address_key("2001:db8::1", 22, b, sizeof(b));
+	assert_string_equal(a, "2001:db8::1 port 22");
+	assert_string_equal(a, b);
+	qg_address_key("SW.Example.NET.", 22, a, sizeof(a));
+	assert_string_equal(a, "sw.example.net port 22");
+	qg_address_key("192.0.2.1", 2222, a, sizeof(a));
+	assert_string_equal(a, "192.0.2.1 port 2222");
+	qg_device_path(a, sizeof(a), "switches", "leaf1", 3);
+	assert_string_equal(a, "switches[leaf1]");
+	qg_device_path(a, sizeof(a), "switches", "12", 3);
+	assert_string_equal(a, "switches['12']");
+	qg_device_path(a, sizeof(a), "hosts", NULL, 3);
+	assert_string_equal(a, "hosts[3]");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_hostile_strings_refused),
 	    cmocka_unit_test(test_ordinary_names_accepted),
+	    cmocka_unit_test(test_address_key_and_device_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -300,6 +300,14 @@ static void test_split_ports_judged(void **state)
 	j = judge_for(SWITCH_INTENT("[1/17/1]"), "hostname s\n");
 	assert_string_equal(j, "1:the intent names subport 1/17/1, but por\n");
 	free(j);
+	/* A port's subports are one error, not one each (issue 25, item 6). */
+	j = judge_for(SWITCH_INTENT("[1/17/1-1/17/4]"), "hostname s\n");
+	assert_string_equal(j, "1:the intent names subports 1/17/1-1/17/4,\n");
+	free(j);
+	j = judge_for(SWITCH_INTENT("[1/16/1-1/16/4]"), "interface ethernet 1/16 module-type "
+							"qsfp-split-2 force\n");
+	assert_string_equal(j, "1:'interface ethernet 1/16 module-type qsf\n");
+	free(j);
 }
 
 static void test_foreign_qos_on_intent_ports(void **state)

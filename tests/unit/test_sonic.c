@@ -420,7 +420,7 @@ static void test_patch_converges(void **state)
 	qg_diags_init(&d, "rb");
 	assert_int_equal(sonic_readback_parse(TEMPLATE_SWITCH, strlen(TEMPLATE_SWITCH), &have, &d),
 			 0);
-	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, NULL, &d), 0);
 	assert_string_equal(sonic_readback_hostname(have), "leaf1");
 	bool oom;
 	cJSON *patch = sonic_config_patch(want, have, &oom);
@@ -495,7 +495,7 @@ static void test_patch_removes_dropped(void **state)
 			 " \"SCHEDULER\": {\"" SONIC_SCHED_CNP "\": {\"type\": \"STRICT\"}},"
 			 " \"QUEUE\": {\"Ethernet0|6\": {\"scheduler\": \"" SONIC_SCHED_CNP "\"}}}";
 	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
-	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, NULL, &d), 0);
 	bool oom;
 	cJSON *patch = sonic_config_patch(want, have, &oom);
 	struct qg_buf t = {0};
@@ -516,7 +516,7 @@ static void test_patch_removes_dropped(void **state)
 	    " \"SCHEDULER\": {\"" SONIC_SCHED_CNP "\": {\"type\": \"STRICT\"}},"
 	    " \"QUEUE\": {\"Ethernet4|6\": {\"scheduler\": \"" SONIC_SCHED_CNP "\"}}}";
 	assert_int_equal(sonic_readback_parse(other, strlen(other), &have, &d), 0);
-	assert_int_equal(sonic_config_judge(want, have, &d), 1);
+	assert_int_equal(sonic_config_judge(want, have, NULL, &d), 1);
 	assert_true(diag_has(&d, "QUEUE|Ethernet4|6, a port the intent does not list"));
 	cJSON_Delete(have);
 	cJSON_Delete(want);
@@ -543,7 +543,7 @@ static void test_patch_cable_lengths(void **state)
 			 "\"Ethernet8\": {}}, \"CABLE_LENGTH\": {\"T1\": {\"Ethernet0\": \"300m\", "
 			 "\"Ethernet8\": \"300m\"}}}";
 	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
-	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, NULL, &d), 0);
 	bool oom;
 	cJSON *patch = sonic_config_patch(want, have, &oom);
 	struct qg_buf t = {0};
@@ -569,7 +569,7 @@ static void judge_refuses(const cJSON *want, const char *rb, const char *needle)
 	qg_diags_init(&d, "rb");
 	cJSON *have = NULL;
 	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
-	int errors = sonic_config_judge(want, have, &d);
+	int errors = sonic_config_judge(want, have, NULL, &d);
 	if (errors == 0 || !diag_has(&d, needle)) {
 		fprintf(stderr, "read-back %s:\n", rb);
 		qg_diags_print(&d, stderr, false);
@@ -586,8 +586,9 @@ static void test_judge_refusals(void **state)
 	struct qg_model m;
 	load_ok(BASE_QOS ONE_PORT, &m);
 	cJSON *want = sonic_config_from_model(&m, 0);
-	judge_refuses(want, "{" DYNAMIC ", \"PORT\": {\"Ethernet4\": {}}}",
-		      "the switch has no port Ethernet0");
+	judge_refuses(
+	    want, "{" DYNAMIC ", \"PORT\": {\"Ethernet4\": {}}}",
+	    "the switch lacks 1 of the intent's 1 ports: Ethernet0 (its PORT table has Ethernet4)");
 	judge_refuses(want, "{\"PORT\": {\"Ethernet0\": {}}}",
 		      "buffer model is 'traditional' (DEVICE_METADATA|localhost buffer_model");
 	judge_refuses(want,
@@ -650,7 +651,7 @@ static void test_long_keys(void **state)
 	cJSON_AddStringToObject(cable, "Ethernet1", "7m");
 	rb = cJSON_PrintUnformatted(doc);
 	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
-	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, NULL, &d), 0);
 	bool oom;
 	cJSON *patch = sonic_config_patch(want, have, &oom);
 	assert_non_null(patch);
@@ -812,7 +813,7 @@ static void watchdog_patch(const char *intent, const char *rb, struct qg_buf *ou
 	struct qg_diags d;
 	qg_diags_init(&d, "rb");
 	assert_int_equal(sonic_readback_parse(rb, strlen(rb), &have, &d), 0);
-	assert_int_equal(sonic_config_judge(want, have, &d), 0);
+	assert_int_equal(sonic_config_judge(want, have, NULL, &d), 0);
 	bool oom;
 	cJSON *patch = sonic_config_patch(want, have, &oom);
 	assert_false(oom);
@@ -1059,7 +1060,7 @@ static cJSON *pushed(const char *intent, cJSON *have, cJSON **want_out)
 	cJSON *want = sonic_config_from_model(&m, 0);
 	struct qg_diags d;
 	qg_diags_init(&d, "rb");
-	if (sonic_config_judge(want, have, &d) != 0) {
+	if (sonic_config_judge(want, have, NULL, &d) != 0) {
 		assert_true(diag_has(&d, "a port the intent does not list, uses it"));
 		assert_null(want_out);
 		cJSON_Delete(have);
