@@ -38,7 +38,7 @@ usage() {
 # alive PID: PID runs and is ours: its command line names this DIR (a PID
 # the kernel gave to another process since is left alone).
 alive() {
-	[ -r "/proc/$1/cmdline" ] && tr '\0' ' ' <"/proc/$1/cmdline" | grep -qF "$dir/run/"
+	{ tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null | grep -qF "$dir/run/"
 }
 
 # running: a pid of DIR/run/pids still alive.
