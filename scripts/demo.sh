@@ -50,7 +50,10 @@ trap 'exit 143' TERM
 
 echo
 echo "== 2. A simulated fabric on 127.0.0.1 (scripts/simfabric.sh; 'make sim-start' keeps one for you)"
-QG_BUILD=$(dirname "$Q") sh "$top/scripts/simfabric.sh" start "$fab" | sed '/^Next:/,$d'
+st=0
+QG_BUILD=$(dirname "$Q") sh "$top/scripts/simfabric.sh" start "$fab" >"$tmp/start" 2>&1 || st=$?
+sed '/^Next:/,$d' "$tmp/start"
+[ "$st" -eq 0 ] || die "the simulated fabric did not start (exit $st)"
 # shellcheck disable=SC1091
 . "$fab/env"
 f=$fab/fabric.yaml

@@ -7,8 +7,9 @@
 #                    `make sim-start` runs (scripts/simfabric.sh): openssh-server
 #                    and openssh-client (a throwaway sshd per simulated device,
 #                    on 127.0.0.1), openssl (the NVUE simulator's certificate),
-#                    python3 and python3-jsonpatch (the NVUE and SONiC
-#                    simulators), libyang2-tools (yanglint: the SONiC simulator
+#                    python3 (the NVUE and SONiC simulators), python3-yaml
+#                    (the NVUE simulator's --config), python3-jsonpatch (the
+#                    SONiC simulator's apply-patch), libyang2-tools (yanglint: the SONiC simulator
 #                    validates every patch), iproute2 (ss: a free port), procps
 #                    and mount (util-linux's unshare and mount: the simulated
 #                    Linux host's own sysfs, tests/sim/host_sim.sh)
@@ -36,7 +37,7 @@ BUILD_PKGS="gcc make pkg-config diffutils
 libyaml-dev libssh-dev libcjson-dev libxml2-dev libibverbs-dev libssl-dev
 libcurl4-openssl-dev"
 
-DEMO_PKGS="openssh-server openssh-client openssl python3 python3-jsonpatch
+DEMO_PKGS="openssh-server openssh-client openssl python3 python3-yaml python3-jsonpatch
 libyang2-tools iproute2 procps mount"
 
 TEST_PKGS="libcmocka-dev

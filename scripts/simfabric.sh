@@ -60,14 +60,21 @@ stop() {
 			fi
 		done <"$dir/run/pids"
 		# Wait for them, up to 5 s; then the sessions they left, by PID: a
-		# session's ForceCommand names DIR too.
+		# session's ForceCommand names DIR too (a session lasts as long as
+		# its client, not as its sshd's listener).
 		for _ in $(seq 1 50); do
 			running || break
 			sleep 0.1
 		done
 	fi
+	# Only what an sshd session of ours runs: a user's own 'less DIR/run/...'
+	# names DIR too, and is left alone.
 	for p in /proc/[0-9]*; do
 		pid=${p#/proc/}
+		case $(cat "$p/comm" 2>/dev/null) in
+		sh | dash | python3* | onyx-sim | unshare | sshd) ;;
+		*) continue ;;
+		esac
 		[ "$pid" != $$ ] && alive "$pid" && kill "$pid" 2>/dev/null && stopped="$stopped session($pid)"
 	done
 	rm -rf "$dir/run"
