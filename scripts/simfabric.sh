@@ -170,6 +170,7 @@ json.dump(db, open(sys.argv[2], "w"), indent=4)
 
 	# gpu-01 and esx-01: simulated hosts.
 	sh "$top/tests/sim/host_sim.sh" init linux "$dir/run/gpu-01" ens1f0np0 mlx5_0
+	why=$(sh "$top/tests/sim/host_sim.sh" check "$dir/run/gpu-01" 2>&1) || fail "gpu-01: $why"
 	sshd_for gpu-01 "sh $top/tests/sim/host_sim.sh serve $dir/run/gpu-01" Linux
 	intent gpu-01 "$port" "$user"
 	sh "$top/tests/sim/host_sim.sh" init esxi "$dir/run/esx-01"

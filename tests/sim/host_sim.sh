@@ -9,9 +9,14 @@
 # configfs ToS) at the paths a real host has, and nothing of this machine's.
 #   host_sim.sh init linux STATE NETDEV RDMA_DEVICE   a factory-fresh host
 #   host_sim.sh init esxi STATE                       (ConnectX, nmlx5 drivers)
+#   host_sim.sh check STATE                           can serve run here (exit 1: why)
 #   host_sim.sh serve STATE                           the sshd's ForceCommand
 # The mount namespace: as root unshare -m, else unshare -rm (a user
-# namespace, which Debian 12 allows unprivileged users).
+# namespace, which Debian 12 allows unprivileged users); with propagation
+# unchanged, since in a chroot (CI's fresh root) / is no mount point and
+# unshare's own "make / private" fails: /sys is made private instead, and
+# only then is STATE/sys bound over it, so that the bind never reaches the
+# machine's /sys.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 fake=$(cd "$here/../scripts/fake" && pwd)
@@ -51,6 +56,18 @@ esxi_init() {
 	echo "nmlx5_rdma enabled = 1 options = ''" >"$1/module.nmlx5_rdma"
 }
 
+# in_ns STATE COMMAND...: COMMAND with STATE/sys bound over /sys, in a mount
+# namespace of its own.
+in_ns() {
+	st=$1
+	shift
+	ns=-rm
+	[ "$(id -u)" -ne 0 ] || ns=-m
+	# shellcheck disable=SC2016
+	unshare "$ns" --propagation unchanged sh -c \
+		'mount --make-rprivate /sys && mount --bind "$1/sys" /sys && shift && exec "$@"' sh "$st" "$@"
+}
+
 case ${1:-} in
 init)
 	case ${2:-} in
@@ -59,19 +76,21 @@ init)
 	*) echo "host_sim.sh: init linux|esxi" >&2; exit 2 ;;
 	esac
 	;;
-serve)
-	state=$2
-	if [ ! -d "$state/sys" ]; then
-		exec sh "$here/../e2e/fakehost.sh" "$state" "$fake"
+check)
+	# Whether this machine gives a session its own mount namespace, as serve needs.
+	if ! why=$(in_ns "$2" test -d /sys/class/net 2>&1); then
+		echo "host_sim.sh: no private mount namespace here ($why); as a user, it needs user namespaces (sysctl kernel.unprivileged_userns_clone=1)" >&2
+		exit 1
 	fi
-	ns=-rm
-	[ "$(id -u)" -ne 0 ] || ns=-m
-	# shellcheck disable=SC2016
-	exec unshare "$ns" sh -c 'mount --bind "$1/sys" /sys && exec sh "$2" "$1" "$3"' sh \
-		"$state" "$here/../e2e/fakehost.sh" "$here/host:$fake"
+	;;
+serve)
+	if [ ! -d "$2/sys" ]; then
+		exec sh "$here/../e2e/fakehost.sh" "$2" "$fake"
+	fi
+	in_ns "$2" sh "$here/../e2e/fakehost.sh" "$2" "$here/host:$fake"
 	;;
 *)
-	echo "usage: host_sim.sh init linux STATE NETDEV RDMA_DEVICE | init esxi STATE | serve STATE" >&2
+	echo "usage: host_sim.sh init linux STATE NETDEV RDMA_DEVICE | init esxi STATE | check STATE | serve STATE" >&2
 	exit 2
 	;;
 esac
