@@ -4,7 +4,7 @@
 #   the demo exits 0; its two pushes converge on every device, each diff
 #   after a push is in sync, the policy change's diff is shown and pushed;
 #   afterwards no process of its temporary directory and no port it used is
-#   left;
+#   left; run from a copy of the examples, the compiled files it shows exist;
 #   simfabric.sh start into a directory: the printed diff and push commands,
 #   run exactly as printed with its env, work; a second start is refused
 #   while it runs; stop stops all, a second stop is fine; nothing left;
@@ -58,10 +58,16 @@ left() {
 }
 
 # --- make demo ---
-mkdir -p "$t/tmp"
-TMPDIR=$t/tmp QG_BUILD=$BUILD sh scripts/demo.sh "$Q" >"$t/demo.out" 2>&1
+# From a copy of the examples, so that its demo-out is the test's (it was
+# tests/cli's check): every file it shows exists, and it ends with next steps.
+mkdir -p "$t/tmp" "$t/work" && cp -r examples "$t/work/"
+(cd "$t/work" && TMPDIR=$t/tmp QG_BUILD=$BUILD sh "$top/scripts/demo.sh" "$Q") >"$t/demo.out" 2>&1
 st=$?
 check "demo: exit 0" "$st" "exit $st: $(tail -20 "$t/demo.out")"
+shown=$(grep -c '^demo-out/' "$t/demo.out")
+[ "$shown" -ge 10 ] && grep '^demo-out/' "$t/demo.out" | (cd "$t/work" && xargs ls >/dev/null) &&
+	grep -q '^  make sim-start  *# ' "$t/demo.out" && [ "$(tail -n 1 "$t/demo.out" | cut -c1-6)" = "  man " ]
+check "demo: the files it shows exist ($shown), next steps last" $? "$(tail -n 8 "$t/demo.out")"
 for d in leaf-onyx leaf-nvue leaf-sonic gpu-01 esx-01; do
 	[ "$(grep -cE "^$d +[a-z]+ +converged +[1-9]" "$t/demo.out")" -ge 1 ] &&
 		[ "$(grep -cE "^$d +[a-z]+ +(converged|in sync) " "$t/demo.out")" -eq 2 ]
