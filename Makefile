@@ -27,7 +27,7 @@ DEB_cmocka := libcmocka-dev
 # pkg-config when make reads this file, so they must be read after the
 # install, never before it (a set with one missing package prints nothing,
 # and every object would be compiled without its include paths).
-SETUP_GOALS := setup demo test bench fresh-check clean
+SETUP_GOALS := setup demo sim-start sim-stop test bench fresh-check clean
 BUILD_GOALS := $(filter-out $(SETUP_GOALS),$(or $(MAKECMDGOALS),all))
 # The test binaries need cmocka too; qosgen itself does not.
 NEED_TEST := $(filter test-run unit $(BUILD)/tests/%,$(BUILD_GOALS))
@@ -84,7 +84,7 @@ UNIT_BINS += $(BUILD)/tests/test_core_only
 E2E_SRCS := $(sort $(wildcard tests/e2e/*.c))
 E2E_BINS := $(E2E_SRCS:tests/e2e/%.c=$(BUILD)/tests/e2e_%)
 
-.PHONY: all setup demo demo-run test test-run unit golden golden-update fuzz fuzz-build bench \
+.PHONY: all setup demo demo-run sim-start sim-start-run sim-stop test test-run unit golden golden-update fuzz fuzz-build bench \
 	bench-run fresh-check install clean
 
 all: $(BUILD)/qosgen
@@ -142,12 +142,25 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libqosgen.a
 	$(CC) $(QG_CFLAGS) $(CFLAGS) -DQG_SOURCE_DIR='"$(CURDIR)"' $< $(BUILD)/libqosgen.a \
 		$(QG_LDFLAGS) $(LDFLAGS) $(QG_LIBS) $(TEST_LIBS) -lpthread -o $@
 
+# The demo drives simulated switches and hosts (scripts/simfabric.sh), so it
+# needs their packages too: setup.sh's demo level.
 demo:
-	@sh scripts/setup.sh build
+	@sh scripts/setup.sh demo
 	@$(MAKE) --no-print-directory demo-run
 
-demo-run: all
-	@sh scripts/demo.sh $(BUILD)/qosgen
+demo-run: all $(BUILD)/tests/onyx-sim
+	@QG_BUILD=$(BUILD) sh scripts/demo.sh $(BUILD)/qosgen
+
+# The demo's fabric in sim-fabric/, kept running for the user's own commands.
+sim-start:
+	@sh scripts/setup.sh demo
+	@$(MAKE) --no-print-directory sim-start-run
+
+sim-start-run: all $(BUILD)/tests/onyx-sim
+	@QG_BUILD=$(BUILD) sh scripts/simfabric.sh start
+
+sim-stop:
+	@sh scripts/simfabric.sh stop
 
 test: setup
 	@$(MAKE) --no-print-directory test-run

@@ -2,7 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Install what qosgen needs on Debian 12, and nothing else; the one place
 # anything is installed.
-#   setup.sh build   the compiler and the libraries: what `make` and `make demo` need
+#   setup.sh build   the compiler and the libraries: what `make` needs
+#   setup.sh demo    that, and what the simulated fabric of `make demo` and
+#                    `make sim-start` runs (scripts/simfabric.sh): openssh-server
+#                    and openssh-client (a throwaway sshd per simulated device,
+#                    on 127.0.0.1), openssl (the NVUE simulator's certificate),
+#                    python3 (the NVUE and SONiC simulators), python3-yaml
+#                    (the NVUE simulator's --config), python3-jsonpatch (the
+#                    SONiC simulator's apply-patch), libyang2-tools (yanglint: the SONiC simulator
+#                    validates every patch), iproute2 (ss: a free port), procps
+#                    and mount (util-linux's unshare and mount: the simulated
+#                    Linux host's own sysfs, tests/sim/host_sim.sh)
 #   setup.sh test    that, and every tool the tests and benchmarks use (the default)
 # The test tools: openssh-server (the tests start their own sshd on 127.0.0.1;
 # no service is enabled or started by this install), ansible and
@@ -27,6 +37,9 @@ BUILD_PKGS="gcc make pkg-config diffutils
 libyaml-dev libssh-dev libcjson-dev libxml2-dev libibverbs-dev libssl-dev
 libcurl4-openssl-dev"
 
+DEMO_PKGS="openssh-server openssh-client openssl python3 python3-yaml python3-jsonpatch
+libyang2-tools iproute2 procps mount"
+
 TEST_PKGS="libcmocka-dev
 clang libclang-rt-14-dev
 openssh-server openssh-client
@@ -40,9 +53,10 @@ systemd udev"
 
 case ${1:-test} in
 build) PKGS=$BUILD_PKGS ;;
-test) PKGS="$BUILD_PKGS $TEST_PKGS" ;;
+demo) PKGS="$BUILD_PKGS $DEMO_PKGS" ;;
+test) PKGS="$BUILD_PKGS $DEMO_PKGS $TEST_PKGS" ;;
 *)
-	echo "usage: setup.sh [build|test]" >&2
+	echo "usage: setup.sh [build|demo|test]" >&2
 	exit 2
 	;;
 esac

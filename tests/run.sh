@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|sonic|scripts|shellcheck|cli|onyx|e2e|ansible|handoff|vm|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|golden|sonic|scripts|shellcheck|cli|onyx|e2e|ansible|handoff|vm|demo|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -177,6 +177,15 @@ run_handoff() { # BUILD
 	record "e2e/handoff" "$rc" "$(printf '%s\n' "$out" | tail -n 1); second run: $second"
 }
 
+# `make demo` and `make sim-start`/`sim-stop` (issue 25): the demo's pushes
+# converge on the simulated fabric, nothing is left running; once, not under ASan.
+run_demo() { # BUILD
+	out=$(sh tests/demo/run.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -A3 '^FAIL' | head -40 | cut -c1-300 | sed 's/^/    /'
+	record "demo" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+}
+
 # Real kernel soft-RoCE in a QEMU VM (tests/vm/run.sh): qosgen push to two
 # hosts over SSH, qosgen verify between them (and its negative cases), the
 # ToS seen on the wire, perftest interop. Every check and the evidence print.
@@ -247,6 +256,7 @@ e2e) run_e2e "$BUILD" "" ;;
 ansible) run_ansible "$BUILD" ;;
 handoff) run_handoff "$BUILD" ;;
 vm) run_vm ;;
+demo) run_demo "$BUILD" ;;
 fuzz) run_fuzz ;;
 *)
 	run_unit "$BUILD" ""
@@ -260,6 +270,7 @@ fuzz) run_fuzz ;;
 	run_e2e "$BUILD" ""
 	run_ansible "$BUILD"
 	run_handoff "$BUILD"
+	run_demo "$BUILD"
 	run_vm
 	if [ -x "$BUILD/asan/qosgen" ]; then
 		run_unit "$BUILD/asan" "asan/"

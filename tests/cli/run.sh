@@ -368,15 +368,6 @@ st=$?
 [ $st -eq 1 ] && grep -qx -- '--- a/onyx/swx-mld-1-2.cli' "$tmp/out" && grep -q "differs from what" "$tmp/err"
 check check-output-tree-still-diffed $? "exit $st: $(cat "$tmp/err")"
 
-# `make demo`'s script, as the README's first command runs it (from a copy of
-# the examples, so that its demo-out is the test's): every file it shows
-# exists, and it ends with its next steps.
-mkdir -p "$tmp/demo" && cp -r "$top/examples" "$tmp/demo/"
-(cd "$tmp/demo" && sh "$top/scripts/demo.sh" "$Q") >"$tmp/demo.out" 2>&1
-st=$?
-[ $st -eq 0 ] && grep -q "^qg_host='vm-horovod-1' " "$tmp/demo.out" && grep -q "^'make test' installs" "$tmp/demo.out"
-check make-demo-script-runs $? "exit $st: $(tail -n 5 "$tmp/demo.out")"
-
 # Issue 24, item 10: a fabric's switches are bounded (gen/bounds.h), named at
 # the first one past the bound (tests/golden/errors/bounds has hosts and ports).
 { sed -n '1,/^  cnp:/p' "$top/tests/golden/errors/bounds/intent.yaml"
