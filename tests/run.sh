@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|sonic|scripts|shellcheck|cli|onyx|e2e|ansible|handoff|vm|demo|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|golden|sonic|scripts|shellcheck|cli|onyx|e2e|ansible|handoff|vm|demo|readme|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -200,6 +200,16 @@ run_vm() {
 	record vm/soft-roce "$rc" "$(printf '%s\n' "$out" | tail -n 1); $timing"
 }
 
+# Every command of the README's sh blocks, run in a scratch copy of the
+# checkout, with what its output blocks say they print (issue 25). Once, in
+# the normal pass: it tests the README, not the build.
+run_readme() {
+	out=$(sh tests/readme/run.sh "$BUILD" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -60 | sed 's/^/    /'
+	record readme "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+}
+
 # Every tests/fuzz/fuzz_NAME.c, over its seeds tests/fuzz/corpus-NAME/ (and
 # tests/fuzz/NAME.dict when there is one); NAME's underscores become dashes.
 # The seed is fixed (QG_FUZZ_SEED, default 1) so that a red run can be
@@ -257,6 +267,7 @@ ansible) run_ansible "$BUILD" ;;
 handoff) run_handoff "$BUILD" ;;
 vm) run_vm ;;
 demo) run_demo "$BUILD" ;;
+readme) run_readme ;;
 fuzz) run_fuzz ;;
 *)
 	run_unit "$BUILD" ""
@@ -272,6 +283,7 @@ fuzz) run_fuzz ;;
 	run_handoff "$BUILD"
 	run_demo "$BUILD"
 	run_vm
+	run_readme
 	if [ -x "$BUILD/asan/qosgen" ]; then
 		run_unit "$BUILD/asan" "asan/"
 		run_golden "$BUILD/asan/qosgen" "asan/"
