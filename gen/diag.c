@@ -14,15 +14,20 @@ void qg_diags_init(struct qg_diags *d, const char *file)
 	d->file = file;
 }
 
+/* What one diagnostic owns: its message, its file, its notes. */
+static void diag_release(struct qg_diag *g)
+{
+	free(g->msg);
+	free(g->file);
+	for (size_t j = 0; j < g->n_notes; j++)
+		free(g->notes[j].msg);
+	free(g->notes);
+}
+
 void qg_diags_free(struct qg_diags *d)
 {
-	for (size_t i = 0; i < d->n; i++) {
-		free(d->v[i].msg);
-		free(d->v[i].file);
-		for (size_t j = 0; j < d->v[i].n_notes; j++)
-			free(d->v[i].notes[j].msg);
-		free(d->v[i].notes);
-	}
+	for (size_t i = 0; i < d->n; i++)
+		diag_release(&d->v[i]);
 	free(d->v);
 	d->v = NULL;
 	d->n = d->cap = 0;
@@ -251,11 +256,7 @@ void qg_diags_drop_warnings(struct qg_diags *d)
 			d->v[kept++] = *g;
 			continue;
 		}
-		free(g->msg);
-		free(g->file);
-		for (size_t j = 0; j < g->n_notes; j++)
-			free(g->notes[j].msg);
-		free(g->notes);
+		diag_release(g);
 	}
 	d->n = kept;
 	d->warnings = 0;
@@ -274,13 +275,9 @@ void qg_diags_remove(struct qg_diags *d, const size_t *idx, size_t n)
 		}
 		if (g->sev == QG_SEV_ERROR)
 			d->errors--;
-		else
+		else if (!g->acknowledged) /* an acknowledged one was never counted */
 			d->warnings--;
-		free(g->msg);
-		free(g->file);
-		for (size_t j = 0; j < g->n_notes; j++)
-			free(g->notes[j].msg);
-		free(g->notes);
+		diag_release(g);
 	}
 	d->n = kept;
 }
