@@ -38,8 +38,6 @@ static void test_sorted_compiler_form(void **state)
 
 /* Issue 25: an acknowledged warning is kept, marked, but neither printed nor counted. */
 static void test_acknowledged_warning_silent(void **state)
-/* A diagnostic that follows from another is removed with its notes, and no longer counts. */
-static void test_remove(void **state)
 {
 	(void)state;
 	struct qg_diags d;
@@ -79,6 +77,12 @@ static void test_warning_names(void **state)
 	assert_null(qg_warning_nearest("readback-line-skiped")); /* not acknowledgeable */
 }
 
+/* A diagnostic that follows from another is removed with its notes, and no longer counts. */
+static void test_remove(void **state)
+{
+	(void)state;
+	struct qg_diags d;
+	qg_diags_init(&d, "x.yaml");
 	qg_error(&d, (struct qg_pos){1, 1}, "cause");
 	qg_warning(&d, (struct qg_pos){2, 1}, QG_W_NO_ECN, "consequence");
 	qg_note(&d, (struct qg_pos){3, 1}, "its note");
