@@ -285,8 +285,8 @@ static void maps(struct db *db, const struct qg_qos *q)
 		/* A PFC frame for priority p pauses the queue p's traffic goes to. */
 		entry(db, pfcq, t, tc[t]);
 	}
-	entry(db, row_of(db, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONIC_MAP),
-	      q->lossless.priority, q->lossless.priority);
+	entry(db, row_of(db, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONIC_MAP), q->lossless.priority,
+	      q->lossless.priority);
 }
 
 static void wred(struct db *db, const struct qg_qos *q)
@@ -440,8 +440,8 @@ cJSON *sonic_config_from_model(const struct qg_model *m, size_t i)
 		    q->pfcwd.poll_ms);
 	/* A failed allocation anywhere leaves a row short: count what must be there. */
 	cJSON *port = root ? get(db, root, "PORT") : NULL;
-	bool whole = root && !db->oom &&
-		     (s->n_ports == 0 || (size_t)cJSON_GetArraySize(port) == s->n_ports);
+	bool whole =
+	    root && !db->oom && (s->n_ports == 0 || (size_t)cJSON_GetArraySize(port) == s->n_ports);
 	const cJSON *dscp = root ? get(db, get(db, root, "DSCP_TO_TC_MAP"), SONIC_MAP) : NULL;
 	/* The index's keys are the members' own, which qg_json_sort() replaces. */
 	db_free(db);
