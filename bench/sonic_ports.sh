@@ -12,6 +12,11 @@
 #   BENCH sonic-ports ports=N build seconds=S
 #   BENCH sonic-ports ports=N diff bytes=B seconds=S
 #   BENCH sonic-ports scaling 4x ports: build R x time, diff R x time
+# Figures (a shared 2-core machine, load 5, old and new back to back):
+# before the index of config_db.c and config_db_patch.c, build 5.06 s and
+# diff 4.73 s at 1,024 ports, 24.4x and 16.0x the times at 256; after,
+# 0.41 s and 0.60 s, 3.0x and 3.6x (bench/sonic_readback.sh on the same
+# builds: 7.2x before, 1.4x after; 80,000 rows 2.46 s, then 0.63 s).
 # Usage: bench/sonic_ports.sh BUILD [N]
 set -u
 BUILD=${1:-build}
