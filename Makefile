@@ -215,6 +215,7 @@ bench-run: all $(BUILD)/tests/onyx-sim
 	@sh bench/nvue_readback.sh $(BUILD)
 	@sh bench/verify.sh $(BUILD)
 	@sh bench/sonic_readback.sh $(BUILD)
+	@sh bench/sonic_ports.sh $(BUILD)
 
 # The README's two commands in a fresh Debian 12 root (needs root; .ci/run runs it).
 fresh-check:

@@ -3,6 +3,7 @@
 
 #include "../../gen/derive.h"
 #include "../../gen/jsonsort.h"
+#include "../../gen/strmap.h"
 #include "sonic_ports.h"
 
 #include <stdio.h>
@@ -121,99 +122,177 @@ void sonic_priority_tc(const struct qg_qos *q, int tc[8])
 
 /* ---- building the tree ---- */
 
+/*
+ * The tree being built, and an index of its wide objects: the root, each
+ * table and CABLE_LENGTH's row have one member per port or port|index, and
+ * cJSON's lookups walk an object's members, which made a switch's build
+ * quadratic in its ports (bench/sonic_ports.sh). A row's few fields are
+ * looked up in cJSON. The keys indexed are the members' own, which live as
+ * long as the tree: the index goes before qg_json_sort() renames them.
+ */
+#define DB_WIDE 24 /* the root, SONiC's 14 tables, CABLE_LENGTH|AZURE, and room */
+struct db {
+	cJSON *root;
+	struct {
+		const cJSON *o;
+		struct qg_strmap keys;
+	} wide[DB_WIDE];
+	size_t n_wide;
+	bool oom;
+};
+
+static struct qg_strmap *keys_of(struct db *db, const cJSON *o)
+{
+	for (size_t i = 0; i < db->n_wide; i++)
+		if (db->wide[i].o == o)
+			return &db->wide[i].keys;
+	return NULL;
+}
+
+/* Look the members of o, a new empty object, up by key from now on. */
+static void wide(struct db *db, const cJSON *o)
+{
+	if (o && db->n_wide < DB_WIDE)
+		db->wide[db->n_wide++].o = o;
+	else if (o)
+		db->oom = true; /* never: DB_WIDE counts them; a build short of it fails */
+}
+
+static cJSON *get(struct db *db, cJSON *o, const char *key)
+{
+	struct qg_strmap *k = keys_of(db, o);
+	return k ? qg_strmap_get(k, key) : cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* c, just added to o (NULL: out of memory), in o's index. */
+static cJSON *added(struct db *db, cJSON *o, cJSON *c)
+{
+	struct qg_strmap *k = keys_of(db, o);
+	if (!c || (k && qg_strmap_put(k, c->string, c, NULL) < 0)) {
+		db->oom = true;
+		return NULL;
+	}
+	return c;
+}
+
+static void db_free(struct db *db)
+{
+	for (size_t i = 0; i < db->n_wide; i++)
+		qg_strmap_free(&db->wide[i].keys);
+	db->n_wide = 0;
+}
+
 /* The object child `key` of o, made if missing; NULL out of memory. */
-static cJSON *child(cJSON *o, const char *key)
+static cJSON *child(struct db *db, cJSON *o, const char *key)
 {
 	if (!o)
 		return NULL;
-	cJSON *c = cJSON_GetObjectItemCaseSensitive(o, key);
-	return c ? c : cJSON_AddObjectToObject(o, key);
+	cJSON *c = get(db, o, key);
+	if (c)
+		return c;
+	c = added(db, o, cJSON_AddObjectToObject(o, key));
+	if (o == db->root)
+		wide(db, c);
+	return c;
+}
+
+/* A table's row by its name: child(child(root, table), name). */
+static cJSON *row_of(struct db *db, const char *table, const char *name)
+{
+	return child(db, child(db, db->root, table), name);
 }
 
 /* config_db values are strings, numbers too ("mtu": "9100"). */
-static void str(cJSON *o, const char *key, const char *v)
+static void str(struct db *db, cJSON *o, const char *key, const char *v)
 {
-	if (o && !cJSON_GetObjectItemCaseSensitive(o, key))
-		cJSON_AddStringToObject(o, key, v);
+	if (o && !get(db, o, key))
+		added(db, o, cJSON_AddStringToObject(o, key, v));
 }
 
-static void num(cJSON *o, const char *key, long v)
+/* The field or row `key` of o absent (a JSON null, config_db.h), unless o has it. */
+static void absent(struct db *db, cJSON *o, const char *key)
+{
+	if (o && !get(db, o, key))
+		added(db, o, cJSON_AddNullToObject(o, key));
+}
+
+static void num(struct db *db, cJSON *o, const char *key, long v)
 {
 	char s[24];
 	snprintf(s, sizeof(s), "%ld", v);
-	str(o, key, s);
+	str(db, o, key, s);
 }
 
 /* A map entry "26": "3". */
-static void entry(cJSON *map, long key, long v)
+static void entry(struct db *db, cJSON *map, long key, long v)
 {
 	char k[24];
 	snprintf(k, sizeof(k), "%ld", key);
-	num(map, k, v);
+	num(db, map, k, v);
 }
 
 /* A per-port row, keyed "<port>" or "<port>|<index>". */
-static cJSON *port_row(cJSON *table, const char *port, int index)
+static cJSON *port_row(struct db *db, cJSON *table, const char *port, int index)
 {
 	char k[QG_PORT_TEXT_LEN + 8];
 	if (index < 0)
 		snprintf(k, sizeof(k), "%s", port);
 	else
 		snprintf(k, sizeof(k), "%s|%d", port, index);
-	return child(table, k);
+	return child(db, table, k);
 }
 
-static void scheduler(cJSON *root, const char *name, const struct qg_ets *e, int weight)
+static void scheduler(struct db *db, const char *name, const struct qg_ets *e, int weight)
 {
-	cJSON *s = child(child(root, "SCHEDULER"), name);
+	cJSON *s = row_of(db, "SCHEDULER", name);
 	if (e && e->mode == QG_ETS_STRICT) {
-		str(s, "type", "STRICT");
+		str(db, s, "type", "STRICT");
 	} else {
-		str(s, "type", "DWRR");
-		num(s, "weight", weight);
+		str(db, s, "type", "DWRR");
+		num(db, s, "weight", weight);
 	}
 }
 
 /* Every scheduler a queue of the intent's ports names (sonic_shares()). */
-static void schedulers(cJSON *root, const struct qg_qos *q)
+static void schedulers(struct db *db, const struct qg_qos *q)
 {
 	struct sonic_shares sh;
 	sonic_shares(q, &sh);
 	if (q->lossless.ets.mode != QG_ETS_UNSET)
-		scheduler(root, SONIC_SCHED_LOSSLESS, &q->lossless.ets, sh.lossless);
+		scheduler(db, SONIC_SCHED_LOSSLESS, &q->lossless.ets, sh.lossless);
 	if (q->cnp && q->cnpc.ets.mode != QG_ETS_UNSET)
-		scheduler(root, SONIC_SCHED_CNP, &q->cnpc.ets, sh.cnp);
-	scheduler(root, SONIC_SCHED_LOSSY, NULL, sh.rest);
+		scheduler(db, SONIC_SCHED_CNP, &q->cnpc.ets, sh.cnp);
+	scheduler(db, SONIC_SCHED_LOSSY, NULL, sh.rest);
 }
 
 /* The maps every port points at; one set per switch, named SONIC_MAP. */
-static void maps(cJSON *root, const struct qg_qos *q)
+static void maps(struct db *db, const struct qg_qos *q)
 {
 	int tc[8], dtc[64];
 	sonic_priority_tc(q, tc);
 	sonic_dscp_tc(q, dtc);
-	cJSON *dscp = child(child(root, "DSCP_TO_TC_MAP"), SONIC_MAP);
+	cJSON *dscp = row_of(db, "DSCP_TO_TC_MAP", SONIC_MAP);
 	for (int d = 0; d < 64; d++)
-		entry(dscp, d, dtc[d]);
-	cJSON *queue = child(child(root, "TC_TO_QUEUE_MAP"), SONIC_MAP);
-	cJSON *pg = child(child(root, "TC_TO_PRIORITY_GROUP_MAP"), SONIC_MAP);
-	cJSON *pfcq = child(child(root, "MAP_PFC_PRIORITY_TO_QUEUE"), SONIC_MAP);
+		entry(db, dscp, d, dtc[d]);
+	cJSON *queue = row_of(db, "TC_TO_QUEUE_MAP", SONIC_MAP);
+	cJSON *pg = row_of(db, "TC_TO_PRIORITY_GROUP_MAP", SONIC_MAP);
+	cJSON *pfcq = row_of(db, "MAP_PFC_PRIORITY_TO_QUEUE", SONIC_MAP);
 	for (int t = 0; t < 8; t++) {
 		/* One queue per traffic class, the same number: the intent's TC is the queue. */
-		entry(queue, t, t);
-		entry(pg, t,
+		entry(db, queue, t, t);
+		entry(db, pg, t,
 		      t == q->lossless.traffic_class ? q->lossless.priority : SONIC_LOSSY_PG);
 		/* A PFC frame for priority p pauses the queue p's traffic goes to. */
-		entry(pfcq, t, tc[t]);
+		entry(db, pfcq, t, tc[t]);
 	}
-	entry(child(child(root, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"), SONIC_MAP),
-	      q->lossless.priority, q->lossless.priority);
+	entry(db, row_of(db, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONIC_MAP), q->lossless.priority,
+	      q->lossless.priority);
 }
 
-static void wred(cJSON *root, const struct qg_qos *q)
+static void wred(struct db *db, const struct qg_qos *q)
 {
-	cJSON *w = child(child(root, "WRED_PROFILE"), SONIC_WRED);
-	str(w, "ecn", "ecn_all");
+	cJSON *w = row_of(db, "WRED_PROFILE", SONIC_WRED);
+	str(db, w, "ecn", "ecn_all");
 	/*
 	 * Every colour alike: RoCE traffic is green (nothing polices it), and a
 	 * packet coloured otherwise is still marked.
@@ -236,25 +315,25 @@ static void wred(cJSON *root, const struct qg_qos *q)
 	for (int c = 0; c < 3; c++) {
 		char k[32];
 		snprintf(k, sizeof(k), "wred_%s_enable", colours[c]);
-		str(w, k, "false");
+		str(db, w, k, "false");
 		snprintf(k, sizeof(k), "%s_min_threshold", colours[c]);
-		num(w, k, sonic_ecn_bytes(q->ecn_min_kb));
+		num(db, w, k, sonic_ecn_bytes(q->ecn_min_kb));
 		snprintf(k, sizeof(k), "%s_max_threshold", colours[c]);
-		num(w, k, sonic_ecn_bytes(q->ecn_max_kb));
+		num(db, w, k, sonic_ecn_bytes(q->ecn_max_kb));
 		snprintf(k, sizeof(k), "%s_drop_probability", colours[c]);
-		num(w, k, SONIC_ECN_PROBABILITY);
+		num(db, w, k, SONIC_ECN_PROBABILITY);
 	}
 }
 
-static void port_rows(cJSON *root, const struct qg_qos *q, const char *port)
+static void port_rows(struct db *db, const struct qg_qos *q, const char *port)
 {
 	const struct qg_class *l = &q->lossless;
-	cJSON *qm = port_row(child(root, "PORT_QOS_MAP"), port, -1);
+	cJSON *qm = port_row(db, child(db, db->root, "PORT_QOS_MAP"), port, -1);
 	static const char *const fields[] = {"dscp_to_tc_map", "tc_to_queue_map", "tc_to_pg_map",
 					     "pfc_to_queue_map", "pfc_to_pg_map"};
 	for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
-		str(qm, fields[k], SONIC_MAP);
-	num(qm, "pfc_enable", l->priority);
+		str(db, qm, fields[k], SONIC_MAP);
+	num(db, qm, "pfc_enable", l->priority);
 
 	/*
 	 * Every queue of the port: its scheduler; ECN on the lossless queue
@@ -265,15 +344,15 @@ static void port_rows(cJSON *root, const struct qg_qos *q, const char *port)
 	 * buffers_config.j2: the template's default for a queue that is not
 	 * lossless). The CNP queue is a lossy one with its own scheduler.
 	 */
-	cJSON *queues = child(root, "QUEUE"), *bq = child(root, "BUFFER_QUEUE");
+	cJSON *queues = child(db, db->root, "QUEUE"), *bq = child(db, db->root, "BUFFER_QUEUE");
 	for (int t = 0; t < SONIC_QUEUES; t++) {
-		cJSON *row = port_row(queues, port, t);
-		str(row, "scheduler", sonic_queue_scheduler(q, t));
+		cJSON *row = port_row(db, queues, port, t);
+		str(db, row, "scheduler", sonic_queue_scheduler(q, t));
 		if (q->ecn && t == l->traffic_class)
-			str(row, "wred_profile", SONIC_WRED);
-		else if (row && !cJSON_GetObjectItemCaseSensitive(row, "wred_profile"))
-			cJSON_AddNullToObject(row, "wred_profile");
-		str(port_row(bq, port, t), "profile",
+			str(db, row, "wred_profile", SONIC_WRED);
+		else
+			absent(db, row, "wred_profile");
+		str(db, port_row(db, bq, port, t), "profile",
 		    t == l->traffic_class ? SONIC_Q_LOSSLESS : SONIC_Q_LOSSY);
 	}
 
@@ -284,18 +363,17 @@ static void port_rows(cJSON *root, const struct qg_qos *q, const char *port)
 	 * that the switch's default lossless PG 4 (BUFFER_PG "3-4") keeps none
 	 * when the intent makes only 3 lossless.
 	 */
-	cJSON *pgs = child(root, "BUFFER_PG");
+	cJSON *pgs = child(db, db->root, "BUFFER_PG");
 	for (int g = SONIC_LOSSY_PG + 1; g < 8; g++) {
 		if (g == l->priority)
-			str(port_row(pgs, port, g), "profile", "NULL");
-		else if (pgs) {
+			str(db, port_row(db, pgs, port, g), "profile", "NULL");
+		else {
 			char k[QG_PORT_TEXT_LEN + 8];
 			snprintf(k, sizeof(k), "%s|%d", port, g);
-			if (!cJSON_GetObjectItemCaseSensitive(pgs, k))
-				cJSON_AddNullToObject(pgs, k);
+			absent(db, pgs, k);
 		}
 	}
-	num(port_row(child(root, "PORT"), port, -1), "mtu", sonic_port_mtu(q));
+	num(db, port_row(db, child(db, db->root, "PORT"), port, -1), "mtu", sonic_port_mtu(q));
 }
 
 /*
@@ -304,10 +382,10 @@ static void port_rows(cJSON *root, const struct qg_qos *q, const char *port)
  * and pfcwd_sw_enable on the lossless priority, as pfc_enable; off: both
  * absent (JSON null, config_db.h).
  */
-static void watchdog_rows(cJSON *root, const struct qg_qos *q, const char *port)
+static void watchdog_rows(struct db *db, const struct qg_qos *q, const char *port)
 {
 	const struct qg_pfc_watchdog *wd = &q->pfcwd;
-	cJSON *qm = port_row(child(root, "PORT_QOS_MAP"), port, -1);
+	cJSON *qm = port_row(db, child(db, db->root, "PORT_QOS_MAP"), port, -1);
 	/*
 	 * pfcwd_sw_enable is the priorities the watchdog watches: those with
 	 * PFC, as qos_config.j2 writes it beside pfc_enable, so it never names
@@ -315,54 +393,59 @@ static void watchdog_rows(cJSON *root, const struct qg_qos *q, const char *port)
 	 * unmanaged, only that field is qosgen's.
 	 */
 	if (wd->state == QG_PFCWD_UNMANAGED) {
-		num(qm, "pfcwd_sw_enable", q->lossless.priority);
+		num(db, qm, "pfcwd_sw_enable", q->lossless.priority);
 		return;
 	}
-	cJSON *table = child(root, "PFC_WD");
+	cJSON *table = child(db, db->root, "PFC_WD");
 	if (wd->state == QG_PFCWD_OFF) {
-		if (qm && !cJSON_GetObjectItemCaseSensitive(qm, "pfcwd_sw_enable"))
-			cJSON_AddNullToObject(qm, "pfcwd_sw_enable");
-		if (table && !cJSON_GetObjectItemCaseSensitive(table, port))
-			cJSON_AddNullToObject(table, port);
+		absent(db, qm, "pfcwd_sw_enable");
+		absent(db, table, port);
 		return;
 	}
-	num(qm, "pfcwd_sw_enable", q->lossless.priority);
-	cJSON *row = port_row(table, port, -1);
-	str(row, "action", SONIC_PFCWD_ACTION);
-	num(row, "detection_time", wd->detection_ms);
-	num(row, "restoration_time", wd->restoration_ms);
+	num(db, qm, "pfcwd_sw_enable", q->lossless.priority);
+	cJSON *row = port_row(db, table, port, -1);
+	str(db, row, "action", SONIC_PFCWD_ACTION);
+	num(db, row, "detection_time", wd->detection_ms);
+	num(db, row, "restoration_time", wd->restoration_ms);
 }
 
 cJSON *sonic_config_from_model(const struct qg_model *m, size_t i)
 {
 	const struct qg_qos *q = &m->qos;
 	const struct qg_switch *s = &m->switches[i];
-	cJSON *root = cJSON_CreateObject();
-	maps(root, q);
+	struct db db_ = {.root = cJSON_CreateObject()}, *db = &db_;
+	cJSON *root = db->root, *cable = NULL;
+	wide(db, root);
+	maps(db, q);
 	if (q->ecn)
-		wred(root, q);
-	schedulers(root, q);
+		wred(db, q);
+	schedulers(db, q);
 	for (size_t k = 0; k < s->n_ports; k++) {
 		char name[QG_PORT_TEXT_LEN], len[24];
 		sonic_port_format(&s->ports[k], name);
-		port_rows(root, q, name);
+		port_rows(db, q, name);
 		/* sonic-cable-length: "[0-9]+m". */
 		snprintf(len, sizeof(len), "%dm", s->cable_m ? s->cable_m[k] : 0);
-		if (s->cable_m && s->cable_m[k])
-			str(child(child(root, "CABLE_LENGTH"), SONIC_CABLE_ROW), name, len);
-		watchdog_rows(root, q, name);
+		if (s->cable_m && s->cable_m[k]) {
+			/* Made with the first length, a row of one field per port. */
+			if (!cable)
+				wide(db, cable = row_of(db, "CABLE_LENGTH", SONIC_CABLE_ROW));
+			str(db, cable, name, len);
+		}
+		watchdog_rows(db, q, name);
 	}
 	/* The poll interval is the switch's, one for every port (PFC_WD|GLOBAL). */
 	if (q->pfcwd.state == QG_PFCWD_ON && s->n_ports)
-		num(child(child(root, "PFC_WD"), SONIC_PFCWD_GLOBAL), "POLL_INTERVAL",
+		num(db, row_of(db, "PFC_WD", SONIC_PFCWD_GLOBAL), "POLL_INTERVAL",
 		    q->pfcwd.poll_ms);
 	/* A failed allocation anywhere leaves a row short: count what must be there. */
-	cJSON *port = cJSON_GetObjectItemCaseSensitive(root, "PORT");
-	bool whole = root && (s->n_ports == 0 || (size_t)cJSON_GetArraySize(port) == s->n_ports);
-	if (!whole ||
-	    cJSON_GetArraySize(
-		cJSON_GetObjectItemCaseSensitive(child(root, "DSCP_TO_TC_MAP"), SONIC_MAP)) != 64 ||
-	    !qg_json_sort(root)) {
+	cJSON *port = root ? get(db, root, "PORT") : NULL;
+	bool whole =
+	    root && !db->oom && (s->n_ports == 0 || (size_t)cJSON_GetArraySize(port) == s->n_ports);
+	const cJSON *dscp = root ? get(db, get(db, root, "DSCP_TO_TC_MAP"), SONIC_MAP) : NULL;
+	/* The index's keys are the members' own, which qg_json_sort() replaces. */
+	db_free(db);
+	if (!whole || cJSON_GetArraySize(dscp) != 64 || !qg_json_sort(root)) {
 		cJSON_Delete(root);
 		return NULL;
 	}

@@ -10,9 +10,11 @@
 #include "config_db_patch.h"
 
 #include "../../gen/jsonsort.h"
+#include "../../gen/strmap.h"
 #include "config_db.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,14 +115,140 @@ static bool row_port(const char *table, const char *key, size_t *len)
 	return n > 0;
 }
 
-/* Whether the first len bytes of port name one of the intent's ports. */
-static bool intent_port(const cJSON *want, const char *port, size_t len)
+/*
+ * ---- indexes ----
+ * A per-port table has a row per port or port|index, and cJSON's lookups
+ * walk an object's members: looking up each of the intent's rows, or each
+ * of the read-back's ports among the intent's, was quadratic in ports
+ * (bench/sonic_ports.sh). These maps look them up in constant time.
+ */
+
+/* The value of the first len bytes of s as a key; NULL with *oom when out of memory. */
+static void *get_n(const struct qg_strmap *m, const char *s, size_t len, bool *oom)
 {
-	const cJSON *ports = get(want, "PORT");
-	for (const cJSON *p = ports ? ports->child : NULL; p; p = p->next)
-		if (!strncmp(p->string, port, len) && !p->string[len])
-			return true;
-	return false;
+	char small[64], *k = len < sizeof(small) ? small : malloc(len + 1);
+	if (!k) {
+		*oom = true;
+		return NULL;
+	}
+	memcpy(k, s, len);
+	k[len] = '\0';
+	void *v = qg_strmap_get(m, k);
+	if (k != small)
+		free(k);
+	return v;
+}
+
+/* The intent's ports: want's PORT keys, which outlive the map. */
+static bool port_set(const cJSON *want, struct qg_strmap *ports)
+{
+	*ports = (struct qg_strmap){0};
+	const cJSON *t = get(want, "PORT");
+	for (const cJSON *p = t ? t->child : NULL; p; p = p->next)
+		if (qg_strmap_put(ports, p->string, (void *)p, NULL) < 0) {
+			qg_strmap_free(ports);
+			return false;
+		}
+	return true;
+}
+
+/* Whether the first len bytes of port name one of the intent's ports (port_set()). */
+static bool intent_port(const struct qg_strmap *ports, const char *port, size_t len, bool *oom)
+{
+	return get_n(ports, port, len, oom) != NULL;
+}
+
+/* One port's rows of a table, in the table's order (a port has few). */
+struct group {
+	cJSON **rows;
+	size_t n, cap;
+	char name[]; /* the port: the map's key */
+};
+
+/* A per-port table's rows by the port they belong to (row_port()). */
+struct by_port {
+	const char *table;
+	struct qg_strmap ports; /* name -> struct group */
+	bool oom;
+};
+
+static void ix_add(struct by_port *ix, cJSON *r)
+{
+	size_t len;
+	if (!r || !row_port(ix->table, r->string, &len))
+		return;
+	struct group *g = get_n(&ix->ports, r->string, len, &ix->oom);
+	if (!g && !ix->oom) {
+		g = calloc(1, sizeof(*g) + len + 1);
+		if (g)
+			memcpy(g->name, r->string, len);
+		if (!g || qg_strmap_put(&ix->ports, g->name, g, NULL) < 0) {
+			free(g);
+			g = NULL;
+			ix->oom = true;
+		}
+	}
+	if (g && g->n == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 4;
+		cJSON **v = realloc(g->rows, cap * sizeof(*v));
+		if (!v)
+			g = NULL;
+		else {
+			g->rows = v;
+			g->cap = cap;
+		}
+	}
+	if (g)
+		g->rows[g->n++] = r;
+	else
+		ix->oom = true;
+}
+
+static struct group *ix_group(struct by_port *ix, const char *key)
+{
+	size_t len;
+	return row_port(ix->table, key, &len) ? get_n(&ix->ports, key, len, &ix->oom) : NULL;
+}
+
+static void ix_remove(struct by_port *ix, const cJSON *r)
+{
+	struct group *g = ix_group(ix, r->string);
+	for (size_t i = 0; g && i < g->n; i++)
+		if (g->rows[i] == r) {
+			memmove(g->rows + i, g->rows + i + 1, (g->n - i - 1) * sizeof(*g->rows));
+			g->n--;
+			break;
+		}
+}
+
+/* t's rows by port, t the table `table` or NULL. false when out of memory. */
+static bool ix_build(struct by_port *ix, const char *table, const cJSON *t)
+{
+	*ix = (struct by_port){.table = table};
+	for (cJSON *r = cJSON_IsObject(t) ? t->child : NULL; r && !ix->oom; r = r->next)
+		ix_add(ix, r);
+	return !ix->oom;
+}
+
+static void ix_free(struct by_port *ix)
+{
+	for (size_t i = 0; i < ix->ports.cap; i++)
+		if (ix->ports.keys[i]) {
+			struct group *g = ix->ports.vals[i];
+			free(g->rows);
+			free(g);
+		}
+	qg_strmap_free(&ix->ports);
+}
+
+/* The table's first row keyed key, as get(t, key). */
+static cJSON *ix_get(struct by_port *ix, const char *key)
+{
+	struct group *g = ix_group(ix, key);
+	for (size_t i = 0; g && i < g->n; i++)
+		if (!strcmp(g->rows[i]->string, key))
+			return g->rows[i];
+	return NULL;
 }
 
 static bool of_port(const char *key, const char *port, size_t len)
@@ -128,12 +256,14 @@ static bool of_port(const char *key, const char *port, size_t len)
 	return !strncmp(key, port, len) && key[len] == '|';
 }
 
-/* The row of table t covering port|idx, and how many do (a judged read-back has one). */
-static cJSON *covering(const cJSON *t, const char *port, size_t len, int idx, int *count)
+/* The row covering port|idx, and how many do (a judged read-back has one). */
+static cJSON *covering(struct by_port *ix, const char *port, size_t len, int idx, int *count)
 {
 	cJSON *found = NULL;
 	*count = 0;
-	for (cJSON *r = t ? t->child : NULL; r; r = r->next) {
+	struct group *g = get_n(&ix->ports, port, len, &ix->oom);
+	for (size_t i = 0; g && i < g->n; i++) {
+		cJSON *r = g->rows[i];
 		size_t pl;
 		int lo, hi;
 		if (of_port(r->string, port, len) && index_key(r->string, &pl, &lo, &hi) &&
@@ -145,16 +275,90 @@ static cJSON *covering(const cJSON *t, const char *port, size_t len, int idx, in
 	return found;
 }
 
+/*
+ * A PORT_FIELD table's fields named as those of want's row w (CABLE_LENGTH:
+ * one per port, in one row): for each of w's fields in order, hits[at[k]] to
+ * hits[at[k + 1]] are the rows of t that have it, in t's order, with the
+ * field (a row's first of that name, as get()).
+ */
+struct hit {
+	cJSON *row, *item;
+};
+
+struct field_rows {
+	struct hit *hits;
+	size_t *at;
+};
+
+static bool field_rows(const cJSON *t, const cJSON *w, struct field_rows *fr)
+{
+	struct qg_strmap names = {0};
+	size_t n = 0, total = 0;
+	for (const cJSON *f = w->child; f; f = f->next)
+		n++;
+	size_t *k_of_hit = NULL;
+	const cJSON **last = calloc(n ? n : 1, sizeof(*last));
+	*fr = (struct field_rows){.at = calloc(n + 2, sizeof(size_t))};
+	bool ok = last && fr->at;
+	size_t k = 0;
+	for (const cJSON *f = w->child; f && ok; f = f->next, k++)
+		ok = qg_strmap_put(&names, f->string, (void *)(uintptr_t)(k + 1), NULL) >= 0;
+	/* Twice over t: count each field's rows, then place them. */
+	for (int pass = 0; pass < 2 && ok; pass++) {
+		if (pass == 1) {
+			for (size_t i = 1; i <= n + 1; i++)
+				fr->at[i] += fr->at[i - 1];
+			fr->hits = malloc((total ? total : 1) * sizeof(*fr->hits));
+			k_of_hit = calloc(n + 1, sizeof(*k_of_hit));
+			if (!(ok = fr->hits && k_of_hit))
+				break;
+			memset(last, 0, (n ? n : 1) * sizeof(*last));
+		}
+		for (cJSON *r = cJSON_IsObject(t) ? t->child : NULL; r; r = r->next)
+			for (cJSON *f = cJSON_IsObject(r) ? r->child : NULL; f; f = f->next) {
+				size_t kk = (uintptr_t)qg_strmap_get(&names, f->string);
+				if (!kk || last[kk - 1] == r)
+					continue;
+				last[kk - 1] = r;
+				if (pass == 0) {
+					fr->at[kk + 1]++;
+					total++;
+				} else {
+					fr->hits[fr->at[kk] + k_of_hit[kk]++] = (struct hit){r, f};
+				}
+			}
+	}
+	/* at[kk] begins the hits of field kk, counted from 1: from 0, at[n] their end. */
+	if (ok)
+		memmove(fr->at, fr->at + 1, (n + 1) * sizeof(*fr->at));
+	free(k_of_hit);
+	free(last);
+	qg_strmap_free(&names);
+	if (!ok) {
+		free(fr->hits);
+		free(fr->at);
+		*fr = (struct field_rows){0};
+	}
+	return ok;
+}
+
+static void field_rows_free(struct field_rows *fr)
+{
+	free(fr->hits);
+	free(fr->at);
+}
+
 /* ---- what qosgen can judge ---- */
 
-static int judge_indices(const cJSON *want, const cJSON *wt, const cJSON *ht, struct qg_diags *d)
+static int judge_indices(const struct qg_strmap *ports, const cJSON *wt, const cJSON *ht,
+			 struct qg_diags *d, bool *oom)
 {
 	int errors = 0;
 	/* Keys of the intent's ports that say no index: which queues they mean is unknown. */
 	for (const cJSON *r = ht ? ht->child : NULL; r; r = r->next) {
 		size_t pl, n;
 		int lo, hi;
-		if (row_port(wt->string, r->string, &n) && intent_port(want, r->string, n) &&
+		if (row_port(wt->string, r->string, &n) && intent_port(ports, r->string, n, oom) &&
 		    !index_key(r->string, &pl, &lo, &hi)) {
 			qg_error(d, (struct qg_pos){0},
 				 "the read-back's %s|%s names no index or range (expected '%.*s|3' "
@@ -163,12 +367,15 @@ static int judge_indices(const cJSON *want, const cJSON *wt, const cJSON *ht, st
 			errors++;
 		}
 	}
-	for (const cJSON *w = wt->child; w; w = w->next) {
+	struct by_port ix;
+	if (!ix_build(&ix, wt->string, ht))
+		*oom = true;
+	for (const cJSON *w = wt->child; w && !*oom; w = w->next) {
 		size_t len;
 		int idx, hi, count;
 		if (!index_key(w->string, &len, &idx, &hi))
 			continue;
-		covering(ht, w->string, len, idx, &count);
+		covering(&ix, w->string, len, idx, &count);
 		if (count > 1) {
 			qg_error(d, (struct qg_pos){0},
 				 "the read-back has %d %s rows covering %s: which one the switch "
@@ -177,11 +384,14 @@ static int judge_indices(const cJSON *want, const cJSON *wt, const cJSON *ht, st
 			errors++;
 		}
 	}
+	*oom |= ix.oom;
+	ix_free(&ix);
 	return errors;
 }
 
 /* A row qosgen would remove that a port outside the intent still uses. */
-static int judge_removals(const cJSON *want, const cJSON *have, struct qg_diags *d)
+static int judge_removals(const cJSON *want, const struct qg_strmap *ports, const cJSON *have,
+			  struct qg_diags *d, bool *oom)
 {
 	int errors = 0;
 	for (size_t i = 0; i < N_NAMED; i++) {
@@ -195,7 +405,7 @@ static int judge_removals(const cJSON *want, const cJSON *have, struct qg_diags 
 			size_t len;
 			if (!cJSON_IsString(f) || strcmp(f->valuestring, n->name) ||
 			    !row_port(n->ref_table, r->string, &len) ||
-			    intent_port(want, r->string, len))
+			    intent_port(ports, r->string, len, oom))
 				continue;
 			qg_error(d, (struct qg_pos){0},
 				 "the intent no longer has %s|%s, but %s|%s, a port the intent "
@@ -215,7 +425,8 @@ static int judge_removals(const cJSON *want, const cJSON *have, struct qg_diags 
  * musts): a port outside the intent whose times are below the intent's
  * poll_ms would make the patch invalid.
  */
-static int judge_watchdog(const cJSON *want, const cJSON *have, struct qg_diags *d)
+static int judge_watchdog(const cJSON *want, const struct qg_strmap *ports, const cJSON *have,
+			  struct qg_diags *d, bool *oom)
 {
 	const cJSON *poll = get2(get(want, "PFC_WD"), SONIC_PFCWD_GLOBAL, "POLL_INTERVAL");
 	if (!cJSON_IsString(poll))
@@ -226,7 +437,7 @@ static int judge_watchdog(const cJSON *want, const cJSON *have, struct qg_diags 
 	for (const cJSON *r = get(have, "PFC_WD") ? get(have, "PFC_WD")->child : NULL; r;
 	     r = r->next) {
 		if (!strcmp(r->string, SONIC_PFCWD_GLOBAL) ||
-		    intent_port(want, r->string, strlen(r->string)))
+		    intent_port(ports, r->string, strlen(r->string), oom))
 			continue;
 		for (size_t k = 0; k < 2; k++) {
 			const cJSON *v = get(r, times[k]);
@@ -293,7 +504,7 @@ static void port_runs_text(const long *v, size_t n, struct qg_buf *out)
 }
 
 /* The ports of a PORT table (by number; names of another form left out), sorted. */
-static long *port_numbers(const cJSON *table, const cJSON *only_missing_in, size_t *n)
+static long *port_numbers(const cJSON *table, struct by_port *only_missing_in, size_t *n)
 {
 	size_t cap = (size_t)cJSON_GetArraySize(table) + 1, k = 0;
 	long *v = malloc(cap * sizeof(*v));
@@ -301,7 +512,7 @@ static long *port_numbers(const cJSON *table, const cJSON *only_missing_in, size
 		return NULL;
 	for (const cJSON *p = table ? table->child : NULL; p; p = p->next) {
 		long x = ethernet_number(p->string);
-		if (x < 0 || (only_missing_in && get(only_missing_in, p->string)))
+		if (x < 0 || (only_missing_in && ix_get(only_missing_in, p->string)))
 			continue;
 		v[k++] = x;
 	}
@@ -316,17 +527,24 @@ static long *port_numbers(const cJSON *table, const cJSON *only_missing_in, size
  * 32-port switch), naming them and what the switch has, both compactly.
  */
 static int judge_missing_ports(const cJSON *want, const cJSON *have,
-			       const struct sonic_ports_at *at, struct qg_diags *d)
+			       const struct sonic_ports_at *at, struct qg_diags *d, bool *oom)
 {
 	const cJSON *wp = get(want, "PORT"), *hp = get(have, "PORT");
 	size_t n_want = 0, n_missing = 0, n_have = 0;
-	for (const cJSON *p = wp ? wp->child : NULL; p; p = p->next) {
+	struct by_port have_ports; /* by name: a lookup per port, not a walk of the table */
+	if (!ix_build(&have_ports, "PORT", hp))
+		*oom = true;
+	for (const cJSON *p = wp ? wp->child : NULL; p && !*oom; p = p->next) {
 		n_want++;
-		n_missing += !get(hp, p->string);
+		n_missing += !ix_get(&have_ports, p->string);
 	}
-	if (n_missing == 0)
+	*oom |= have_ports.oom;
+	if (n_missing == 0 || *oom) {
+		ix_free(&have_ports);
 		return 0;
-	long *missing = port_numbers(wp, hp, &n_missing);
+	}
+	long *missing = port_numbers(wp, &have_ports, &n_missing);
+	ix_free(&have_ports);
 	long *own = port_numbers(hp, NULL, &n_have);
 	struct qg_buf lacks = {0}, has = {0};
 	if (missing && own) {
@@ -352,11 +570,11 @@ static int judge_missing_ports(const cJSON *want, const cJSON *have,
 	return 1;
 }
 
-int sonic_config_judge(const cJSON *want, const cJSON *have, const struct sonic_ports_at *at,
-		       struct qg_diags *d)
+static int judge(const cJSON *want, const struct qg_strmap *ports, const cJSON *have,
+		 const struct sonic_ports_at *at, struct qg_diags *d, bool *oom)
 {
 	int errors = 0;
-	for (const cJSON *wt = want->child; wt; wt = wt->next) {
+	for (const cJSON *wt = want->child; wt && !*oom; wt = wt->next) {
 		const cJSON *ht = get(have, wt->string);
 		for (const cJSON *r = ht ? ht->child : NULL; r; r = r->next)
 			if (!cJSON_IsObject(r)) {
@@ -367,9 +585,9 @@ int sonic_config_judge(const cJSON *want, const cJSON *have, const struct sonic_
 				return errors + 1;
 			}
 		if (kind_of(wt->string) == PORT_INDEX)
-			errors += judge_indices(want, wt, ht, d);
+			errors += judge_indices(ports, wt, ht, d, oom);
 	}
-	errors += judge_missing_ports(want, have, at, d);
+	errors += judge_missing_ports(want, have, at, d, oom);
 	const cJSON *md = get2(have, "DEVICE_METADATA", "localhost");
 	const cJSON *model = get(md, "buffer_model"), *type = get(md, "switch_type");
 	if (get(want, "BUFFER_PG") &&
@@ -403,7 +621,23 @@ int sonic_config_judge(const cJSON *want, const cJSON *have, const struct sonic_
 				 profiles[k], k == 0 ? "lossless" : "lossy");
 			errors++;
 		}
-	return errors + judge_removals(want, have, d) + judge_watchdog(want, have, d);
+	errors += judge_removals(want, ports, have, d, oom);
+	return errors + judge_watchdog(want, ports, have, d, oom);
+}
+
+int sonic_config_judge(const cJSON *want, const cJSON *have, const struct sonic_ports_at *at,
+		       struct qg_diags *d)
+{
+	struct qg_strmap ports;
+	bool oom = !port_set(want, &ports);
+	int errors = oom ? 0 : judge(want, &ports, have, at, d, &oom);
+	qg_strmap_free(&ports);
+	if (oom) {
+		/* Judged in part, not at all: no patch may go. */
+		qg_error(d, (struct qg_pos){0}, "out of memory judging the read-back");
+		errors++;
+	}
+	return errors;
 }
 
 /* ---- the configuration the switch should end with ---- */
@@ -442,8 +676,8 @@ static bool owned_equal(const cJSON *row, const cJSON *w)
 	return true;
 }
 
-static void add_range(cJSON *t, const char *port, size_t len, int lo, int hi, const cJSON *from,
-		      bool *oom)
+static void add_range(cJSON *t, struct by_port *ix, const char *port, size_t len, int lo, int hi,
+		      const cJSON *from, bool *oom)
 {
 	if (lo > hi)
 		return;
@@ -454,57 +688,97 @@ static void add_range(cJSON *t, const char *port, size_t len, int lo, int hi, co
 	else
 		qg_buf_printf(&key, "%.*s|%d-%d", (int)len, port, lo, hi);
 	cJSON *c = key.failed ? NULL : cJSON_Duplicate(from, true);
-	if (!c)
+	if (!c || !cJSON_AddItemToObject(t, key.data, c)) {
+		cJSON_Delete(c);
 		*oom = true;
-	else
-		cJSON_AddItemToObject(t, key.data, c);
+	} else
+		ix_add(ix, c);
 	qg_buf_free(&key);
 }
 
 /* Split a range row around idx: its other indices keep their fields. The row for idx. */
-static cJSON *split(cJSON *t, cJSON *cover, const char *key, size_t len, int idx, bool *oom)
+static cJSON *split(cJSON *t, struct by_port *ix, cJSON *cover, const char *key, size_t len,
+		    int idx, bool *oom)
 {
 	size_t pl;
 	int lo, hi;
+	ix_remove(ix, cover);
 	cJSON *old = cJSON_DetachItemViaPointer(t, cover);
 	index_key(old->string, &pl, &lo, &hi);
-	add_range(t, key, len, lo, idx - 1, old, oom);
-	add_range(t, key, len, idx + 1, hi, old, oom);
-	add_range(t, key, len, idx, idx, old, oom);
+	add_range(t, ix, key, len, lo, idx - 1, old, oom);
+	add_range(t, ix, key, len, idx + 1, hi, old, oom);
+	add_range(t, ix, key, len, idx, idx, old, oom);
 	cJSON_Delete(old);
-	return *oom ? NULL : get(t, key);
+	return *oom || ix->oom ? NULL : ix_get(ix, key);
+}
+
+/*
+ * Field item of row set as v (set_field(), the item known): the row has a
+ * field per port (CABLE_LENGTH|AZURE), and finding it by name walks them.
+ */
+static void set_item(cJSON *row, cJSON *item, const cJSON *v, bool *oom)
+{
+	if (cJSON_IsNull(v)) {
+		cJSON_Delete(cJSON_DetachItemViaPointer(row, item));
+		return;
+	}
+	cJSON *c = cJSON_Duplicate(v, true);
+	if (!c) {
+		*oom = true;
+		return;
+	}
+	/* The replacement takes the item's name (cJSON_ReplaceItemViaPointer keeps c's). */
+	if (!(c->type & cJSON_StringIsConst))
+		cJSON_free(c->string);
+	c->string = item->string;
+	c->type = (c->type & ~cJSON_StringIsConst) | (item->type & cJSON_StringIsConst);
+	item->string = NULL;
+	cJSON_ReplaceItemViaPointer(row, item, c);
 }
 
 /* A port's field set in every row that has it, else in want's row: no port ends with two. */
 static void converge_port_fields(cJSON *t, const cJSON *w, bool *oom)
 {
-	for (const cJSON *f = w->child; f && !*oom; f = f->next) {
-		bool found = false;
-		for (cJSON *r = t->child; r; r = r->next)
-			if (get(r, f->string)) {
-				set_field(r, f->string, f, oom);
-				found = true;
-			}
-		if (!found) {
-			cJSON *row = get(t, w->string);
-			if (!row && !(row = cJSON_AddObjectToObject(t, w->string)))
-				*oom = true;
-			else
-				set_field(row, f->string, f, oom);
+	struct field_rows fr;
+	if (!field_rows(t, w, &fr)) {
+		*oom = true;
+		return;
+	}
+	cJSON *row = NULL;
+	size_t k = 0;
+	for (const cJSON *f = w->child; f && !*oom; f = f->next, k++) {
+		for (size_t i = fr.at[k]; i < fr.at[k + 1]; i++)
+			set_item(fr.hits[i].row, fr.hits[i].item, f, oom);
+		if (fr.at[k] < fr.at[k + 1] || cJSON_IsNull(f))
+			continue;
+		/* No row has it: want's row, which then lacks it too. */
+		if (!row && !(row = get(t, w->string)) &&
+		    !(row = cJSON_AddObjectToObject(t, w->string))) {
+			*oom = true;
+			break;
+		}
+		cJSON *c = cJSON_Duplicate(f, true);
+		if (!c || !cJSON_AddItemToObject(row, f->string, c)) {
+			cJSON_Delete(c);
+			*oom = true;
 		}
 	}
+	field_rows_free(&fr);
 }
 
 static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 {
 	enum kind k = kind_of(wt->string);
-	for (const cJSON *w = wt->child; w && !*oom; w = w->next) {
-		cJSON *row = get(t, w->string);
+	struct by_port ix;
+	if (!ix_build(&ix, wt->string, k == PORT_ROW || k == PORT_INDEX ? t : NULL))
+		*oom = true;
+	for (const cJSON *w = wt->child; w && !*oom && !ix.oom; w = w->next) {
 		if (k == PORT_FIELD) {
 			converge_port_fields(t, w, oom);
 			continue;
 		}
 		if (k == NAMED) {
+			cJSON *row = get(t, w->string);
 			cJSON *c = cJSON_Duplicate(w, true);
 			if (!c)
 				*oom = true;
@@ -514,10 +788,11 @@ static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 				cJSON_AddItemToObject(t, w->string, c);
 			continue;
 		}
+		cJSON *row = ix_get(&ix, w->string);
 		size_t len = 0;
 		int idx = 0, hi, count;
 		if (k == PORT_INDEX && index_key(w->string, &len, &idx, &hi))
-			row = covering(t, w->string, len, idx, &count);
+			row = covering(&ix, w->string, len, idx, &count);
 		if (cJSON_IsNull(w)) {
 			/*
 			 * A row qosgen removes (config_db.h): a PORT_ROW, or one index
@@ -525,19 +800,23 @@ static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 			 * the range's other indices keep their rows.
 			 */
 			if (row && strcmp(row->string, w->string))
-				row = split(t, row, w->string, len, idx, oom);
-			if (row)
+				row = split(t, &ix, row, w->string, len, idx, oom);
+			if (row) {
+				ix_remove(&ix, row);
 				cJSON_Delete(cJSON_DetachItemViaPointer(t, row));
+			}
 			continue;
 		}
 		if (row && owned_equal(row, w))
 			continue;
 		if (row && strcmp(row->string, w->string))
-			row = split(t, row, w->string, len, idx, oom);
+			row = split(t, &ix, row, w->string, len, idx, oom);
 		if (!row && !*oom)
-			row = cJSON_AddObjectToObject(t, w->string);
+			ix_add(&ix, row = cJSON_AddObjectToObject(t, w->string));
 		own_fields(row, w, oom);
 	}
+	*oom |= ix.oom;
+	ix_free(&ix);
 }
 
 /* A row the intent no longer has goes, and every use of it from the intent's ports. */
@@ -614,6 +893,25 @@ static bool owned_row(cJSON *out, const cJSON *w, const cJSON *row)
 	return true;
 }
 
+/* Each of w's fields as the array of its values in the rows of t that have it. */
+static bool owned_fields(cJSON *ot, const cJSON *t, const cJSON *w)
+{
+	struct field_rows fr;
+	cJSON *r = cJSON_AddObjectToObject(ot, w->string);
+	bool ok = r && field_rows(t, w, &fr);
+	if (!ok)
+		return false;
+	size_t k = 0;
+	for (const cJSON *f = w->child; f && ok; f = f->next, k++) {
+		cJSON *vals = cJSON_AddArrayToObject(r, f->string);
+		ok = vals != NULL;
+		for (size_t i = fr.at[k]; ok && i < fr.at[k + 1]; i++)
+			ok = cJSON_AddItemToArray(vals, cJSON_Duplicate(fr.hits[i].item, true));
+	}
+	field_rows_free(&fr);
+	return ok;
+}
+
 cJSON *sonic_config_owned(const cJSON *want, const cJSON *doc)
 {
 	cJSON *out = cJSON_CreateObject();
@@ -622,32 +920,24 @@ cJSON *sonic_config_owned(const cJSON *want, const cJSON *doc)
 		enum kind k = kind_of(wt->string);
 		const cJSON *t = get(doc, wt->string);
 		cJSON *ot = cJSON_AddObjectToObject(out, wt->string);
-		ok = ot != NULL;
+		struct by_port ix;
+		ok = ix_build(&ix, wt->string, k == PORT_ROW || k == PORT_INDEX ? t : NULL) &&
+		     ot != NULL;
 		for (const cJSON *w = wt->child; w && ok; w = w->next) {
-			const cJSON *row = get(t, w->string);
 			size_t len;
 			int idx, hi, count;
 			if (k == NAMED) {
-				ok = owned_put(ot, w->string, row);
+				ok = owned_put(ot, w->string, get(t, w->string));
 			} else if (k == PORT_FIELD) {
-				cJSON *r = cJSON_AddObjectToObject(ot, w->string);
-				for (const cJSON *f = w->child; r && f && ok; f = f->next) {
-					cJSON *vals = cJSON_AddArrayToObject(r, f->string);
-					ok = vals != NULL;
-					for (const cJSON *dr = t ? t->child : NULL; dr && ok;
-					     dr = dr->next)
-						if (get(dr, f->string))
-							ok = cJSON_AddItemToArray(
-							    vals, cJSON_Duplicate(
-								      get(dr, f->string), true));
-				}
-				ok = ok && r;
+				ok = owned_fields(ot, t, w);
 			} else {
+				const cJSON *row = ix_get(&ix, w->string);
 				if (k == PORT_INDEX && index_key(w->string, &len, &idx, &hi))
-					row = covering(t, w->string, len, idx, &count);
-				ok = owned_row(ot, w, row);
+					row = covering(&ix, w->string, len, idx, &count);
+				ok = !ix.oom && owned_row(ot, w, row);
 			}
 		}
+		ix_free(&ix);
 	}
 	/* The rows qosgen names that want does not have: absent after a push. */
 	cJSON *gone = ok ? cJSON_AddObjectToObject(out, "(qosgen's rows not in the intent)") : NULL;
@@ -848,25 +1138,107 @@ static const cJSON *at_pointer(const cJSON *o, const char *path, char *key)
 	return o;
 }
 
+/*
+ * Every node of a document down to a field (table, row, field: the depth of
+ * the patch's paths) by its pointer: looking each of a patch's paths up in
+ * cJSON walked a table per operation, and a patch has operations per port.
+ * Of two equal keys the first counts, as get().
+ */
+struct paths {
+	struct qg_strmap at; /* pointer -> node; the keys are owned */
+	bool oom;
+};
+
+static void paths_add(struct paths *p, const cJSON *o, struct qg_buf *path, int depth)
+{
+	size_t len = path->len;
+	for (const cJSON *c = cJSON_IsObject(o) ? o->child : NULL; c && !p->oom; c = c->next) {
+		pointer_append(path, c->string);
+		char *k = path->failed ? NULL : strdup(path->data);
+		int put = k ? qg_strmap_put(&p->at, k, (void *)c, NULL) : -1;
+		if (put != 0)
+			free(k);
+		p->oom = put < 0;
+		if (depth < 2)
+			paths_add(p, c, path, depth + 1);
+		path->len = len;
+		path->data[len] = '\0';
+	}
+}
+
+static void paths_free(struct paths *p)
+{
+	for (size_t i = 0; i < p->at.cap; i++)
+		free((char *)p->at.keys[i]);
+	qg_strmap_free(&p->at);
+}
+
+static bool paths_of(const cJSON *doc, struct paths *p)
+{
+	struct qg_buf path = {0};
+	*p = (struct paths){0};
+	qg_buf_puts(&path, "");
+	p->oom = path.failed;
+	if (!p->oom)
+		paths_add(p, doc, &path, 0);
+	qg_buf_free(&path);
+	if (p->oom)
+		paths_free(p);
+	return !p->oom;
+}
+
+/*
+ * The node at path: the pointer decoded as at_pointer() does and written as
+ * the index's are (pointer_append()); deeper than a field, walked from the
+ * document. key is scratch as long as the path.
+ */
+static const cJSON *node_at(const struct paths *p, const cJSON *doc, const char *path, char *key,
+			    struct qg_buf *canon)
+{
+	canon->len = 0;
+	qg_buf_puts(canon, "");
+	int tokens = 0;
+	for (const char *s = path; *s == '/' && tokens <= 3; tokens++) {
+		size_t n = 0;
+		for (s++; *s && *s != '/'; s++) {
+			if (*s == '~' && (s[1] == '0' || s[1] == '1'))
+				key[n++] = *++s == '0' ? '~' : '/';
+			else
+				key[n++] = *s;
+		}
+		key[n] = '\0';
+		pointer_append(canon, key);
+	}
+	if (tokens > 3 || canon->failed)
+		return at_pointer(doc, path, key);
+	return tokens ? qg_strmap_get(&p->at, canon->data) : doc;
+}
+
 bool sonic_config_same_at(const cJSON *patch, const cJSON *a, const cJSON *b)
 {
+	struct paths pa, pb;
+	bool built = paths_of(a, &pa), oom = false;
+	if (built && !(built = paths_of(b, &pb)))
+		paths_free(&pa);
+	struct qg_buf canon = {0};
+	bool same = built;
 	const cJSON *o;
-	cJSON_ArrayForEach(o, patch)
-	{
+	for (o = patch ? patch->child : NULL; o && same; o = o->next) {
 		const cJSON *p = get(o, "path");
-		if (!cJSON_IsString(p))
-			return false;
-		char *key = malloc(strlen(p->valuestring) + 1);
-		bool oom = !key;
-		const cJSON *x = key ? at_pointer(a, p->valuestring, key) : NULL;
-		const cJSON *y = key ? at_pointer(b, p->valuestring, key) : NULL;
-		bool same = !oom && (!(x || y) || same_json(x, y, &oom)) && !oom;
-		free(key);
+		char *key = cJSON_IsString(p) ? malloc(strlen(p->valuestring) + 1) : NULL;
+		oom = cJSON_IsString(p) && !key;
+		const cJSON *x = key ? node_at(&pa, a, p->valuestring, key, &canon) : NULL;
+		const cJSON *y = key ? node_at(&pb, b, p->valuestring, key, &canon) : NULL;
 		/* Out of memory proves nothing: not the same. */
-		if (!same)
-			return false;
+		same = key && !canon.failed && (!(x || y) || same_json(x, y, &oom)) && !oom;
+		free(key);
 	}
-	return true;
+	qg_buf_free(&canon);
+	if (built) {
+		paths_free(&pa);
+		paths_free(&pb);
+	}
+	return same;
 }
 
 void sonic_patch_text(const cJSON *patch, struct qg_buf *out)
