@@ -333,7 +333,8 @@ static bool verify_wave(struct pool *p, const struct job *jobs, size_t end, int 
 			struct waves *w)
 {
 	for (size_t i = 0; i < end; i++)
-		w->pushed[i] = (struct qg_wave_device){.kind = jobs[i].kind, .index = jobs[i].index};
+		w->pushed[i] =
+		    (struct qg_wave_device){.kind = jobs[i].kind, .index = jobs[i].index};
 	size_t n = qg_verify_pairs_ready(p->m, w->pushed, end, w->pair_done, w->ready);
 	if (n == 0)
 		return true;

@@ -435,7 +435,7 @@ int verify_pairs_run(const struct qg_model *m, const struct verify_opts *vo, con
 		} else {
 			print_text(r, out);
 			fprintf(out, "(%.1f s)\n", qg_monotonic_s() - t0);
-			/* The checks as pair_json counts them: a pair that did not run, one FATAL. */
+			/* Counted as pair_json counts: a pair that did not run, one FATAL. */
 			if (r->unreachable)
 				count[VD_FATAL]++;
 			for (size_t k = 0; !r->unreachable && k < r->checks.n; k++)
