@@ -646,13 +646,15 @@ static const struct option push_opts[] = {
     {"ask-password", no_argument, NULL, 'P'},
     {"uninstall", no_argument, NULL, 'U'},
     {"batch", required_argument, NULL, 'B'},
+    {"verify", no_argument, NULL, 'V'},
+    {"verify-port", required_argument, NULL, 'R'},
     SSH_OPTIONS,
     {NULL, 0, NULL, 0},
 };
 
 static int cmd_push(int argc, char **argv)
 {
-	struct push_opts po = {.jobs = 4};
+	struct push_opts po = {.jobs = 4, .verify_port = 18515};
 	bool all = false, ask = false, json = false;
 	int c;
 	while ((c = getopt_long(argc, argv, ":j:", push_opts, NULL)) != -1) {
@@ -683,6 +685,17 @@ static int cmd_push(int argc, char **argv)
 			po.batch = (int)v;
 			break;
 		}
+		case 'V':
+			po.verify = true;
+			break;
+		case 'R': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || v < 1 || v > 65535)
+				return usage_error("push", "--verify-port takes 1..65535");
+			po.verify_port = (int)v;
+			break;
+		}
 		default:
 			switch (ssh_option("push", c, &po, &all)) {
 			case 1:
@@ -701,6 +714,11 @@ static int cmd_push(int argc, char **argv)
 		    "push", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
 	if (po.batch && !all)
 		return usage_error("push", "--batch goes with --all");
+	/* Traffic proves a pushed fabric: not one device, not a dry run, not an uninstall. */
+	if (po.verify && !all)
+		return usage_error("push", "--verify goes with --all");
+	if (po.verify && (po.dry_run || po.access.uninstall))
+		return usage_error("push", "--verify pushes: not with --dry-run or --uninstall");
 	if (po.access.uninstall && (po.switch_name || po.dvs_name))
 		return usage_error("push", "--uninstall is for hosts: --host NAME or --all");
 	cJSON *env = json ? cli_json_envelope("push", argv[optind]) : NULL;
@@ -905,7 +923,8 @@ static const struct command commands[] = {
      "       [--json] [--ca-file FILE] [--insecure] [--allow-http]\n"
      "       [--known-hosts FILE]"
      " [--accept-new] [--identity FILE] [--ssh-config FILE] [--timeout S] [--templates DIR]\n"
-     "       [--accept-hostname] [--uninstall] [--ask-password] [--batch N]",
+     "       [--accept-hostname] [--uninstall] [--ask-password] [--batch N] [--verify]\n"
+     "       [--verify-port N]",
      "Bring the devices to the intent over SSH, sending only what differs: a second push of an\n"
      "unchanged intent sends nothing. Before changing a switch it saves a named copy of its\n"
      "configuration on the switch; if a line is refused or the session drops, it rolls back\n"
@@ -941,6 +960,13 @@ static const struct command commands[] = {
      "                     device not in sync or converged stops the push, the later\n"
      "                     waves untouched (docs/ansible.md: which order keeps traffic\n"
      "                     lossless)\n"
+     "  --verify           with --all: after each wave that converged, run the intent's\n"
+     "                     verify pairs whose two hosts are now pushed, each once, as\n"
+     "                     qosgen verify does (without --batch: once, after the push); a\n"
+     "                     pair with a FATAL check or that cannot run stops the push, the\n"
+     "                     later waves untouched, and the exit is verify's (1 or 3)\n"
+     "  --verify-port N    the traffic test's TCP port for its out-of-band exchange, as\n"
+     "                     verify takes it (18515)\n"
      "  --dry-run          read back and print what would be sent; send nothing\n"
      "  --json             results as JSON on stdout (docs/json.md)\n"
      "  --known-hosts FILE host keys (default ~/.ssh/known_hosts); unknown keys are refused\n"

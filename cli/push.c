@@ -6,6 +6,8 @@
  */
 #include "push.h"
 #include "json.h"
+#include "verify.h"
+#include "../gen/verify_waves.h"
 #include "../gen/errmsg.h"
 
 #include "../gen/escape.h"
@@ -51,10 +53,22 @@ struct pool {
 	pthread_mutex_t lock;
 };
 
-/* --batch: the wave size, how many waves, how many ran, how many devices none reached. */
+/*
+ * --batch: the wave size, how many waves, how many ran, how many devices none
+ * reached. --verify: the pairs that ran and their checks, the exit code of
+ * the first pair not clean (verify's 1 or 3, then the push stopped), the
+ * intent's pairs (the JSON array for them).
+ */
 struct waves {
 	int size, total, done;
 	size_t untouched;
+	size_t pairs_run;
+	int count[3]; /* checks: PASS, MARGINAL, FATAL */
+	int verify_rc;
+	bool *pair_done;
+	size_t *ready;
+	struct qg_wave_device *pushed;
+	cJSON *pairs_json;
 };
 
 /*
@@ -180,6 +194,14 @@ static void add_json(cJSON *env, const struct qg_model *m, const struct job *job
 		cJSON_AddNumberToObject(b, "done", w->done);
 		cJSON_AddNumberToObject(b, "untouched", (double)w->untouched);
 	}
+	if (w->pair_done) {
+		cJSON *v = cJSON_AddObjectToObject(sum, "verify");
+		cJSON_AddNumberToObject(v, "pairs", (double)w->pairs_run);
+		cJSON_AddNumberToObject(v, "pass", w->count[0]);
+		cJSON_AddNumberToObject(v, "marginal", w->count[1]);
+		cJSON_AddNumberToObject(v, "fatal", w->count[2]);
+		cJSON_AddNumberToObject(v, "not_run", (double)(m->verify.n_pairs - w->pairs_run));
+	}
 	/* Every status that occurred, in the order of targets/driver.h's states. */
 	cJSON *by = cJSON_AddObjectToObject(sum, "statuses");
 	for (size_t k = 0; k < sizeof(count) / sizeof(count[0]); k++)
@@ -303,14 +325,50 @@ static void run_pool(struct pool *p, size_t first, size_t end)
 }
 
 /*
- * Every wave in turn, stopping after the first with a device not done: the
- * devices of the later waves are marked untouched, nothing sent to them.
- * Without --batch, one wave of every device.
+ * --verify: after the wave that ends at jobs[end - 1] converged, the pairs
+ * whose hosts are all pushed now (jobs[0..end), gen/verify_waves.h) and
+ * have not run. Returns false when one is not clean: the push stops.
+ */
+static bool verify_wave(struct pool *p, const struct job *jobs, size_t end, int wave,
+			struct waves *w)
+{
+	for (size_t i = 0; i < end; i++)
+		w->pushed[i] =
+		    (struct qg_wave_device){.kind = jobs[i].kind, .index = jobs[i].index};
+	size_t n = qg_verify_pairs_ready(p->m, w->pushed, end, w->pair_done, w->ready);
+	if (n == 0)
+		return true;
+	const struct push_opts *po = p->po;
+	struct verify_opts vo = {.tcp_port = po->verify_port, .ssh = po->access.ssh};
+	if (!po->json) {
+		if (wave)
+			fprintf(stderr, "qosgen push: batch %d: verify %zu pair%s\n", wave, n,
+				n == 1 ? "" : "s");
+		else
+			fprintf(stderr, "qosgen push: verify %zu pair%s\n", n, n == 1 ? "" : "s");
+	}
+	int rc = verify_pairs_run(p->m, &vo, w->ready, n, wave, stderr, w->pairs_json, w->count);
+	w->pairs_run += n;
+	if (rc != 0)
+		w->verify_rc = rc;
+	return rc == 0;
+}
+
+/*
+ * Every wave in turn, stopping after the first with a device not done, or
+ * (--verify) with a pair not clean: the devices of the later waves are
+ * marked untouched, nothing sent to them. Without --batch, one wave of every
+ * device.
  */
 static void run_waves(struct pool *p, struct job *jobs, size_t n, struct waves *w)
 {
 	if (!w->size) {
 		run_pool(p, 0, n);
+		bool all_done = true;
+		for (size_t i = 0; i < n; i++)
+			all_done &= wave_device_done(&jobs[i]);
+		if (p->po->verify && all_done)
+			verify_wave(p, jobs, n, 0, w);
 		return;
 	}
 	for (size_t first = 0, end; first < n; first = end) {
@@ -336,11 +394,14 @@ static void run_waves(struct pool *p, struct job *jobs, size_t n, struct waves *
 		first = end;
 		if (!all_done)
 			break;
+		if (p->po->verify && !verify_wave(p, jobs, end, k, w))
+			break;
 	}
 	for (size_t i = first; i < n; i++) {
 		jobs[i].untouched = true;
 		jobs[i].r.state = QG_PUSH_UNCHANGED;
-		qg_push_say(&jobs[i].r, "untouched: batch %d did not converge", w->done);
+		qg_push_say(&jobs[i].r, "untouched: batch %d %s", w->done,
+			    w->verify_rc ? "failed verify" : "did not converge");
 		w->untouched++;
 	}
 }
@@ -377,6 +438,13 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	}
 	/* The device was named and is there, but its target cannot push (said above). */
 	if (!all && n == 0 && named > 0) {
+		free(jobs);
+		return 2;
+	}
+	/* Before anything is pushed: --verify with nothing to verify is a mistake in the call. */
+	if (po->verify && m->verify.n_pairs == 0) {
+		fprintf(stderr, "qosgen push: --verify: the intent has no verify.pairs; nothing "
+				"was pushed\n");
 		free(jobs);
 		return 2;
 	}
@@ -421,9 +489,25 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	struct pool p = {.m = m, .ctx = &ctx, .po = po, .jobs = jobs, .n = n};
 	pthread_mutex_init(&p.lock, NULL);
 	struct waves w = {.size = po->batch};
-	if (w.size)
-		waves_order(jobs, n);
-	run_waves(&p, jobs, n, &w);
+	if (po->verify) {
+		w.pair_done = calloc(m->verify.n_pairs + 1, sizeof(*w.pair_done));
+		w.ready = calloc(m->verify.n_pairs + 1, sizeof(*w.ready));
+		w.pushed = calloc(n + 1, sizeof(*w.pushed));
+		if (po->json)
+			w.pairs_json = cJSON_AddArrayToObject(po->json, "pairs");
+	}
+	if (po->verify && (!w.pair_done || !w.ready || !w.pushed)) {
+		fprintf(stderr, "qosgen push: out of memory\n");
+		for (size_t i = 0; i < n; i++) {
+			jobs[i].untouched = true;
+			qg_push_say(&jobs[i].r, "untouched: out of memory");
+		}
+		w.untouched = n;
+	} else {
+		if (w.size)
+			waves_order(jobs, n);
+		run_waves(&p, jobs, n, &w);
+	}
 	pthread_mutex_destroy(&p.lock);
 	ssh_finalize();
 	curl_global_cleanup();
@@ -450,11 +534,20 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 				jobs[i].untouched ? "untouched" : state_name[jobs[i].r.state],
 				jobs[i].r.lines_sent, jobs[i].r.lines_rolled_back, jobs[i].seconds);
 		fprintf(stderr, "%zu device%s, %d failed\n", n, n == 1 ? "" : "s", failed);
+		if (po->verify)
+			fprintf(stderr,
+				"verify: %zu pair%s run, %zu not run; checks: %d PASS, %d "
+				"MARGINAL, %d FATAL\n",
+				w.pairs_run, w.pairs_run == 1 ? "" : "s",
+				m->verify.n_pairs - w.pairs_run, w.count[0], w.count[1],
+				w.count[2]);
 		if (w.untouched)
 			fprintf(stderr,
-				"stopped after batch %d of %d (a device not in sync or converged): "
-				"%zu device%s untouched\n",
-				w.done, w.total, w.untouched, w.untouched == 1 ? "" : "s");
+				"stopped after batch %d of %d (%s): %zu device%s untouched\n",
+				w.done, w.total,
+				w.verify_rc ? "a verify pair not clean"
+					    : "a device not in sync or converged",
+				w.untouched, w.untouched == 1 ? "" : "s");
 	}
 	for (size_t i = 0; i < n; i++) {
 		qg_buf_free(&jobs[i].r.sent);
@@ -464,7 +557,13 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	qg_diags_free(&d);
 	qg_templates_free(&templates);
 	free(jobs);
-	if (failed || w.untouched)
+	free(w.pair_done);
+	free(w.ready);
+	free(w.pushed);
+	/* A device that failed first; else a pair's verdict, as `qosgen verify` exits. */
+	if (failed || (w.untouched && !w.verify_rc))
 		return 3;
+	if (w.verify_rc)
+		return w.verify_rc;
 	return po->as_diff && po->exit_code && differ ? 1 : 0;
 }

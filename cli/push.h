@@ -25,11 +25,21 @@ struct push_opts {
 	 * the push, the rest untouched. 0: all at once.
 	 */
 	int batch;
+	/*
+	 * --verify (with --all): after each wave that converged, the intent's
+	 * verify pairs whose two hosts are now pushed (gen/verify_waves.h), as
+	 * `qosgen verify` runs them; a pair that is not clean (exit 1 or 3 of
+	 * verify) stops the push like a device that did not converge. Without
+	 * --batch: once, after the one wave. verify_port: verify's -p.
+	 */
+	bool verify;
+	int verify_port;
 };
 
 /*
  * Push and report; returns the exit code (0, 2 unknown device, 3 a device
- * failed; as a diff with exit_code, 1 when something differs).
+ * failed; as a diff with exit_code, 1 when something differs; with verify,
+ * verify's 1 or 3 when a pair is not clean, 2 when the intent has none).
  */
 int push_run(const struct qg_model *m, const struct push_opts *po);
 

@@ -412,44 +412,36 @@ static bool pair_wanted(const struct qg_model *m, const struct qg_pair *p, const
 	       !strcmp(colon + 1, sn);
 }
 
-int verify_run(const struct qg_model *m, const struct verify_opts *vo)
+int verify_pairs_run(const struct qg_model *m, const struct verify_opts *vo, const size_t *idx,
+		     size_t n, int batch, FILE *out, cJSON *json, int count[3])
 {
-	size_t n = 0;
-	struct pair_report *reports = calloc(m->verify.n_pairs + 1, sizeof(*reports));
+	struct pair_report *reports = calloc(n + 1, sizeof(*reports));
 	if (!reports)
 		return EXIT_SYSTEM;
-	for (size_t i = 0; i < m->verify.n_pairs; i++)
-		if (pair_wanted(m, &m->verify.pairs[i], vo->pair))
-			reports[n++].p = &m->verify.pairs[i];
-	if (n == 0) {
-		if (vo->pair)
-			fprintf(stderr,
-				"qosgen verify: no pair '%s' in the intent's verify.pairs "
-				"(CLIENT:SERVER, by host name)\n",
-				vo->pair);
-		else
-			fprintf(stderr, "qosgen verify: the intent has no verify.pairs\n");
-		free(reports);
-		return EXIT_USAGE;
-	}
-	ssh_init();
 	int rc = EXIT_OK;
-	cJSON *all = vo->json ? cJSON_AddArrayToObject(vo->json, "pairs") : NULL;
-	int count[3] = {0};
 	for (size_t i = 0; i < n; i++) {
 		struct pair_report *r = &reports[i];
+		r->p = &m->verify.pairs[idx[i]];
 		double t0 = qg_monotonic_s();
 		run_pair(m, vo, r);
 		escape_why(r);
 		if (!r->unreachable)
 			judge_pair(m, r);
-		if (all)
-			cJSON_AddItemToArray(all, pair_json(r, count));
-		else {
-			print_text(r, stdout);
-			fprintf(stdout, "(%.1f s)\n", qg_monotonic_s() - t0);
+		if (json) {
+			cJSON *o = pair_json(r, count);
+			if (o && batch > 0)
+				cJSON_AddNumberToObject(o, "batch", batch);
+			cJSON_AddItemToArray(json, o);
+		} else {
+			print_text(r, out);
+			fprintf(out, "(%.1f s)\n", qg_monotonic_s() - t0);
+			/* Counted as pair_json counts: a pair that did not run, one FATAL. */
+			if (r->unreachable)
+				count[VD_FATAL]++;
+			for (size_t k = 0; !r->unreachable && k < r->checks.n; k++)
+				count[r->checks.v[k].level]++;
 		}
-		fflush(stdout);
+		fflush(out);
 		if (r->unreachable || !r->client.ok)
 			rc = EXIT_SYSTEM;
 		else if (vd_fatal(&r->checks) && rc == EXIT_OK)
@@ -458,6 +450,34 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo)
 			if (r->side[k].h)
 				free_side(&r->side[k]);
 	}
+	free(reports);
+	return rc;
+}
+
+int verify_run(const struct qg_model *m, const struct verify_opts *vo)
+{
+	size_t n = 0;
+	size_t *idx = calloc(m->verify.n_pairs + 1, sizeof(*idx));
+	if (!idx)
+		return EXIT_SYSTEM;
+	for (size_t i = 0; i < m->verify.n_pairs; i++)
+		if (pair_wanted(m, &m->verify.pairs[i], vo->pair))
+			idx[n++] = i;
+	if (n == 0) {
+		if (vo->pair)
+			fprintf(stderr,
+				"qosgen verify: no pair '%s' in the intent's verify.pairs "
+				"(CLIENT:SERVER, by host name)\n",
+				vo->pair);
+		else
+			fprintf(stderr, "qosgen verify: the intent has no verify.pairs\n");
+		free(idx);
+		return EXIT_USAGE;
+	}
+	ssh_init();
+	cJSON *all = vo->json ? cJSON_AddArrayToObject(vo->json, "pairs") : NULL;
+	int count[3] = {0};
+	int rc = verify_pairs_run(m, vo, idx, n, 0, stdout, all, count);
 	if (all) {
 		cJSON *sum = cJSON_AddObjectToObject(vo->json, "summary");
 		cJSON_AddNumberToObject(sum, "pairs", (double)n);
@@ -466,6 +486,6 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo)
 		cJSON_AddNumberToObject(sum, "fatal", count[VD_FATAL]);
 	}
 	ssh_finalize();
-	free(reports);
+	free(idx);
 	return rc;
 }

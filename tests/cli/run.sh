@@ -431,5 +431,77 @@ left=$(ls -A "$tmp/stale" | tr '\n' ' ')
 	[ -f "$tmp/elsewhere/t/.qosgen-partial" ] && [ ! -e "$tmp/stale/out/.qosgen-partial" ]
 check stale-temporary-tree-removed-lookalikes-kept $? "exit $st: $left $(cat "$tmp/err")"
 
+# push --all --batch 1 --verify (issue 27): after each wave that converged, the
+# verify pairs whose two hosts are pushed now; a pair not clean stops the push.
+# Three Linux hosts behind the test sshd (tests/e2e/fakehost.sh); its hostile
+# state makes every session print one setting already right and exit 0: each
+# host's push is in sync, and a host that then prints no facts for verify
+# (no RDMA read back) fails the pair h1:h2 after batch 2, so h3 is untouched.
+mkdir -p "$tmp/wv/state"
+if ! why=$(sh "$top/tests/e2e/sshd.sh" start "$tmp/wv/sshd" "sh $top/tests/e2e/fakehost.sh $tmp/wv/state $top/tests/scripts/fake" 2>&1); then
+	check push-verify-sshd 1 "cannot start a test sshd: $why"
+else
+	trap 'sh "$top/tests/e2e/sshd.sh" stop "$tmp/wv/sshd"; nv_stop; rm -rf "$tmp"' EXIT INT TERM
+	wport=$(cat "$tmp/wv/sshd/port")
+	wuser=${USER:-$(id -un)}
+	printf '[ok] mtu: 1500\n' >"$tmp/wv/state/hostile.out"
+	echo 0 >"$tmp/wv/state/hostile.rc"
+	{
+		printf 'version: 1\nfabric: cli-verify\n%s\nhosts:\n' "$E2E_QOS"
+		for h in 1 2 3; do
+			echo "  - {name: h$h, platform: linux, address: 127.0.0.1, port: $wport, user: $wuser, netdev: lo, rdma_device: qgtest$h, persist: false}"
+		done
+		printf 'verify:\n  pairs:\n    - {client: h1, server: h2, min_gbps: 1}\n  duration_s: 1\n'
+	} >"$tmp/wv/intent.yaml"
+	wopts="--known-hosts $tmp/wv/known_hosts --accept-new --identity $tmp/wv/sshd/client_key --ssh-config /dev/null --timeout 10"
+	# shellcheck disable=SC2086
+	"$Q" push "$tmp/wv/intent.yaml" --all --batch 1 --verify $wopts >"$tmp/wv/out" 2>"$tmp/wv/err"
+	st=$?
+	[ $st -eq 3 ] && grep -q '^qosgen push: batch 2: verify 1 pair$' "$tmp/wv/err" &&
+		! grep -q '^qosgen push: batch 1: verify' "$tmp/wv/err" && ! grep -q 'batch 3 of 3' "$tmp/wv/err" &&
+		grep -q '^== h1 -> h2$' "$tmp/wv/err" && grep -q '^\[FATAL\] Check reach: h1: ' "$tmp/wv/err" &&
+		grep -q '^h2 .* in sync ' "$tmp/wv/err" && grep -q '^h3 .* untouched ' "$tmp/wv/err" &&
+		grep -q '^verify: 1 pair run, 0 not run; checks: 0 PASS, 0 MARGINAL, 1 FATAL$' "$tmp/wv/err" &&
+		grep -q '^stopped after batch 2 of 3 (a verify pair not clean): 1 device untouched$' "$tmp/wv/err"
+	check push-batch-verify-stops-next-wave $? "exit $st: $(cat "$tmp/wv/err")"
+	# shellcheck disable=SC2086
+	"$Q" push "$tmp/wv/intent.yaml" --all --batch 2 --verify --json $wopts >"$tmp/j.out" 2>"$tmp/j.err"
+	st=$?
+	/usr/bin/python3 "$top/tests/cli/json_shape.py" "$top/docs/json.schema.json" push "$tmp/j.out" "$st" ran >"$tmp/j.why" 2>&1 &&
+		/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["pairs"]
+assert [(x["client"], x["server"], x["batch"], x["status"], x["ok"]) for x in p] == [("h1", "h2", 1, "FATAL", False)], p
+dev = {x["device"]: (x["status"], x["batch"]) for x in d["devices"]}
+assert dev == {"h1": ("in sync", 1), "h2": ("in sync", 1), "h3": ("untouched", 2)}, dev
+s = d["summary"]
+assert s["verify"] == {"pairs": 1, "pass": 0, "marginal": 0, "fatal": 1, "not_run": 0}, s
+assert s["batches"]["done"] == 1 and s["batches"]["untouched"] == 1 and d["exit"] == 3, s
+' "$tmp/j.out" >>"$tmp/j.why" 2>&1
+	check push-batch-verify-json $? "exit $st: $(cat "$tmp/j.why" "$tmp/j.err")"
+	# Refused before any device is contacted: no pairs, not --all, a dry run.
+	grep -v 'pairs:\|client: h1\|duration_s' "$tmp/wv/intent.yaml" | sed '/^verify:/d' >"$tmp/wv/nopairs.yaml"
+	rm -f "$tmp/wv/state/calls"
+	# shellcheck disable=SC2086
+	"$Q" push "$tmp/wv/nopairs.yaml" --all --verify $wopts >/dev/null 2>"$tmp/wv/err"
+	st=$?
+	[ $st -eq 2 ] && grep -q -- '--verify: the intent has no verify.pairs; nothing was pushed' "$tmp/wv/err"
+	check push-verify-without-pairs-exit-2 $? "exit $st: $(cat "$tmp/wv/err")"
+	"$Q" push "$tmp/wv/intent.yaml" --host h1 --verify >/dev/null 2>"$tmp/wv/err"
+	st=$?
+	[ $st -eq 2 ] && grep -q -- '--verify goes with --all' "$tmp/wv/err"
+	check push-verify-needs-all $? "exit $st: $(cat "$tmp/wv/err")"
+	"$Q" push "$tmp/wv/intent.yaml" --all --verify --dry-run >/dev/null 2>"$tmp/wv/err"
+	st=$?
+	[ $st -eq 2 ] && grep -q -- '--verify pushes: not with --dry-run or --uninstall' "$tmp/wv/err"
+	check push-verify-not-dry-run $? "exit $st: $(cat "$tmp/wv/err")"
+	"$Q" push "$tmp/wv/intent.yaml" --all --verify --verify-port 0 >/dev/null 2>"$tmp/wv/err"
+	st=$?
+	[ $st -eq 2 ] && grep -q -- '--verify-port takes 1..65535' "$tmp/wv/err"
+	check push-verify-port-range $? "exit $st: $(cat "$tmp/wv/err")"
+	sh "$top/tests/e2e/sshd.sh" stop "$tmp/wv/sshd"
+fi
+
 echo "$pass cli checks passed, $fail failed"
 [ "$fail" -eq 0 ]
