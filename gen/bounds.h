@@ -17,18 +17,21 @@
 /* Switches. */
 #define QG_SWITCHES_MAX 10000u
 /*
- * Ports, summed over all switches: a switch's cost grows with its ports (a
- * SONiC port is some 0.2..0.6 ms of a build, an Onyx one 0.06 ms). 5,000
+ * Ports, summed over all switches: a switch's cost grows linearly with its
+ * ports (bench/sonic_ports.sh; SONiC's ports cost the most). 5,000
  * switches of 32 ports are 160,000.
  */
 #define QG_PORTS_MAX 163840u
 /*
- * A build's output, every file and plan.json together. It is also the most
+ * A build's output, every file and plan.json together: the largest intent
+ * the bounds above accept writes about 300 MB since issue 23 (a SONiC port
+ * owns its queues, buffers and schedulers), so 256 MiB refused an intent
+ * they let through. It is also the most
  * qosgen reads back of an output tree (gen/outdir.c: `build --check`, the
  * plan.json of a directory -o replaces): no file of an output qosgen wrote
  * can be larger, so a larger one is not qosgen's, and an output qosgen
  * wrote is always read back whole.
  */
-#define QG_OUTPUT_MAX (256u << 20)
+#define QG_OUTPUT_MAX (512u << 20)
 
 #endif

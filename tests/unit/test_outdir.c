@@ -478,12 +478,12 @@ static void test_large_output_reads_back(void **state)
 	/* Past the bound on a whole output: refused, with that reason. */
 	assert_int_equal(truncate(path, (off_t)QG_OUTPUT_MAX + 1), 0);
 	assert_int_equal(qg_outdir_write(dir, &o, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "its plan.json is larger than any qosgen output (at most 256 MiB"));
+	assert_non_null(strstr(err, "its plan.json is larger than any qosgen output (at most 512 MiB"));
 	assert_null(strstr(err, "not a regular file"));
 	diff = capture_check(dir, &o, &rc, err, sizeof(err));
 	assert_int_equal(rc, -1);
-	assert_non_null(strstr(err, "plan.json' is 268435457 bytes"));
-	assert_non_null(strstr(err, "more than any output of qosgen, which writes at most 256 MiB"));
+	assert_non_null(strstr(err, "plan.json' is 536870913 bytes"));
+	assert_non_null(strstr(err, "more than any output of qosgen, which writes at most 512 MiB"));
 	free(diff);
 	qg_outset_free(&o);
 }
