@@ -5,18 +5,25 @@
 # unedited, against the three simulated switch OSes (the Onyx simulator
 # behind a test sshd, the NVUE simulator over HTTPS with its test CA, the
 # SONiC simulator behind a test sshd) and the test sshd's hosts (ESXi and
-# Linux through fakehost.sh's fake tools). The switch plays run qosgen push
-# on the controller; the hosts run their generated scripts. What it shows:
+# Linux through fakehost.sh's fake tools) and a simulated Linux host that
+# converges (tests/sim/host_sim.sh: the fake tools and a sysfs of its own,
+# bound over /sys in each session's mount namespace). The switch plays run
+# qosgen push on the controller; the hosts run their generated scripts. What
+# it shows:
 #   ansible-lint (Debian's) finds no violation in the generated files;
 #   check mode (--check --diff) prints each device's qosgen diff and leaves
 #   every simulator byte-identical (no NVUE revision, no SONiC checkpoint);
 #   the first run changes every device, the second reports changed=0;
 #   a priority added by hand on each switch between runs (PFC and the Onyx
 #   pool on priority 4 too) is reported changed and removed (the plays no
-#   longer only add);
+#   longer only add); the simulated Linux host's MTU and rdma_cm ToS set
+#   back by hand are reported changed and set again; in check mode its
+#   script's dry run prints what differs and its files stay byte-identical;
+#   `qosgen push --host` agrees (--dry-run changes nothing, then converged,
+#   then in sync);
 #   a failing switch stops its wave: with qosgen_serial=1 the NVUE switch
-#   that cannot be reached fails, the SONiC switch after it and the hosts are
-#   untouched; `qosgen push --all --batch 1` stops at the same switch and
+#   that cannot be reached fails, the SONiC switch after it and both hosts
+#   are untouched; `qosgen push --all --batch 1` stops at the same switch and
 #   says which devices were done, failed and untouched (text and --json);
 #   a host runs its three parts as one; a Linux host missing RoCE knobs (the
 #   loopback has none) is failed, never ok, with the script's exit 2;
@@ -33,7 +40,7 @@ state="$dir/state"
 SONIC_SIM="$here/../sim/sonic_sim.py"
 SONIC_DB="$here/../sim/sonic-msn2700.config_db.json"
 PY=$(python3 -c 'import sys; print(sys.executable)')
-E2E_CLEANUP='kill_ansible "$dir/home"; sh "$here/sshd.sh" stop "$dir/hosts"; sh "$here/sshd.sh" stop "$dir/sonic-sshd"; nv_stop'
+E2E_CLEANUP='kill_ansible "$dir/home"; sh "$here/sshd.sh" stop "$dir/hosts"; sh "$here/sshd.sh" stop "$dir/gpu-sshd"; sh "$here/sshd.sh" stop "$dir/sonic-sshd"; nv_stop'
 if ! command -v ansible-playbook >/dev/null || ! ansible_collection "$dir"; then
 	echo "FAIL handoff: ansible-playbook or the mellanox.onyx collection is missing ('make setup' installs ansible)"
 	exit 1
@@ -54,6 +61,17 @@ mkdir -p "$state"
 sshd_start "$dir/hosts" "sh $here/fakehost.sh $state $fake"
 hport=$port
 cat "$dir/sshd/client_key.pub" >>"$dir/hosts/authorized_keys"
+# gpu2, the simulated Linux host, behind $dir/gpu-sshd: a ConnectX PF as it
+# comes up (MTU 1500, rdma_cm's ToS 0, ...), its files under $gpu.
+gpu=$dir/gpu
+sh "$here/../sim/host_sim.sh" init linux "$gpu" ens1f0np0 mlx5_0
+if ! why=$(sh "$here/../sim/host_sim.sh" check "$gpu" 2>&1); then
+	echo "FAIL handoff: the simulated Linux host cannot run here: $why"
+	exit 1
+fi
+sshd_start "$dir/gpu-sshd" "sh $here/../sim/host_sim.sh serve $gpu"
+gport=$port
+cat "$dir/sshd/client_key.pub" >>"$dir/gpu-sshd/authorized_keys"
 key=$dir/sshd/client_key
 nv_cert handoff
 nv_start
@@ -65,6 +83,7 @@ known="$dir/home/.ssh/known_hosts"
 printf '[127.0.0.1]:%s %s\n' "$swport" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$known"
 printf '[127.0.0.1]:%s %s\n' "$soport" "$(cut -d' ' -f1,2 "$dir/sonic-sshd/host_key.pub")" >>"$known"
 printf '[127.0.0.1]:%s %s\n' "$hport" "$(cut -d' ' -f1,2 "$dir/hosts/host_key.pub")" >>"$known"
+printf '[127.0.0.1]:%s %s\n' "$gport" "$(cut -d' ' -f1,2 "$dir/gpu-sshd/host_key.pub")" >>"$known"
 ansible_cfg "$dir" 5 15 30
 # OpenSSH reads the passwd entry's home, not $HOME: the known hosts by name.
 # The test sshd's ForceCommand replaces the sftp subsystem: files go through dd.
@@ -75,7 +94,10 @@ transfer_method = piped
 CFG
 
 # The switches in the order the playbook's waves take them (the inventory's:
-# Onyx, Cumulus, SONiC) and --batch takes them (the intent's).
+# Onyx, Cumulus, SONiC) and --batch takes them (the intent's). gpu2 has
+# persist: false: the plays run the host's script and install no systemd unit
+# or udev rule (qosgen push does), so with persistence qosgen diff would
+# still find it missing after every run.
 cat >"$dir/intent.yaml" <<YAML
 version: 1
 fabric: e2e-handoff
@@ -86,12 +108,13 @@ switches:
   - {name: sonic, platform: sonic, address: 127.0.0.1, port: $soport, user: $user, ports: [Ethernet0-12/4]}
 hosts:
   - {name: esx, platform: esxi, address: 127.0.0.1, port: $hport, user: $user, uplink: vmnic2}
+  - {name: gpu2, platform: linux, address: 127.0.0.1, port: $gport, user: $user, netdev: ens1f0np0, rdma_device: mlx5_0, persist: false}
 YAML
 "$Q" build "$dir/intent.yaml" -o "$dir/out" >/dev/null 2>"$dir/err"
 check build $? "$(cat "$dir/err")"
 
 # ansible-lint, Debian's, on the files as generated here (Onyx, NVUE, SONiC,
-# ESXi) and on the k8s-pvrdma golden case's (a DVS, Linux hosts): no
+# ESXi, Linux) and on the k8s-pvrdma golden case's (a DVS, Linux hosts): no
 # violation, production profile. One run: its start is most of its time.
 cp -r "$here/../golden/k8s-pvrdma/expected/ansible" "$dir/out/ansible-dvs"
 (cd "$dir/out" && HOME="$dir/home" ansible-lint --offline --profile production --nocolor \
@@ -143,10 +166,15 @@ sonic_pfc0() {
 	"$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"])' \
 		"$dir/sonic/running.json"
 }
+# gpu_mtu, gpu_tos: the simulated Linux host's MTU and rdma_cm ToS, as its
+# sysfs has them.
+gpu_mtu() { cat "$gpu/sys/class/net/ens1f0np0/mtu"; }
+gpu_tos() { cat "$gpu/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"; }
 # snapshot: every simulator's state, byte for byte: the Onyx switch's files
 # (less its trace of commands read), NVUE's applied and startup configurations
 # and its revisions, the SONiC switch's files (less its log) and checkpoints,
-# the hosts' fake state (less the tools' call log).
+# the hosts' fake state and the simulated Linux host's files, sysfs included
+# (less the tools' call logs; the latter's names too).
 snapshot() {
 	(cd "$dir/sw" && find . -type f ! -name trace | sort | xargs cat)
 	nv GET '?rev=applied&filled=false'
@@ -155,6 +183,7 @@ snapshot() {
 	(cd "$dir/sonic" && find . -type f ! -name sim.log | sort | xargs cat)
 	ssh_sonic sudo config list-checkpoints 2>&1
 	(cd "$state" && find . -type f ! -name calls | sort | xargs cat)
+	(cd "$gpu" && find . -type f ! -name calls | sort | xargs grep -r '')
 }
 
 # --- check mode: each device's qosgen diff, nothing sent ---
@@ -163,7 +192,9 @@ play "$dir/out" --check --diff
 snapshot >"$dir/after"
 [ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
 	recap_of sonic | grep -q 'changed=1 .*failed=0' && recap_of esx | grep -q 'changed=1 .*failed=0' &&
-	cmp -s "$dir/before" "$dir/after" && [ ! -s "$state/calls" ] &&
+	recap_of gpu2 | grep -q 'changed=1 .*failed=0' &&
+	cmp -s "$dir/before" "$dir/after" && [ ! -s "$state/calls" ] && [ ! -s "$gpu/calls" ] &&
+	grep -q '\[differs\] mtu: 1500 -> 9000' "$dir/play.log" && grep -q '\[differs\] roce_tos: 0 -> 106' "$dir/play.log" &&
 	grep -q '"nv set qos pfc default-global switch-priority 3"' "$dir/play.log" &&
 	grep -q '"traffic pool roce map switch-priority 3"' "$dir/play.log" &&
 	grep -q 'PORT_QOS_MAP/Ethernet0/pfc_enable' "$dir/play.log" &&
@@ -174,7 +205,8 @@ echo "handoff check mode: $(printf '%s' "$recap" | tr '\n' ';')"
 # --- the first run changes every device, the second none ---
 play "$dir/out"
 [ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
-	recap_of sonic | grep -q 'changed=1 .*failed=0' && recap_of esx | grep -q 'changed=1 .*failed=0'
+	recap_of sonic | grep -q 'changed=1 .*failed=0' && recap_of esx | grep -q 'changed=1 .*failed=0' &&
+	recap_of gpu2 | grep -q 'changed=1 .*failed=0' && [ "$(gpu_mtu) $(gpu_tos)" = '9000 106' ]
 check first-run-changes $? "exit $st: $recap $(tail -40 "$dir/play.log")"
 echo "handoff first run: $(printf '%s' "$recap" | tr '\n' ';')"
 qdiff
@@ -187,18 +219,24 @@ mkdir -p "$dir/rtmp" "$dir/ctmp"
 export ANSIBLE_KEEP_REMOTE_FILES=1 TMPDIR="$dir/ctmp"
 play "$dir/out" -vvv
 unset ANSIBLE_KEEP_REMOTE_FILES TMPDIR
-[ $st -eq 0 ] && unchanged && [ "$(printf '%s\n' "$recap" | wc -l)" -eq 4 ]
+[ $st -eq 0 ] && unchanged && [ "$(printf '%s\n' "$recap" | wc -l)" -eq 5 ]
 check second-run-changed-0 $? "exit $st: $recap $(tail -40 "$dir/play.log")"
 echo "handoff second run: $(printf '%s' "$recap" | tr '\n' ';')"
 ! grep -q 'e2e-pw' "$dir/play.log" && grep -q 'no_log' "$dir/play.log"
 check nvue-password-in-no-log $? "$(grep -n 'e2e-pw' "$dir/play.log" | head -5)"
 (cd "$dir/out" && cat host/lib/esxi.sh && grep "^qg_host='esx' " host/hosts/esxi.sh &&
 	cat host/groups/esxi.sh) >"$dir/esx.script"
-ran=$(find "$dir/rtmp" -type f -name '*.sh')
-[ "$(printf '%s\n' "$ran" | wc -l)" -eq 1 ] && cmp -s "$ran" "$dir/esx.script" && [ -z "$(ls -A "$dir/ctmp")" ]
-check host-runs-its-three-files-as-one $? "ran '$ran' ($(cmp "$ran" "$dir/esx.script" 2>&1)); left on the controller: $(ls -A "$dir/ctmp")"
+(cd "$dir/out" && cat host/lib/linux.sh && grep "^qg_host='gpu2' " host/hosts/linux.sh &&
+	cat host/groups/linux-pf-mlnx_qos.sh) >"$dir/gpu2.script"
+# Both hosts leave theirs in the same remote temporary folder: by content.
+ran=$(find "$dir/rtmp" -type f -name '*.sh' -exec cksum {} + | cut -d' ' -f1,2 | sort)
+[ "$ran" = "$( (cksum <"$dir/esx.script" && cksum <"$dir/gpu2.script") | cut -d' ' -f1,2 | sort)" ] &&
+	[ -z "$(ls -A "$dir/ctmp")" ]
+check host-runs-its-three-files-as-one $? "ran: $(find "$dir/rtmp" -type f -name '*.sh' -exec cksum {} +); expected: $(cksum "$dir/esx.script" "$dir/gpu2.script"); left on the controller: $(ls -A "$dir/ctmp")"
 
-# --- a priority added by hand on every switch: changed, and removed ---
+# --- a priority added by hand on every switch: changed, and removed; the
+# Linux host's MTU and RoCE ToS set back by hand (ip link, rdma_cm's
+# configfs): changed, and set again ---
 printf 'enable\nconfigure terminal\ntraffic pool roce map switch-priority 4\ninterface ethernet 1/2 mtu 1500 force\nexit\n' |
 	"$SIM" --state "$dir/sw" --ports 8 >/dev/null
 rev=$(nv POST revision | python3 -c 'import json,sys; print(next(iter(json.load(sys.stdin))))')
@@ -207,13 +245,18 @@ nv PATCH "revision/$rev" '{"state": "apply", "auto-prompt": {"ays": "ays_yes"}}'
 sleep 1
 echo '[{"op": "replace", "path": "/PORT_QOS_MAP/Ethernet0/pfc_enable", "value": "3,4"}]' |
 	ssh_sonic sudo config apply-patch /dev/stdin >/dev/null 2>&1
+echo 1500 >"$gpu/sys/class/net/ens1f0np0/mtu"
+echo 0 >"$gpu/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
 qdiff
-grep -q 'no traffic pool roce map switch-priority 4' "$dir/d" &&
+grep -q 'mtu: 1500 -> 9000' "$dir/d" && grep -q 'roce_tos: 0 -> 106' "$dir/d" &&
+	grep -q 'no traffic pool roce map switch-priority 4' "$dir/d" &&
 	grep -q 'nv unset qos pfc default-global switch-priority 4' "$dir/d" && grep -q '"value":"3"' "$dir/d"
 check drift-made-by-hand $? "$(cat "$dir/d")"
 play "$dir/out"
 [ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
 	recap_of sonic | grep -q 'changed=1 .*failed=0' && recap_of esx | grep -q 'changed=0 .*failed=0' &&
+	recap_of gpu2 | grep -q 'changed=1 .*failed=0' && [ "$(gpu_mtu) $(gpu_tos)" = '9000 106' ] &&
+	grep -q '\[changed\] mtu: 1500 -> 9000' "$dir/play.log" && grep -q '\[changed\] roce_tos: 0 -> 106' "$dir/play.log" &&
 	grep -q '"no traffic pool roce map switch-priority 4"' "$dir/play.log" &&
 	grep -q '"nv unset qos pfc default-global switch-priority 4"' "$dir/play.log"
 check priority-added-by-hand-changed $? "exit $st: $recap $(tail -40 "$dir/play.log")"
@@ -226,23 +269,24 @@ check priority-added-by-hand-removed $? "$(cat "$dir/d")"
 echo '[{"op": "replace", "path": "/PORT_QOS_MAP/Ethernet0/pfc_enable", "value": "3,4"}]' |
 	ssh_sonic sudo config apply-patch /dev/stdin >/dev/null 2>&1
 echo "nmlx5_rdma enabled = 1 options = 'dscp_force=24'" >"$state/module.nmlx5_rdma"
+echo 0 >"$gpu/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
 nv_stop
 play "$dir/out" -e qosgen_serial=1
 [ $st -ne 0 ] && recap_of sw1 | grep -q 'changed=0 .*failed=0' && recap_of leaf1 | grep -q 'failed=1' &&
-	! recap_of sonic && ! recap_of esx && grep -q 'UNREACHABLE' "$dir/play.log" &&
-	grep -q "dscp_force=24" "$state/module.nmlx5_rdma" && [ "$(sonic_pfc0)" = 3,4 ]
+	! recap_of sonic && ! recap_of esx && ! recap_of gpu2 && grep -q 'UNREACHABLE' "$dir/play.log" &&
+	grep -q "dscp_force=24" "$state/module.nmlx5_rdma" && [ "$(sonic_pfc0)" = 3,4 ] && [ "$(gpu_tos)" = 0 ]
 check playbook-wave-stops-at-a-failing-switch $? "exit $st: $recap $(tail -30 "$dir/play.log")"
 echo "handoff waves (serial 1): $(printf '%s' "$recap" | tr '\n' ';')"
 
 # shellcheck disable=SC2086
 QOSGEN_NVUE_PASSWORD=e2e-pw "$Q" push "$dir/intent.yaml" --all --batch 1 $qargs >"$dir/p.out" 2>"$dir/p.err"
 st=$?
-[ $st -eq 3 ] && grep -q '^qosgen push: batch 2 of 4: 1 switch$' "$dir/p.err" &&
-	! grep -q 'batch 3 of 4' "$dir/p.err" && grep -q '^sw1 .* in sync ' "$dir/p.err" &&
+[ $st -eq 3 ] && grep -q '^qosgen push: batch 2 of 5: 1 switch$' "$dir/p.err" &&
+	! grep -q 'batch 3 of 5' "$dir/p.err" && grep -q '^sw1 .* in sync ' "$dir/p.err" &&
 	grep -q '^leaf1 .* UNREACHABLE ' "$dir/p.err" && grep -q '^sonic .* untouched ' "$dir/p.err" &&
-	grep -q '^esx .* untouched ' "$dir/p.err" &&
-	grep -q '^stopped after batch 2 of 4 .*: 2 devices untouched$' "$dir/p.err" &&
-	grep -q "dscp_force=24" "$state/module.nmlx5_rdma" && [ "$(sonic_pfc0)" = 3,4 ]
+	grep -q '^esx .* untouched ' "$dir/p.err" && grep -q '^gpu2 .* untouched ' "$dir/p.err" &&
+	grep -q '^stopped after batch 2 of 5 .*: 3 devices untouched$' "$dir/p.err" &&
+	grep -q "dscp_force=24" "$state/module.nmlx5_rdma" && [ "$(sonic_pfc0)" = 3,4 ] && [ "$(gpu_tos)" = 0 ]
 check push-batch-stops-at-a-failing-switch $? "exit $st: $(cat "$dir/p.err")"
 # shellcheck disable=SC2086
 QOSGEN_NVUE_PASSWORD=e2e-pw "$Q" push "$dir/intent.yaml" --all --batch 2 --json $qargs >"$dir/p.out" 2>"$dir/p.err"
@@ -251,13 +295,14 @@ st=$?
 import json, sys
 r = json.load(open(sys.argv[1]))
 d = {x["device"]: x for x in r["devices"]}
-assert [x["device"] for x in r["devices"]] == ["sw1", "leaf1", "sonic", "esx"], r
+assert [x["device"] for x in r["devices"]] == ["sw1", "leaf1", "sonic", "esx", "gpu2"], r
 assert d["sw1"]["status"] == "in sync" and d["sw1"]["batch"] == 1, d["sw1"]
 assert d["leaf1"]["status"] == "UNREACHABLE" and not d["leaf1"]["ok"], d["leaf1"]
 assert d["sonic"]["status"] == "untouched" and d["sonic"]["batch"] == 2, d["sonic"]
 assert d["esx"]["status"] == "untouched" and d["esx"]["batch"] == 3, d["esx"]
+assert d["gpu2"]["status"] == "untouched" and d["gpu2"]["batch"] == 3, d["gpu2"]
 s = r["summary"]
-assert s["failed"] == 1 and s["batches"] == {"size": 2, "total": 3, "done": 1, "untouched": 2}, s
+assert s["failed"] == 1 and s["batches"] == {"size": 2, "total": 3, "done": 1, "untouched": 3}, s
 PY
 check push-batch-json $? "exit $st: $(cat "$dir/p.out" "$dir/p.err")"
 # The NVUE switch back (a fresh one, on its port): every wave runs, every device converges.
@@ -265,12 +310,35 @@ nv_start --port "$nvport"
 # shellcheck disable=SC2086
 QOSGEN_NVUE_PASSWORD=e2e-pw "$Q" push "$dir/intent.yaml" --all --batch 1 $qargs >"$dir/p.out" 2>"$dir/p.err"
 st=$?
-[ $st -eq 0 ] && grep -q '^qosgen push: batch 4 of 4: 1 host$' "$dir/p.err" && grep -q '^leaf1 .* converged ' "$dir/p.err" &&
-	grep -q '^sonic .* converged ' "$dir/p.err" && grep -q '^esx .* converged ' "$dir/p.err" && qdiff
+[ $st -eq 0 ] && grep -q '^qosgen push: batch 5 of 5: 1 host$' "$dir/p.err" && grep -q '^leaf1 .* converged ' "$dir/p.err" &&
+	grep -q '^sonic .* converged ' "$dir/p.err" && grep -q '^esx .* converged ' "$dir/p.err" &&
+	grep -q '^gpu2 .* converged ' "$dir/p.err" && [ "$(gpu_tos)" = 106 ] && qdiff
 check push-batch-every-wave $? "exit $st: $(cat "$dir/p.err") $(cat "$dir/d")"
 "$Q" push "$dir/intent.yaml" --switch sw1 --batch 1 >/dev/null 2>"$dir/p.err"
 [ $? -eq 2 ] && grep -q -- '--batch goes with --all' "$dir/p.err"
 check push-batch-needs-all $? "$(cat "$dir/p.err")"
+
+# --- qosgen push --host on the simulated Linux host, as a cross-check of
+# the plays: --dry-run prints the MTU set by hand and changes nothing; the
+# push converges it; the next is in sync ---
+echo 1500 >"$gpu/sys/class/net/ens1f0np0/mtu"
+rm -f "$gpu/calls"
+(cd "$gpu" && find . -type f | sort | xargs grep -r '') >"$dir/before"
+# shellcheck disable=SC2086
+"$Q" push "$dir/intent.yaml" --host gpu2 --dry-run $qargs >"$dir/p.out" 2>"$dir/p.err"
+st=$?
+(cd "$gpu" && find . -type f | sort | xargs grep -r '') >"$dir/after"
+grep -q 'mtu: 1500 -> 9000' "$dir/p.out" "$dir/p.err" && cmp -s "$dir/before" "$dir/after"
+check push-host-dry-run-changes-nothing $? "exit $st: $(cat "$dir/p.out" "$dir/p.err") $(diff "$dir/before" "$dir/after" | head)"
+# shellcheck disable=SC2086
+"$Q" push "$dir/intent.yaml" --host gpu2 $qargs >"$dir/p.out" 2>"$dir/p.err"
+st=$?
+# shellcheck disable=SC2086
+"$Q" push "$dir/intent.yaml" --host gpu2 $qargs >"$dir/p2.out" 2>"$dir/p2.err"
+st2=$?
+[ $st -eq 0 ] && grep -q '^gpu2 .* converged ' "$dir/p.err" && [ "$(gpu_mtu)" = 9000 ] &&
+	[ $st2 -eq 0 ] && grep -q '^gpu2 .* in sync ' "$dir/p2.err"
+check push-host-converges-then-in-sync $? "exit $st, $st2: $(cat "$dir/p.out" "$dir/p.err" "$dir/p2.out" "$dir/p2.err")"
 
 # --- a Linux host missing RoCE knobs: failed, never ok ---
 cat >"$dir/linux.yaml" <<YAML

@@ -47,6 +47,14 @@ linux_init() {
 			echo "     priority:  $tc"
 		done
 	} >"$1/mlnx_qos"
+	# The firmware's DSCP-to-priority map (DSCP/8), which the fake mlnx_qos
+	# would otherwise write on its first call, a read included: a dry run
+	# must leave the host's files as they were.
+	d=0
+	while [ $d -lt 64 ]; do
+		echo "$d $((d / 8))"
+		d=$((d + 1))
+	done >"$1/mlnx_qos.dscp2prio"
 }
 
 # esxi_init STATE: nmlx5 module options as a fresh install has them.
