@@ -24,7 +24,7 @@
 #define QG_PORTS_MAX 163840u
 /*
  * A build's output, every file and plan.json together: the largest intent
- * the bounds above accept writes about 300 MB since issue 23 (a SONiC port
+ * the bounds above accept writes 401 MB since issue 23 (a SONiC port
  * owns its queues, buffers and schedulers), so 256 MiB refused an intent
  * they let through. It is also the most
  * qosgen reads back of an output tree (gen/outdir.c: `build --check`, the
