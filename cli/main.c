@@ -73,17 +73,19 @@ static int print_help(const char *cmd)
 }
 
 /*
- * Load and validate the intent; print every diagnostic, on stderr and, with
- * --json, into the envelope env too. Returns EXIT_OK with *m filled, or the
- * exit code to use.
+ * Load and validate the intent, and run the targets' checks: the one place
+ * they run. Print every diagnostic, on stderr and, with --json, into the
+ * envelope env too. Returns EXIT_OK with *m filled and, when ok is not
+ * NULL, the checked model for qg_build() in it; or the exit code to use.
  */
-static int load(const char *path, bool strict, struct qg_model *m, cJSON *env)
+static int load(const char *path, bool strict, struct qg_model *m, cJSON *env,
+		struct qg_checked *ok)
 {
 	struct qg_diags d;
 	qg_diags_init(&d, path);
 	int rc = qg_intent_load_file(path, qg_targets, &d, m, NULL, NULL);
 	/* A valid intent may still ask for what a target cannot express. */
-	bool failed = rc != 0 || qg_build_check(m, &d) != 0;
+	bool failed = rc != 0 || qg_build_check(m, &d, ok) != 0;
 	/* The check()s' warnings the intent acknowledges, and its stale acknowledgements. */
 	if (rc == 0)
 		qg_warnings_acknowledge(m, &d, true);
@@ -156,7 +158,8 @@ static int cmd_build(int argc, char **argv)
 	const char *intent = argv[optind];
 
 	struct qg_model m;
-	int rc = load(intent, strict, &m, NULL);
+	struct qg_checked ok;
+	int rc = load(intent, strict, &m, NULL, &ok);
 	if (rc != EXIT_OK)
 		return rc;
 
@@ -166,9 +169,7 @@ static int cmd_build(int argc, char **argv)
 	struct qg_outset out = {0};
 	rc = EXIT_INVALID;
 	if (qg_templates_load(&t, templates, &d) == 0) {
-		int b = qg_build(&m, &t, &d, &out);
-		/* load() printed the targets' check() warnings; qg_build() ran it again. */
-		qg_diags_drop_warnings(&d);
+		int b = qg_build(&ok, &t, &d, &out);
 		if (b == 0)
 			rc = EXIT_OK;
 		else if (b != -1)
@@ -242,7 +243,7 @@ static int cmd_check(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage_error("check", "expected one INTENT file");
 	struct qg_model m;
-	int rc = load(argv[optind], strict, &m, NULL);
+	int rc = load(argv[optind], strict, &m, NULL, NULL);
 	if (rc == EXIT_OK) {
 		/* Say so: silence on success left newcomers unsure the check ran. */
 		printf("%s: ok: %zu switch%s, %zu host%s, %zu dvs\n", argv[optind], m.n_switches,
@@ -315,7 +316,7 @@ static int cmd_explain(int argc, char **argv)
 		return usage_error("explain", "give --host or --switch, not both");
 	struct qg_model m;
 	cJSON *env = json ? cli_json_envelope("explain", argv[optind]) : NULL;
-	int rc = load(argv[optind], false, &m, env);
+	int rc = load(argv[optind], false, &m, env, NULL);
 	if (rc != EXIT_OK)
 		return json ? cli_json_finish(env, rc) : rc;
 	const char *one = host ? host : sw;
@@ -512,7 +513,7 @@ static int diff_saved(const char *intent, const char *sw, const char *file, bool
 		      cJSON *env)
 {
 	struct qg_model m;
-	int rc = load(intent, false, &m, env);
+	int rc = load(intent, false, &m, env, NULL);
 	if (rc != EXIT_OK)
 		return rc;
 	size_t i = 0;
@@ -618,7 +619,7 @@ static int cmd_diff(int argc, char **argv)
 	} else {
 		/* Read the devices over SSH: a dry-run push, printing only what differs. */
 		struct qg_model m;
-		rc = load(argv[optind], false, &m, env);
+		rc = load(argv[optind], false, &m, env, NULL);
 		if (rc == EXIT_OK) {
 			/*
 			 * A diff reads the devices as a push does, with the same
@@ -723,7 +724,7 @@ static int cmd_push(int argc, char **argv)
 		return usage_error("push", "--uninstall is for hosts: --host NAME or --all");
 	cJSON *env = json ? cli_json_envelope("push", argv[optind]) : NULL;
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m, env);
+	int rc = load(argv[optind], false, &m, env, NULL);
 	if (rc == EXIT_OK) {
 		if (ask && ask_password("push", &po.access.ssh) != EXIT_OK)
 			rc = EXIT_SYSTEM;
@@ -861,7 +862,7 @@ static int cmd_verify(int argc, char **argv)
 		return usage_error("verify", "expected one INTENT file");
 	cJSON *env = json ? cli_json_envelope("verify", argv[optind]) : NULL;
 	struct qg_model m;
-	int rc = load(argv[optind], false, &m, env);
+	int rc = load(argv[optind], false, &m, env, NULL);
 	if (rc == EXIT_OK) {
 		vo.ssh = po.access.ssh;
 		if (ask && ask_password("verify", &vo.ssh) != EXIT_OK)

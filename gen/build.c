@@ -17,14 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-int qg_build_check(const struct qg_model *m, struct qg_diags *d)
+int qg_build_check(const struct qg_model *m, struct qg_diags *d, struct qg_checked *ok)
 {
 	size_t before = d->errors;
 	qg_handoff_check(m, d);
 	for (size_t t = 0; m->targets && m->targets[t]; t++)
 		if (m->targets[t]->check && qg_target_used(m, m->targets[t]))
 			m->targets[t]->check(m, d);
-	return d->errors == before ? 0 : -1;
+	bool passed = d->errors == before;
+	if (ok)
+		ok->m = passed ? m : NULL;
+	return passed ? 0 : -1;
 }
 
 static const char *const kind_name[] = {"switch", "host", "dvs"};
@@ -349,18 +352,17 @@ static int file_ptr_cmp(const void *a, const void *b)
 		      (*(const struct qg_outfile *const *)b)->path);
 }
 
-int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_diags *d,
+int qg_build(const struct qg_checked *c, const struct qg_templates *t, struct qg_diags *d,
 	     struct qg_outset *out)
 {
+	const struct qg_model *m = c->m;
+	if (!m)
+		return -1;
 	char hash[QG_SHA256_HEX];
 	cJSON *intent = qg_model_json(m);
 	if (qg_model_json_hash(intent, hash) != 0) {
 		cJSON_Delete(intent);
 		return -ENOMEM;
-	}
-	if (qg_build_check(m, d) != 0) {
-		cJSON_Delete(intent);
-		return -1;
 	}
 
 	struct qg_emit_ctx ctx = {

@@ -12,14 +12,26 @@
 #include "template.h"
 
 /*
- * Run every target's check, then every emitter, then write plan.json into
- * out. Returns 0; -1 when a check or a template failed (reported in d);
- * -ENOMEM.
+ * A model that passed every target's check() (qg_build_check()): what
+ * qg_build() takes. The checks run once, where the caller loads the intent,
+ * and their warnings are said once; the build cannot be handed a model that
+ * skipped them.
  */
-int qg_build(const struct qg_model *m, const struct qg_templates *t, struct qg_diags *d,
-	     struct qg_outset *out);
+struct qg_checked {
+	const struct qg_model *m; /* NULL: the checks failed, or never ran */
+};
 
-/* Every target's check() only (for `qosgen check`). Returns 0 or -1. */
-int qg_build_check(const struct qg_model *m, struct qg_diags *d);
+/*
+ * Every target's check() and the hand-off's, once. Returns 0 or -1 (errors
+ * in d); ok (may be NULL) gets the model on 0, NULL otherwise.
+ */
+int qg_build_check(const struct qg_model *m, struct qg_diags *d, struct qg_checked *ok);
+
+/*
+ * Every emitter on a checked model, then plan.json into out. Returns 0; -1
+ * when a template failed (reported in d) or c holds no model; -ENOMEM.
+ */
+int qg_build(const struct qg_checked *c, const struct qg_templates *t, struct qg_diags *d,
+	     struct qg_outset *out);
 
 #endif

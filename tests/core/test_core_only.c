@@ -43,7 +43,9 @@ static void test_builds_with_its_own_registry(void **state)
 	struct qg_templates t;
 	assert_int_equal(qg_templates_load(&t, NULL, &d), 0);
 	struct qg_outset out = {0};
-	assert_int_equal(qg_build(&m, &t, &d, &out), 0);
+	struct qg_checked ok;
+	assert_int_equal(qg_build_check(&m, &d, &ok), 0);
+	assert_int_equal(qg_build(&ok, &t, &d, &out), 0);
 	const struct qg_outfile *cli = qg_outset_find(&out, "onyx/leaf1.cli");
 	assert_non_null(cli);
 	assert_non_null(strstr(cli->data, "interface ethernet 1/1-1/4"));

@@ -29,7 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct qg_model m;
 	if (qg_intent_load((const char *)data, size, qg_targets, &d, &m) == 0) {
 		struct qg_outset o = {0};
-		int rc = qg_build(&m, &t, &d, &o);
+		struct qg_checked ok;
+		int rc = qg_build_check(&m, &d, &ok);
+		if (rc == 0)
+			rc = qg_build(&ok, &t, &d, &o);
 		/* A valid model either builds or is refused by a target's check. */
 		if (rc != 0 && rc != -1)
 			abort();

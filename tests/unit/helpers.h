@@ -112,7 +112,10 @@ static inline void build_ok(const struct qg_model *m, struct qg_outset *out)
 	qg_diags_init(&d, "t.yaml");
 	assert_int_equal(qg_templates_load(&t, NULL, &d), 0);
 	memset(out, 0, sizeof(*out));
-	int rc = qg_build(m, &t, &d, out);
+	struct qg_checked ok;
+	int rc = qg_build_check(m, &d, &ok);
+	if (rc == 0)
+		rc = qg_build(&ok, &t, &d, out);
 	if (rc != 0)
 		qg_diags_print(&d, stderr, false);
 	assert_int_equal(rc, 0);

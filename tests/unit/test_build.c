@@ -200,7 +200,10 @@ static int fake_build(struct qg_outset *o, struct qg_diags *d)
 	struct qg_templates t;
 	assert_int_equal(qg_templates_load(&t, NULL, d), 0);
 	memset(o, 0, sizeof(*o));
-	int rc = qg_build(&m, &t, d, o);
+	struct qg_checked ok;
+	int rc = qg_build_check(&m, d, &ok);
+	if (rc == 0)
+		rc = qg_build(&ok, &t, d, o);
 	qg_templates_free(&t);
 	qg_model_free(&m);
 	return rc;
@@ -277,7 +280,9 @@ static void test_template_error_fails_build(void **state)
 	struct qg_templates t;
 	assert_int_equal(qg_templates_load(&t, dir, &d), 0);
 	struct qg_outset o = {0};
-	assert_int_equal(qg_build(&m, &t, &d, &o), -1);
+	struct qg_checked ok;
+	assert_int_equal(qg_build_check(&m, &d, &ok), 0);
+	assert_int_equal(qg_build(&ok, &t, &d, &o), -1);
 	assert_true(diag_has(&d, "unknown placeholder"));
 	qg_outset_free(&o);
 	qg_templates_free(&t);

@@ -90,7 +90,7 @@ static void test_vmknic_mtu_refused_once(void **state)
 		&m);
 	struct qg_diags d;
 	qg_diags_init(&d, "t.yaml");
-	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
 	assert_int_equal(d.errors, 1);
 	assert_true(diag_has(&d, "hosts[e1].pvrdma_vmknic: vmk1 would get qos.mtu 9100, above "
 				 "ESXi's maximum of 9000 for a VMkernel NIC"));

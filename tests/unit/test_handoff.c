@@ -325,7 +325,7 @@ static void test_reserved_names_refused(void **state)
 			       "  - {name: ungrouped, platform: esxi, address: 10.0.1.3, uplink: vmnic1}\n",
 		      &d, &m),
 	    0);
-	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
 	assert_int_equal(d.errors, 4);
 	assert_true(diag_has(&d, "switch 'all': a name Ansible reserves (Ansible's group of every host"));
 	assert_true(diag_has(&d, "host 'localhost': a name Ansible reserves (Ansible's name for the controller"));

@@ -201,7 +201,7 @@ static void test_remapped_intent_builds_and_sets_entries(void **state)
 		load_ok(text, &m);
 		struct qg_diags d;
 		qg_diags_init(&d, "t.yaml");
-		assert_int_equal(qg_build_check(&m, &d), 0);
+		assert_int_equal(qg_build_check(&m, &d, NULL), 0);
 		assert_int_equal(d.n, 0);
 		qg_diags_free(&d);
 		build_ok(&m, &o);
@@ -348,7 +348,9 @@ static void test_group_template_knows_no_host(void **state)
 	struct qg_templates t;
 	assert_int_equal(qg_templates_load(&t, dir, &d), 0);
 	struct qg_outset o = {0};
-	assert_int_equal(qg_build(&m, &t, &d, &o), -1);
+	struct qg_checked ok;
+	assert_int_equal(qg_build_check(&m, &d, &ok), 0);
+	assert_int_equal(qg_build(&ok, &t, &d, &o), -1);
 	assert_true(diag_has(&d, "unknown placeholder"));
 	assert_false(diag_has(&d, "internal error"));
 	qg_outset_free(&o);

@@ -180,7 +180,7 @@ static void test_dscp_map_judged_by_targets(void **state)
 	    &m);
 	struct qg_diags d;
 	qg_diags_init(&d, "t.yaml");
-	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
 	assert_true(diag_has(&d, "DSCP 24 maps to switch-priority 3 (DSCP/8), not 4; the onyx "
 				 "target programs no DSCP map"));
 	assert_true(diag_has(&d, "DSCP 46 maps to switch-priority 5 (DSCP/8), not 7; the esxi "
@@ -202,7 +202,7 @@ static void test_traffic_class_remap_rejected(void **state)
 	    &m);
 	struct qg_diags d;
 	qg_diags_init(&d, "t.yaml");
-	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
 	assert_true(diag_has(&d, "cannot remap"));
 	qg_diags_free(&d);
 	qg_model_free(&m);
@@ -247,7 +247,7 @@ static void test_ets_shares_refused(void **state)
 	    &m);
 	struct qg_diags d;
 	qg_diags_init(&d, "t.yaml");
-	assert_int_equal(qg_build_check(&m, &d), -1);
+	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
 	assert_true(
 	    diag_has(&d, "qos.lossless.ets.weight 95 leaves 5 for the 6 other traffic classes"));
 	assert_true(diag_has(&d, "allows 1..94"));
@@ -261,7 +261,7 @@ static void test_ets_shares_refused(void **state)
 	    "switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1]}\n",
 	    &m);
 	qg_diags_init(&d, "t.yaml");
-	assert_int_equal(qg_build_check(&m, &d), 0);
+	assert_int_equal(qg_build_check(&m, &d, NULL), 0);
 	qg_diags_free(&d);
 	qg_model_free(&m);
 }

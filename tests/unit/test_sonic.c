@@ -240,7 +240,7 @@ static bool check_refuses(const char *text, const char *needle)
 	assert_int_equal(load_text(text, &d, &m), 0);
 	qg_diags_free(&d);
 	qg_diags_init(&d, "t.yaml");
-	bool refused = qg_build_check(&m, &d) != 0;
+	bool refused = qg_build_check(&m, &d, NULL) != 0;
 	if (refused)
 		assert_true(diag_has(&d, needle));
 	qg_diags_free(&d);
