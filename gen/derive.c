@@ -94,3 +94,8 @@ void qg_check_fixed_dscp_map(const struct qg_model *m, const char *target, struc
 		}
 	}
 }
+
+long qg_ecn_bytes(int kb)
+{
+	return (long)kb * 1000;
+}

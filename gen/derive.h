@@ -32,6 +32,15 @@ unsigned qg_pfc_bitmap(int priority);
 int qg_roce_path_mtu(int netdev_mtu);
 /* Netdev MTU needed for a RoCE path MTU of 4096. */
 #define QG_MTU_FOR_ROCE_4096 (4096 + QG_ROCE_MTU_OVERHEAD)
+/*
+ * ECN thresholds: the intent's kB (qos.ecn.min_kb, max_kb; Onyx takes them
+ * as they are, in KB) in bytes, for the OSes that take bytes (NVUE's
+ * min-threshold/max-threshold, SONiC's WRED_PROFILE green_min/max_threshold,
+ * sonic-wred-profile.yang: units bytes). kB as 1000 bytes: NVIDIA's RoCE
+ * defaults are 150 and 1500 on Onyx and 150000 and 1500000 bytes on Cumulus
+ * Linux, the same setting.
+ */
+long qg_ecn_bytes(int kb);
 /* Ethernet header + 802.1Q tag + FCS: what a switch port MTU adds to the IP MTU. */
 #define QG_SWITCH_MTU_OVERHEAD 18
 /* The DSCP-to-priority map that Onyx and mlx5 apply by default: DSCP/8. */

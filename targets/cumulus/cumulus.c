@@ -307,8 +307,8 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		 q->pool_name);
 	qg_explain_row(x, "cumulus.pool", NVUE_POOL_LOSSLESS, reason);
 	if (q->ecn) {
-		snprintf(v, sizeof(v), "%ld..%ld bytes", nvue_ecn_bytes(q->ecn_min_kb),
-			 nvue_ecn_bytes(q->ecn_max_kb));
+		snprintf(v, sizeof(v), "%ld..%ld bytes", qg_ecn_bytes(q->ecn_min_kb),
+			 qg_ecn_bytes(q->ecn_max_kb));
 		qg_explain_row(x, "cumulus.ecn.threshold", v,
 			       "NVUE takes bytes: min_kb and max_kb x 1000, as NVIDIA's RoCE "
 			       "defaults read 150 and 1500 KB on Onyx and 150000 and 1500000 "

@@ -11,16 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * kB as 1000 bytes: NVIDIA's RoCE defaults are 150 and 1500 on Onyx (its
- * ECN thresholds are in KB) and 150000 and 1500000 bytes on Cumulus Linux,
- * the same setting; so min_kb 150 is 150000 bytes on either OS.
- */
-long nvue_ecn_bytes(int kb)
-{
-	return (long)kb * NVUE_BYTES_PER_KB;
-}
-
 /* ---- building a tree ---- */
 
 /* The object child `key` of o, made if missing; NULL out of memory. */
@@ -245,8 +235,8 @@ static void owned_qos(cJSON *qos, const struct qg_qos *q)
 			str(t, "ecn", "enable");
 			/* RED drops RoCE packets above min: never on the lossless class. */
 			str(t, "red", "disable");
-			num(t, "min-threshold", nvue_ecn_bytes(q->ecn_min_kb));
-			num(t, "max-threshold", nvue_ecn_bytes(q->ecn_max_kb));
+			num(t, "min-threshold", qg_ecn_bytes(q->ecn_min_kb));
+			num(t, "max-threshold", qg_ecn_bytes(q->ecn_max_kb));
 			num(t, "probability", NVUE_ECN_PROBABILITY);
 		} else {
 			char k[4];

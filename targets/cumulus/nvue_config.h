@@ -40,10 +40,7 @@
 #define NVUE_POOL_LOSSY "default-lossy"
 #define NVUE_PROFILE "default-global"
 #define NVUE_ECN_PROBABILITY 100 /* NVIDIA's RoCE default: mark every packet above min */
-#define NVUE_BYTES_PER_KB 1000	 /* see nvue_ecn_bytes() */
-
-/* ECN thresholds: the intent's kB (as Onyx takes them) in the bytes NVUE takes. */
-long nvue_ecn_bytes(int kb);
+/* ECN thresholds in bytes: qg_ecn_bytes() (gen/derive.h). */
 
 /* Is o an NVUE set: an object whose members are all empty objects ("'3': {}")? */
 bool nvue_is_set(const cJSON *o);

@@ -10,17 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * kB as 1000 bytes, the cumulus target's rule: NVIDIA's RoCE defaults are
- * 150 and 1500 on Onyx (KB) and 150000 and 1500000 bytes on Cumulus Linux,
- * the same setting; WRED_PROFILE thresholds are bytes (sonic-wred-profile:
- * units bytes).
- */
-long sonic_ecn_bytes(int kb)
-{
-	return (long)kb * SONIC_BYTES_PER_KB;
-}
-
 int sonic_port_mtu(const struct qg_qos *q)
 {
 	/*
@@ -317,9 +306,9 @@ static void wred(struct db *db, const struct qg_qos *q)
 		snprintf(k, sizeof(k), "wred_%s_enable", colours[c]);
 		str(db, w, k, "false");
 		snprintf(k, sizeof(k), "%s_min_threshold", colours[c]);
-		num(db, w, k, sonic_ecn_bytes(q->ecn_min_kb));
+		num(db, w, k, qg_ecn_bytes(q->ecn_min_kb));
 		snprintf(k, sizeof(k), "%s_max_threshold", colours[c]);
-		num(db, w, k, sonic_ecn_bytes(q->ecn_max_kb));
+		num(db, w, k, qg_ecn_bytes(q->ecn_max_kb));
 		snprintf(k, sizeof(k), "%s_drop_probability", colours[c]);
 		num(db, w, k, SONIC_ECN_PROBABILITY);
 	}

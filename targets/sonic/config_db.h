@@ -91,10 +91,7 @@
  */
 #define SONIC_Q_LOSSLESS "egress_lossless_profile"
 #define SONIC_Q_LOSSY "q_lossy_profile"
-#define SONIC_BYTES_PER_KB 1000 /* see sonic_ecn_bytes() */
-
-/* ECN thresholds: the intent's kB in the bytes WRED_PROFILE takes (x 1000, as cumulus). */
-long sonic_ecn_bytes(int kb);
+/* ECN thresholds in bytes: qg_ecn_bytes() (gen/derive.h). */
 
 /*
  * The switch's port MTU: qos.switch_mtu, whose default (9216) is what the

@@ -8,6 +8,7 @@
  */
 #include "sonic.h"
 
+#include "../../gen/derive.h"
 #include "../../gen/fixed.h"
 #include "../../gen/handoff.h"
 #include "../../gen/names.h"
@@ -286,8 +287,8 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		 q->pool_name);
 	qg_explain_row(x, "sonic.pool", "-", reason);
 	if (q->ecn) {
-		snprintf(v, sizeof(v), "%ld..%ld bytes", sonic_ecn_bytes(q->ecn_min_kb),
-			 sonic_ecn_bytes(q->ecn_max_kb));
+		snprintf(v, sizeof(v), "%ld..%ld bytes", qg_ecn_bytes(q->ecn_min_kb),
+			 qg_ecn_bytes(q->ecn_max_kb));
 		qg_explain_row(x, "sonic.ecn.threshold", v,
 			       "WRED_PROFILE " SONIC_WRED " takes bytes: min_kb and max_kb x 1000, "
 			       "as the cumulus target; ecn_all, every colour alike, marking "

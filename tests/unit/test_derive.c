@@ -105,6 +105,14 @@ static void test_dscp_exact_fabric(void **state)
 	qg_model_free(&m);
 }
 
+/* kB as 1000 bytes, for NVUE and SONiC alike: NVIDIA's RoCE defaults 150 KB = 150000 bytes. */
+static void test_ecn_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(qg_ecn_bytes(150), 150000);
+	assert_int_equal(qg_ecn_bytes(1500), 1500000);
+}
+
 static void test_path_mtu(void **state)
 {
 	(void)state;
@@ -123,6 +131,7 @@ int main(void)
 	    cmocka_unit_test(test_tos_106_with_ecn_104_without),
 	    cmocka_unit_test(test_pfc_vector_and_bitmap),
 	    cmocka_unit_test(test_path_mtu),
+	    cmocka_unit_test(test_ecn_bytes),
 	    cmocka_unit_test(test_dscp_map_exact),
 	    cmocka_unit_test(test_dscp_exact_fabric),
 	};
