@@ -78,7 +78,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # that reached for libssh, libcurl or libxml2 would not link.
 CORE_SRCS := $(sort $(wildcard gen/*.c)) targets/onyx/onyx.c targets/onyx/onyx_config.c \
 	targets/onyx/onyx_text.c targets/onyx/onyx_ports.c targets/host/linux.c \
-	targets/host/host_script.c
+	targets/common/host_script.c
 PKG_CORE := yaml-0.1 libcjson libcrypto
 UNIT_BINS += $(BUILD)/tests/test_core_only
 E2E_SRCS := $(sort $(wildcard tests/e2e/*.c))

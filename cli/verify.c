@@ -18,8 +18,7 @@
 #include "../gen/escape.h"
 #include "../gen/hash.h"
 #include "../gen/version.h"
-#include "../targets/driver.h"
-#include "../targets/host/linux_persist.h"
+#include "../targets/registry.h"
 #include "../verbs/remote.h"
 #include "../verbs/verdict.h"
 
@@ -90,7 +89,8 @@ static int read_facts(struct side *s, struct vr_facts *f)
 static void read_persist(const struct qg_model *m, size_t i, struct side *s)
 {
 	s->persist[0] = '\0';
-	s->want_persist = s->h->persist && qg_target_takes(s->h->target, "persist");
+	const struct qg_driver *drv = qg_driver_for(s->h->target);
+	s->want_persist = s->h->persist && drv && drv->persist_probe;
 	if (!s->want_persist)
 		return;
 	struct qg_templates t;
@@ -104,8 +104,7 @@ static void read_persist(const struct qg_model *m, size_t i, struct side *s)
 		    .templates = &t, .generator = QG_GENERATOR, .intent_hash = hash, .d = &d};
 		int status = -1;
 		if (s->h->target->emit(m, i, &ctx, &files) == 0 &&
-		    linux_persist_payload(m, i, &ctx, &files, LINUX_PERSIST_INSTALL, false,
-					  &payload) == 0 &&
+		    drv->persist_probe(m, i, &ctx, &files, &payload) == 0 &&
 		    qg_ssh_run(s->ssh, "QG_DRY_RUN=1 sh -s", payload.data, payload.len, &out, NULL,
 			       &status, err, sizeof(err)) == 0 &&
 		    out.data) {

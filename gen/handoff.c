@@ -5,7 +5,7 @@
 #include <string.h>
 
 /*
- * A host's script is three parts run as one (targets/host/host_script.h):
+ * A host's script is three parts run as one (targets/common/host_script.h):
  * its platform's helper library, its row of the hosts' table and its
  * group's body, which the inventory names (qosgen_platform, qosgen_row,
  * qosgen_group: the row is in the inventory, not read from the table, so

@@ -17,7 +17,7 @@
 /*
  * For targets whose devices run a script made of host/lib/PLATFORM.sh, the
  * host's row of host/hosts/PLATFORM.sh and host/groups/GROUP.sh
- * (targets/host/host_script.h), the row and the group given by qosgen_row and
+ * (targets/common/host_script.h), the row and the group given by qosgen_row and
  * qosgen_group in the inventory, that keeps the host scripts'
  * contract (docs/intent.md): QG_DRY_RUN=1 reports [differs] and changes
  * nothing, [changed] lines, exit 0 all set, 1 a setting failed, 2 something

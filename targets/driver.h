@@ -40,7 +40,7 @@ struct qg_push_result {
 	/*
 	 * A host: "KEY: REASON\n" for each setting its script reported failed,
 	 * in its order, REASON as the host wrote it (untrusted: escape it to
-	 * print it) and bounded (targets/host/script_push.c); empty otherwise.
+	 * print it) and bounded (targets/common/script_push.c); empty otherwise.
 	 */
 	struct qg_buf failed;
 };
@@ -69,6 +69,15 @@ struct qg_driver {
 	 */
 	int (*push)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		    const struct qg_access *a, bool dry_run, struct qg_push_result *r);
+	/*
+	 * For verify: what to run on host i as `QG_DRY_RUN=1 sh -s` (nothing
+	 * written) to learn whether the copy a push installed to survive a
+	 * reboot is current; it prints one report line of key "persist". Built
+	 * from files, what the target's emit() gave for i. NULL: the target
+	 * installs nothing. 0, -EINVAL or -ENOMEM.
+	 */
+	int (*persist_probe)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			     const struct qg_outset *files, struct qg_buf *out);
 };
 
 /* Set r->message, printf-style: one line saying what happened to the device. */

@@ -20,7 +20,7 @@
 #include "../../gen/model.h"
 #include "../../gen/target.h"
 #include "../../vsphere/vim.h"
-#include "../esxi/esxi_options.h"
+#include "../common/esxi_options.h"
 
 #define DVS_PVRDMA_OPTION "Net.PVRDMAVmknic"
 #define DVS_PVRDMA_RULESET "pvrdma"

@@ -20,7 +20,7 @@
  */
 #include "esxi.h"
 #include "../../gen/handoff.h"
-#include "../host/host_script.h"
+#include "../common/host_script.h"
 
 #include "../../gen/derive.h"
 #include "../../gen/names.h"

@@ -11,6 +11,6 @@
 
 extern const struct qg_target qg_target_esxi;
 struct qg_driver;
-extern const struct qg_driver qg_driver_esxi; /* host/script_push.c: the script over SSH */
+extern const struct qg_driver qg_driver_esxi; /* esxi_push.c: the script over SSH */
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Formats from shared/fixtures/esxi (captures from the SmartX VMware guide). */
 #include "esxi_readback.h"
-#include "esxi_options.h"
+#include "../common/esxi_options.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
  */
 #include "linux.h"
 #include "../../gen/handoff.h"
-#include "host_script.h"
+#include "../common/host_script.h"
 
 #include "../../gen/derive.h"
 

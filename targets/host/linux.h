@@ -36,6 +36,6 @@ void linux_persist_paths(const struct qg_host *h, struct linux_persist_paths *p)
 void linux_persist_files(const struct qg_host *h, char service[LINUX_PERSIST_FILE_LEN],
 			 char rules[LINUX_PERSIST_FILE_LEN]);
 struct qg_driver;
-extern const struct qg_driver qg_driver_linux; /* script_push.c: the script over SSH */
+extern const struct qg_driver qg_driver_linux; /* linux_push.c: the script over SSH */
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "../../gen/escape.h"
 #include "../../gen/hash.h"
-#include "host_script.h"
+#include "../common/host_script.h"
 #include "linux.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * libFuzzer target: any bytes as what a host's script printed over SSH (the
  * report lines "[changed] mtu: 1500 -> 9000", stray tool output, a hostile
  * host's escape sequences), read by gen/report.c and judged by
- * targets/host/script_push.c into a push result.
+ * targets/common/script_push.c into a push result.
  *
  * Input: byte 0 picks the exit status (low 7 bits) and the dry run (high
  * bit); the rest is stdout, then after the first NUL byte, stderr.
@@ -18,7 +18,7 @@
  */
 #include "../../gen/escape.h"
 #include "../../gen/report.h"
-#include "../../targets/host/script_push.h"
+#include "../../targets/common/script_push.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
 #include "../../gen/intent.h"
 #include "../../gen/readfile.h"
 #include "../../gen/template.h"
-#include "../../targets/host/host_script.h"
+#include "../../targets/common/host_script.h"
 #include "../../targets/registry.h"
 
 #include <stdio.h>
@@ -133,7 +133,7 @@ static inline const char *file_text(const struct qg_outset *o, const char *path)
 }
 
 /*
- * The script host i runs (targets/host/host_script.h: its lib, part and
+ * The script host i runs (targets/common/host_script.h: its lib, part and
  * group body as one), kept in a buffer of the test's; freed at exit.
  */
 static inline const char *host_script(const struct qg_model *m, size_t i, const struct qg_outset *o)

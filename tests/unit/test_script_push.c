@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* targets/host/script_push.c: the host push's threads and its reading of a script's report. */
+/* targets/common/script_push.c: the host push's threads and its reading of a script's report. */
 #include "helpers.h"
 
 #include "../../gen/hash.h"
 #include "../../gen/modeljson.h"
 #include "../../gen/target.h"
 #include "../../gen/version.h"
-#include "../../targets/host/script_push.h"
+#include "../../targets/common/script_push.h"
 
 #include <ftw.h>
 #include <pthread.h>

@@ -75,7 +75,7 @@ qg_same() {
 # "disabled (Default)" (NVIDIA ConnectX-4/ConnectX-5 Native ESXi Driver for
 # VMware vSphere User Manual v4.17.15.16, "nmlx5_core Module Parameters").
 # An unwritten ecn is then already 0: no change, and no reboot asked for
-# nothing. The same table as targets/esxi/esxi_options.c's.
+# nothing. The same table as targets/common/esxi_options.c's.
 qg_opt_default() {
 	case $1.$2 in
 	nmlx5_core.ecn) echo 0 ;;

@@ -10,10 +10,7 @@
 
 #include "../../gen/report.h"
 #include "../../transport/ssh.h"
-#include "../esxi/esxi.h"
 #include "host_script.h"
-#include "linux.h"
-#include "linux_persist.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -174,7 +171,8 @@ static void say_emit_failed(struct qg_push_result *r, const struct qg_diags *d)
 }
 
 int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		const struct qg_access *a, bool dry_run, struct qg_push_result *r)
+		const struct qg_access *a, bool dry_run, script_payload_fn payload_of,
+		struct qg_push_result *r)
 {
 	const struct qg_host *h = &m->hosts[i];
 	const struct qg_target *t = qg_target_for(m, QG_DEVICE_HOST, i);
@@ -198,15 +196,12 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 	}
 	/*
 	 * What goes to sh -s: the host's script (host_script.h: its three files
-	 * as one) alone (ESXi, persist: false), or with the install or removal
-	 * of its copy in front (Linux: linux_persist.c).
+	 * as one) alone, or what its target makes of it (Linux: the install or
+	 * removal of its copy in front, linux_persist.c).
 	 */
 	struct qg_buf payload = {0};
-	if (qg_target_takes(t, "persist")) {
-		enum linux_persist_op op = a->uninstall ? LINUX_PERSIST_REMOVE
-					   : h->persist ? LINUX_PERSIST_INSTALL
-							: LINUX_PERSIST_NONE;
-		if (linux_persist_payload(m, i, &own, &files, op, !a->uninstall, &payload) != 0) {
+	if (payload_of) {
+		if (payload_of(m, i, &own, &files, a->uninstall, &payload) != 0) {
 			qg_buf_free(&payload);
 			say_emit_failed(r, &d);
 			goto out;
@@ -254,7 +249,3 @@ out:
 		   ? 0
 		   : -1;
 }
-
-/* Linux and ESXi hosts alike: each its own script, sent the same way. */
-const struct qg_driver qg_driver_linux = {.target = &qg_target_linux, .push = script_push};
-const struct qg_driver qg_driver_esxi = {.target = &qg_target_esxi, .push = script_push};

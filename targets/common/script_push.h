@@ -12,12 +12,25 @@
 #include "../driver.h"
 
 /*
- * The push of host i. Called from the push's worker threads with one ctx
- * for all of them: nothing here writes to ctx (a template error goes to a
+ * What goes to `sh -s` for host i besides its script, from files (what its
+ * target's emit() gave): a target that installs something on its hosts
+ * (Linux: persist) puts that around the script, or its removal with
+ * uninstall. 0, -EINVAL or -ENOMEM.
+ */
+typedef int (*script_payload_fn)(const struct qg_model *m, size_t i,
+				 const struct qg_emit_ctx *ctx, const struct qg_outset *files,
+				 bool uninstall, struct qg_buf *out);
+
+/*
+ * The push of host i, Linux and ESXi alike: each target's driver is this
+ * with its own payload_of (NULL: the script alone, and nothing to remove
+ * on --uninstall). Called from the push's worker threads with one ctx for
+ * all of them: nothing here writes to ctx (a template error goes to a
  * diagnostics list of this call's own, and into r->message).
  */
 int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		const struct qg_access *a, bool dry_run, struct qg_push_result *r);
+		const struct qg_access *a, bool dry_run, script_payload_fn payload_of,
+		struct qg_push_result *r);
 
 /*
  * Judge what the host's script printed (out: its stdout, the report lines;
