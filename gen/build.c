@@ -352,6 +352,106 @@ static int file_ptr_cmp(const void *a, const void *b)
 		      (*(const struct qg_outfile *const *)b)->path);
 }
 
+/* Where build_devices() puts what it makes, besides out: plan.json's parts. */
+struct build_state {
+	struct groups groups;
+	size_t *shared, n_shared; /* out's indexes of the shared files */
+	size_t bytes;		  /* written so far, against QG_OUTPUT_MAX */
+	struct row_at *row_at[QG_DEVICE_DVS + 1];
+	struct qg_handoff_row *rows[QG_DEVICE_DVS + 1];
+};
+
+static void build_state_free(struct build_state *s)
+{
+	free(s->shared);
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS; kind++) {
+		free(s->row_at[kind]);
+		free(s->rows[kind]);
+	}
+	groups_free(&s->groups);
+}
+
+/*
+ * Every device of every kind, in the model's order: its files into out, its
+ * entry into devices; then each device's row of a table, now that no table
+ * grows, for the hand-off (each host its own).
+ */
+static int build_devices(const struct qg_model *m, const struct qg_emit_ctx *ctx,
+			 struct build_state *s, struct qg_outset *out, cJSON *devices)
+{
+	int rc = 0;
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++) {
+		size_t n = qg_device_count(m, kind);
+		s->row_at[kind] = calloc(n ? n : 1, sizeof(*s->row_at[kind]));
+		s->rows[kind] = calloc(n ? n : 1, sizeof(*s->rows[kind]));
+		if (!s->row_at[kind] || !s->rows[kind])
+			rc = -ENOMEM;
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			if (!qg_target_for(m, kind, i))
+				continue;
+			rc = build_device(m, kind, i, ctx, &s->groups, &s->row_at[kind][i], out,
+					  devices, &s->shared, &s->n_shared, &s->bytes);
+			/* Stopped as soon as it passes: the bound is on memory and time too. */
+			if (rc == 0 && s->bytes > QG_OUTPUT_MAX)
+				rc = output_over(ctx->d, device_pos(m, kind, i),
+						 qg_device_name(m, kind, i), s->bytes);
+		}
+	}
+	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++)
+		for (size_t i = 0; i < qg_device_count(m, kind); i++)
+			if (s->row_at[kind][i].len)
+				s->rows[kind][i] = (struct qg_handoff_row){
+				    out->v[s->row_at[kind][i].file].data + s->row_at[kind][i].off,
+				    s->row_at[kind][i].len - 1};
+	return rc;
+}
+
+/*
+ * plan.json's "files": the files of no one device, the shared ones (out's
+ * indexes in shared) and the fabric's (out's from fabric_first on), sorted
+ * by path. out no longer grows until plan.json: pointers into it hold.
+ */
+static int plan_files(cJSON *plan, const struct qg_outset *out, const size_t *shared,
+		      size_t n_shared, size_t fabric_first)
+{
+	size_t n_files = n_shared + (out->n - fabric_first);
+	const struct qg_outfile **v = calloc(n_files ? n_files : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t k = 0; k < n_shared; k++)
+		v[k] = &out->v[shared[k]];
+	for (size_t k = fabric_first; k < out->n; k++)
+		v[n_shared + k - fabric_first] = &out->v[k];
+	qsort(v, n_files, sizeof(*v), file_ptr_cmp);
+	cJSON *files = cJSON_AddArrayToObject(plan, "files");
+	for (size_t k = 0; k < n_files; k++)
+		cJSON_AddItemToArray(files, file_json(v[k]));
+	free(v);
+	return 0;
+}
+
+/* plan.json itself into out, the last file, within QG_OUTPUT_MAX with the others. */
+static int plan_add(const cJSON *plan, struct qg_outset *out, size_t bytes, struct qg_diags *d)
+{
+	char *text = cJSON_Print(plan);
+	if (!text)
+		return -ENOMEM;
+	/* cJSON indents with tabs; a final newline keeps diffs and cat tidy. */
+	size_t len = strlen(text);
+	char *withnl = realloc(text, len + 2);
+	if (!withnl) {
+		free(text);
+		return -ENOMEM;
+	}
+	withnl[len] = '\n';
+	withnl[len + 1] = '\0';
+	int rc = qg_outset_add(out, "plan.json", withnl, len + 1, 0644);
+	bytes += len + 1;
+	if (rc == 0 && bytes > QG_OUTPUT_MAX)
+		rc = output_over(d, (struct qg_pos){0}, NULL, bytes);
+	return rc;
+}
+
 int qg_build(const struct qg_checked *c, const struct qg_templates *t, struct qg_diags *d,
 	     struct qg_outset *out)
 {
@@ -378,95 +478,29 @@ int qg_build(const struct qg_checked *c, const struct qg_templates *t, struct qg
 	cJSON_AddItemToObject(plan, "derived", derived_json(m));
 	cJSON *devices = cJSON_AddArrayToObject(plan, "devices");
 
-	struct groups groups = {0};
-	size_t *shared = NULL, n_shared = 0, bytes = 0;
-	struct row_at *row_at[QG_DEVICE_DVS + 1] = {0};
-	struct qg_handoff_row *rows[QG_DEVICE_DVS + 1] = {0};
-	int rc = 0;
-	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++) {
-		size_t n = qg_device_count(m, kind);
-		row_at[kind] = calloc(n ? n : 1, sizeof(*row_at[kind]));
-		rows[kind] = calloc(n ? n : 1, sizeof(*rows[kind]));
-		if (!row_at[kind] || !rows[kind])
-			rc = -ENOMEM;
-		for (size_t i = 0; i < n && rc == 0; i++) {
-			if (!qg_target_for(m, kind, i))
-				continue;
-			rc = build_device(m, kind, i, &ctx, &groups, &row_at[kind][i], out,
-					  devices, &shared, &n_shared, &bytes);
-			/* Stopped as soon as it passes: the bound is on memory and time too. */
-			if (rc == 0 && bytes > QG_OUTPUT_MAX)
-				rc = output_over(d, device_pos(m, kind, i),
-						 qg_device_name(m, kind, i), bytes);
-		}
-	}
-	/* The rows, now that no table grows: the hand-off gives each host its own. */
-	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++)
-		for (size_t i = 0; i < qg_device_count(m, kind); i++)
-			if (row_at[kind][i].len)
-				rows[kind][i] = (struct qg_handoff_row){
-				    out->v[row_at[kind][i].file].data + row_at[kind][i].off,
-				    row_at[kind][i].len - 1};
+	struct build_state s = {0};
+	int rc = build_devices(m, &ctx, &s, out, devices);
 	/*
 	 * Groups (hosts alike but for who they are) with their settings and
 	 * files, when the intent has any; then the files of no one device: the
 	 * shared ones (a target's helper library) and the fabric's (the Ansible
 	 * hand-off), sorted by path.
 	 */
-	if (rc == 0 && groups.n)
-		cJSON_AddItemToObject(plan, "groups", groups_json(&groups));
+	if (rc == 0 && s.groups.n)
+		cJSON_AddItemToObject(plan, "groups", groups_json(&s.groups));
 	size_t fabric_first = out->n;
 	if (rc == 0)
-		rc = qg_handoff_emit(m, &ctx, rows, out);
+		rc = qg_handoff_emit(m, &ctx, s.rows, out);
 	for (size_t k = fabric_first; rc == 0 && k < out->n; k++)
-		bytes += out->v[k].len;
-	if (rc == 0) {
-		/* out no longer grows until plan.json: pointers into it hold. */
-		size_t n_files = n_shared + (out->n - fabric_first);
-		const struct qg_outfile **v = calloc(n_files ? n_files : 1, sizeof(*v));
-		if (!v) {
-			rc = -ENOMEM;
-		} else {
-			for (size_t k = 0; k < n_shared; k++)
-				v[k] = &out->v[shared[k]];
-			for (size_t k = fabric_first; k < out->n; k++)
-				v[n_shared + k - fabric_first] = &out->v[k];
-			qsort(v, n_files, sizeof(*v), file_ptr_cmp);
-			cJSON *files = cJSON_AddArrayToObject(plan, "files");
-			for (size_t k = 0; k < n_files; k++)
-				cJSON_AddItemToArray(files, file_json(v[k]));
-			free(v);
-		}
-	}
+		s.bytes += out->v[k].len;
+	if (rc == 0)
+		rc = plan_files(plan, out, s.shared, s.n_shared, fabric_first);
 	if (rc == 0) {
 		cJSON_AddItemToObject(plan, "intent", intent);
 		intent = NULL;
-		char *text = cJSON_Print(plan);
-		if (!text) {
-			rc = -ENOMEM;
-		} else {
-			/* cJSON indents with tabs; a final newline keeps diffs and cat tidy. */
-			size_t len = strlen(text);
-			char *withnl = realloc(text, len + 2);
-			if (!withnl) {
-				free(text);
-				rc = -ENOMEM;
-			} else {
-				withnl[len] = '\n';
-				withnl[len + 1] = '\0';
-				rc = qg_outset_add(out, "plan.json", withnl, len + 1, 0644);
-				bytes += len + 1;
-				if (rc == 0 && bytes > QG_OUTPUT_MAX)
-					rc = output_over(d, (struct qg_pos){0}, NULL, bytes);
-			}
-		}
+		rc = plan_add(plan, out, s.bytes, d);
 	}
-	free(shared);
-	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS; kind++) {
-		free(row_at[kind]);
-		free(rows[kind]);
-	}
-	groups_free(&groups);
+	build_state_free(&s);
 	cJSON_Delete(intent);
 	cJSON_Delete(plan);
 	if (rc == -EINVAL)
