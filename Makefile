@@ -112,7 +112,9 @@ $(BUILD)/libqosgen.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/qosgen: $(BUILD)/cli/main.o $(BUILD)/cli/json.o $(BUILD)/cli/push.o $(BUILD)/cli/verify.o $(BUILD)/libqosgen.a
+# The command line: main.c's table, cli.c's shared parts, one cmd_*.c per group of commands.
+CLI_SRCS := $(sort $(wildcard cli/*.c))
+$(BUILD)/qosgen: $(CLI_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libqosgen.a
 	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
 
 # The Onyx CLI simulator, a test tool (tests/sim/); it shares no code with qosgen.
