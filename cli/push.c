@@ -12,6 +12,7 @@
 
 #include "../gen/escape.h"
 #include "../gen/modeljson.h"
+#include "../gen/strmap.h"
 #include "../gen/target.h"
 #include "../targets/registry.h"
 #include "../gen/version.h"
@@ -223,25 +224,60 @@ static bool diag_known(const struct qg_diags *d, const struct qg_diag *e)
 }
 
 /*
- * Generate every host's script once, here, before any thread starts: a
- * template error stops the push before any device is touched, reported once
- * however many hosts share the template (issue 18: sixteen workers appending
- * the same error to one list corrupted the heap). The workers generate the
- * scripts again, each into a diagnostics list of its own.
+ * Whether host i's script fills templates no host before it in the push
+ * filled: a template's error (an unknown or unclosed placeholder, a site's
+ * template missing) is one of its text, the same for every host that fills
+ * it, and the hosts of one group (struct qg_target's group()) with the same
+ * persist fill the same templates with the same names. seen: those so far.
+ */
+static bool new_templates(const struct qg_model *m, size_t i, struct qg_strmap *seen)
+{
+	const struct qg_host *h = &m->hosts[i];
+	char group[QG_GROUP_LEN] = "", key[QG_GROUP_LEN + 64];
+	if (!h->target->group)
+		return true;
+	h->target->group(m, i, group);
+	snprintf(key, sizeof(key), "%s\t%s\t%d", h->target->name, group, h->persist);
+	if (qg_strmap_get(seen, key))
+		return false;
+	/* The map keeps its keys, not copies: each its own value, freed with it. */
+	char *copy = strdup(key);
+	if (copy && qg_strmap_put(seen, copy, copy, NULL) < 0) {
+		free(copy);
+		copy = NULL;
+	}
+	return true; /* out of memory: checked again, never skipped */
+}
+
+static void seen_free(struct qg_strmap *seen)
+{
+	for (size_t k = 0; k < seen->cap; k++)
+		free(seen->vals ? seen->vals[k] : NULL);
+	qg_strmap_free(seen);
+}
+
+/*
+ * Fill the templates of the push's hosts once, here, before any thread
+ * starts: a template error stops the push before any device is touched,
+ * reported once however many hosts share the template (issue 18: sixteen
+ * workers appending the same error to one list corrupted the heap). One
+ * host per group is enough (new_templates()): the workers generate each
+ * host's script when they push it, each into a diagnostics list of its own.
  */
 static int check_host_scripts(const struct qg_model *m, const struct job *jobs, size_t n,
 			      const struct qg_emit_ctx *ctx)
 {
 	struct qg_diags *d = ctx->d;
+	struct qg_strmap seen = {0};
 	for (size_t i = 0; i < n; i++) {
-		if (jobs[i].kind != QG_DEVICE_HOST)
+		if (jobs[i].kind != QG_DEVICE_HOST || !new_templates(m, jobs[i].index, &seen))
 			continue;
 		struct qg_diags one;
 		qg_diags_init(&one, d->file);
 		struct qg_emit_ctx c = *ctx;
 		c.d = &one;
 		struct qg_outset files = {0};
-		int rc = jobs[i].target->emit(m, jobs[i].index, &c, &files);
+		int rc = qg_emit_device(m, QG_DEVICE_HOST, jobs[i].index, &c, &files);
 		qg_outset_free(&files);
 		for (size_t k = 0; k < one.n; k++) {
 			const struct qg_diag *e = &one.v[k];
@@ -261,6 +297,7 @@ static int check_host_scripts(const struct qg_model *m, const struct job *jobs, 
 		d->oom |= one.oom;
 		qg_diags_free(&one);
 	}
+	seen_free(&seen);
 	return d->errors || d->oom ? -1 : 0;
 }
 
@@ -406,11 +443,14 @@ static void run_waves(struct pool *p, struct job *jobs, size_t n, struct waves *
 	}
 }
 
-int push_run(const struct qg_model *m, const struct push_opts *po)
+/*
+ * The devices the call names (every one with --all; hosts alone with
+ * --uninstall) into jobs, *n of them, each with its driver. 0, or the exit
+ * code of a call that names nothing to push (2, said on stderr).
+ */
+static int jobs_select(const struct qg_model *m, const struct push_opts *po, struct job *jobs,
+		       size_t *n_jobs)
 {
-	struct job *jobs = calloc(m->n_switches + m->n_hosts + m->n_dvs + 1, sizeof(*jobs));
-	if (!jobs)
-		return 3;
 	bool all = !po->switch_name && !po->host_name && !po->dvs_name;
 	size_t n = 0, named = 0;
 	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS; kind++) {
@@ -436,16 +476,14 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 					qg_device_name(m, kind, i), t ? t->name : "(none)");
 		}
 	}
+	*n_jobs = n;
 	/* The device was named and is there, but its target cannot push (said above). */
-	if (!all && n == 0 && named > 0) {
-		free(jobs);
+	if (!all && n == 0 && named > 0)
 		return 2;
-	}
 	/* Before anything is pushed: --verify with nothing to verify is a mistake in the call. */
 	if (po->verify && m->verify.n_pairs == 0) {
 		fprintf(stderr, "qosgen push: --verify: the intent has no verify.pairs; nothing "
 				"was pushed\n");
-		free(jobs);
 		return 2;
 	}
 	if (!all && n == 0) {
@@ -456,8 +494,46 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 			po->switch_name ? po->switch_name
 			: po->host_name ? po->host_name
 					: po->dvs_name);
-		free(jobs);
 		return 2;
+	}
+	return 0;
+}
+
+/* The text summary on stderr: a line per device, the counts, and why the push stopped. */
+static void summary_print(const struct qg_model *m, const struct push_opts *po,
+			  const struct job *jobs, size_t n, int failed, const struct waves *w)
+{
+	fprintf(stderr, "\n%-24s %-7s %-13s %5s %8s %7s\n", "DEVICE", "TARGET", "RESULT", "SENT",
+		"UNDONE", "SECONDS");
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%-24s %-7s %-13s %5d %8d %7.2f\n",
+			qg_device_name(m, jobs[i].kind, jobs[i].index), jobs[i].target->name,
+			jobs[i].untouched ? "untouched" : state_name[jobs[i].r.state],
+			jobs[i].r.lines_sent, jobs[i].r.lines_rolled_back, jobs[i].seconds);
+	fprintf(stderr, "%zu device%s, %d failed\n", n, n == 1 ? "" : "s", failed);
+	if (po->verify)
+		fprintf(stderr,
+			"verify: %zu pair%s run, %zu not run; checks: %d PASS, %d "
+			"MARGINAL, %d FATAL\n",
+			w->pairs_run, w->pairs_run == 1 ? "" : "s", m->verify.n_pairs - w->pairs_run,
+			w->count[0], w->count[1], w->count[2]);
+	if (w->untouched)
+		fprintf(stderr, "stopped after batch %d of %d (%s): %zu device%s untouched\n",
+			w->done, w->total,
+			w->verify_rc ? "a verify pair not clean" : "a device not in sync or converged",
+			w->untouched, w->untouched == 1 ? "" : "s");
+}
+
+int push_run(const struct qg_model *m, const struct push_opts *po)
+{
+	struct job *jobs = calloc(m->n_switches + m->n_hosts + m->n_dvs + 1, sizeof(*jobs));
+	if (!jobs)
+		return 3;
+	size_t n = 0;
+	int rc = jobs_select(m, po, jobs, &n);
+	if (rc) {
+		free(jobs);
+		return rc;
 	}
 
 	/* What the host scripts are built from, as `qosgen build` builds them. */
@@ -522,32 +598,8 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	}
 	if (po->json) {
 		add_json(po->json, m, jobs, n, failed, &w);
-	} else if (po->as_diff) {
-		/* nothing more to print */
-	} else {
-		fprintf(stderr, "\n%-24s %-7s %-13s %5s %8s %7s\n", "DEVICE", "TARGET", "RESULT",
-			"SENT", "UNDONE", "SECONDS");
-		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "%-24s %-7s %-13s %5d %8d %7.2f\n",
-				qg_device_name(m, jobs[i].kind, jobs[i].index),
-				jobs[i].target->name,
-				jobs[i].untouched ? "untouched" : state_name[jobs[i].r.state],
-				jobs[i].r.lines_sent, jobs[i].r.lines_rolled_back, jobs[i].seconds);
-		fprintf(stderr, "%zu device%s, %d failed\n", n, n == 1 ? "" : "s", failed);
-		if (po->verify)
-			fprintf(stderr,
-				"verify: %zu pair%s run, %zu not run; checks: %d PASS, %d "
-				"MARGINAL, %d FATAL\n",
-				w.pairs_run, w.pairs_run == 1 ? "" : "s",
-				m->verify.n_pairs - w.pairs_run, w.count[0], w.count[1],
-				w.count[2]);
-		if (w.untouched)
-			fprintf(stderr,
-				"stopped after batch %d of %d (%s): %zu device%s untouched\n",
-				w.done, w.total,
-				w.verify_rc ? "a verify pair not clean"
-					    : "a device not in sync or converged",
-				w.untouched, w.untouched == 1 ? "" : "s");
+	} else if (!po->as_diff) {
+		summary_print(m, po, jobs, n, failed, &w);
 	}
 	for (size_t i = 0; i < n; i++) {
 		qg_buf_free(&jobs[i].r.sent);

@@ -103,7 +103,7 @@ static void read_persist(const struct qg_model *m, size_t i, struct side *s)
 		struct qg_emit_ctx ctx = {
 		    .templates = &t, .generator = QG_GENERATOR, .intent_hash = hash, .d = &d};
 		int status = -1;
-		if (s->h->target->emit(m, i, &ctx, &files) == 0 &&
+		if (qg_emit_device(m, QG_DEVICE_HOST, i, &ctx, &files) == 0 &&
 		    drv->persist_probe(m, i, &ctx, &files, &payload) == 0 &&
 		    qg_ssh_run(s->ssh, "QG_DRY_RUN=1 sh -s", payload.data, payload.len, &out, NULL,
 			       &status, err, sizeof(err)) == 0 &&

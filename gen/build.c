@@ -255,15 +255,20 @@ static int build_device(const struct qg_model *m, enum qg_device_kind kind, size
 	struct qg_settings set = {0};
 	struct group *grp = NULL;
 	bool fresh = false;
-	int rc = tg->emit(m, i, ctx, &own);
-	if (rc == 0)
-		rc = tg->settings(m, i, &set);
-	if (rc == 0 && tg->group) {
+	int rc = 0;
+	if (tg->group) {
 		char gname[QG_GROUP_LEN] = "";
 		tg->group(m, i, gname);
 		grp = group_of(groups, tg, gname, &fresh);
 		rc = grp ? 0 : -ENOMEM;
 	}
+	if (rc == 0)
+		rc = tg->emit(m, i, ctx, &own);
+	/* A group's files once, from its first device: the same from any of them. */
+	if (rc == 0 && tg->emit_group && (!grp || fresh))
+		rc = tg->emit_group(m, i, ctx, &own);
+	if (rc == 0)
+		rc = tg->settings(m, i, &set);
 	cJSON *dev = cJSON_CreateObject();
 	cJSON_AddStringToObject(dev, "kind", kind_name[kind]);
 	cJSON_AddStringToObject(dev, "name", name);
@@ -466,7 +471,7 @@ int qg_build(const struct qg_checked *c, const struct qg_templates *t, struct qg
 	}
 
 	struct qg_emit_ctx ctx = {
-	    .templates = t, .generator = QG_GENERATOR, .intent_hash = hash, .d = d, .built = out};
+	    .templates = t, .generator = QG_GENERATOR, .intent_hash = hash, .d = d};
 	cJSON *plan = cJSON_CreateObject();
 	if (!plan) {
 		cJSON_Delete(intent);

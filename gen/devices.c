@@ -118,17 +118,22 @@ int qg_emit_template(const struct qg_emit_ctx *ctx, const char *name, const stru
 	return qg_outset_add(out, path, data, len, mode);
 }
 
-bool qg_emit_has(const struct qg_emit_ctx *ctx, const char *path)
+int qg_emit_device(const struct qg_model *m, enum qg_device_kind kind, size_t i,
+		   const struct qg_emit_ctx *ctx, struct qg_outset *out)
 {
-	return ctx->built && qg_outset_find(ctx->built, path);
+	const struct qg_target *t = qg_target_for(m, kind, i);
+	if (!t)
+		return -EINVAL;
+	int rc = t->emit(m, i, ctx, out);
+	if (rc == 0 && t->emit_group)
+		rc = t->emit_group(m, i, ctx, out);
+	return rc;
 }
 
 int qg_emit_template_owned(const struct qg_emit_ctx *ctx, const char *name,
 			   const struct qg_tvar *vars, size_t n_vars, const char *path,
 			   unsigned mode, enum qg_file_owner owner, struct qg_outset *out)
 {
-	if (owner != QG_FILE_DEVICE && qg_emit_has(ctx, path))
-		return 0;
 	int rc = qg_emit_template(ctx, name, vars, n_vars, path, mode, out);
 	return rc ? rc : qg_outset_set_owner(out, path, owner);
 }

@@ -9,7 +9,8 @@
  *
  * Order of calls for `qosgen build`: the check() of every target the
  * intent's devices use (a target rejects what it cannot express before any
- * file exists), then for every device: settings() and emit().
+ * file exists), then for every device: emit(), emit_group() for the first
+ * device of each group, and settings().
  */
 #ifndef QG_TARGET_H
 #define QG_TARGET_H
@@ -68,19 +69,7 @@ struct qg_emit_ctx {
 	const char *generator;	 /* "qosgen 0.1.0" */
 	const char *intent_hash; /* sha256 hex of the normalised intent */
 	struct qg_diags *d;	 /* template problems go here */
-	/*
-	 * The build's files so far (NULL outside build: push and persistence
-	 * emit one device alone). A shared or a group's file it holds is not
-	 * made again (qg_emit_has()): 10,000 hosts of one group fill their
-	 * 10 KB lib and their group's body once, not 10,000 times. build still
-	 * checks every device's settings against its group's, from which the
-	 * body is made.
-	 */
-	const struct qg_outset *built;
 };
-
-/* Does the build already hold path (a shared or a group's file)? Never outside build. */
-bool qg_emit_has(const struct qg_emit_ctx *ctx, const char *path);
 
 /*
  * How a target's devices are handed to Ansible (gen/handoff.c writes
@@ -158,6 +147,21 @@ struct qg_target {
 	 */
 	void (*group)(const struct qg_model *m, size_t i, char name[QG_GROUP_LEN]);
 	/*
+	 * The files device i shares with the other devices of its group (its
+	 * group's body, QG_FILE_GROUP) or of its target (a helper library,
+	 * QG_FILE_SHARED) that cost too much to make once per device: the same
+	 * for every device of a group, so gen/build.c calls it once per group,
+	 * for its first device (every device, without group()), and checks that
+	 * a file two groups share is the same. emit() then writes only what is
+	 * the device's own, or small and shared (build keeps one copy), and
+	 * neither depends on which devices came before: 10,000 hosts of one
+	 * group fill their 10 KB lib and their group's body once. A push or a
+	 * persistence payload takes a device's whole set (qg_emit_device()).
+	 * NULL: emit() writes all of a device's files. Same returns as emit().
+	 */
+	int (*emit_group)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			  struct qg_outset *out);
+	/*
 	 * Read-back: given what the device printed (len bytes), append the
 	 * fewest changes that bring it exactly to the model, one per line;
 	 * nothing when in sync. Lines it could not read are warnings in d.
@@ -198,6 +202,13 @@ int qg_target_switch_mtu_max(const struct qg_target *t);
 int qg_fabric_switch_mtu_max(const struct qg_model *m, char *oses, size_t len);
 /* Whether a switch of the fabric uses a target with QG_FIXED_DSCP_MAP. */
 bool qg_fabric_fixed_dscp_map(const struct qg_model *m);
+
+/*
+ * Device i's whole set of files, for one device alone (push, persistence,
+ * verify): its target's emit(), then emit_group(). Same returns as emit().
+ */
+int qg_emit_device(const struct qg_model *m, enum qg_device_kind kind, size_t i,
+		   const struct qg_emit_ctx *ctx, struct qg_outset *out);
 
 /* Shared by the emitters: the header placeholders every template knows. */
 #define QG_TVARS_HEADER(ctx, m)                                                                    \

@@ -67,12 +67,13 @@ static void assign(struct qg_buf *b, const char *var, const char *value)
 	qg_sh_word(b, value);
 }
 
-int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		     const struct host_script_paths *p, const struct host_script_text *x,
-		     struct qg_outset *out)
+int host_script_emit_row(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			 const char *hosts_template, const char *const *identity,
+			 struct qg_outset *out)
 {
 	const struct qg_host *h = &m->hosts[i];
-	const char *group = p->group_name;
+	struct host_script_paths p;
+	host_script_paths(m, i, &p);
 
 	/*
 	 * The row: the host's variables as one line of assignments, qg_host
@@ -82,40 +83,48 @@ int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	 */
 	struct qg_buf row = {0};
 	assign(&row, "qg_host", h->name);
-	assign(&row, "qg_group", group);
-	for (size_t k = 0; x->identity[k]; k += 2)
-		assign(&row, x->identity[k], x->identity[k + 1]);
+	assign(&row, "qg_group", p.group_name);
+	for (size_t k = 0; identity[k]; k += 2)
+		assign(&row, identity[k], identity[k + 1]);
 	qg_buf_puts(&row, "\n");
 
 	/*
-	 * Each file is given only what it may hold: the lib and the table's
-	 * header nothing of a host or a group, the group's body nothing of one
-	 * host, so that a site's template naming {{host}} there is an unknown
-	 * placeholder, not files that differ host by host.
+	 * Each file is given only what it may hold: the table's header nothing
+	 * of a host or a group (and, in host_script_emit_group(), the lib
+	 * nothing of either, the group's body nothing of one host), so that a
+	 * site's template naming {{host}} there is an unknown placeholder, not
+	 * files that differ host by host.
 	 */
-	const struct qg_tvar lib_vars[] = {QG_TVARS_HEADER(ctx, m)};
 	const struct qg_tvar hosts_vars[] = {
 	    QG_TVARS_HEADER(ctx, m),
-	    {"lib", p->lib},
-	    {"hosts", p->hosts},
+	    {"lib", p.lib},
+	    {"hosts", p.hosts},
 	};
+	int rc = row.failed ? -ENOMEM
+			    : qg_emit_template_row(ctx, hosts_template, hosts_vars,
+						   sizeof(hosts_vars) / sizeof(hosts_vars[0]),
+						   row.data, p.hosts, 0644, out);
+	qg_buf_free(&row);
+	return rc;
+}
+
+int host_script_emit_group(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			   const struct host_script_text *x, struct qg_outset *out)
+{
+	struct host_script_paths p;
+	host_script_paths(m, i, &p);
+	const struct qg_tvar lib_vars[] = {QG_TVARS_HEADER(ctx, m)};
 	const struct qg_tvar group_vars[] = {
-	    QG_TVARS_HEADER(ctx, m), {"group", group},	      {"lib", p->lib},
-	    {"hosts", p->hosts},     {"flavour", x->flavour}, {"body", x->body},
+	    QG_TVARS_HEADER(ctx, m), {"group", p.group_name}, {"lib", p.lib},
+	    {"hosts", p.hosts},	     {"flavour", x->flavour}, {"body", x->body},
 	};
 #define N(v) (sizeof(v) / sizeof(v[0]))
-	int rc = row.failed ? -ENOMEM : 0;
-	if (!rc)
-		rc = qg_emit_template_owned(ctx, x->lib_template, lib_vars, N(lib_vars), p->lib,
-					    0644, QG_FILE_SHARED, out);
-	if (!rc)
-		rc = qg_emit_template_row(ctx, x->hosts_template, hosts_vars, N(hosts_vars),
-					  row.data, p->hosts, 0644, out);
+	int rc = qg_emit_template_owned(ctx, x->lib_template, lib_vars, N(lib_vars), p.lib, 0644,
+					QG_FILE_SHARED, out);
 	if (!rc)
 		rc = qg_emit_template_owned(ctx, x->group_template, group_vars, N(group_vars),
-					    p->group, 0644, QG_FILE_GROUP, out);
+					    p.group, 0644, QG_FILE_GROUP, out);
 #undef N
-	qg_buf_free(&row);
 	return rc;
 }
 

@@ -49,25 +49,29 @@ void host_script_paths(const struct qg_model *m, size_t i, struct host_script_pa
 /* s as one shell word: single-quoted (qg_sh_word), or double-quoted around markers. */
 void host_script_word(struct qg_buf *b, const char *s);
 
-/* What a target fills in; the rest (name, group) host_script_emit() knows. */
+/*
+ * Host i's row of its platform's table (the target's emit()): from template
+ * hosts_template ("linux-hosts.sh", the table's header), its variables
+ * qg_host, qg_group, then identity (NULL-terminated name, value pairs).
+ */
+int host_script_emit_row(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			 const char *hosts_template, const char *const *identity,
+			 struct qg_outset *out);
+
+/* What a target fills in for its group's files; the rest (group, paths) is known. */
 struct host_script_text {
 	const char *lib_template;   /* "linux-lib.sh" */
-	const char *hosts_template; /* "linux-hosts.sh": the table's header */
 	const char *group_template; /* "linux-group.sh" */
-	/* The row's variables besides qg_host and qg_group, NULL-terminated pairs. */
-	const char *const *identity;
 	const char *flavour; /* a line for the group's header: "PF, QoS through mlnx_qos." */
 	const char *body;    /* the group's calls, one a line */
 };
 
 /*
- * Add host i's three files to out: the lib shared, its row of the table, the
- * group's. p: host_script_paths() of host i, which the target computed first
- * (to ask qg_emit_has() whether its group's body is needed at all).
+ * The files host i shares (the target's emit_group()): its platform's lib
+ * and its group's body, the same for every host of the group.
  */
-int host_script_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		     const struct host_script_paths *p, const struct host_script_text *x,
-		     struct qg_outset *out);
+int host_script_emit_group(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			   const struct host_script_text *x, struct qg_outset *out);
 
 /*
  * The script host i runs, from files (what its target's emit() gave for it):

@@ -190,7 +190,7 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
 	qg_diags_init(&d, ctx->d ? ctx->d->file : NULL);
 	struct qg_emit_ctx own = *ctx;
 	own.d = &d;
-	if (!t || t->emit(m, i, &own, &files) != 0 || files.n < 1) {
+	if (!t || qg_emit_device(m, QG_DEVICE_HOST, i, &own, &files) != 0 || files.n < 1) {
 		say_emit_failed(r, &d);
 		goto out;
 	}

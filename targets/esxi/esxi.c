@@ -121,8 +121,17 @@ static void esxi_group(const struct qg_model *m, size_t i, char name[QG_GROUP_LE
 		snprintf(name, QG_GROUP_LEN, "esxi");
 }
 
+/* The host's own: its row of the table. */
 static int esxi_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		     struct qg_outset *out)
+{
+	const char *const identity[] = {"qg_uplink", m->hosts[i].uplink, NULL};
+	return host_script_emit_row(m, i, ctx, "esxi-hosts.sh", identity, out);
+}
+
+/* The lib and the group's body: the calls, walked on a host whose uplink is a marker. */
+static int esxi_emit_group(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			   struct qg_outset *out)
 {
 	const struct qg_host *h = &m->hosts[i];
 	struct qg_host id = *h;
@@ -143,18 +152,13 @@ static int esxi_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 			 h->pvrdma_vmknic);
 	else
 		snprintf(flavour, sizeof(flavour), "nmlx5 module options.");
-	const char *const identity[] = {"qg_uplink", h->uplink, NULL};
 	const struct host_script_text x = {
 	    .lib_template = "esxi-lib.sh",
-	    .hosts_template = "esxi-hosts.sh",
 	    .group_template = "esxi-group.sh",
-	    .identity = identity,
 	    .flavour = flavour,
 	    .body = body.data ? body.data : "",
 	};
-	struct host_script_paths p;
-	host_script_paths(m, i, &p);
-	int rc = host_script_emit(m, i, ctx, &p, &x, out);
+	int rc = host_script_emit_group(m, i, ctx, &x, out);
 	qg_buf_free(&body);
 	return rc;
 }
@@ -218,6 +222,7 @@ const struct qg_target qg_target_esxi = {
     .settings = esxi_settings,
     .emit = esxi_emit,
     .group = esxi_group,
+    .emit_group = esxi_emit_group,
     .explain = esxi_explain,
     .handoff = &qg_handoff_host_script,
 };

@@ -259,8 +259,22 @@ static void linux_group(const struct qg_model *m, size_t i, char name[QG_GROUP_L
 			 h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
 }
 
+/* The host's own: its row of the table, and its persistence unit and rule (small, shared). */
 static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		      struct qg_outset *out)
+{
+	const struct qg_host *h = &m->hosts[i];
+	const char *const identity[] = {"qg_netdev", h->netdev, "qg_rdma_device", h->rdma_device,
+					NULL};
+	int rc = host_script_emit_row(m, i, ctx, "linux-hosts.sh", identity, out);
+	if (rc == 0 && h->persist)
+		rc = linux_emit_persist(m, i, ctx, out);
+	return rc;
+}
+
+/* The lib and the group's body: the calls, walked on a host whose devices are markers. */
+static int linux_emit_group(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			    struct qg_outset *out)
 {
 	const struct qg_host *h = &m->hosts[i];
 	struct qg_host id = *h;
@@ -268,33 +282,24 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 	snprintf(id.rdma_device, sizeof(id.rdma_device), "%s", HOST_ID_RDMA);
 	struct qg_buf body = {0};
 	struct walk w = {.sh = &body};
-	struct host_script_paths p;
-	host_script_paths(m, i, &p);
-	if (!qg_emit_has(ctx, p.group)) /* made once per group in a build */
-		linux_walk(m, &id, &w);
+	linux_walk(m, &id, &w);
 	if (body.failed) {
 		qg_buf_free(&body);
 		return -ENOMEM;
 	}
 	if (body.len)
 		body.data[--body.len] = '\0'; /* the template's line ends it */
-	const char *const identity[] = {"qg_netdev", h->netdev, "qg_rdma_device", h->rdma_device,
-					NULL};
 	const struct host_script_text x = {
 	    .lib_template = "linux-lib.sh",
-	    .hosts_template = "linux-hosts.sh",
 	    .group_template = "linux-group.sh",
-	    .identity = identity,
 	    .flavour = h->function == QG_FN_VF
 			   ? "VF / PVRDMA adapter: trust and PFC belong to the hypervisor."
 		       : h->qos_tool == QG_TOOL_MLNX_QOS ? "PF, QoS through mlnx_qos."
 							 : "PF, QoS through dcb (iproute2).",
 	    .body = body.data ? body.data : "",
 	};
-	int rc = host_script_emit(m, i, ctx, &p, &x, out);
+	int rc = host_script_emit_group(m, i, ctx, &x, out);
 	qg_buf_free(&body);
-	if (rc == 0 && h->persist)
-		rc = linux_emit_persist(m, i, ctx, out);
 	return rc;
 }
 
@@ -354,6 +359,7 @@ const struct qg_target qg_target_linux = {
     .settings = linux_settings,
     .emit = linux_emit,
     .group = linux_group,
+    .emit_group = linux_emit_group,
     .explain = linux_explain,
     .handoff = &qg_handoff_host_script,
 };

@@ -261,6 +261,93 @@ static void test_group_file_that_differs_is_refused(void **state)
 	fake_bug = false;
 }
 
+/*
+ * A target with emit_group(): build calls it once per group, and what a
+ * device emits does not depend on the devices before it (issue 26): the
+ * hosts in the other order build the same files.
+ */
+static int split_groups_made;
+static int split_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		      struct qg_outset *out)
+{
+	(void)ctx;
+	char path[128], text[128];
+	snprintf(path, sizeof(path), "host/%s.txt", m->hosts[i].name);
+	snprintf(text, sizeof(text), "I am %s\n", m->hosts[i].name);
+	return fake_add(out, path, text, QG_FILE_DEVICE);
+}
+static int split_emit_group(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			    struct qg_outset *out)
+{
+	(void)ctx;
+	split_groups_made++;
+	char path[128], text[128];
+	snprintf(path, sizeof(path), "host/groups/g-%s.txt", m->hosts[i].netdev);
+	snprintf(text, sizeof(text), "netdev %s\n", m->hosts[i].netdev);
+	int rc = fake_add(out, path, text, QG_FILE_GROUP);
+	return rc ? rc : fake_add(out, "host/lib/fake.txt", "helpers\n", QG_FILE_SHARED);
+}
+static const struct qg_target split_target = {
+    .name = "fake",
+    .summary = "a grouped test target with its group's files apart",
+    .kind = QG_DEVICE_HOST,
+    .keys = fake_keys,
+    .required = fake_keys,
+    .access = "SSH",
+    .default_port = 22,
+    .settings = fake_settings,
+    .emit = split_emit,
+    .group = fake_group,
+    .emit_group = split_emit_group,
+};
+static const struct qg_target *const split_registry[] = {&split_target, NULL};
+
+static void split_build(const char *hosts, struct qg_outset *o)
+{
+	struct qg_model m;
+	struct qg_diags d;
+	char intent[1024];
+	snprintf(intent, sizeof(intent), "%shosts:\n%s", BASE_QOS, hosts);
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_intent_load(intent, strlen(intent), split_registry, &d, &m), 0);
+	struct qg_templates t;
+	assert_int_equal(qg_templates_load(&t, NULL, &d), 0);
+	memset(o, 0, sizeof(*o));
+	struct qg_checked ok;
+	assert_int_equal(qg_build_check(&m, &d, &ok), 0);
+	assert_int_equal(qg_build(&ok, &t, &d, o), 0);
+	qg_templates_free(&t);
+	qg_model_free(&m);
+	qg_diags_free(&d);
+}
+
+static void test_group_files_once_in_any_order(void **state)
+{
+	(void)state;
+	struct qg_outset a, b;
+	split_groups_made = 0;
+	split_build("  - {name: a, platform: fake, address: a.example.net, netdev: e1}\n"
+		    "  - {name: b, platform: fake, address: b.example.net, netdev: e2}\n"
+		    "  - {name: c, platform: fake, address: c.example.net, netdev: e1}\n",
+		    &a);
+	assert_int_equal(split_groups_made, 2);
+	split_build("  - {name: c, platform: fake, address: c.example.net, netdev: e1}\n"
+		    "  - {name: b, platform: fake, address: b.example.net, netdev: e2}\n"
+		    "  - {name: a, platform: fake, address: a.example.net, netdev: e1}\n",
+		    &b);
+	assert_int_equal(split_groups_made, 4);
+	/* The same files, plan.json aside (it lists the devices in the intent's order). */
+	assert_int_equal(a.n, 7);
+	assert_int_equal(b.n, a.n);
+	for (size_t k = 0; k < a.n; k++) {
+		assert_string_equal(a.v[k].path, b.v[k].path);
+		if (strcmp(a.v[k].path, "plan.json"))
+			assert_string_equal(a.v[k].data, b.v[k].data);
+	}
+	qg_outset_free(&a);
+	qg_outset_free(&b);
+}
+
 static void test_template_error_fails_build(void **state)
 {
 	(void)state;
@@ -300,6 +387,7 @@ int main(void)
 	    cmocka_unit_test(test_plan_lists_every_file_with_its_hash),
 	    cmocka_unit_test(test_groups_share_files_once),
 	    cmocka_unit_test(test_group_file_that_differs_is_refused),
+	    cmocka_unit_test(test_group_files_once_in_any_order),
 	    cmocka_unit_test(test_template_error_fails_build),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
