@@ -242,10 +242,8 @@ static bool new_templates(const struct qg_model *m, size_t i, struct qg_strmap *
 		return false;
 	/* The map keeps its keys, not copies: each its own value, freed with it. */
 	char *copy = strdup(key);
-	if (copy && qg_strmap_put(seen, copy, copy, NULL) < 0) {
+	if (copy && qg_strmap_put(seen, copy, copy, NULL) < 0)
 		free(copy);
-		copy = NULL;
-	}
 	return true; /* out of memory: checked again, never skipped */
 }
 
@@ -515,12 +513,13 @@ static void summary_print(const struct qg_model *m, const struct push_opts *po,
 		fprintf(stderr,
 			"verify: %zu pair%s run, %zu not run; checks: %d PASS, %d "
 			"MARGINAL, %d FATAL\n",
-			w->pairs_run, w->pairs_run == 1 ? "" : "s", m->verify.n_pairs - w->pairs_run,
-			w->count[0], w->count[1], w->count[2]);
+			w->pairs_run, w->pairs_run == 1 ? "" : "s",
+			m->verify.n_pairs - w->pairs_run, w->count[0], w->count[1], w->count[2]);
 	if (w->untouched)
 		fprintf(stderr, "stopped after batch %d of %d (%s): %zu device%s untouched\n",
 			w->done, w->total,
-			w->verify_rc ? "a verify pair not clean" : "a device not in sync or converged",
+			w->verify_rc ? "a verify pair not clean"
+				     : "a device not in sync or converged",
 			w->untouched, w->untouched == 1 ? "" : "s");
 }
 

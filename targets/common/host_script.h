@@ -62,8 +62,8 @@ int host_script_emit_row(const struct qg_model *m, size_t i, const struct qg_emi
 struct host_script_text {
 	const char *lib_template;   /* "linux-lib.sh" */
 	const char *group_template; /* "linux-group.sh" */
-	const char *flavour; /* a line for the group's header: "PF, QoS through mlnx_qos." */
-	const char *body;    /* the group's calls, one a line */
+	const char *flavour;	    /* a line for the group's header: "PF, QoS through mlnx_qos." */
+	const char *body;	    /* the group's calls, one a line */
 };
 
 /*

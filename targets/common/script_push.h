@@ -17,9 +17,8 @@
  * (Linux: persist) puts that around the script, or its removal with
  * uninstall. 0, -EINVAL or -ENOMEM.
  */
-typedef int (*script_payload_fn)(const struct qg_model *m, size_t i,
-				 const struct qg_emit_ctx *ctx, const struct qg_outset *files,
-				 bool uninstall, struct qg_buf *out);
+typedef int (*script_payload_fn)(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+				 const struct qg_outset *files, bool uninstall, struct qg_buf *out);
 
 /*
  * The push of host i, Linux and ESXi alike: each target's driver is this

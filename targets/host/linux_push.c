@@ -8,7 +8,7 @@
 int linux_push_payload(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		       const struct qg_outset *files, bool uninstall, struct qg_buf *out)
 {
-	enum linux_persist_op op = uninstall		? LINUX_PERSIST_REMOVE
+	enum linux_persist_op op = uninstall		 ? LINUX_PERSIST_REMOVE
 				   : m->hosts[i].persist ? LINUX_PERSIST_INSTALL
 							 : LINUX_PERSIST_NONE;
 	return linux_persist_payload(m, i, ctx, files, op, !uninstall, out);
