@@ -54,8 +54,12 @@ static const struct {
 #define N_ALIASES (sizeof(aliases) / sizeof(aliases[0]))
 
 #define FEATURE_PREFIX "ignored-by-"
-/* Registry targets x features, with room for an intent's acknowledgements of others. */
-#define MAX_FEATURE_IDS 64
+/*
+ * Registry targets x features, with room for the names of other platforms
+ * that intents acknowledge (a fuzzer feeds one process many): when full, a
+ * new name is unknown and a new warning has no name, neither a crash.
+ */
+#define MAX_FEATURE_IDS 256
 #define FEATURE_NAME_LEN 96
 
 /* The feature warnings named so far: id QG_W_COUNT + index. */

@@ -62,7 +62,7 @@ const struct qg_warning_info *qg_warning_info(enum qg_warning_id id);
 enum qg_warning_id qg_warning_lookup(const char *name);
 /*
  * The id of "<feature>, ignored by <platform>" (feature: qg_feature_name()),
- * made on first use; QG_W_NONE when the table of them is full (64 pairs).
+ * made on first use; QG_W_NONE when the table of them is full (256 pairs).
  * Not thread-safe: ids are made while an intent is loaded and checked.
  */
 enum qg_warning_id qg_warning_feature_id(const char *platform, const char *feature);
