@@ -62,11 +62,14 @@ else
 fi
 for kind in unit golden; do
 	if out=$(QG_ONLY=$kind sh tests/run.sh build 2>&1); then
-		# golden: its own tally; unit: the binaries and their tests, and layers.
+		# unit: its binaries and their tests, and layers; golden: its own tally.
 		tests=$(printf '%s\n' "$out" | sed -n 's/^PASS unit.* (\([0-9]*\) tests)$/\1/p' |
 			awk '{ s += $1 } END { print s + 0 }')
-		ok "$kind: $(printf '%s\n' "$out" | grep -c '^PASS') suites, $tests unit tests;\
- $(printf '%s\n' "$out" | grep '^PASS golden' | sed 's/^PASS golden //')"
+		if [ "$kind" = unit ]; then
+			ok "unit: $(printf '%s\n' "$out" | grep -c '^PASS') suites, $tests tests"
+		else
+			ok "golden: $(printf '%s\n' "$out" | sed -n 's/^PASS golden (\(.*\))$/\1/p')"
+		fi
 	else
 		bad "$kind" "$(printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -10)"
 	fi
