@@ -21,6 +21,7 @@ int qg_build_check(const struct qg_model *m, struct qg_diags *d, struct qg_check
 {
 	size_t before = d->errors;
 	qg_handoff_check(m, d);
+	qg_features_check(m, d);
 	for (size_t t = 0; m->targets && m->targets[t]; t++)
 		if (m->targets[t]->check && qg_target_used(m, m->targets[t]))
 			m->targets[t]->check(m, d);

@@ -7,7 +7,8 @@
  * knows no target by name. Reaching a device (read back, push, roll back)
  * is a target's driver, targets/driver.h, which the core never sees.
  *
- * Order of calls for `qosgen build`: the check() of every target the
+ * Order of calls for `qosgen build`: the features check (gen/target_features.h:
+ * what a used target declares it lacks), the check() of every target the
  * intent's devices use (a target rejects what it cannot express before any
  * file exists), then for every device: emit(), emit_group() for the first
  * device of each group, and settings().
@@ -17,6 +18,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "target_features.h"
 #include "model.h"
 #include "outset.h"
 #include "ports.h"
@@ -181,6 +183,19 @@ struct qg_target {
 	 * Targets that share one (the same text) share one play.
 	 */
 	const struct qg_handoff *handoff;
+	/*
+	 * What the target writes of the intent's optional features (QG_FEAT_*,
+	 * gen/target_features.h), and why it lacks some of the others: gen/target_features.c
+	 * turns a feature the intent gives and a used switch target lacks into
+	 * "<key>: ignored by <name>: <reason>" (a warning an intent may
+	 * acknowledge as ignored-by-<name>-<feature>), or "refused by" (an
+	 * error) where its gap says refused. A target's check() keeps what is
+	 * not a whole feature: a value out of its range, a share it cannot make.
+	 * Read for switch targets only (the features are a switch's policy):
+	 * host and DVS targets leave both unset.
+	 */
+	unsigned features;
+	const struct qg_feature_gap *gaps; /* {0}-terminated; NULL: no reasons of its own */
 };
 
 /* The target of device i of a kind (the intent's platform), or NULL. */

@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|golden|sonic|scripts|shellcheck|cli|onyx|e2e|ansible|handoff|vm|demo|readme|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|skeleton|golden|sonic|scripts|shellcheck|cli|onyx|e2e|ansible|handoff|vm|demo|readme|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -43,6 +43,16 @@ run_layers() {
 	rc=$?
 	[ "$rc" -eq 0 ] || printf '%s\n' "$out" | sed 's/^/    /'
 	record "core/layers" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+}
+
+# Issue 26: a copy of the tree with a skeleton target added (its folder and
+# one registry line, nothing else) builds and passes unit, layers and golden,
+# and the skeleton is told of every intent feature it lacks. Once, not under ASan.
+run_skeleton() { # BUILD
+	out=$(sh tests/core/skeleton.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^FAIL' | head -20 | sed 's/^/    /'
+	record "core/skeleton" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
 run_golden() { # QOSGEN LABEL
@@ -256,6 +266,7 @@ unit)
 	run_unit "$BUILD" ""
 	run_layers
 	;;
+skeleton) run_skeleton "$BUILD" ;;
 golden) run_golden "$BUILD/qosgen" "" ;;
 sonic) run_sonic "$BUILD/qosgen" ;;
 scripts) run_scripts "$BUILD/qosgen" "" ;;
@@ -272,6 +283,7 @@ fuzz) run_fuzz ;;
 *)
 	run_unit "$BUILD" ""
 	run_layers
+	run_skeleton "$BUILD"
 	run_golden "$BUILD/qosgen" ""
 	run_sonic "$BUILD/qosgen"
 	run_scripts "$BUILD/qosgen" ""

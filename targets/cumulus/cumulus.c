@@ -61,13 +61,6 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 			 "adding up to at most 100: leave it at least 1%%",
 			 what, nvue_lossy_tc(q));
 	}
-	const struct qg_pfc_watchdog *wd = &q->pfcwd;
-	if (wd->state != QG_PFCWD_ON)
-		return;
-	if (wd->restoration_given)
-		qg_warning(d, wd->restoration_pos, QG_W_CUMULUS_RESTORATION_MS_IGNORED,
-			   "qos.pfc_watchdog.restoration_ms: NVUE has no restoration time, so the "
-			   "cumulus target ignores it (its switches restore a queue as NVUE does)");
 }
 
 static int cumulus_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
@@ -363,6 +356,14 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "cumulus.roce.mode", "lossless", reason);
 }
 
+/* What the intent may give that the cumulus target does not write (gen/target_features.h). */
+static const struct qg_feature_gap cumulus_gaps[] = {
+    /* NVUE reference, qos pfc-watchdog: polling-interval and robustness, no restoration. */
+    {QG_FEAT_PFC_WATCHDOG_RESTORATION, false,
+     "NVUE has no restoration time; its switches restore a queue as NVUE does"},
+    {0, false, NULL},
+};
+
 const struct qg_target qg_target_cumulus = {
     .name = "cumulus",
     .aliases =
@@ -380,4 +381,6 @@ const struct qg_target qg_target_cumulus = {
     .diff = cumulus_diff,
     .explain = cumulus_explain,
     .handoff = &qg_handoff_switch_push,
+    .features = QG_FEAT_ALL & ~QG_FEAT_PFC_WATCHDOG_RESTORATION,
+    .gaps = cumulus_gaps,
 };

@@ -36,35 +36,11 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 {
 	if (m->n_switches == 0)
 		return;
-	/*
-	 * Onyx maps switch-priority N to traffic class N by default (the
-	 * rewrite table of show_qos_interface_ethernet.cfg); qosgen 1 emits no
-	 * remap, so a different traffic class would configure the wrong queue.
-	 */
 	/* Onyx User Manual 3.10, QoS: no DSCP-to-switch-priority remap command in basic mode. */
 	qg_check_fixed_dscp_map(m, "onyx", d);
-	for (size_t i = 0; i < m->n_switches; i++) {
-		char path[QG_NAME_LEN + 16];
-		if (m->switches[i].target != &qg_target_onyx || !m->switches[i].cable_m)
-			continue;
-		qg_device_path(path, sizeof(path), "switches", m->switches[i].name, i);
-		qg_warning(d, m->switches[i].cable_pos, QG_W_ONYX_CABLE_LENGTH_NOT_WRITTEN,
-			   "%s.cable_length_m: the onyx target writes no cable length (the Onyx "
-			   "manual documents none for its headroom); ignored",
-			   path);
-	}
-	/*
-	 * The Onyx User Manual 3.10 describes a PFC watchdog (Priority Flow
-	 * Control page), but the onyx target's config model, read-back, rollback
-	 * and simulator do not cover it yet: it is left as each switch has it.
-	 */
 	bool onyx = false;
 	for (size_t i = 0; i < m->n_switches; i++)
 		onyx |= m->switches[i].target == &qg_target_onyx;
-	if (onyx && m->qos.pfcwd.state != QG_PFCWD_UNMANAGED)
-		qg_warning(d, m->qos.pfcwd.pos, QG_W_ONYX_PFC_WATCHDOG_NOT_WRITTEN,
-			   "qos.pfc_watchdog: the onyx target writes no PFC watchdog yet; ignored "
-			   "for its switches, which keep their own");
 	/*
 	 * Shares (onyx_ets_plan): the classes the intent does not name get the
 	 * rest of 100 as WRR weights, at least 1 each (the weight range of
@@ -90,16 +66,6 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 			    "nothing for the %d other traffic classes, which Onyx weighs against "
 			    "them; the onyx target needs the two weights to add up to at most %d",
 			    m->qos.lossless.ets.weight, cnp_w, others, 100 - others);
-	}
-	const struct qg_class *cls[2] = {&m->qos.lossless, m->qos.cnp ? &m->qos.cnpc : NULL};
-	for (int k = 0; k < 2; k++) {
-		const struct qg_class *c = cls[k];
-		if (c && c->tc_given && c->traffic_class != c->priority)
-			qg_error(d, c->tc_pos,
-				 "qos.%s.traffic_class %d differs from its priority %d; the onyx "
-				 "target uses Onyx's default switch-priority to traffic-class map "
-				 "and cannot remap it",
-				 k == 0 ? "lossless" : "cnp", c->traffic_class, c->priority);
 	}
 }
 
@@ -352,6 +318,31 @@ static void onyx_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	}
 }
 
+/* What the intent may give that the onyx target does not write (gen/target_features.h). */
+static const struct qg_feature_gap onyx_gaps[] = {
+    /*
+     * The Onyx User Manual 3.10 describes a PFC watchdog (Priority Flow
+     * Control page), but the onyx target's config model, read-back,
+     * rollback and simulator do not cover it yet: it is left as each switch
+     * has it.
+     */
+    {QG_FEAT_PFC_WATCHDOG, false,
+     "the target's config model, read-back and simulator do not cover Onyx's PFC watchdog "
+     "yet; its switches keep their own"},
+    {QG_FEAT_CABLE_LENGTH, false,
+     "the Onyx manual documents no cable length for its headroom; its switches size their "
+     "own"},
+    /*
+     * Onyx maps switch-priority N to traffic class N by default (the
+     * rewrite table of show_qos_interface_ethernet.cfg); qosgen 1 emits no
+     * remap, so a different traffic class would configure the wrong queue.
+     */
+    {QG_FEAT_TC_REMAP, true,
+     "the target keeps Onyx's default switch-priority to traffic-class map and cannot remap "
+     "it; give a traffic_class equal to the class's priority"},
+    {0, false, NULL},
+};
+
 const struct qg_target qg_target_onyx = {
     .name = "onyx",
     .aliases = (const char *const[]){"mlnx-os", "mlnxos", "mlnx_os", "mellanox", NULL},
@@ -366,4 +357,6 @@ const struct qg_target qg_target_onyx = {
     .diff = onyx_diff,
     .explain = onyx_explain,
     .handoff = &qg_handoff_switch_push,
+    .features = QG_FEAT_ALL & ~(QG_FEAT_PFC_WATCHDOG | QG_FEAT_CABLE_LENGTH | QG_FEAT_TC_REMAP),
+    .gaps = onyx_gaps,
 };

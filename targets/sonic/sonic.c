@@ -72,14 +72,6 @@ static void sonic_check_shares(const struct qg_qos *q, struct qg_diags *d)
 static void sonic_check(const struct qg_model *m, struct qg_diags *d)
 {
 	const struct qg_qos *q = &m->qos;
-	/*
-	 * With trust pcp SONiC classifies by DOT1P_TO_TC_MAP, which this target
-	 * does not write yet: the switch would keep classifying by its own map.
-	 */
-	if (q->trust != QG_TRUST_DSCP)
-		qg_error(d, q->trust_pos,
-			 "qos.trust pcp: the sonic target writes DSCP_TO_TC_MAP only (no "
-			 "DOT1P_TO_TC_MAP yet), so its switches need trust dscp");
 	/* SONiC's buffer templates give priority group 0 the lossy profile, every port. */
 	if (q->lossless.priority == SONIC_LOSSY_PG)
 		qg_error(d, q->lossless.priority_pos,
@@ -333,6 +325,21 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	}
 }
 
+/* What the intent may give that the sonic target does not write (gen/target_features.h). */
+static const struct qg_feature_gap sonic_gaps[] = {
+    /* Never reported while the core requires a pool of every intent (explain: sonic.pool). */
+    {QG_FEAT_BUFFER_POOL, false,
+     "the dynamic buffer model sizes the switch's own ingress_lossless_pool"},
+    /*
+     * With trust pcp SONiC classifies by DOT1P_TO_TC_MAP, which this target
+     * does not write yet: the switch would keep classifying by its own map.
+     */
+    {QG_FEAT_TRUST_PCP, true,
+     "the target writes DSCP_TO_TC_MAP only (no DOT1P_TO_TC_MAP yet), so its switches need "
+     "trust dscp"},
+    {0, false, NULL},
+};
+
 const struct qg_target qg_target_sonic = {
     .name = "sonic",
     .aliases = (const char *const[]){"sonic-vs", "sonic-os", "community-sonic", NULL},
@@ -348,4 +355,6 @@ const struct qg_target qg_target_sonic = {
     .diff = sonic_diff,
     .explain = sonic_explain,
     .handoff = &qg_handoff_switch_push,
+    .features = QG_FEAT_ALL & ~(QG_FEAT_BUFFER_POOL | QG_FEAT_TRUST_PCP),
+    .gaps = sonic_gaps,
 };

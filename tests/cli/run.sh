@@ -176,7 +176,8 @@ assert rows["device.swx-mld-1-2.ports"] == "1/1-1/32" and rows["derived.pfc_bitm
 ' >"$tmp/j.why" 2>&1
 check json-explain-numbers $? "$(cat "$tmp/j.why")"
 # Issue 25: an Onyx fabric passes check --strict once it acknowledges the two
-# warnings the onyx target gives on purpose; without them, it cannot.
+# warnings the onyx target gives on purpose; without them, it cannot. The
+# intent names them as before issue 26, the names are now ignored-by-onyx-*.
 ack=tests/golden/errors/acknowledge-strict/intent.yaml
 "$Q" check --strict "$ack" >"$tmp/out" 2>"$tmp/err"
 st=$?
@@ -185,8 +186,8 @@ check check-strict-acknowledged $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
 sed '/^acknowledge:/,$d' "$ack" >"$tmp/unack.yaml"
 "$Q" check --strict "$tmp/unack.yaml" >/dev/null 2>"$tmp/err"
 st=$?
-[ $st -eq 1 ] && grep -q 'own \[onyx-pfc-watchdog-not-written\] \[--strict\]$' "$tmp/err" &&
-	grep -q 'ignored \[onyx-cable-length-not-written\] \[--strict\]$' "$tmp/err"
+[ $st -eq 1 ] && grep -q 'own \[ignored-by-onyx-pfc-watchdog\] \[--strict\]$' "$tmp/err" &&
+	grep -q 'own \[ignored-by-onyx-cable-length\] \[--strict\]$' "$tmp/err"
 check check-strict-unacknowledged-fails $? "exit $st: $(cat "$tmp/err")"
 # In --json, each warning's name is a field; an acknowledged one is not a
 # diagnostic but a row of explain, with the intent's reason.
@@ -196,7 +197,7 @@ import json, sys
 d = json.load(sys.stdin)
 assert [(g["severity"], g["warning"]) for g in d["diagnostics"]] == [("warning", "stale-acknowledgement")], d["diagnostics"]
 rows = {r["key"]: r for r in d["rows"]}
-r = rows["acknowledge.onyx-pfc-watchdog-not-written"]
+r = rows["acknowledge.ignored-by-onyx-pfc-watchdog"]
 assert r["value"] == "acknowledged" and r["reason"].startswith("the Onyx spine keeps its own"), r
 ' >"$tmp/j.why" 2>&1
 check json-warning-names $? "$(cat "$tmp/j.why")"

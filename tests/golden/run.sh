@@ -6,6 +6,7 @@
 #  tests/golden/errors/<case>/intent.yaml + expected.stderr + expected.exit
 #    (+ optional args): the exact diagnostics and exit code, run from the case
 #    directory; and a failing build leaves an earlier output directory as it was.
+#    @SWITCH_PLATFORMS@, @HOST_PLATFORMS@ in expected.stderr: the registry's (platforms.sh).
 # On a mismatch the actual output is written beside the expected one as
 # *.actual (ignored by git), as aerleon does, for `diff` or review.
 set -u
@@ -15,6 +16,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0
 fail=0
+. "$here/platforms.sh"
+switches=$(golden_platforms "$Q" "$tmp" switches)
+hosts=$(golden_platforms "$Q" "$tmp" hosts)
+[ -n "$switches" ] && [ -n "$hosts" ] || { echo "FAIL golden: qosgen lists no platforms"; exit 1; }
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
 
@@ -66,10 +71,11 @@ for case in "$here"/errors/*/; do
 		sed 's/^/  /' "$tmp/stderr" | head -10
 		continue
 	fi
-	if ! cmp -s "$case/expected.stderr" "$tmp/stderr"; then
+	sed -e "s/@SWITCH_PLATFORMS@/$switches/g" -e "s/@HOST_PLATFORMS@/$hosts/g" "$case/expected.stderr" >"$tmp/expected.stderr"
+	if ! cmp -s "$tmp/expected.stderr" "$tmp/stderr"; then
 		cp "$tmp/stderr" "$case/actual.stderr"
 		bad "$name" "stderr differs"
-		diff -u "$case/expected.stderr" "$tmp/stderr" | sed 's/^/  /' | head -20
+		diff -u "$tmp/expected.stderr" "$tmp/stderr" | sed 's/^/  /' | head -20
 		continue
 	fi
 	if [ "$want" -ne 0 ] && { [ "$(cat "$tmp/out/plan.json")" != earlier ] ||

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gen/target_features.c: a feature the intent gives and a used switch target
+ * lacks is one diagnostic per key, worded and named the same for every
+ * target; and the warnings' names for them (gen/warnings.c).
+ */
+#include "helpers.h"
+
+#include "../../gen/target.h"
+#include "../../gen/warnings.h"
+#include "../../targets/onyx/onyx.h"
+
+/*
+ * Every feature given: the watchdog with its restoration time, a cable
+ * length on each of two switches, ECN, a CNP class, both ETS modes, a
+ * traffic class remap and trust pcp.
+ */
+static const char everything[] =
+    "version: 1\nfabric: t\nqos:\n  trust: pcp\n"
+    "  lossless: {priority: 3, traffic_class: 4, dscp: [26], pool: {name: roce, "
+    "memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}, ets: {mode: wrr, weight: 50}}\n"
+    "  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+    "  pfc_watchdog: {restoration_ms: 400}\n"
+    "switches:\n"
+    "  - {name: a, platform: fake, address: a.example.net, ports: [1/1], cable_length_m: 5}\n"
+    "  - {name: b, platform: fake, address: b.example.net, ports: [1/1], cable_length_m: 7}\n";
+
+/* A switch target that declares features, built on the onyx target's port syntax. */
+static struct qg_target fake;
+static const struct qg_target *const registry[] = {&fake, NULL};
+
+static void fake_reset(unsigned features, const struct qg_feature_gap *gaps)
+{
+	fake = qg_target_onyx;
+	fake.name = "fake";
+	fake.aliases = NULL;
+	fake.check = NULL;
+	fake.features = features;
+	fake.gaps = gaps;
+}
+
+/* Load text for the fake registry and run the check; the diagnostics in d. */
+static int check(const char *text, struct qg_diags *d)
+{
+	struct qg_model m;
+	qg_diags_init(d, "t.yaml");
+	int rc = qg_intent_load(text, strlen(text), registry, d, &m);
+	if (rc != 0)
+		return rc;
+	rc = qg_build_check(&m, d, NULL);
+	qg_warnings_acknowledge(&m, d, true);
+	qg_model_free(&m);
+	return rc;
+}
+
+static size_t count(const struct qg_diags *d, const char *needle)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		n += strstr(d->v[i].msg, needle) != NULL;
+	return n;
+}
+
+/* A warning named name at key: exactly one. */
+static void one_warning(struct qg_diags *d, const char *key, const char *name)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct qg_diag *g = &d->v[i];
+		const struct qg_warning_info *w = qg_warning_info(g->warning);
+		if (!strncmp(g->msg, key, strlen(key)) && g->msg[strlen(key)] == ':') {
+			assert_int_equal(g->sev, QG_SEV_WARNING);
+			assert_non_null(w);
+			assert_string_equal(w->name, name);
+			n++;
+		}
+	}
+	if (n != 1)
+		qg_diags_print(d, stderr, false);
+	assert_int_equal(n, 1);
+}
+
+static void test_nothing_declared_everything_ignored(void **state)
+{
+	(void)state;
+	fake_reset(0, NULL);
+	struct qg_diags d;
+	assert_int_equal(check(everything, &d), 0);
+	one_warning(&d, "qos.pfc_watchdog", "ignored-by-fake-pfc-watchdog");
+	one_warning(&d, "switches[a].cable_length_m", "ignored-by-fake-cable-length");
+	one_warning(&d, "switches[b].cable_length_m", "ignored-by-fake-cable-length");
+	one_warning(&d, "qos.lossless.ecn", "ignored-by-fake-ecn");
+	one_warning(&d, "qos.cnp", "ignored-by-fake-cnp");
+	one_warning(&d, "qos.cnp.ets", "ignored-by-fake-ets-strict");
+	one_warning(&d, "qos.lossless.ets", "ignored-by-fake-ets-wrr");
+	one_warning(&d, "qos.lossless.traffic_class", "ignored-by-fake-traffic-class");
+	one_warning(&d, "qos.trust", "ignored-by-fake-trust-pcp");
+	/* The watchdog's own warning covers its restoration time; the pool is required. */
+	assert_int_equal(count(&d, "ignored by fake"), 9);
+	assert_true(diag_has(&d, "qos.lossless.ecn: ignored by fake: the fake target does not "
+				 "write it"));
+	qg_diags_free(&d);
+}
+
+static void test_declared_features_quiet(void **state)
+{
+	(void)state;
+	fake_reset(QG_FEAT_ALL, NULL);
+	struct qg_diags d;
+	assert_int_equal(check(everything, &d), 0);
+	assert_int_equal(count(&d, "ignored by"), 0);
+	qg_diags_free(&d);
+	/* The watchdog without its restoration time: that one alone, in the target's words. */
+	static const struct qg_feature_gap gaps[] = {
+	    {QG_FEAT_PFC_WATCHDOG_RESTORATION, false, "no such time here"},
+	    {0, false, NULL},
+	};
+	fake_reset(QG_FEAT_ALL & ~QG_FEAT_PFC_WATCHDOG_RESTORATION, gaps);
+	assert_int_equal(check(everything, &d), 0);
+	assert_int_equal(count(&d, "ignored by"), 1);
+	assert_true(diag_has(&d, "qos.pfc_watchdog.restoration_ms: ignored by fake: no such time "
+				 "here"));
+	qg_diags_free(&d);
+}
+
+static void test_refused_is_an_error(void **state)
+{
+	(void)state;
+	static const struct qg_feature_gap gaps[] = {
+	    {QG_FEAT_TRUST_PCP, true, "it classifies by DSCP alone"},
+	    {0, false, NULL},
+	};
+	fake_reset(QG_FEAT_ALL & ~QG_FEAT_TRUST_PCP, gaps);
+	struct qg_diags d;
+	assert_int_equal(check(everything, &d), -1);
+	assert_true(diag_has(&d, "qos.trust: refused by fake: it classifies by DSCP alone"));
+	qg_diags_free(&d);
+}
+
+/* The intent acknowledges by the uniform name or by the old one; both silence it. */
+static void test_acknowledged(void **state)
+{
+	(void)state;
+	fake_reset(QG_FEAT_ALL & ~QG_FEAT_ECN, NULL);
+	char text[2048];
+	snprintf(text, sizeof(text), "%sacknowledge: [ignored-by-fake-ecn]\n", everything);
+	struct qg_diags d;
+	assert_int_equal(check(text, &d), 0);
+	assert_int_equal(d.warnings, 1); /* pcp-trust-dscp-unused */
+	qg_diags_free(&d);
+	/* A platform the registry lacks is refused at the entry. */
+	snprintf(text, sizeof(text), "%sacknowledge: [ignored-by-fkae-ecn]\n", everything);
+	assert_int_equal(check(text, &d), -1);
+	assert_true(diag_has(&d, "'ignored-by-fkae-ecn' names no platform qosgen knows ('fkae'); "
+				 "the switch platforms: fake"));
+	qg_diags_free(&d);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	enum qg_warning_id id = qg_warning_lookup("ignored-by-onyx-pfc-watchdog");
+	assert_true(id >= QG_W_COUNT);
+	assert_string_equal(qg_warning_info(id)->name, "ignored-by-onyx-pfc-watchdog");
+	assert_int_equal(qg_warning_info(id)->scope, QG_WS_INTENT);
+	assert_int_equal(qg_warning_feature_id("onyx", "pfc-watchdog"), id);
+	/* The names before issue 26 are aliases. */
+	assert_int_equal(qg_warning_lookup("onyx-pfc-watchdog-not-written"), id);
+	assert_string_equal(
+	    qg_warning_info(qg_warning_lookup("onyx-cable-length-not-written"))->name,
+	    "ignored-by-onyx-cable-length");
+	assert_string_equal(
+	    qg_warning_info(qg_warning_lookup("cumulus-restoration-ms-ignored"))->name,
+	    "ignored-by-cumulus-pfc-watchdog-restoration");
+	/* The longest feature name that ends it. */
+	assert_string_equal(qg_warning_info(qg_warning_lookup("ignored-by-x-pfc-watchdog-"
+							      "restoration"))
+				->name,
+			    "ignored-by-x-pfc-watchdog-restoration");
+	assert_int_equal(qg_warning_lookup("ignored-by-x-pool"), QG_W_NONE);
+	assert_int_equal(qg_warning_lookup("ignored-by-x-buffer-pool"), QG_W_NONE); /* required */
+	assert_int_equal(qg_warning_lookup("ignored-by--ecn"), QG_W_NONE);
+	assert_int_equal(qg_warning_lookup("ignored-by-X-ecn"), QG_W_NONE);
+	/* Typos: the feature's, and an old name's. */
+	assert_string_equal(qg_warning_nearest("ignored-by-onyx-pfc-wachdog"),
+			    "ignored-by-onyx-pfc-watchdog");
+	assert_string_equal(qg_warning_nearest("onyx-pfc-watchdog-not-writen"),
+			    "ignored-by-onyx-pfc-watchdog");
+	char list[1024];
+	qg_warning_acknowledgeable(list, sizeof(list));
+	assert_non_null(strstr(list, "ignored-by-<platform>-<feature> (<feature>: pfc-watchdog, "));
+	assert_null(strstr(list, "buffer-pool"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_nothing_declared_everything_ignored),
+	    cmocka_unit_test(test_declared_features_quiet),
+	    cmocka_unit_test(test_refused_is_an_error),
+	    cmocka_unit_test(test_acknowledged),
+	    cmocka_unit_test(test_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
