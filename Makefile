@@ -87,7 +87,7 @@ E2E_BINS := $(E2E_SRCS:tests/e2e/%.c=$(BUILD)/tests/e2e_%)
 .PHONY: all setup demo demo-run sim-start sim-start-run sim-stop test test-run unit golden golden-update fuzz fuzz-build bench \
 	bench-run fresh-check install clean
 
-all: $(BUILD)/qosgen
+all: $(BUILD)/qosgen $(BUILD)/tools/intent-schema
 
 # `make setup` installs everything; `make demo` only what building needs.
 setup:
@@ -113,6 +113,11 @@ $(BUILD)/libqosgen.a: $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(BUILD)/qosgen: $(BUILD)/cli/main.o $(BUILD)/cli/json.o $(BUILD)/cli/push.o $(BUILD)/cli/verify.o $(BUILD)/libqosgen.a
+	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
+
+# The intent's JSON Schema and the man page's key list, from the key table (gen/keys.c):
+# tests/schema/run.sh checks docs/intent.schema.json and docs/qosgen.1 against it.
+$(BUILD)/tools/intent-schema: $(BUILD)/tools/intent_schema.o $(BUILD)/libqosgen.a
 	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
 
 # The Onyx CLI simulator, a test tool (tests/sim/); it shares no code with qosgen.

@@ -23,6 +23,7 @@
 #include "intent_switches.h"
 #include "intent_verify.h"
 #include "intent_walk.h"
+#include "keys.h"
 #include "names.h"
 #include "readfile.h"
 #include "warnings.h"
@@ -46,7 +47,6 @@ static bool because_ok(const char *s)
 			return false;
 	return n > 0 && n < QG_BECAUSE_LEN;
 }
-#define QG_BECAUSE_RULE "1..200 bytes of text without control characters"
 
 /* One acknowledge entry's warning name: a warning the intent can trigger (gen/warnings.h). */
 static enum qg_warning_id read_ack_name(struct walk *w, const struct qg_ynode *v, const char *path)

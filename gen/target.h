@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "keys.h"
 #include "model.h"
 #include "outset.h"
 #include "ports.h"
@@ -177,6 +178,15 @@ struct qg_target {
 	 * Targets that share one (the same text) share one play.
 	 */
 	const struct qg_handoff *handoff;
+	/*
+	 * The typed rows of the device keys only this target's devices take
+	 * (gen/keys.h; paths relative to the device's entry: "netdev"), ending
+	 * in a row whose path is NULL; NULL: none. The same names as keys, in
+	 * its order, and required as required (tests/unit/test_keys.c checks
+	 * it): the loader takes an enumeration's values from them, and the
+	 * JSON Schema of the intent (gen/keys_schema.c) a host entry's keys.
+	 */
+	const struct qg_key *key_rows;
 };
 
 /* The target of device i of a kind (the intent's platform), or NULL. */

@@ -205,6 +205,13 @@ static void esxi_explain(const struct qg_model *m, struct qg_explain_rows *x)
 
 static const char *const esxi_keys[] = {"uplink", "pvrdma_vmknic", NULL};
 static const char *const esxi_required[] = {"uplink", NULL};
+static const struct qg_key esxi_key_rows[] = {
+    {"uplink", QG_KEY_STRING, .required = true, .rule = QG_VMNIC_RULE,
+     .doc = "the RoCE uplink, the vmnic whose nmlx5 module options the script sets"},
+    {"pvrdma_vmknic", QG_KEY_STRING, .rule = QG_VMKNIC_RULE,
+     .doc = "the vmknic PVRDMA binds to (its tag and MTU are checked)"},
+    {0},
+};
 
 const struct qg_target qg_target_esxi = {
     .name = "esxi",
@@ -214,6 +221,7 @@ const struct qg_target qg_target_esxi = {
     .caps = QG_CAN_DVS_MEMBER,
     .keys = esxi_keys,
     .required = esxi_required,
+    .key_rows = esxi_key_rows,
     .check = esxi_check,
     .settings = esxi_settings,
     .emit = esxi_emit,

@@ -16,6 +16,7 @@
  */
 #include "linux.h"
 #include "../../gen/handoff.h"
+#include "../../gen/names.h"
 #include "host_script.h"
 
 #include "../../gen/derive.h"
@@ -341,6 +342,19 @@ static void linux_explain(const struct qg_model *m, struct qg_explain_rows *x)
 static const char *const linux_keys[] = {"netdev",   "rdma_device", "function",
 					 "qos_tool", "persist",	    NULL};
 static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
+static const struct qg_key linux_key_rows[] = {
+    {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE,
+     .doc = "the RoCE port's network interface (mlnx_qos, dcb and ip take it)"},
+    {"rdma_device", QG_KEY_STRING, .required = true, .rule = QG_RDMA_DEVICE_RULE,
+     .doc = "its RDMA device (rdma_cm's ToS and the counters are per device)"},
+    {"function", QG_KEY_ENUM, .values = (const char *const[]){"pf", "vf", NULL}, .def = "pf",
+     .doc = "a physical function, or a virtual one whose QoS the hypervisor owns"},
+    {"qos_tool", QG_KEY_ENUM, .values = (const char *const[]){"mlnx_qos", "dcb", NULL},
+     .def = "mlnx_qos", .doc = "the tool the script sets trust and PFC with; pf only"},
+    {"persist", QG_KEY_BOOL, .def = "true",
+     .doc = "whether push installs the script to run at boot and when the NIC appears"},
+    {0},
+};
 
 const struct qg_target qg_target_linux = {
     .name = "linux",
@@ -351,6 +365,7 @@ const struct qg_target qg_target_linux = {
     /* function before qos_tool: the loader reads them in this order (qos_tool warns for vf). */
     .keys = linux_keys,
     .required = linux_required,
+    .key_rows = linux_key_rows,
     .settings = linux_settings,
     .emit = linux_emit,
     .group = linux_group,
