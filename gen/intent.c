@@ -86,7 +86,6 @@ static enum qg_warning_id read_ack_name(struct walk *w, const struct qg_ynode *v
  */
 static void load_acknowledge(struct walk *w, const struct qg_ynode *n)
 {
-	static const char *const keys[] = {"warning", "because", NULL};
 	struct qg_model *m = w->m;
 	size_t count = 0;
 	if (!(m->acks = entry_alloc_list(w, n, "acknowledge", sizeof(*m->acks), &count)))
@@ -97,7 +96,7 @@ static void load_acknowledge(struct walk *w, const struct qg_ynode *n)
 		snprintf(path, sizeof(path), "acknowledge[%zu]", i);
 		snprintf(sub, sizeof(sub), "%s", path);
 		if (item->kind == QG_Y_MAP) {
-			walk_check_keys(w, item, path, keys);
+			walk_check_table_keys(w, item, path);
 			walk_join(sub, path, "warning");
 			name = walk_require(w, item, "warning", path);
 			why = walk_get(item, "because");
@@ -133,8 +132,6 @@ static void load_acknowledge(struct walk *w, const struct qg_ynode *n)
 int qg_intent_load(const char *text, size_t len, const struct qg_target *const *targets,
 		   struct qg_diags *d, struct qg_model *m)
 {
-	static const char *const keys[] = {"version", "fabric", "qos",	       "switches", "hosts",
-					   "dvs",     "verify", "acknowledge", NULL};
 	memset(m, 0, sizeof(*m));
 	struct qg_ynode *root = qg_yaml_parse(text, len, d);
 	if (!root) {
@@ -150,7 +147,7 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 		qg_yaml_free(root);
 		return -1;
 	}
-	walk_check_keys(&w, root, "the intent file", keys);
+	walk_check_table_keys(&w, root, "the intent file");
 	const struct qg_ynode *v;
 	if ((v = walk_require(&w, root, "version", "the intent file"))) {
 		long ver;

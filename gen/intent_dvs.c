@@ -13,8 +13,8 @@
 
 void intent_dvs_load(struct walk *w, const struct qg_ynode *n)
 {
-	static const char *const keys[] = {"name",    "vcenter",   "datacenter", "mtu",
-					   "uplinks", "portgroup", "hosts",	 NULL};
+	const char *keys[TABLE_KEYS + 1];
+	qg_key_children("dvs[]", keys, TABLE_KEYS);
 	struct qg_model *m = w->m;
 	const struct qg_target *target = NULL;
 	for (size_t t = 0; w->targets[t] && !target; t++)
@@ -61,13 +61,13 @@ void intent_dvs_load(struct walk *w, const struct qg_ynode *n)
 		s->uplinks = QG_DEFAULT_DVS_UPLINKS;
 		if ((v = walk_get(item, "uplinks"))) {
 			walk_join(sub, path, "uplinks");
-			walk_read_int(w, v, sub, 1, 32, &s->uplinks);
+			walk_read_key_int(w, v, sub, &s->uplinks);
 		}
 		/* vSphere accepts a DVS maxMtu of 1500..9000. */
 		s->mtu = m->qos.mtu;
 		if ((v = walk_get(item, "mtu"))) {
 			walk_join(sub, path, "mtu");
-			s->mtu_given = walk_read_int(w, v, sub, 1500, 9000, &s->mtu);
+			s->mtu_given = walk_read_key_int(w, v, sub, &s->mtu);
 			if (s->mtu_given && s->mtu < m->qos.mtu)
 				qg_error(
 				    w->d, v->pos,

@@ -60,7 +60,7 @@ void entry_ssh_target(struct walk *w, const struct qg_ynode *item, const char *p
 	*port = t && t->default_port ? t->default_port : QG_DEFAULT_SSH_PORT;
 	if ((v = walk_get(item, "port"))) {
 		walk_join(sub, path, "port");
-		*port_given = walk_read_int(w, v, sub, 1, 65535, port);
+		*port_given = walk_read_key_int(w, v, sub, port);
 	}
 	if ((v = walk_get(item, "user"))) {
 		walk_join(sub, path, "user");

@@ -17,16 +17,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The keys every host entry takes; each platform adds its own (struct qg_target.keys). */
-static const char *const host_common_keys[] = {"name", "address", "platform", "port", "user", NULL};
+/* Does every host entry take key (the key table's hosts[] rows)? Each platform adds its own. */
+static bool host_common_key(const char *key)
+{
+	char path[PATH_LEN];
+	snprintf(path, sizeof(path), "hosts[].%s", key);
+	return qg_key_find(path) != NULL;
+}
 #define MAX_HOST_KEYS 32
 
 /* Every key a hosts entry may hold: the common ones and every host target's own. */
 static void host_keys(const struct walk *w, const char *keys[MAX_HOST_KEYS + 1])
 {
 	size_t n = 0;
-	for (size_t k = 0; host_common_keys[k]; k++)
-		keys[n++] = host_common_keys[k];
+	n = qg_key_children("hosts[]", keys, TABLE_KEYS);
 	for (size_t t = 0; w->targets[t]; t++) {
 		const struct qg_target *tg = w->targets[t];
 		for (size_t k = 0; tg->kind == QG_DEVICE_HOST && tg->keys && tg->keys[k]; k++) {
@@ -45,7 +49,7 @@ static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char 
 			const char *const *all, const struct qg_target *t)
 {
 	for (size_t k = 0; all[k]; k++) {
-		if (walk_key_allowed(all[k], host_common_keys) || qg_target_takes(t, all[k]))
+		if (host_common_key(all[k]) || qg_target_takes(t, all[k]))
 			continue;
 		const struct qg_ynode *key = walk_get_key_node(item, all[k]);
 		if (key) {
@@ -62,8 +66,6 @@ static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char 
 static void load_host_key(struct walk *w, const struct qg_ynode *item, const char *path,
 			  const char *key, struct qg_host *h)
 {
-	static const char *const tools[] = {"mlnx_qos", "dcb", NULL};
-	static const char *const functions[] = {"pf", "vf", NULL};
 	static const char *const booleans[] = {"false", "true", NULL};
 	char sub[PATH_LEN];
 	const struct qg_ynode *v = walk_key_allowed(key, h->target->required)
@@ -79,13 +81,13 @@ static void load_host_key(struct walk *w, const struct qg_ynode *item, const cha
 		walk_read_str(w, v, sub, qg_rdma_device_ok, QG_RDMA_DEVICE_RULE, h->rdma_device,
 			      sizeof(h->rdma_device));
 	} else if (!strcmp(key, "function")) {
-		int f = walk_read_enum(w, v, sub, functions);
+		int f = walk_read_enum(w, v, sub, walk_key_values(walk_target_row(h->target, key)));
 		if (f >= 0) {
 			h->function = (enum qg_function)f;
 			h->function_given = true;
 		}
 	} else if (!strcmp(key, "qos_tool")) {
-		int t = walk_read_enum(w, v, sub, tools);
+		int t = walk_read_enum(w, v, sub, walk_key_values(walk_target_row(h->target, key)));
 		if (t >= 0) {
 			h->qos_tool = (enum qg_qos_tool)t;
 			h->qos_tool_given = true;

@@ -15,8 +15,6 @@
 
 static void load_ets(struct walk *w, const struct qg_ynode *n, const char *path, struct qg_ets *ets)
 {
-	static const char *const modes[] = {"strict", "wrr", NULL};
-	static const char *const keys[] = {"mode", "weight", NULL};
 	ets->pos = n->pos;
 	if (n->kind == QG_Y_SCALAR) {
 		if (strcmp(n->value, "strict") == 0) {
@@ -30,14 +28,14 @@ static void load_ets(struct walk *w, const struct qg_ynode *n, const char *path,
 	}
 	if (!walk_expect_kind(w, n, QG_Y_MAP, path))
 		return;
-	walk_check_keys(w, n, path, keys);
+	walk_check_table_keys(w, n, path);
 	char sub[PATH_LEN];
 	const struct qg_ynode *mode = walk_require(w, n, "mode", path);
 	const struct qg_ynode *weight = walk_get(n, "weight");
 	if (!mode)
 		return;
 	walk_join(sub, path, "mode");
-	int m = walk_read_enum(w, mode, sub, modes);
+	int m = walk_read_enum(w, mode, sub, walk_key_values(walk_key_row(sub)));
 	if (m < 0)
 		return;
 	walk_join(sub, path, "weight");
@@ -55,7 +53,7 @@ static void load_ets(struct walk *w, const struct qg_ynode *n, const char *path,
 		walk_consequence(w, "weight", path);
 		return;
 	}
-	if (walk_read_int(w, weight, sub, 1, 100, &ets->weight))
+	if (walk_read_key_int(w, weight, sub, &ets->weight))
 		ets->mode = QG_ETS_WRR;
 }
 
@@ -65,7 +63,7 @@ static void load_dscp_list(struct walk *w, const struct qg_ynode *n, const char 
 	c->dscp_pos = n->pos;
 	if (n->kind == QG_Y_SCALAR) {
 		int v;
-		if (walk_read_int(w, n, path, 0, 63, &v))
+		if (walk_read_key_int(w, n, path, &v))
 			c->dscp[c->n_dscp++] = v;
 		return;
 	}
@@ -86,7 +84,7 @@ static void load_dscp_list(struct walk *w, const struct qg_ynode *n, const char 
 		int v;
 		char sub[PATH_LEN];
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
-		if (!walk_read_int(w, n->kids[i], sub, 0, 63, &v))
+		if (!walk_read_key_int(w, n->kids[i], sub, &v))
 			continue;
 		if (seen[v]) {
 			qg_error(w->d, n->kids[i]->pos, "%s: DSCP %d is listed twice", path, v);
@@ -111,7 +109,7 @@ static void load_class_common(struct walk *w, const struct qg_ynode *n, const ch
 	else {
 		walk_join(sub, path, "priority");
 		c->priority_pos = v->pos;
-		if (!walk_read_int(w, v, sub, 0, 7, &c->priority))
+		if (!walk_read_key_int(w, v, sub, &c->priority))
 			w->bad |= BAD_PRIO << shift;
 	}
 	if (!(v = walk_require(w, n, "dscp", path)))
@@ -127,7 +125,7 @@ static void load_class_common(struct walk *w, const struct qg_ynode *n, const ch
 	if ((v = walk_get(n, "traffic_class"))) {
 		walk_join(sub, path, "traffic_class");
 		c->tc_pos = v->pos;
-		c->tc_given = walk_read_int(w, v, sub, 0, 7, &c->traffic_class);
+		c->tc_given = walk_read_key_int(w, v, sub, &c->traffic_class);
 		if (!c->tc_given)
 			w->bad |= BAD_TC << shift;
 	} else if (w->bad & (BAD_PRIO << shift)) {
@@ -144,21 +142,17 @@ static void load_class_common(struct walk *w, const struct qg_ynode *n, const ch
 
 static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 {
-	static const char *const keys[] = {"priority", "dscp", "traffic_class", "pool", "ecn",
-					   "ets",      NULL};
-	static const char *const pool_keys[] = {"name", "memory_percent", NULL};
-	static const char *const ecn_keys[] = {"min_kb", "max_kb", NULL};
 	const char *path = "qos.lossless";
 	if (!walk_expect_kind(w, n, QG_Y_MAP, path)) {
 		w->bad |= BAD_CLASS | BAD_ECN;
 		return;
 	}
-	walk_check_keys(w, n, path, keys);
+	walk_check_table_keys(w, n, path);
 	load_class_common(w, n, path, &q->lossless, false, 0);
 
 	const struct qg_ynode *pool = walk_require(w, n, "pool", path);
 	if (pool && walk_expect_kind(w, pool, QG_Y_MAP, "qos.lossless.pool")) {
-		walk_check_keys(w, pool, "qos.lossless.pool", pool_keys);
+		walk_check_table_keys(w, pool, "qos.lossless.pool");
 		const struct qg_ynode *v;
 		if ((v = walk_require(w, pool, "name", "qos.lossless.pool")))
 			walk_read_str(w, v, "qos.lossless.pool.name", qg_pool_name_ok, QG_POOL_RULE,
@@ -196,13 +190,11 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 	if (ecn && ecn->kind != QG_Y_MAP)
 		w->bad |= BAD_ECN;
 	if (ecn && walk_expect_kind(w, ecn, QG_Y_MAP, "qos.lossless.ecn")) {
-		walk_check_keys(w, ecn, "qos.lossless.ecn", ecn_keys);
+		walk_check_table_keys(w, ecn, "qos.lossless.ecn");
 		const struct qg_ynode *lo = walk_require(w, ecn, "min_kb", "qos.lossless.ecn");
 		const struct qg_ynode *hi = walk_require(w, ecn, "max_kb", "qos.lossless.ecn");
-		bool ok = lo && walk_read_int(w, lo, "qos.lossless.ecn.min_kb", 1, 100000,
-					      &q->ecn_min_kb);
-		ok = (hi &&
-		      walk_read_int(w, hi, "qos.lossless.ecn.max_kb", 1, 100000, &q->ecn_max_kb)) &&
+		bool ok = lo && walk_read_key_int(w, lo, "qos.lossless.ecn.min_kb", &q->ecn_min_kb);
+		ok = (hi && walk_read_key_int(w, hi, "qos.lossless.ecn.max_kb", &q->ecn_max_kb)) &&
 		     ok;
 		if (!ok)
 			w->bad |= BAD_ECN;
@@ -219,12 +211,11 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 
 static void load_cnp(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 {
-	static const char *const keys[] = {"priority", "dscp", "traffic_class", "ets", NULL};
 	if (!walk_expect_kind(w, n, QG_Y_MAP, "qos.cnp")) {
 		w->bad |= BAD_CNP_MAP;
 		return;
 	}
-	walk_check_keys(w, n, "qos.cnp", keys);
+	walk_check_table_keys(w, n, "qos.cnp");
 	load_class_common(w, n, "qos.cnp", &q->cnpc, true, BAD_CNP_SHIFT);
 	q->cnp = true;
 }
@@ -399,7 +390,6 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
  */
 static void load_pfc_watchdog(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 {
-	static const char *const keys[] = {"detection_ms", "restoration_ms", "poll_ms", NULL};
 	static const char *const booleans[] = {"false", "true", NULL};
 	const char *path = "qos.pfc_watchdog";
 	struct qg_pfc_watchdog *wd = &q->pfcwd;
@@ -427,20 +417,16 @@ static void load_pfc_watchdog(struct walk *w, const struct qg_ynode *n, struct q
 	}
 	if (!walk_expect_kind(w, n, QG_Y_MAP, path))
 		return;
-	walk_check_keys(w, n, path, keys);
+	walk_check_table_keys(w, n, path);
 	const struct {
 		const char *key;
-		int lo, hi;
 		int *v;
 		bool *given;
 		struct qg_pos *pos;
 	} t[] = {
-	    {"detection_ms", QG_PFCWD_DETECTION_MIN, QG_PFCWD_DETECTION_MAX, &wd->detection_ms,
-	     &wd->detection_given, &wd->detection_pos},
-	    {"restoration_ms", QG_PFCWD_RESTORATION_MIN, QG_PFCWD_RESTORATION_MAX,
-	     &wd->restoration_ms, &wd->restoration_given, &wd->restoration_pos},
-	    {"poll_ms", QG_PFCWD_POLL_MIN, QG_PFCWD_POLL_MAX, &wd->poll_ms, &wd->poll_given,
-	     &wd->poll_pos},
+	    {"detection_ms", &wd->detection_ms, &wd->detection_given, &wd->detection_pos},
+	    {"restoration_ms", &wd->restoration_ms, &wd->restoration_given, &wd->restoration_pos},
+	    {"poll_ms", &wd->poll_ms, &wd->poll_given, &wd->poll_pos},
 	};
 	bool ok = true;
 	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
@@ -450,7 +436,7 @@ static void load_pfc_watchdog(struct walk *w, const struct qg_ynode *n, struct q
 		char sub[PATH_LEN];
 		walk_join(sub, path, t[k].key);
 		*t[k].pos = v->pos;
-		*t[k].given = walk_read_int(w, v, sub, t[k].lo, t[k].hi, t[k].v);
+		*t[k].given = walk_read_key_int(w, v, sub, t[k].v);
 		ok = *t[k].given && ok;
 	}
 	if (!ok)
@@ -476,20 +462,18 @@ static void load_pfc_watchdog(struct walk *w, const struct qg_ynode *n, struct q
 
 void intent_qos_load(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 {
-	static const char *const keys[] = {"trust", "mtu",	    "switch_mtu", "lossless",
-					   "cnp",   "pfc_watchdog", NULL};
-	static const char *const trusts[] = {"dscp", "pcp", NULL};
 	q->trust = QG_TRUST_DSCP;
 	q->mtu = QG_DEFAULT_MTU;
 	q->switch_mtu = QG_DEFAULT_SWITCH_MTU;
 	if (!walk_expect_kind(w, n, QG_Y_MAP, "qos"))
 		return;
 	w->qos_read = true;
-	walk_check_keys(w, n, "qos", keys);
+	walk_check_table_keys(w, n, "qos");
 	const struct qg_ynode *v;
 	if ((v = walk_get(n, "trust"))) {
 		q->trust_pos = v->pos;
-		int t = walk_read_enum(w, v, "qos.trust", trusts);
+		int t =
+		    walk_read_enum(w, v, "qos.trust", walk_key_values(qg_key_find("qos.trust")));
 		if (t >= 0) {
 			q->trust = (enum qg_trust)t;
 			q->trust_given = true;
@@ -499,7 +483,7 @@ void intent_qos_load(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 	}
 	if ((v = walk_get(n, "mtu"))) {
 		q->mtu_pos = v->pos;
-		q->mtu_given = walk_read_int(w, v, "qos.mtu", 1500, 9216, &q->mtu);
+		q->mtu_given = walk_read_key_int(w, v, "qos.mtu", &q->mtu);
 		if (!q->mtu_given)
 			w->bad |= BAD_MTU;
 	}

@@ -154,7 +154,7 @@ static void load_cable_length(struct walk *w, const struct qg_ynode *n, const ch
 	}
 	if (n->kind != QG_Y_MAP) {
 		int len;
-		if (walk_read_int(w, n, path, 1, QG_CABLE_M_MAX, &len)) {
+		if (walk_read_key_int(w, n, path, &len)) {
 			for (size_t k = 0; k < s->n_ports; k++)
 				m[k] = len;
 			s->cable_m = m;
@@ -163,6 +163,11 @@ static void load_cable_length(struct walk *w, const struct qg_ynode *n, const ch
 		}
 		return;
 	}
+	/* A port list's length: the range of the table's row of any key here. */
+	char any[PATH_LEN];
+	walk_join(any, path, "*");
+	const struct qg_key *every = walk_key_row(any);
+	long lo = every ? every->lo : 1, hi = every ? every->hi : 0;
 	bool ok = true;
 	const struct qg_ynode **named = calloc(s->n_ports, sizeof(*named)); /* each port's key */
 	if (!named) {
@@ -175,7 +180,7 @@ static void load_cable_length(struct walk *w, const struct qg_ynode *n, const ch
 		char sub[PATH_LEN], err[200];
 		snprintf(sub, sizeof(sub), "%s.%s", path, k->value);
 		int len;
-		if (!walk_read_int(w, v, sub, 1, QG_CABLE_M_MAX, &len)) {
+		if (!walk_read_int(w, v, sub, lo, hi, &len)) {
 			ok = false;
 			continue;
 		}
@@ -270,8 +275,8 @@ static void check_endpoint(struct walk *w, const struct qg_ynode *item, const ch
 
 void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 {
-	static const char *const keys[] = {"name", "platform", "address",	 "port",
-					   "user", "ports",    "cable_length_m", NULL};
+	const char *keys[TABLE_KEYS + 1];
+	qg_key_children("switches[]", keys, TABLE_KEYS);
 	struct qg_model *m = w->m;
 	/* Bounded, as hosts are (gen/bounds.h): each switch is a file and its ports' work. */
 	if (n->kind == QG_Y_SEQ && n->n_kids > QG_SWITCHES_MAX) {

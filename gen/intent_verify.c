@@ -13,8 +13,6 @@
 
 void intent_verify_load(struct walk *w, const struct qg_ynode *n)
 {
-	static const char *const keys[] = {"pairs", "message_size", "duration_s", NULL};
-	static const char *const pair_keys[] = {"client", "server", "min_gbps", NULL};
 	struct qg_verify *vf = &w->m->verify;
 	vf->message_size = QG_DEFAULT_MESSAGE_SIZE;
 	vf->duration_s = QG_DEFAULT_DURATION_S;
@@ -22,15 +20,14 @@ void intent_verify_load(struct walk *w, const struct qg_ynode *n)
 		return;
 	if (!walk_expect_kind(w, n, QG_Y_MAP, "verify"))
 		return;
-	walk_check_keys(w, n, "verify", keys);
+	walk_check_table_keys(w, n, "verify");
 	const struct qg_ynode *v;
-	/* perftest's largest message for ib_write_bw is 8 MiB (MAX_SIZE). */
+	/* The ranges are the key table's (gen/keys.c, with their sources). */
 	if ((v = walk_get(n, "message_size")))
 		vf->message_size_given =
-		    walk_read_int(w, v, "verify.message_size", 1, 8388608, &vf->message_size);
+		    walk_read_key_int(w, v, "verify.message_size", &vf->message_size);
 	if ((v = walk_get(n, "duration_s")))
-		vf->duration_given =
-		    walk_read_int(w, v, "verify.duration_s", 1, 3600, &vf->duration_s);
+		vf->duration_given = walk_read_key_int(w, v, "verify.duration_s", &vf->duration_s);
 	const struct qg_ynode *pairs = walk_require(w, n, "pairs", "verify");
 	if (!pairs || !walk_expect_kind(w, pairs, QG_Y_SEQ, "verify.pairs"))
 		return;
@@ -56,7 +53,7 @@ void intent_verify_load(struct walk *w, const struct qg_ynode *n)
 		if (cn && sn && cn->kind == QG_Y_SCALAR && sn->kind == QG_Y_SCALAR &&
 		    qg_name_ok(cn->value) && qg_name_ok(sn->value))
 			snprintf(path, sizeof(path), "verify.pairs[%s,%s]", cn->value, sn->value);
-		walk_check_keys(w, p, path, pair_keys);
+		walk_check_table_keys(w, p, path);
 		const struct qg_ynode *c = walk_require(w, p, "client", path);
 		const struct qg_ynode *s = walk_require(w, p, "server", path);
 		const struct qg_ynode *g = walk_require(w, p, "min_gbps", path);

@@ -542,6 +542,54 @@ int walk_read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 	return -1;
 }
 
+const struct qg_key *walk_key_row(const char *path)
+{
+	char p[PATH_LEN];
+	qg_key_path(path, p, sizeof(p));
+	const struct qg_key *k = qg_key_find(p);
+	char *dot = strrchr(p, '.');
+	if (!k && dot) {
+		strcpy(dot + 1, "*");
+		k = qg_key_find(p);
+	}
+	return k;
+}
+
+void walk_check_table_keys(struct walk *w, const struct qg_ynode *map, const char *path)
+{
+	const char *names[TABLE_KEYS + 1];
+	char p[PATH_LEN] = "";
+	if (strcmp(path, "the intent file"))
+		qg_key_path(path, p, sizeof(p));
+	qg_key_children(p, names, TABLE_KEYS);
+	walk_check_keys(w, map, path, names);
+}
+
+bool walk_read_key_int(struct walk *w, const struct qg_ynode *n, const char *path, int *out)
+{
+	const struct qg_key *k = walk_key_row(path);
+	if (!k || !(k->type & QG_KEY_INT)) {
+		qg_error(w->d, n->pos, "%s: not an integer key of qosgen's key table (a bug)",
+			 path);
+		return false;
+	}
+	return walk_read_int(w, n, path, k->lo, k->hi, out);
+}
+
+const char *const *walk_key_values(const struct qg_key *k)
+{
+	static const char *const none[] = {NULL};
+	return k && k->values ? k->values : none;
+}
+
+const struct qg_key *walk_target_row(const struct qg_target *t, const char *key)
+{
+	for (const struct qg_key *r = t ? t->key_rows : NULL; r && r->path; r++)
+		if (!strcmp(r->path, key))
+			return r;
+	return NULL;
+}
+
 /* The names of the registry's targets of a kind (with a capability), NULL-terminated. */
 void walk_platform_names(const struct walk *w, enum qg_device_kind kind, unsigned caps,
 			 const char *names[MAX_PLATFORMS + 1])

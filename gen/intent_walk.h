@@ -9,6 +9,7 @@
 #define QG_INTENT_WALK_H
 
 #include "diag.h"
+#include "keys.h"
 #include "model.h"
 #include "strmap.h"
 #include "target.h"
@@ -92,6 +93,9 @@ enum {
 	BAD_CNP_MAP = 1u << 12,
 };
 
+/* The most keys one mapping of the key table has. */
+#define TABLE_KEYS 16
+
 /* The most platforms of one kind a message lists. */
 #define MAX_PLATFORMS 16
 
@@ -135,6 +139,20 @@ bool walk_read_str(struct walk *w, const struct qg_ynode *n, const char *path,
 int walk_read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 		   const char *const *names);
 /* The registry's platforms of a kind (with caps), and a device's `platform:` read. */
+/*
+ * The key table (gen/keys.h) at a diagnostic path: its row
+ * ("switches[leaf1].port" is "switches[].port"; a free key of a mapping is
+ * its "*" row), NULL when none; the keys of the mapping at path, checked
+ * (walk_check_keys); an integer read with the row's range; an enumeration's
+ * values. A path the table lacks is a bug, reported as one at the node.
+ */
+const struct qg_key *walk_key_row(const char *path);
+void walk_check_table_keys(struct walk *w, const struct qg_ynode *map, const char *path);
+bool walk_read_key_int(struct walk *w, const struct qg_ynode *n, const char *path, int *out);
+const char *const *walk_key_values(const struct qg_key *k);
+/* Target t's row of its device key `key`, or NULL. */
+const struct qg_key *walk_target_row(const struct qg_target *t, const char *key);
+
 void walk_platform_names(const struct walk *w, enum qg_device_kind kind, unsigned caps,
 			 const char *names[MAX_PLATFORMS + 1]);
 const struct qg_target *walk_read_platform(struct walk *w, const struct qg_ynode *n,

@@ -214,8 +214,16 @@ void qg_key_path(const char *path, char *out, size_t len)
 			out[o++] = *c;
 			continue;
 		}
-		const char *close = strchr(c, ']');
-		if (!close)
+		/* A host list's name holds brackets of its own: "hosts[gpu-[001-512]]". */
+		size_t depth = 0;
+		const char *close = c;
+		for (; *close; close++) {
+			depth += *close == '[';
+			depth -= *close == ']';
+			if (depth == 0)
+				break;
+		}
+		if (!*close)
 			break;
 		out[o++] = '[';
 		out[o++] = ']';

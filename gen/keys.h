@@ -47,7 +47,7 @@ struct qg_key {
 	const char *path;
 	unsigned type;		   /* QG_KEY_* */
 	long lo, hi;		   /* INT: the range; NUMBER: in hundredths, lo excluded */
-	const char *const *values; /* ENUM, NULL-terminated */
+	const char *const *values; /* ENUM, NULL-terminated; index i is the model's enum value i */
 	enum qg_key_values values_from;
 	bool required;
 	bool nonempty;	  /* LIST: at least one item */

@@ -142,6 +142,29 @@ static void test_target_rows_match_keys(void **state)
 	assert_true(hosts_with_rows >= 2);
 }
 
+/* The loader stores an enumeration's index: the values are in the model's enum order. */
+static void test_enum_values_in_model_order(void **state)
+{
+	(void)state;
+	assert_string_equal(qg_key_find("qos.trust")->values[QG_TRUST_PCP], "pcp");
+	/* ets mode: index 0 is strict, 1 wrr (intent_qos.c's load_ets). */
+	assert_string_equal(qg_key_find("qos.lossless.ets.mode")->values[1], "wrr");
+	assert_string_equal(qg_key_find("qos.cnp.ets.mode")->values[0], "strict");
+	size_t seen = 0;
+	for (size_t t = 0; qg_targets[t]; t++)
+		for (const struct qg_key *r = qg_targets[t]->key_rows; r && r->path; r++) {
+			if (!strcmp(r->path, "function")) {
+				assert_string_equal(r->values[QG_FN_VF], "vf");
+				seen++;
+			}
+			if (!strcmp(r->path, "qos_tool")) {
+				assert_string_equal(r->values[QG_TOOL_DCB], "dcb");
+				seen++;
+			}
+		}
+	assert_int_equal(seen, 2);
+}
+
 static const cJSON *at(const cJSON *o, const char *const *path)
 {
 	for (; *path && o; path++)
@@ -181,6 +204,7 @@ int main(void)
 	    cmocka_unit_test(test_children_in_table_order),
 	    cmocka_unit_test(test_key_path),
 	    cmocka_unit_test(test_target_rows_match_keys),
+	    cmocka_unit_test(test_enum_values_in_model_order),
 	    cmocka_unit_test(test_schema_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
