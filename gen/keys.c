@@ -12,26 +12,28 @@
 #include "model.h"
 #include "names.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
+/* Where a value lands in the model: .base and .offset (gen/keys.h). */
+#define AT(kb, type, field) .base = kb, .offset = offsetof(type, field)
 
 static const char *const trusts[] = {"dscp", "pcp", NULL};
 static const char *const strict[] = {"strict", NULL};
 static const char *const ets_modes[] = {"strict", "wrr", NULL};
 
 /* Rows shared by the two classes, under "qos.lossless" and "qos.cnp". */
+/* clang-format off */
 #define CLASS_PRIORITY(c, what)                                                                    \
-	{                                                                                          \
-		c ".priority", QG_KEY_INT, 0, 7, .required = true,                                 \
-						 .doc = "the 802.1p priority of " what " (0..7)"   \
-	}
+	{c ".priority", QG_KEY_INT, 0, 7, .required = true,                                        \
+	 .doc = "the 802.1p priority of " what " (0..7)", AT(QG_KB_CLASS, struct qg_class, priority)}
 #define CLASS_TC(c, what)                                                                          \
-	{                                                                                          \
-		c ".traffic_class", QG_KEY_INT, 0, 7, .def = "the class's priority",               \
-						      .doc = "the egress queue of " what " (0..7)" \
-	}
+	{c ".traffic_class", QG_KEY_INT, 0, 7, .def = "the class's priority",                      \
+	 .doc = "the egress queue of " what " (0..7)",                                             \
+	 AT(QG_KB_CLASS, struct qg_class, traffic_class)}
+/* clang-format on */
 
 static const struct qg_key rows[] = {
     {"version", QG_KEY_INT, 1, 1, .required = true, .doc = "the intent format's version: 1"},
@@ -45,12 +47,14 @@ static const struct qg_key rows[] = {
     {"acknowledge", QG_KEY_LIST, .doc = "warnings the intent accepts, each with why"},
 
     {"qos.trust", QG_KEY_ENUM, .values = trusts, .def = "dscp",
-     .doc = "what switches and hosts classify by: the DSCP or the 802.1p priority"},
+     .doc = "what switches and hosts classify by: the DSCP or the 802.1p priority",
+     AT(QG_KB_QOS, struct qg_qos, trust)},
     {"qos.mtu", QG_KEY_INT, 1500, 9216, .def = STR(QG_DEFAULT_MTU),
-     .doc = "the hosts' MTU in bytes"},
+     .doc = "the hosts' MTU in bytes", AT(QG_KB_QOS, struct qg_qos, mtu)},
     {"qos.switch_mtu", QG_KEY_INT, 1500, QG_DEFAULT_SWITCH_MTU,
      .def = "the largest port MTU every switch OS used takes, at most " STR(QG_DEFAULT_SWITCH_MTU),
-     .doc = "the switch ports' MTU in bytes; at least mtu + " STR(QG_SWITCH_MTU_OVERHEAD)},
+     .doc = "the switch ports' MTU in bytes; at least mtu + " STR(QG_SWITCH_MTU_OVERHEAD),
+     AT(QG_KB_QOS, struct qg_qos, switch_mtu)},
     {"qos.lossless", QG_KEY_MAP, .required = true, .doc = "the lossless (RoCE) class"},
     {"qos.cnp", QG_KEY_MAP, .doc = "the class of DCQCN's congestion notification packets"},
     {"qos.pfc_watchdog", QG_KEY_BOOL | QG_KEY_MAP,
@@ -68,17 +72,21 @@ static const struct qg_key rows[] = {
     {"qos.lossless.ets", QG_KEY_ENUM | QG_KEY_MAP, .values = strict,
      .doc = "the class's scheduling: strict, or {mode: wrr, weight: 1..100}"},
     {"qos.lossless.pool.name", QG_KEY_STRING, .required = true, .rule = QG_POOL_RULE,
-     .doc = "the pool's name on the switches"},
+     .doc = "the pool's name on the switches", AT(QG_KB_QOS, struct qg_qos, pool_name)},
     {"qos.lossless.pool.memory_percent", QG_KEY_NUMBER, 0, 10000, .required = true,
-     .doc = "the pool's share of the switch buffer, in percent (0, 100]"},
+     .doc = "the pool's share of the switch buffer, in percent (0, 100]",
+     AT(QG_KB_QOS, struct qg_qos, pool_percent_centi)},
     {"qos.lossless.ecn.min_kb", QG_KEY_INT, 1, 100000, .required = true,
-     .doc = "the queue depth in kB where ECN marking starts"},
+     .doc = "the queue depth in kB where ECN marking starts",
+     AT(QG_KB_QOS, struct qg_qos, ecn_min_kb)},
     {"qos.lossless.ecn.max_kb", QG_KEY_INT, 1, 100000, .required = true,
-     .doc = "the queue depth in kB where every packet is marked; at least min_kb"},
+     .doc = "the queue depth in kB where every packet is marked; at least min_kb",
+     AT(QG_KB_QOS, struct qg_qos, ecn_max_kb)},
     {"qos.lossless.ets.mode", QG_KEY_ENUM, .values = ets_modes, .required = true,
      .doc = "strict priority, or weighted round robin"},
     {"qos.lossless.ets.weight", QG_KEY_INT, 1, 100,
-     .doc = "the WRR class's share of the bandwidth in percent; mode wrr only"},
+     .doc = "the WRR class's share of the bandwidth in percent; mode wrr only",
+     AT(QG_KB_CLASS, struct qg_class, ets.weight)},
 
     CLASS_PRIORITY("qos.cnp", "CNPs"),
     {"qos.cnp.dscp", QG_KEY_INT, 0, 63, .required = true,
@@ -89,29 +97,36 @@ static const struct qg_key rows[] = {
     {"qos.cnp.ets.mode", QG_KEY_ENUM, .values = ets_modes, .required = true,
      .doc = "strict priority, or weighted round robin"},
     {"qos.cnp.ets.weight", QG_KEY_INT, 1, 100,
-     .doc = "the WRR class's share of the bandwidth in percent; mode wrr only"},
+     .doc = "the WRR class's share of the bandwidth in percent; mode wrr only",
+     AT(QG_KB_CLASS, struct qg_class, ets.weight)},
 
     /* SONiC's model's ranges (sonic-pfcwd.yang; gen/model.h). */
     {"qos.pfc_watchdog.detection_ms", QG_KEY_INT, QG_PFCWD_DETECTION_MIN, QG_PFCWD_DETECTION_MAX,
      .def = STR(QG_PFCWD_DETECTION_MS),
-     .doc = "how long a queue is paused before the watchdog acts; at least poll_ms"},
+     .doc = "how long a queue is paused before the watchdog acts; at least poll_ms",
+     AT(QG_KB_QOS, struct qg_qos, pfcwd.detection_ms)},
     {"qos.pfc_watchdog.restoration_ms", QG_KEY_INT, QG_PFCWD_RESTORATION_MIN,
      QG_PFCWD_RESTORATION_MAX, .def = STR(QG_PFCWD_RESTORATION_MS),
-     .doc = "how long the watchdog waits before it restores the queue; at least poll_ms"},
+     .doc = "how long the watchdog waits before it restores the queue; at least poll_ms",
+     AT(QG_KB_QOS, struct qg_qos, pfcwd.restoration_ms)},
     {"qos.pfc_watchdog.poll_ms", QG_KEY_INT, QG_PFCWD_POLL_MIN, QG_PFCWD_POLL_MAX,
-     .def = STR(QG_PFCWD_POLL_MS), .doc = "how often the watchdog checks the queues"},
+     .def = STR(QG_PFCWD_POLL_MS), .doc = "how often the watchdog checks the queues",
+     AT(QG_KB_QOS, struct qg_qos, pfcwd.poll_ms)},
 
     {"switches[]", QG_KEY_MAP, .doc = "a switch"},
     {"switches[].name", QG_KEY_STRING, .required = true, .rule = QG_NAME_RULE,
-     .doc = "the switch's name, unique across switches, hosts and dvs"},
+     .doc = "the switch's name, unique across switches, hosts and dvs",
+     AT(QG_KB_SWITCH, struct qg_switch, name)},
     {"switches[].platform", QG_KEY_ENUM, .values_from = QG_KV_SWITCH_PLATFORMS, .required = true,
      .doc = "the switch's OS: the target that writes its configuration"},
     {"switches[].address", QG_KEY_STRING, .required = true, .rule = QG_ADDRESS_RULE,
-     .doc = "where diff and push reach the switch"},
+     .doc = "where diff and push reach the switch", AT(QG_KB_SWITCH, struct qg_switch, address)},
     {"switches[].port", QG_KEY_INT, 1, 65535, .def = "the platform's (SSH: 22)",
-     .doc = "the TCP port of the switch's management access"},
+     .doc = "the TCP port of the switch's management access",
+     AT(QG_KB_SWITCH, struct qg_switch, port)},
     {"switches[].user", QG_KEY_STRING, .rule = QG_USER_RULE,
-     .def = "~/.ssh/config's, else the local user", .doc = "the login user"},
+     .def = "~/.ssh/config's, else the local user", .doc = "the login user",
+     AT(QG_KB_SWITCH, struct qg_switch, user)},
     {"switches[].ports", QG_KEY_STRING | QG_KEY_LIST, .required = true, .nonempty = true,
      .rule = "the platform's port names and ranges",
      .doc = "the ports that carry RoCE, in the platform's names: one, or a list"},
@@ -126,29 +141,32 @@ static const struct qg_key rows[] = {
      .doc = "a host, or a host list; each platform adds its own keys (its target's rows)"},
     {"hosts[].name", QG_KEY_STRING, .required = true,
      .rule = QG_NAME_RULE ", or a host list prefix[001-512]suffix",
-     .doc = "the host's name, or a host list of names"},
+     .doc = "the host's name, or a host list of names", AT(QG_KB_HOST, struct qg_host, name)},
     {"hosts[].address", QG_KEY_STRING, .required = true,
      .rule = QG_ADDRESS_RULE "; with a host list, an address list or the first IPv4",
-     .doc = "where push and verify reach the host"},
+     .doc = "where push and verify reach the host", AT(QG_KB_HOST, struct qg_host, address)},
     {"hosts[].platform", QG_KEY_ENUM, .values_from = QG_KV_HOST_PLATFORMS, .required = true,
      .doc = "the host's OS: the target that writes its script"},
-    {"hosts[].port", QG_KEY_INT, 1, 65535, .def = STR(QG_DEFAULT_SSH_PORT), .doc = "the SSH port"},
+    {"hosts[].port", QG_KEY_INT, 1, 65535, .def = STR(QG_DEFAULT_SSH_PORT), .doc = "the SSH port",
+     AT(QG_KB_HOST, struct qg_host, port)},
     {"hosts[].user", QG_KEY_STRING, .rule = QG_USER_RULE,
-     .def = "~/.ssh/config's, else the local user", .doc = "the login user"},
+     .def = "~/.ssh/config's, else the local user", .doc = "the login user",
+     AT(QG_KB_HOST, struct qg_host, user)},
 
     {"dvs[]", QG_KEY_MAP, .doc = "a vSphere distributed switch"},
     {"dvs[].name", QG_KEY_STRING, .required = true, .rule = QG_DVS_NAME_RULE,
-     .doc = "the DVS's name in vCenter"},
+     .doc = "the DVS's name in vCenter", AT(QG_KB_DVS, struct qg_dvs, name)},
     {"dvs[].vcenter", QG_KEY_STRING, .required = true, .rule = QG_ADDRESS_RULE,
-     .doc = "the vCenter that holds it"},
+     .doc = "the vCenter that holds it", AT(QG_KB_DVS, struct qg_dvs, vcenter)},
     {"dvs[].datacenter", QG_KEY_STRING, .required = true, .rule = QG_LABEL_RULE,
-     .doc = "its datacenter"},
+     .doc = "its datacenter", AT(QG_KB_DVS, struct qg_dvs, datacenter)},
     /* vSphere accepts a DVS maxMtu of 1500..9000. */
     {"dvs[].mtu", QG_KEY_INT, 1500, 9000, .def = "qos.mtu",
-     .doc = "the DVS's maximum MTU; at least qos.mtu"},
+     .doc = "the DVS's maximum MTU; at least qos.mtu", AT(QG_KB_DVS, struct qg_dvs, mtu)},
     {"dvs[].uplinks", QG_KEY_INT, 1, 32, .def = STR(QG_DEFAULT_DVS_UPLINKS),
-     .doc = "the number of uplink ports per host"},
-    {"dvs[].portgroup", QG_KEY_STRING, .rule = QG_LABEL_RULE, .doc = "a portgroup to create on it"},
+     .doc = "the number of uplink ports per host", AT(QG_KB_DVS, struct qg_dvs, uplinks)},
+    {"dvs[].portgroup", QG_KEY_STRING, .rule = QG_LABEL_RULE, .doc = "a portgroup to create on it",
+     AT(QG_KB_DVS, struct qg_dvs, portgroup)},
     {"dvs[].hosts", QG_KEY_LIST, .doc = "its member hosts, by name"},
     {"dvs[].hosts[]", QG_KEY_STRING, .rule = "the name of a host of hosts", .doc = "a member host"},
 
@@ -156,9 +174,10 @@ static const struct qg_key rows[] = {
      .doc = "the host pairs to run traffic between"},
     /* perftest's largest message for ib_write_bw is 8 MiB (MAX_SIZE). */
     {"verify.message_size", QG_KEY_INT, 1, 8388608, .def = STR(QG_DEFAULT_MESSAGE_SIZE),
-     .doc = "the RDMA WRITE message size in bytes"},
+     .doc = "the RDMA WRITE message size in bytes",
+     AT(QG_KB_VERIFY, struct qg_verify, message_size)},
     {"verify.duration_s", QG_KEY_INT, 1, 3600, .def = STR(QG_DEFAULT_DURATION_S),
-     .doc = "how long each pair runs, in seconds"},
+     .doc = "how long each pair runs, in seconds", AT(QG_KB_VERIFY, struct qg_verify, duration_s)},
     {"verify.pairs[]", QG_KEY_MAP, .doc = "a pair"},
     {"verify.pairs[].client", QG_KEY_STRING, .required = true,
      .rule = "the name of a host of hosts", .doc = "the host that writes"},

@@ -38,6 +38,22 @@ enum qg_key_values {
 };
 
 /*
+ * The struct of the model (gen/model.h) a key's value lands in, at the row's
+ * offset: an int (INT; ENUM as its index; NUMBER in hundredths) or a char
+ * array (STRING). NONE: a key the loader and the model's JSON treat on their
+ * own (a mapping, a list, a value that is more than one field).
+ */
+enum qg_key_base {
+	QG_KB_NONE,
+	QG_KB_QOS,    /* struct qg_qos */
+	QG_KB_CLASS,  /* struct qg_class: either class, the row under its path */
+	QG_KB_VERIFY, /* struct qg_verify */
+	QG_KB_SWITCH, /* struct qg_switch */
+	QG_KB_HOST,   /* struct qg_host */
+	QG_KB_DVS,    /* struct qg_dvs */
+};
+
+/*
  * One key. path: dotted from the top ("qos.lossless.ecn.min_kb"); a list's
  * items are "<list>[]" ("switches[]", "switches[].name"), a mapping whose keys
  * are free (cable_length_m's ports) has one row "<map>.*". A host target's
@@ -55,6 +71,8 @@ struct qg_key {
 	const char *def;  /* the default, as text; NULL: none (absent means absent) */
 	const char *rule; /* STRING: what is allowed (gen/names.h's rules) */
 	const char *doc;  /* one line */
+	enum qg_key_base base;
+	size_t offset; /* where in base the value lands */
 };
 
 /* The intent's keys, in the order the loader lists them; n_out gets their number. */

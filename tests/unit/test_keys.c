@@ -28,6 +28,10 @@ static void check_row(const struct qg_key *k)
 		assert_non_null(k->rule);
 	if (k->nonempty || k->unique)
 		assert_true(k->type & QG_KEY_LIST);
+	/* A value that lands in the model is one field: one kind, no mapping or list. */
+	if (k->base != QG_KB_NONE)
+		assert_true(k->type == QG_KEY_INT || k->type == QG_KEY_NUMBER ||
+			    k->type == QG_KEY_ENUM || k->type == QG_KEY_STRING);
 }
 
 static void test_rows_unique_typed_documented(void **state)
