@@ -74,12 +74,12 @@ static void load_host_key(struct walk *w, const struct qg_ynode *item, const cha
 	if (!v)
 		return;
 	walk_join(sub, path, key);
-	if (!strcmp(key, "netdev")) {
-		walk_read_str(w, v, sub, qg_netdev_ok, QG_NETDEV_RULE, h->netdev,
-			      sizeof(h->netdev));
-	} else if (!strcmp(key, "rdma_device")) {
-		walk_read_str(w, v, sub, qg_rdma_device_ok, QG_RDMA_DEVICE_RULE, h->rdma_device,
-			      sizeof(h->rdma_device));
+	const struct qg_key *r = walk_target_row(h->target, key);
+	if (!strcmp(key, "pvrdma_vmknic"))
+		h->pvrdma_vmknic_pos = v->pos; /* esxi's check() points at it */
+	if (r && r->base == QG_KB_HOST && (r->type & QG_KEY_STRING) && r->ok) {
+		/* Text: the target's row says its rule and where it lands. */
+		walk_read_str(w, v, sub, r->ok, r->rule, (char *)h + r->offset, r->size);
 	} else if (!strcmp(key, "function")) {
 		int f = walk_read_enum(w, v, sub, walk_key_values(walk_target_row(h->target, key)));
 		if (f >= 0) {
@@ -110,12 +110,6 @@ static void load_host_key(struct walk *w, const struct qg_ynode *item, const cha
 			h->persist = p == 1;
 			h->persist_given = true;
 		}
-	} else if (!strcmp(key, "uplink")) {
-		walk_read_str(w, v, sub, qg_vmnic_ok, QG_VMNIC_RULE, h->uplink, sizeof(h->uplink));
-	} else if (!strcmp(key, "pvrdma_vmknic")) {
-		h->pvrdma_vmknic_pos = v->pos;
-		walk_read_str(w, v, sub, qg_vmknic_ok, QG_VMKNIC_RULE, h->pvrdma_vmknic,
-			      sizeof(h->pvrdma_vmknic));
 	}
 }
 

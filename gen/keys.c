@@ -18,7 +18,8 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 /* Where a value lands in the model: .base and .offset (gen/keys.h). */
-#define AT(kb, type, field) .base = kb, .offset = offsetof(type, field)
+#define AT QG_KEY_AT
+#define AT_TEXT QG_KEY_AT_TEXT
 
 static const char *const trusts[] = {"dscp", "pcp", NULL};
 static const char *const strict[] = {"strict", NULL};
@@ -72,7 +73,7 @@ static const struct qg_key rows[] = {
     {"qos.lossless.ets", QG_KEY_ENUM | QG_KEY_MAP, .values = strict,
      .doc = "the class's scheduling: strict, or {mode: wrr, weight: 1..100}"},
     {"qos.lossless.pool.name", QG_KEY_STRING, .required = true, .rule = QG_POOL_RULE,
-     .doc = "the pool's name on the switches", AT(QG_KB_QOS, struct qg_qos, pool_name)},
+     .doc = "the pool's name on the switches", AT_TEXT(QG_KB_QOS, struct qg_qos, pool_name)},
     {"qos.lossless.pool.memory_percent", QG_KEY_NUMBER, 0, 10000, .required = true,
      .doc = "the pool's share of the switch buffer, in percent (0, 100]",
      AT(QG_KB_QOS, struct qg_qos, pool_percent_centi)},
@@ -116,17 +117,18 @@ static const struct qg_key rows[] = {
     {"switches[]", QG_KEY_MAP, .doc = "a switch"},
     {"switches[].name", QG_KEY_STRING, .required = true, .rule = QG_NAME_RULE,
      .doc = "the switch's name, unique across switches, hosts and dvs",
-     AT(QG_KB_SWITCH, struct qg_switch, name)},
+     AT_TEXT(QG_KB_SWITCH, struct qg_switch, name)},
     {"switches[].platform", QG_KEY_ENUM, .values_from = QG_KV_SWITCH_PLATFORMS, .required = true,
      .doc = "the switch's OS: the target that writes its configuration"},
     {"switches[].address", QG_KEY_STRING, .required = true, .rule = QG_ADDRESS_RULE,
-     .doc = "where diff and push reach the switch", AT(QG_KB_SWITCH, struct qg_switch, address)},
+     .doc = "where diff and push reach the switch",
+     AT_TEXT(QG_KB_SWITCH, struct qg_switch, address)},
     {"switches[].port", QG_KEY_INT, 1, 65535, .def = "the platform's (SSH: 22)",
      .doc = "the TCP port of the switch's management access",
      AT(QG_KB_SWITCH, struct qg_switch, port)},
     {"switches[].user", QG_KEY_STRING, .rule = QG_USER_RULE,
      .def = "~/.ssh/config's, else the local user", .doc = "the login user",
-     AT(QG_KB_SWITCH, struct qg_switch, user)},
+     AT_TEXT(QG_KB_SWITCH, struct qg_switch, user)},
     {"switches[].ports", QG_KEY_STRING | QG_KEY_LIST, .required = true, .nonempty = true,
      .rule = "the platform's port names and ranges",
      .doc = "the ports that carry RoCE, in the platform's names: one, or a list"},
@@ -141,32 +143,32 @@ static const struct qg_key rows[] = {
      .doc = "a host, or a host list; each platform adds its own keys (its target's rows)"},
     {"hosts[].name", QG_KEY_STRING, .required = true,
      .rule = QG_NAME_RULE ", or a host list prefix[001-512]suffix",
-     .doc = "the host's name, or a host list of names", AT(QG_KB_HOST, struct qg_host, name)},
+     .doc = "the host's name, or a host list of names", AT_TEXT(QG_KB_HOST, struct qg_host, name)},
     {"hosts[].address", QG_KEY_STRING, .required = true,
      .rule = QG_ADDRESS_RULE "; with a host list, an address list or the first IPv4",
-     .doc = "where push and verify reach the host", AT(QG_KB_HOST, struct qg_host, address)},
+     .doc = "where push and verify reach the host", AT_TEXT(QG_KB_HOST, struct qg_host, address)},
     {"hosts[].platform", QG_KEY_ENUM, .values_from = QG_KV_HOST_PLATFORMS, .required = true,
      .doc = "the host's OS: the target that writes its script"},
     {"hosts[].port", QG_KEY_INT, 1, 65535, .def = STR(QG_DEFAULT_SSH_PORT), .doc = "the SSH port",
      AT(QG_KB_HOST, struct qg_host, port)},
     {"hosts[].user", QG_KEY_STRING, .rule = QG_USER_RULE,
      .def = "~/.ssh/config's, else the local user", .doc = "the login user",
-     AT(QG_KB_HOST, struct qg_host, user)},
+     AT_TEXT(QG_KB_HOST, struct qg_host, user)},
 
     {"dvs[]", QG_KEY_MAP, .doc = "a vSphere distributed switch"},
     {"dvs[].name", QG_KEY_STRING, .required = true, .rule = QG_DVS_NAME_RULE,
-     .doc = "the DVS's name in vCenter", AT(QG_KB_DVS, struct qg_dvs, name)},
+     .doc = "the DVS's name in vCenter", AT_TEXT(QG_KB_DVS, struct qg_dvs, name)},
     {"dvs[].vcenter", QG_KEY_STRING, .required = true, .rule = QG_ADDRESS_RULE,
-     .doc = "the vCenter that holds it", AT(QG_KB_DVS, struct qg_dvs, vcenter)},
+     .doc = "the vCenter that holds it", AT_TEXT(QG_KB_DVS, struct qg_dvs, vcenter)},
     {"dvs[].datacenter", QG_KEY_STRING, .required = true, .rule = QG_LABEL_RULE,
-     .doc = "its datacenter", AT(QG_KB_DVS, struct qg_dvs, datacenter)},
+     .doc = "its datacenter", AT_TEXT(QG_KB_DVS, struct qg_dvs, datacenter)},
     /* vSphere accepts a DVS maxMtu of 1500..9000. */
     {"dvs[].mtu", QG_KEY_INT, 1500, 9000, .def = "qos.mtu",
      .doc = "the DVS's maximum MTU; at least qos.mtu", AT(QG_KB_DVS, struct qg_dvs, mtu)},
     {"dvs[].uplinks", QG_KEY_INT, 1, 32, .def = STR(QG_DEFAULT_DVS_UPLINKS),
      .doc = "the number of uplink ports per host", AT(QG_KB_DVS, struct qg_dvs, uplinks)},
     {"dvs[].portgroup", QG_KEY_STRING, .rule = QG_LABEL_RULE, .doc = "a portgroup to create on it",
-     AT(QG_KB_DVS, struct qg_dvs, portgroup)},
+     AT_TEXT(QG_KB_DVS, struct qg_dvs, portgroup)},
     {"dvs[].hosts", QG_KEY_LIST, .doc = "its member hosts, by name"},
     {"dvs[].hosts[]", QG_KEY_STRING, .rule = "the name of a host of hosts", .doc = "a member host"},
 

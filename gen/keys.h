@@ -39,8 +39,8 @@ enum qg_key_values {
 
 /*
  * The struct of the model (gen/model.h) a key's value lands in, at the row's
- * offset: an int (INT; ENUM as its index; NUMBER in hundredths) or a char
- * array (STRING). NONE: a key the loader and the model's JSON treat on their
+ * offset: an int (INT; ENUM as its index; NUMBER in hundredths), a bool
+ * (BOOL) or a char array (STRING). NONE: a key the loader and the model's JSON treat on their
  * own (a mapping, a list, a value that is more than one field).
  */
 enum qg_key_base {
@@ -72,8 +72,15 @@ struct qg_key {
 	const char *rule; /* STRING: what is allowed (gen/names.h's rules) */
 	const char *doc;  /* one line */
 	enum qg_key_base base;
-	size_t offset; /* where in base the value lands */
+	size_t offset;		   /* where in base the value lands */
+	size_t size;		   /* STRING: the size of the char array it lands in */
+	bool (*ok)(const char *s); /* STRING: whether a value keeps rule (gen/names.h) */
 };
+
+/* A row's landing: an int field, or a char array (its size too), of the model's struct type. */
+#define QG_KEY_AT(kb, type, field) .base = kb, .offset = offsetof(type, field)
+#define QG_KEY_AT_TEXT(kb, type, field)                                                            \
+	QG_KEY_AT(kb, type, field), .size = sizeof(((type *)0)->field)
 
 /* The intent's keys, in the order the loader lists them; n_out gets their number. */
 const struct qg_key *qg_keys(size_t *n_out);

@@ -39,6 +39,12 @@ static void add_key(cJSON *o, const struct qg_key *k, const void *base)
 			cJSON_AddNullToObject(o, key_name(k));
 		return;
 	}
+	if (k->type & QG_KEY_BOOL) {
+		bool b;
+		memcpy(&b, at, sizeof(b));
+		cJSON_AddBoolToObject(o, key_name(k), b);
+		return;
+	}
 	int v;
 	memcpy(&v, at, sizeof(v));
 	if (k->type & QG_KEY_ENUM) {
@@ -198,27 +204,13 @@ cJSON *qg_model_json(const struct qg_model *m)
 		cJSON_AddStringToObject(o, "name", h->name);
 		cJSON_AddStringToObject(o, "platform", h->target->name);
 		ssh_json(o, h->address, h->port, h->user);
-		/* The platform keys its target takes, defaults filled in. */
-		const struct qg_target *t = h->target;
-		if (qg_target_takes(t, "netdev"))
-			cJSON_AddStringToObject(o, "netdev", h->netdev);
-		if (qg_target_takes(t, "rdma_device"))
-			cJSON_AddStringToObject(o, "rdma_device", h->rdma_device);
-		if (qg_target_takes(t, "function"))
-			cJSON_AddStringToObject(o, "function",
-						h->function == QG_FN_PF ? "pf" : "vf");
-		if (qg_target_takes(t, "qos_tool") && h->function == QG_FN_PF)
-			cJSON_AddStringToObject(
-			    o, "qos_tool", h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
-		if (qg_target_takes(t, "persist"))
-			cJSON_AddBoolToObject(o, "persist", h->persist);
-		if (qg_target_takes(t, "uplink"))
-			cJSON_AddStringToObject(o, "uplink", h->uplink);
-		if (qg_target_takes(t, "pvrdma_vmknic")) {
-			if (h->pvrdma_vmknic[0])
-				cJSON_AddStringToObject(o, "pvrdma_vmknic", h->pvrdma_vmknic);
-			else
-				cJSON_AddNullToObject(o, "pvrdma_vmknic");
+		/* The platform keys its target takes, defaults filled in: its rows, in order. */
+		for (const struct qg_key *r = h->target->key_rows; r && r->path; r++) {
+			/* A VF's trust and PFC are the hypervisor's: no tool sets them. */
+			if (!strcmp(r->path, "qos_tool") && h->function != QG_FN_PF)
+				continue;
+			if (r->base == QG_KB_HOST)
+				add_key(o, r, h);
 		}
 		cJSON_AddItemToArray(hosts, o);
 	}

@@ -206,10 +206,12 @@ static void esxi_explain(const struct qg_model *m, struct qg_explain_rows *x)
 static const char *const esxi_keys[] = {"uplink", "pvrdma_vmknic", NULL};
 static const char *const esxi_required[] = {"uplink", NULL};
 static const struct qg_key esxi_key_rows[] = {
-    {"uplink", QG_KEY_STRING, .required = true, .rule = QG_VMNIC_RULE,
-     .doc = "the RoCE uplink, the vmnic whose nmlx5 module options the script sets"},
-    {"pvrdma_vmknic", QG_KEY_STRING, .rule = QG_VMKNIC_RULE,
-     .doc = "the vmknic PVRDMA binds to (its tag and MTU are checked)"},
+    {"uplink", QG_KEY_STRING, .required = true, .rule = QG_VMNIC_RULE, .ok = qg_vmnic_ok,
+     .doc = "the RoCE uplink, the vmnic whose nmlx5 module options the script sets",
+     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, uplink)},
+    {"pvrdma_vmknic", QG_KEY_STRING, .rule = QG_VMKNIC_RULE, .ok = qg_vmknic_ok,
+     .doc = "the vmknic PVRDMA binds to (its tag and MTU are checked)",
+     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, pvrdma_vmknic)},
     {0},
 };
 

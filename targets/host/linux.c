@@ -343,16 +343,22 @@ static const char *const linux_keys[] = {"netdev",   "rdma_device", "function",
 					 "qos_tool", "persist",	    NULL};
 static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
 static const struct qg_key linux_key_rows[] = {
-    {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE,
-     .doc = "the RoCE port's network interface (mlnx_qos, dcb and ip take it)"},
+    {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE, .ok = qg_netdev_ok,
+     .doc = "the RoCE port's network interface (mlnx_qos, dcb and ip take it)",
+     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, netdev)},
     {"rdma_device", QG_KEY_STRING, .required = true, .rule = QG_RDMA_DEVICE_RULE,
-     .doc = "its RDMA device (rdma_cm's ToS and the counters are per device)"},
+     .ok = qg_rdma_device_ok,
+     .doc = "its RDMA device (rdma_cm's ToS and the counters are per device)",
+     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, rdma_device)},
     {"function", QG_KEY_ENUM, .values = (const char *const[]){"pf", "vf", NULL}, .def = "pf",
-     .doc = "a physical function, or a virtual one whose QoS the hypervisor owns"},
+     .doc = "a physical function, or a virtual one whose QoS the hypervisor owns",
+     QG_KEY_AT(QG_KB_HOST, struct qg_host, function)},
     {"qos_tool", QG_KEY_ENUM, .values = (const char *const[]){"mlnx_qos", "dcb", NULL},
-     .def = "mlnx_qos", .doc = "the tool the script sets trust and PFC with; pf only"},
+     .def = "mlnx_qos", .doc = "the tool the script sets trust and PFC with; pf only",
+     QG_KEY_AT(QG_KB_HOST, struct qg_host, qos_tool)},
     {"persist", QG_KEY_BOOL, .def = "true",
-     .doc = "whether push installs the script to run at boot and when the NIC appears"},
+     .doc = "whether push installs the script to run at boot and when the NIC appears",
+     QG_KEY_AT(QG_KB_HOST, struct qg_host, persist)},
     {0},
 };
 

@@ -31,7 +31,11 @@ static void check_row(const struct qg_key *k)
 	/* A value that lands in the model is one field: one kind, no mapping or list. */
 	if (k->base != QG_KB_NONE)
 		assert_true(k->type == QG_KEY_INT || k->type == QG_KEY_NUMBER ||
-			    k->type == QG_KEY_ENUM || k->type == QG_KEY_STRING);
+			    k->type == QG_KEY_ENUM || k->type == QG_KEY_STRING ||
+			    k->type == QG_KEY_BOOL);
+	/* Text that lands: its size and its check. */
+	if (k->base != QG_KB_NONE && k->type == QG_KEY_STRING)
+		assert_true(k->size > 0);
 }
 
 static void test_rows_unique_typed_documented(void **state)
