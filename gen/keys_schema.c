@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PATH_MAX_LEN 128
+#define KEY_PATH_LEN 128
 
 static cJSON *key_schema(const struct qg_target *const *t, const char *path,
 			 const struct qg_key *k);
@@ -66,9 +66,9 @@ static cJSON *default_value(const struct qg_key *k)
 	return NULL;
 }
 
-static void child_path(char out[PATH_MAX_LEN], const char *path, const char *key)
+static void child_path(char out[KEY_PATH_LEN], const char *path, const char *key)
 {
-	snprintf(out, PATH_MAX_LEN, "%s%s%s", path, path[0] ? "." : "", key);
+	snprintf(out, KEY_PATH_LEN, "%s%s%s", path, path[0] ? "." : "", key);
 }
 
 /* A host entry's platform keys: every host target's rows, and which platform takes which. */
@@ -112,7 +112,7 @@ static void host_platform_keys(const struct qg_target *const *t, cJSON *props, c
 
 static cJSON *map_schema(const struct qg_target *const *t, const char *path)
 {
-	char sub[PATH_MAX_LEN];
+	char sub[KEY_PATH_LEN];
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "type", "object");
 	child_path(sub, path, "*");
@@ -148,7 +148,7 @@ static cJSON *kind_schema(const struct qg_target *const *t, const char *path,
 			  const struct qg_key *k, unsigned kind)
 {
 	cJSON *o;
-	char sub[PATH_MAX_LEN];
+	char sub[KEY_PATH_LEN];
 	switch (kind) {
 	case QG_KEY_INT:
 		o = cJSON_CreateObject();
@@ -316,7 +316,7 @@ void qg_keys_man(const struct qg_target *const *targets, struct qg_buf *out)
 	for (size_t i = 0; i < n; i++)
 		man_row(targets, out, rows[i].path, &rows[i]);
 	for (size_t i = 0; targets[i]; i++) {
-		char path[PATH_MAX_LEN];
+		char path[KEY_PATH_LEN];
 		for (const struct qg_key *r = targets[i]->key_rows; r && r->path; r++) {
 			snprintf(path, sizeof(path), "hosts[].%s (%s)", r->path, targets[i]->name);
 			man_row(targets, out, path, r);

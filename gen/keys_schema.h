@@ -15,8 +15,9 @@
 
 /*
  * The intent's schema: the table's shape, ranges and values, the platforms
- * of targets (NULL-terminated) and each host platform's own keys. NULL on
- * OOM. What the schema cannot say (a rule between two values, a name used
+ * of targets (NULL-terminated) and each host platform's own keys (NULL
+ * when out of memory; on no compile path: tools/intent_schema.c's alone).
+ * What the schema cannot say (a rule between two values, a name used
  * twice, a port the switch does not list) is the loader's alone.
  */
 cJSON *qg_keys_schema(const struct qg_target *const *targets);
