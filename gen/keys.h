@@ -75,7 +75,24 @@ struct qg_key {
 	size_t offset;		   /* where in base the value lands */
 	size_t size;		   /* STRING: the size of the char array it lands in */
 	bool (*ok)(const char *s); /* STRING: whether a value keeps rule (gen/names.h) */
+	/*
+	 * STRING: rule as a regular expression that accepts exactly what ok
+	 * does (tests/unit/test_keys.c compares them), for the JSON Schema; in
+	 * the syntax ECMA 262 and POSIX ERE share. NULL: no such expression.
+	 */
+	const char *pattern;
 };
+
+/* The patterns of gen/names.h's rules (their checks: gen/names.c). */
+#define QG_NAME_PATTERN "^[a-z0-9][a-z0-9._-]{0,62}$"
+#define QG_DVS_NAME_PATTERN "^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$"
+#define QG_LABEL_PATTERN "^[A-Za-z0-9]([A-Za-z0-9._ -]{0,78}[A-Za-z0-9._-])?$"
+#define QG_USER_PATTERN "^[_a-z][a-z0-9_.-]{0,31}$"
+#define QG_NETDEV_PATTERN "^[A-Za-z0-9][A-Za-z0-9_.-]{0,14}$"
+#define QG_RDMA_DEVICE_PATTERN "^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$"
+#define QG_VMNIC_PATTERN "^vmnic[0-9]{1,4}$"
+#define QG_VMKNIC_PATTERN "^vmk[0-9]{1,4}$"
+#define QG_POOL_PATTERN "^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$"
 
 /* A row's landing: an int field, or a char array (its size too), of the model's struct type. */
 #define QG_KEY_AT(kb, type, field) .base = kb, .offset = offsetof(type, field)

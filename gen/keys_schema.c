@@ -170,6 +170,8 @@ static cJSON *kind_schema(const struct qg_target *const *t, const char *path,
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "type", "string");
 		cJSON_AddNumberToObject(o, "minLength", 1);
+		if (k->pattern)
+			cJSON_AddStringToObject(o, "pattern", k->pattern);
 		return o;
 	case QG_KEY_ENUM:
 		o = cJSON_CreateObject();

@@ -344,10 +344,11 @@ static const char *const linux_keys[] = {"netdev",   "rdma_device", "function",
 static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
 static const struct qg_key linux_key_rows[] = {
     {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE, .ok = qg_netdev_ok,
+     .pattern = QG_NETDEV_PATTERN,
      .doc = "the RoCE port's network interface (mlnx_qos, dcb and ip take it)",
      QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, netdev)},
     {"rdma_device", QG_KEY_STRING, .required = true, .rule = QG_RDMA_DEVICE_RULE,
-     .ok = qg_rdma_device_ok,
+     .ok = qg_rdma_device_ok, .pattern = QG_RDMA_DEVICE_PATTERN,
      .doc = "its RDMA device (rdma_cm's ToS and the counters are per device)",
      QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, rdma_device)},
     {"function", QG_KEY_ENUM, .values = (const char *const[]){"pf", "vf", NULL}, .def = "pf",

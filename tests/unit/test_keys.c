@@ -7,6 +7,8 @@
 #include "../../gen/keys_schema.h"
 #include "../../targets/registry.h"
 
+#include <regex.h>
+#include <stdio.h>
 #include <string.h>
 
 static const unsigned all_kinds = QG_KEY_INT | QG_KEY_NUMBER | QG_KEY_BOOL | QG_KEY_STRING |
@@ -150,6 +152,100 @@ static void test_target_rows_match_keys(void **state)
 	assert_true(hosts_with_rows >= 2);
 }
 
+/* Does s keep row k's pattern (POSIX ERE, which the patterns are written to share with ECMA)? */
+static bool pattern_takes(const struct qg_key *k, const char *s)
+{
+	regex_t re;
+	if (regcomp(&re, k->pattern, REG_EXTENDED | REG_NOSUB) != 0)
+		fail_msg("%s: pattern '%s' does not compile", k->path, k->pattern);
+	bool hit = regexec(&re, s, 0, NULL, 0) == 0;
+	regfree(&re);
+	return hit;
+}
+
+/* The schema's patterns accept exactly what the loader's checks do, over edge cases of each. */
+static void check_pattern(const struct qg_key *k)
+{
+	if (!k->pattern)
+		return;
+	assert_non_null(k->ok);
+	char s[128];
+	static const char *const fixed[] = {
+	    "",
+	    "a",
+	    "A",
+	    "_a",
+	    "a_",
+	    "a b",
+	    "a ",
+	    "0",
+	    "-a",
+	    ".a",
+	    "a.b-c_d",
+	    "vmnic1",
+	    "vmnic12345",
+	    "vmk0",
+	    "vmnic",
+	    "vmk",
+	    "vmnic01234",
+	    "a\n",
+	    "sw1; reload",
+	    "root'",
+	    "Data Center 1",
+	    "DC ",
+	    "Ab-1",
+	    "x y z",
+	    "\xc3\xa9",
+	    "a$b",
+	    "a\\b",
+	    "ens1f0np0",
+	    "mlx5_0",
+	    "roce-pool",
+	    "a_b",
+	    "_",
+	    "a.",
+	    "a-",
+	    "z9",
+	};
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (k->ok(fixed[i]) != pattern_takes(k, fixed[i]))
+			fail_msg("%s: '%s' is %s by the check, %s by the pattern", k->path,
+				 fixed[i], k->ok(fixed[i]) ? "taken" : "refused",
+				 k->ok(fixed[i]) ? "refused" : "taken");
+	/* Every printable character alone, first, and last; every length up to past the rule's. */
+	for (int c = 0x20; c < 0x7f; c++) {
+		const char *const forms[] = {"_", "_a", "a_", "A_1"}; /* '_' stands for c */
+		for (size_t f = 0; f < 4; f++) {
+			snprintf(s, sizeof(s), "%s", forms[f]);
+			*strchr(s, '_') = (char)c;
+			if (k->ok(s) != pattern_takes(k, s))
+				fail_msg("%s: '%s': check and pattern disagree", k->path, s);
+		}
+	}
+	for (size_t n = 1; n < 100; n++) {
+		for (size_t f = 0; f < 3; f++) {
+			memset(s, "aA_"[f], n);
+			s[n] = '\0';
+			if (k->ok(s) != pattern_takes(k, s))
+				fail_msg("%s: %zu x '%c': check and pattern disagree", k->path, n,
+					 "aA_"[f]);
+		}
+	}
+}
+
+static void test_patterns_are_the_checks(void **state)
+{
+	(void)state;
+	size_t n, with = 0;
+	const struct qg_key *rows = qg_keys(&n);
+	for (size_t i = 0; i < n; i++, with += rows[i - 1].pattern != NULL)
+		check_pattern(&rows[i]);
+	for (size_t t = 0; qg_targets[t]; t++)
+		for (const struct qg_key *r = qg_targets[t]->key_rows; r && r->path; r++, with++)
+			check_pattern(r);
+	assert_true(with >= 10);
+}
+
 /* The loader stores an enumeration's index: the values are in the model's enum order. */
 static void test_enum_values_in_model_order(void **state)
 {
@@ -213,6 +309,7 @@ int main(void)
 	    cmocka_unit_test(test_key_path),
 	    cmocka_unit_test(test_target_rows_match_keys),
 	    cmocka_unit_test(test_enum_values_in_model_order),
+	    cmocka_unit_test(test_patterns_are_the_checks),
 	    cmocka_unit_test(test_schema_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
