@@ -183,8 +183,11 @@ struct qg_target {
 	 * (gen/keys.h; paths relative to the device's entry: "netdev"), ending
 	 * in a row whose path is NULL; NULL: none. The same names as keys, in
 	 * its order, and required as required (tests/unit/test_keys.c checks
-	 * it): the loader takes an enumeration's values from them, and the
-	 * JSON Schema of the intent (gen/keys_schema.c) a host entry's keys.
+	 * it): the loader reads a text key by its row's check, rule and
+	 * landing and takes an enumeration's values from it, the model's JSON
+	 * writes a host's keys from them, and the JSON Schema of the intent
+	 * (gen/keys_schema.c) a host entry's keys. A key without a row is not
+	 * read: a host target gives a row for each of its keys.
 	 */
 	const struct qg_key *key_rows;
 };

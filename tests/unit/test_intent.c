@@ -239,8 +239,8 @@ static void test_injection_refused(void **state)
  * 9216) cannot.
  */
 #define MTU_QOS                                                                                    \
-	"version: 1\nfabric: t\nqos:\n%s  lossless: {priority: 3, dscp: [26], pool: {name: r, "    \
-	"memory_percent: 50}}\nswitches:\n  - {name: a, platform: onyx, address: 192.0.2.1, "      \
+	"version: 1\nfabric: t\nqos:\n%s  lossless: {priority: 3, dscp: [26], pool: {name: r, "   \
+	"memory_percent: 50}}\nswitches:\n  - {name: a, platform: onyx, address: 192.0.2.1, "     \
 	"ports: [1/1]}\n%s"
 
 static int load_mtu(const struct qg_target *const *reg, const char *qos, const char *more,
@@ -283,10 +283,9 @@ static void test_one_switch_mtu_per_fabric(void **state)
 	/* Given above the small OS's maximum: refused at the key, naming it alone. */
 	assert_int_equal(load_mtu(reg, "  switch_mtu: 9216\n", small_sw, &d, &m), -1);
 	assert_int_equal(d.errors, 1);
-	assert_true(diag_has(&d,
-			     "qos.switch_mtu: 9216 is above 9100, the largest port MTU the "
-			     "small switches take; allowed with this fabric's switch OSes (onyx "
-			     "9216, small 9100): 1500..9100"));
+	assert_true(diag_has(&d, "qos.switch_mtu: 9216 is above 9100, the largest port MTU the "
+				 "small switches take; allowed with this fabric's switch OSes (onyx "
+				 "9216, small 9100): 1500..9100"));
 	for (size_t i = 0; i < d.n; i++)
 		if (strstr(d.v[i].msg, "is above 9100")) {
 			assert_int_equal(d.v[i].pos.line, 4);
@@ -307,10 +306,9 @@ static void test_one_switch_mtu_per_fabric(void **state)
 	bool noted = false;
 	for (size_t i = 0; i < d.n; i++)
 		for (size_t k = 0; k < d.v[i].n_notes; k++)
-			noted |=
-			    strstr(d.v[i].notes[k].msg,
-				   "the largest port MTU of this fabric's switch OSes (onyx 9216, "
-				   "small 9100) is 9100, so lower qos.mtu to at most 9082") != NULL;
+			noted |= strstr(d.v[i].notes[k].msg,
+					"the largest port MTU of this fabric's switch OSes (onyx 9216, "
+					"small 9100) is 9100, so lower qos.mtu to at most 9082") != NULL;
 	assert_true(noted);
 	qg_diags_free(&d);
 
