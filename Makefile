@@ -87,7 +87,7 @@ E2E_BINS := $(E2E_SRCS:tests/e2e/%.c=$(BUILD)/tests/e2e_%)
 .PHONY: all setup demo demo-run sim-start sim-start-run sim-stop test test-run unit golden golden-update fuzz fuzz-build bench \
 	bench-run fresh-check install clean
 
-all: $(BUILD)/qosgen
+all: $(BUILD)/qosgen $(BUILD)/tools/intent-schema
 
 # `make setup` installs everything; `make demo` only what building needs.
 setup:
@@ -115,6 +115,11 @@ $(BUILD)/libqosgen.a: $(LIB_OBJS)
 # The command line: main.c's table, cli.c's shared parts, one cmd_*.c per group of commands.
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 $(BUILD)/qosgen: $(CLI_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libqosgen.a
+	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
+
+# The intent's JSON Schema and the man page's key list, from the key table (gen/keys.c):
+# tests/schema/run.sh checks docs/intent.schema.json and docs/qosgen.1 against it.
+$(BUILD)/tools/intent-schema: $(BUILD)/tools/intent_schema.o $(BUILD)/libqosgen.a
 	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
 
 # The Onyx CLI simulator, a test tool (tests/sim/); it shares no code with qosgen.

@@ -2,6 +2,7 @@
 #include "modeljson.h"
 
 #include "fixed.h"
+#include "keys.h"
 #include "ports.h"
 #include "target.h"
 
@@ -9,22 +10,103 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cJSON *class_json(const struct qg_class *c)
+/*
+ * The model's JSON follows the key table (gen/keys.h): a mapping's keys in
+ * the table's order, each value read where the table says it lands. The
+ * order is the intent hash's: a row moved in the table changes every hash.
+ */
+
+/* The last part of a key's path: its name in its mapping. */
+static const char *key_name(const struct qg_key *k)
 {
+	const char *dot = strrchr(k->path, '.');
+	return dot ? dot + 1 : k->path;
+}
+
+/*
+ * Key k's value from base, where it lands: a number, an enumeration's name,
+ * hundredths as a decimal, or text (null when empty: an optional key not
+ * given).
+ */
+static void add_key(cJSON *o, const struct qg_key *k, const void *base)
+{
+	const char *at = (const char *)base + k->offset;
+	char num[24];
+	if (k->type & QG_KEY_STRING) {
+		if (*at || k->required)
+			cJSON_AddStringToObject(o, key_name(k), at);
+		else
+			cJSON_AddNullToObject(o, key_name(k));
+		return;
+	}
+	if (k->type & QG_KEY_BOOL) {
+		bool b;
+		memcpy(&b, at, sizeof(b));
+		cJSON_AddBoolToObject(o, key_name(k), b);
+		return;
+	}
+	int v;
+	memcpy(&v, at, sizeof(v));
+	if (k->type & QG_KEY_ENUM) {
+		cJSON_AddStringToObject(o, key_name(k), k->values[v]);
+	} else if (k->type & QG_KEY_NUMBER) {
+		qg_centi_format(v, num);
+		cJSON_AddRawToObject(o, key_name(k), num);
+	} else {
+		cJSON_AddNumberToObject(o, key_name(k), v);
+	}
+}
+
+/* The rows of mapping path's keys, in table order, NULL-terminated. */
+static void key_rows(const char *path, const struct qg_key *rows[17])
+{
+	const char *names[17];
+	char sub[96];
+	size_t n = qg_key_children(path, names, 16);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(sub, sizeof(sub), "%s.%s", path, names[i]);
+		rows[i] = qg_key_find(sub);
+	}
+	rows[n] = NULL;
+}
+
+/* Every key of mapping path that lands in kb, from base. */
+static void add_keys(cJSON *o, const char *path, enum qg_key_base kb, const void *base)
+{
+	const struct qg_key *rows[17];
+	key_rows(path, rows);
+	for (size_t i = 0; rows[i]; i++)
+		if (rows[i]->base == kb)
+			add_key(o, rows[i], base);
+}
+
+/* A class at path: its own keys; the lossless class's pool and ecn are the caller's. */
+static cJSON *class_json(const char *path, const struct qg_class *c)
+{
+	const struct qg_key *rows[17];
+	key_rows(path, rows);
 	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "priority", c->priority);
-	cJSON *d = cJSON_AddArrayToObject(o, "dscp");
-	for (int i = 0; i < c->n_dscp; i++)
-		cJSON_AddItemToArray(d, cJSON_CreateNumber(c->dscp[i]));
-	cJSON_AddNumberToObject(o, "traffic_class", c->traffic_class);
-	if (c->ets.mode == QG_ETS_STRICT)
-		cJSON_AddStringToObject(o, "ets", "strict");
-	else if (c->ets.mode == QG_ETS_WRR) {
-		cJSON *e = cJSON_AddObjectToObject(o, "ets");
-		cJSON_AddStringToObject(e, "mode", "wrr");
-		cJSON_AddNumberToObject(e, "weight", c->ets.weight);
-	} else
-		cJSON_AddNullToObject(o, "ets");
+	for (size_t i = 0; rows[i]; i++) {
+		const char *name = key_name(rows[i]);
+		if (rows[i]->base == QG_KB_CLASS) {
+			add_key(o, rows[i], c);
+		} else if (!strcmp(name, "dscp")) {
+			cJSON *d = cJSON_AddArrayToObject(o, "dscp");
+			for (int k = 0; k < c->n_dscp; k++)
+				cJSON_AddItemToArray(d, cJSON_CreateNumber(c->dscp[k]));
+		} else if (!strcmp(name, "ets")) {
+			if (c->ets.mode == QG_ETS_STRICT)
+				cJSON_AddStringToObject(o, "ets", "strict");
+			else if (c->ets.mode == QG_ETS_WRR) {
+				cJSON *e = cJSON_AddObjectToObject(o, "ets");
+				cJSON_AddStringToObject(e, "mode", "wrr");
+				char ets[96];
+				snprintf(ets, sizeof(ets), "%s.ets", path);
+				add_keys(e, ets, QG_KB_CLASS, c);
+			} else
+				cJSON_AddNullToObject(o, "ets");
+		}
+	}
 	return o;
 }
 
@@ -38,6 +120,18 @@ static void ssh_json(cJSON *o, const char *address, int port, const char *user)
 		cJSON_AddNullToObject(o, "user");
 }
 
+/* The lossless class, its pool and its ecn (null when off). */
+static void lossless_json(cJSON *qos, const struct qg_qos *q)
+{
+	cJSON *ll = class_json("qos.lossless", &q->lossless);
+	cJSON_AddItemToObject(qos, "lossless", ll);
+	add_keys(cJSON_AddObjectToObject(ll, "pool"), "qos.lossless.pool", QG_KB_QOS, q);
+	if (q->ecn)
+		add_keys(cJSON_AddObjectToObject(ll, "ecn"), "qos.lossless.ecn", QG_KB_QOS, q);
+	else
+		cJSON_AddNullToObject(ll, "ecn");
+}
+
 cJSON *qg_model_json(const struct qg_model *m)
 {
 	const struct qg_qos *q = &m->qos;
@@ -47,36 +141,29 @@ cJSON *qg_model_json(const struct qg_model *m)
 	cJSON_AddStringToObject(root, "fabric", m->fabric);
 
 	cJSON *qos = cJSON_AddObjectToObject(root, "qos");
-	cJSON_AddStringToObject(qos, "trust", qg_trust_name(q->trust));
-	cJSON_AddNumberToObject(qos, "mtu", q->mtu);
-	cJSON_AddNumberToObject(qos, "switch_mtu", q->switch_mtu);
-	cJSON *ll = class_json(&q->lossless);
-	cJSON_AddItemToObject(qos, "lossless", ll);
-	cJSON *pool = cJSON_AddObjectToObject(ll, "pool");
-	cJSON_AddStringToObject(pool, "name", q->pool_name);
-	qg_centi_format(q->pool_percent_centi, num);
-	cJSON_AddRawToObject(pool, "memory_percent", num);
-	if (q->ecn) {
-		cJSON *e = cJSON_AddObjectToObject(ll, "ecn");
-		cJSON_AddNumberToObject(e, "min_kb", q->ecn_min_kb);
-		cJSON_AddNumberToObject(e, "max_kb", q->ecn_max_kb);
-	} else
-		cJSON_AddNullToObject(ll, "ecn");
-	if (q->cnp) {
-		cJSON *c = class_json(&q->cnpc);
-		/* One DSCP for CNPs: a number, as the intent writes it. */
-		cJSON_ReplaceItemInObject(c, "dscp", cJSON_CreateNumber(q->cnpc.dscp[0]));
-		cJSON_AddItemToObject(qos, "cnp", c);
-	} else
-		cJSON_AddNullToObject(qos, "cnp");
-	/* Left out when the intent gives none (not managed), so older intents hash as before. */
-	if (q->pfcwd.state == QG_PFCWD_OFF) {
-		cJSON_AddFalseToObject(qos, "pfc_watchdog");
-	} else if (q->pfcwd.state == QG_PFCWD_ON) {
-		cJSON *wd = cJSON_AddObjectToObject(qos, "pfc_watchdog");
-		cJSON_AddNumberToObject(wd, "detection_ms", q->pfcwd.detection_ms);
-		cJSON_AddNumberToObject(wd, "restoration_ms", q->pfcwd.restoration_ms);
-		cJSON_AddNumberToObject(wd, "poll_ms", q->pfcwd.poll_ms);
+	const struct qg_key *rows[17];
+	key_rows("qos", rows);
+	for (size_t i = 0; rows[i]; i++) {
+		const char *name = key_name(rows[i]);
+		if (rows[i]->base == QG_KB_QOS)
+			add_key(qos, rows[i], q);
+		else if (!strcmp(name, "lossless"))
+			lossless_json(qos, q);
+		else if (!strcmp(name, "cnp") && q->cnp) {
+			cJSON *c = class_json("qos.cnp", &q->cnpc);
+			/* One DSCP for CNPs: a number, as the intent writes it. */
+			cJSON_ReplaceItemInObject(c, "dscp", cJSON_CreateNumber(q->cnpc.dscp[0]));
+			cJSON_AddItemToObject(qos, "cnp", c);
+		} else if (!strcmp(name, "cnp")) {
+			cJSON_AddNullToObject(qos, "cnp");
+		} else if (!strcmp(name, "pfc_watchdog") && q->pfcwd.state == QG_PFCWD_OFF) {
+			/* Left out when the intent gives none (not managed): older intents hash as
+			 * before. */
+			cJSON_AddFalseToObject(qos, "pfc_watchdog");
+		} else if (!strcmp(name, "pfc_watchdog") && q->pfcwd.state == QG_PFCWD_ON) {
+			add_keys(cJSON_AddObjectToObject(qos, "pfc_watchdog"), "qos.pfc_watchdog",
+				 QG_KB_QOS, q);
+		}
 	}
 
 	cJSON *sw = cJSON_AddArrayToObject(root, "switches");
@@ -117,27 +204,13 @@ cJSON *qg_model_json(const struct qg_model *m)
 		cJSON_AddStringToObject(o, "name", h->name);
 		cJSON_AddStringToObject(o, "platform", h->target->name);
 		ssh_json(o, h->address, h->port, h->user);
-		/* The platform keys its target takes, defaults filled in. */
-		const struct qg_target *t = h->target;
-		if (qg_target_takes(t, "netdev"))
-			cJSON_AddStringToObject(o, "netdev", h->netdev);
-		if (qg_target_takes(t, "rdma_device"))
-			cJSON_AddStringToObject(o, "rdma_device", h->rdma_device);
-		if (qg_target_takes(t, "function"))
-			cJSON_AddStringToObject(o, "function",
-						h->function == QG_FN_PF ? "pf" : "vf");
-		if (qg_target_takes(t, "qos_tool") && h->function == QG_FN_PF)
-			cJSON_AddStringToObject(
-			    o, "qos_tool", h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
-		if (qg_target_takes(t, "persist"))
-			cJSON_AddBoolToObject(o, "persist", h->persist);
-		if (qg_target_takes(t, "uplink"))
-			cJSON_AddStringToObject(o, "uplink", h->uplink);
-		if (qg_target_takes(t, "pvrdma_vmknic")) {
-			if (h->pvrdma_vmknic[0])
-				cJSON_AddStringToObject(o, "pvrdma_vmknic", h->pvrdma_vmknic);
-			else
-				cJSON_AddNullToObject(o, "pvrdma_vmknic");
+		/* The platform keys its target takes, defaults filled in: its rows, in order. */
+		for (const struct qg_key *r = h->target->key_rows; r && r->path; r++) {
+			/* A VF's trust and PFC are the hypervisor's: no tool sets them. */
+			if (!strcmp(r->path, "qos_tool") && h->function != QG_FN_PF)
+				continue;
+			if (r->base == QG_KB_HOST)
+				add_key(o, r, h);
 		}
 		cJSON_AddItemToArray(hosts, o);
 	}
@@ -146,15 +219,7 @@ cJSON *qg_model_json(const struct qg_model *m)
 	for (size_t i = 0; i < m->n_dvs; i++) {
 		const struct qg_dvs *s = &m->dvs[i];
 		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", s->name);
-		cJSON_AddStringToObject(o, "vcenter", s->vcenter);
-		cJSON_AddStringToObject(o, "datacenter", s->datacenter);
-		cJSON_AddNumberToObject(o, "mtu", s->mtu);
-		cJSON_AddNumberToObject(o, "uplinks", s->uplinks);
-		if (s->portgroup[0])
-			cJSON_AddStringToObject(o, "portgroup", s->portgroup);
-		else
-			cJSON_AddNullToObject(o, "portgroup");
+		add_keys(o, "dvs[]", QG_KB_DVS, s);
 		cJSON *hs = cJSON_AddArrayToObject(o, "hosts");
 		for (size_t k = 0; k < s->n_hosts; k++)
 			cJSON_AddItemToArray(hs, cJSON_CreateString(m->hosts[s->hosts[k]].name));
@@ -172,8 +237,7 @@ cJSON *qg_model_json(const struct qg_model *m)
 		cJSON_AddRawToObject(o, "min_gbps", num);
 		cJSON_AddItemToArray(pairs, o);
 	}
-	cJSON_AddNumberToObject(vf, "message_size", m->verify.message_size);
-	cJSON_AddNumberToObject(vf, "duration_s", m->verify.duration_s);
+	add_keys(vf, "verify", QG_KB_VERIFY, &m->verify);
 	/* Left out when the intent acknowledges nothing, so older intents hash as before. */
 	cJSON *acks = m->n_acks ? cJSON_AddArrayToObject(root, "acknowledge") : NULL;
 	for (size_t i = 0; acks && i < m->n_acks; i++) {

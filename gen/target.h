@@ -18,11 +18,12 @@
 
 #include "buf.h"
 #include "diag.h"
-#include "target_features.h"
+#include "keys.h"
 #include "model.h"
 #include "outset.h"
 #include "ports.h"
 #include "settings.h"
+#include "target_features.h"
 #include "template.h"
 
 #include <stdbool.h>
@@ -196,6 +197,18 @@ struct qg_target {
 	 */
 	unsigned features;
 	const struct qg_feature_gap *gaps; /* {0}-terminated; NULL: no reasons of its own */
+	/*
+	 * The typed rows of the device keys only this target's devices take
+	 * (gen/keys.h; paths relative to the device's entry: "netdev"), ending
+	 * in a row whose path is NULL; NULL: none. The same names as keys, in
+	 * its order, and required as required (tests/unit/test_keys.c checks
+	 * it): the loader reads a text key by its row's check, rule and
+	 * landing and takes an enumeration's values from it, the model's JSON
+	 * writes a host's keys from them, and the JSON Schema of the intent
+	 * (gen/keys_schema.c) a host entry's keys. A key without a row is not
+	 * read: a host target gives a row for each of its keys.
+	 */
+	const struct qg_key *key_rows;
 };
 
 /* The target of device i of a kind (the intent's platform), or NULL. */

@@ -53,6 +53,11 @@ static const struct {
 };
 #define N_ALIASES (sizeof(aliases) / sizeof(aliases[0]))
 
+const char *qg_warning_alias(size_t i)
+{
+	return i < N_ALIASES ? aliases[i].old : NULL;
+}
+
 #define FEATURE_PREFIX "ignored-by-"
 /*
  * Registry targets x features, with room for the names of other platforms

@@ -65,6 +65,8 @@ enum qg_warning_id qg_warning_lookup(const char *name);
  * made on first use; QG_W_NONE when the table of them is full (256 pairs).
  * Not thread-safe: ids are made while an intent is loaded and checked.
  */
+/* The i-th old name still taken for a feature warning (see qg_warning_lookup), or NULL. */
+const char *qg_warning_alias(size_t i);
 enum qg_warning_id qg_warning_feature_id(const char *platform, const char *feature);
 /* The name nearest to an unknown one (edit distance 1..3), or NULL: a did-you-mean. */
 const char *qg_warning_nearest(const char *name);

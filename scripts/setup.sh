@@ -28,7 +28,8 @@
 # libyang2-tools (yanglint: the SONiC files against SONiC's own YANG models);
 # python3-jsonpatch (RFC 6902: tests/sim/sonic_sim.py applies `config apply-patch`
 # patches with it, as SONiC's own config updater does, and its jsondiff makes the
-# patches the SONiC simulator's self-test sends).
+# patches the SONiC simulator's self-test sends); python3-jsonschema
+# (tests/schema/: every intent against docs/intent.schema.json, draft-07).
 # Idempotent: packages already installed are not touched, so `make demo` and
 # `make test` can call it every time at the cost of one dpkg query.
 set -eu
@@ -48,7 +49,7 @@ qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils perftes
 rdmacm-utils cpio kmod iproute2 openssl jq curl
 golang-go golang-github-vmware-govmomi-dev golang-github-kr-pretty-dev dpkg-dev
 python3 procps python3-yaml python3-jinja2 time shellcheck
-libyang2-tools python3-jsonpatch
+libyang2-tools python3-jsonpatch python3-jsonschema
 systemd udev"
 
 case ${1:-test} in

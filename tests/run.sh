@@ -3,7 +3,7 @@
 # Runs every test suite against the build in $1 (default: build), then the
 # same suites against the ASan+UBSan build in $1/asan, then a short fuzz run.
 # Prints one line per suite and, last, "N passed, N failed".
-# QG_ONLY=unit|skeleton|golden|sonic|scripts|shellcheck|cli|onyx|e2e|ansible|handoff|vm|demo|readme|fuzz runs one kind (against $1 only).
+# QG_ONLY=unit|skeleton|golden|schema|sonic|scripts|shellcheck|cli|onyx|e2e|ansible|handoff|vm|demo|readme|fuzz runs one kind (against $1 only).
 set -u
 BUILD=${1:-build}
 ONLY=${QG_ONLY:-}
@@ -61,6 +61,16 @@ run_golden() { # QOSGEN LABEL
 	printf '%s\n' "$out" | grep -E '^(FAIL|  )' | head -60
 	summary=$(printf '%s\n' "$out" | tail -n 1)
 	record "$2golden" "$rc" "$summary"
+}
+
+# The intent's JSON Schema (issue 26): docs/intent.schema.json and the man
+# page's key list as the key table gives them; every example and golden intent
+# valid under it (python3-jsonschema), the schema error goldens refused.
+run_schema() { # BUILD
+	out=$(sh tests/schema/run.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40 | sed 's/^/    /'
+	record "schema" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 }
 
 # The golden cases' sonic/*.json against SONiC's own YANG models (yanglint),
@@ -268,6 +278,7 @@ unit)
 	;;
 skeleton) run_skeleton "$BUILD" ;;
 golden) run_golden "$BUILD/qosgen" "" ;;
+schema) run_schema "$BUILD" ;;
 sonic) run_sonic "$BUILD/qosgen" ;;
 scripts) run_scripts "$BUILD/qosgen" "" ;;
 shellcheck) run_shellcheck "$BUILD/qosgen" ;;
@@ -285,6 +296,7 @@ fuzz) run_fuzz ;;
 	run_layers
 	run_skeleton "$BUILD"
 	run_golden "$BUILD/qosgen" ""
+	run_schema "$BUILD"
 	run_sonic "$BUILD/qosgen"
 	run_scripts "$BUILD/qosgen" ""
 	run_shellcheck "$BUILD/qosgen"

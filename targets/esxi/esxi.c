@@ -209,6 +209,17 @@ static void esxi_explain(const struct qg_model *m, struct qg_explain_rows *x)
 
 static const char *const esxi_keys[] = {"uplink", "pvrdma_vmknic", NULL};
 static const char *const esxi_required[] = {"uplink", NULL};
+static const struct qg_key esxi_key_rows[] = {
+    {"uplink", QG_KEY_STRING, .required = true, .rule = QG_VMNIC_RULE, .ok = qg_vmnic_ok,
+     .pattern = QG_VMNIC_PATTERN,
+     .doc = "the RoCE uplink, the vmnic whose nmlx5 module options the script sets",
+     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, uplink)},
+    {"pvrdma_vmknic", QG_KEY_STRING, .rule = QG_VMKNIC_RULE, .ok = qg_vmknic_ok,
+     .pattern = QG_VMKNIC_PATTERN,
+     .doc = "the vmknic PVRDMA binds to (its tag and MTU are checked)",
+     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, pvrdma_vmknic)},
+    {0},
+};
 
 const struct qg_target qg_target_esxi = {
     .name = "esxi",
@@ -218,6 +229,7 @@ const struct qg_target qg_target_esxi = {
     .caps = QG_CAN_DVS_MEMBER,
     .keys = esxi_keys,
     .required = esxi_required,
+    .key_rows = esxi_key_rows,
     .check = esxi_check,
     .settings = esxi_settings,
     .emit = esxi_emit,

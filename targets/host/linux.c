@@ -16,6 +16,7 @@
  */
 #include "linux.h"
 #include "../../gen/handoff.h"
+#include "../../gen/names.h"
 #include "../common/host_script.h"
 
 #include "../../gen/derive.h"
@@ -346,6 +347,26 @@ static void linux_explain(const struct qg_model *m, struct qg_explain_rows *x)
 static const char *const linux_keys[] = {"netdev",   "rdma_device", "function",
 					 "qos_tool", "persist",	    NULL};
 static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
+static const struct qg_key linux_key_rows[] = {
+    {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE, .ok = qg_netdev_ok,
+     .pattern = QG_NETDEV_PATTERN,
+     .doc = "the RoCE port's network interface (mlnx_qos, dcb and ip take it)",
+     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, netdev)},
+    {"rdma_device", QG_KEY_STRING, .required = true, .rule = QG_RDMA_DEVICE_RULE,
+     .ok = qg_rdma_device_ok, .pattern = QG_RDMA_DEVICE_PATTERN,
+     .doc = "its RDMA device (rdma_cm's ToS and the counters are per device)",
+     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, rdma_device)},
+    {"function", QG_KEY_ENUM, .values = (const char *const[]){"pf", "vf", NULL}, .def = "pf",
+     .doc = "a physical function, or a virtual one whose QoS the hypervisor owns",
+     QG_KEY_AT(QG_KB_HOST, struct qg_host, function)},
+    {"qos_tool", QG_KEY_ENUM, .values = (const char *const[]){"mlnx_qos", "dcb", NULL},
+     .def = "mlnx_qos", .doc = "the tool the script sets trust and PFC with; pf only",
+     QG_KEY_AT(QG_KB_HOST, struct qg_host, qos_tool)},
+    {"persist", QG_KEY_BOOL, .def = "true",
+     .doc = "whether push installs the script to run at boot and when the NIC appears",
+     QG_KEY_AT(QG_KB_HOST, struct qg_host, persist)},
+    {0},
+};
 
 const struct qg_target qg_target_linux = {
     .name = "linux",
@@ -356,6 +377,7 @@ const struct qg_target qg_target_linux = {
     /* function before qos_tool: the loader reads them in this order (qos_tool warns for vf). */
     .keys = linux_keys,
     .required = linux_required,
+    .key_rows = linux_key_rows,
     .settings = linux_settings,
     .emit = linux_emit,
     .group = linux_group,

@@ -3,6 +3,7 @@
 
 #include "../../gen/hash.h"
 #include "../../gen/modeljson.h"
+#include "../../gen/names.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -172,12 +173,19 @@ static int fake_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	return rc ? rc : fake_add(out, "host/lib/fake.txt", "helpers\n", QG_FILE_SHARED);
 }
 static const char *const fake_keys[] = {"netdev", NULL};
+/* Its key's row: what the loader reads it by (gen/keys.h). */
+static const struct qg_key fake_rows[] = {
+    {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE, .ok = qg_netdev_ok,
+     .doc = "the group's netdev", QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, netdev)},
+    {0},
+};
 static const struct qg_target fake_target = {
     .name = "fake",
     .summary = "a grouped test target",
     .kind = QG_DEVICE_HOST,
     .keys = fake_keys,
     .required = fake_keys,
+    .key_rows = fake_rows,
     .access = "SSH",
     .default_port = 22,
     .settings = fake_settings,
@@ -299,6 +307,7 @@ static const struct qg_target split_target = {
     .emit = split_emit,
     .group = fake_group,
     .emit_group = split_emit_group,
+    .key_rows = fake_rows,
 };
 static const struct qg_target *const split_registry[] = {&split_target, NULL};
 

@@ -6,6 +6,8 @@
  */
 #include "helpers.h"
 
+#include "../../gen/keys.h"
+
 #include "../../targets/onyx/onyx.h"
 
 #define HOSTS                                                                                      \
@@ -396,6 +398,83 @@ static void test_all_problems_in_one_run(void **state)
 	qg_diags_free(&d);
 }
 
+/*
+ * Every integer key's range is the key table's (gen/keys.c): each given one
+ * above its row's maximum is refused with the row's range, and no read
+ * reaches a path the table lacks.
+ */
+static void test_ranges_from_key_table(void **state)
+{
+	(void)state;
+	static const char intent[] =
+	    "version: 1\n"
+	    "fabric: t\n"
+	    "qos:\n"
+	    "  mtu: 9217\n"
+	    "  lossless:\n"
+	    "    priority: 8\n"
+	    "    dscp: [64]\n"
+	    "    traffic_class: 8\n"
+	    "    pool: {name: roce, memory_percent: 50}\n"
+	    "    ecn: {min_kb: 100001, max_kb: 100001}\n"
+	    "    ets: {mode: wrr, weight: 101}\n"
+	    "  cnp: {priority: 8, dscp: 64, traffic_class: 8, ets: {mode: wrr, weight: 101}}\n"
+	    "  pfc_watchdog: {detection_ms: 5001, restoration_ms: 60001, poll_ms: 1001}\n"
+	    "switches:\n"
+	    "  - {name: s, platform: onyx, address: s.example.net, port: 65536, ports: [1/1],\n"
+	    "     cable_length_m: 100001}\n"
+	    "  - {name: s2, platform: onyx, address: s2.example.net, ports: [1/1],\n"
+	    "     cable_length_m: {default: 100001}}\n"
+	    "hosts:\n"
+	    "  - {name: h, platform: linux, address: 10.0.0.1, port: 65536, netdev: e, "
+	    "rdma_device: m}\n"
+	    "  - {name: x, platform: esxi, address: 10.0.0.2, uplink: vmnic1}\n"
+	    "dvs:\n"
+	    "  - {name: D, vcenter: vc, datacenter: DC, mtu: 9001, uplinks: 33}\n"
+	    "verify: {pairs: [{client: h, server: x, min_gbps: 1}], message_size: 8388609,\n"
+	    "         duration_s: 3601}\n";
+	static const struct {
+		const char *at, *row;
+	} given[] = {
+	    {"qos.mtu", "qos.mtu"},
+	    {"qos.lossless.priority", "qos.lossless.priority"},
+	    {"qos.lossless.dscp[0]", "qos.lossless.dscp[]"},
+	    {"qos.lossless.traffic_class", "qos.lossless.traffic_class"},
+	    {"qos.lossless.ecn.min_kb", "qos.lossless.ecn.min_kb"},
+	    {"qos.lossless.ecn.max_kb", "qos.lossless.ecn.max_kb"},
+	    {"qos.lossless.ets.weight", "qos.lossless.ets.weight"},
+	    {"qos.cnp.priority", "qos.cnp.priority"},
+	    {"qos.cnp.dscp", "qos.cnp.dscp"},
+	    {"qos.cnp.traffic_class", "qos.cnp.traffic_class"},
+	    {"qos.cnp.ets.weight", "qos.cnp.ets.weight"},
+	    {"qos.pfc_watchdog.detection_ms", "qos.pfc_watchdog.detection_ms"},
+	    {"qos.pfc_watchdog.restoration_ms", "qos.pfc_watchdog.restoration_ms"},
+	    {"qos.pfc_watchdog.poll_ms", "qos.pfc_watchdog.poll_ms"},
+	    {"switches[s].port", "switches[].port"},
+	    {"switches[s].cable_length_m", "switches[].cable_length_m"},
+	    {"switches[s2].cable_length_m.default", "switches[].cable_length_m.*"},
+	    {"hosts[h].port", "hosts[].port"},
+	    {"dvs[D].mtu", "dvs[].mtu"},
+	    {"dvs[D].uplinks", "dvs[].uplinks"},
+	    {"verify.message_size", "verify.message_size"},
+	    {"verify.duration_s", "verify.duration_s"},
+	};
+	struct qg_diags d;
+	struct qg_model m;
+	assert_int_equal(load_text(intent, &d, &m), -1);
+	for (size_t i = 0; i < sizeof(given) / sizeof(given[0]); i++) {
+		const struct qg_key *k = qg_key_find(given[i].row);
+		assert_non_null(k);
+		char want[160];
+		snprintf(want, sizeof(want), "%s: %ld is out of range %ld..%ld", given[i].at,
+			 k->hi + 1, k->lo, k->hi);
+		if (!diag_has(&d, want))
+			fail_msg("no diagnostic '%s'", want);
+	}
+	assert_false(diag_has(&d, "a bug"));
+	qg_diags_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +494,7 @@ int main(void)
 	    cmocka_unit_test(test_warnings),
 	    cmocka_unit_test(test_all_problems_in_one_run),
 	    cmocka_unit_test(test_host_lists),
+	    cmocka_unit_test(test_ranges_from_key_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

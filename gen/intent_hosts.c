@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The intent's hosts: common keys, each platform's own keys (struct
+ * qg_target's keys), host lists expanded into one host per name, and
+ * references to a host by name (dvs.hosts, verify.pairs).
+ */
+#include "intent_hosts.h"
+
+#include "bounds.h"
+#include "hostlist.h"
+#include "intent_entry.h"
+#include "names.h"
+#include "warnings.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Does every host entry take key (the key table's hosts[] rows)? Each platform adds its own. */
+static bool host_common_key(const char *key)
+{
+	char path[PATH_LEN];
+	snprintf(path, sizeof(path), "hosts[].%s", key);
+	return qg_key_find(path) != NULL;
+}
+#define MAX_HOST_KEYS 32
+
+/* Every key a hosts entry may hold: the common ones and every host target's own. */
+static void host_keys(const struct walk *w, const char *keys[MAX_HOST_KEYS + 1])
+{
+	size_t n = 0;
+	n = qg_key_children("hosts[]", keys, TABLE_KEYS);
+	for (size_t t = 0; w->targets[t]; t++) {
+		const struct qg_target *tg = w->targets[t];
+		for (size_t k = 0; tg->kind == QG_DEVICE_HOST && tg->keys && tg->keys[k]; k++) {
+			bool seen = false;
+			for (size_t j = 0; j < n; j++)
+				seen |= !strcmp(keys[j], tg->keys[k]);
+			if (!seen && n < MAX_HOST_KEYS)
+				keys[n++] = tg->keys[k];
+		}
+	}
+	keys[n] = NULL;
+}
+
+/* Keys of other platforms given to a host of platform t, for a precise message. */
+static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char *path,
+			const char *const *all, const struct qg_target *t)
+{
+	for (size_t k = 0; all[k]; k++) {
+		if (host_common_key(all[k]) || qg_target_takes(t, all[k]))
+			continue;
+		const struct qg_ynode *key = walk_get_key_node(item, all[k]);
+		if (key) {
+			char takes[160];
+			walk_list_allowed(takes, sizeof(takes), t->keys);
+			qg_error(w->d, key->pos,
+				 "%s: '%s' does not apply to %s hosts; they take %s", path, all[k],
+				 t->name, takes[0] ? takes : "none of the platform keys");
+		}
+	}
+}
+
+/* A platform key of host h that its target takes: read it into the model. */
+static void load_host_key(struct walk *w, const struct qg_ynode *item, const char *path,
+			  const char *key, struct qg_host *h)
+{
+	static const char *const booleans[] = {"false", "true", NULL};
+	char sub[PATH_LEN];
+	const struct qg_ynode *v = walk_key_allowed(key, h->target->required)
+				       ? walk_require(w, item, key, path)
+				       : walk_get(item, key);
+	if (!v)
+		return;
+	walk_join(sub, path, key);
+	const struct qg_key *r = walk_target_row(h->target, key);
+	if (!strcmp(key, "pvrdma_vmknic"))
+		h->pvrdma_vmknic_pos = v->pos; /* esxi's check() points at it */
+	if (r && r->base == QG_KB_HOST && (r->type & QG_KEY_STRING) && r->ok) {
+		/* Text: the target's row says its rule and where it lands. */
+		walk_read_str(w, v, sub, r->ok, r->rule, (char *)h + r->offset, r->size);
+	} else if (!strcmp(key, "function")) {
+		int f = walk_read_enum(w, v, sub, walk_key_values(walk_target_row(h->target, key)));
+		if (f >= 0) {
+			h->function = (enum qg_function)f;
+			h->function_given = true;
+		}
+	} else if (!strcmp(key, "qos_tool")) {
+		int t = walk_read_enum(w, v, sub, walk_key_values(walk_target_row(h->target, key)));
+		if (t >= 0) {
+			h->qos_tool = (enum qg_qos_tool)t;
+			h->qos_tool_given = true;
+		}
+		/* function is read before qos_tool (the target's keys list is in that order). */
+		if (t >= 0 && h->function == QG_FN_VF)
+			qg_warning(w->d, v->pos, QG_W_QOS_TOOL_IGNORED_FOR_VF,
+				   "%s: ignored for function vf; trust and PFC belong to the "
+				   "hypervisor",
+				   sub);
+	} else if (!strcmp(key, "persist")) {
+		int p = walk_read_enum(w, v, sub, booleans);
+		if (p >= 0 && !v->plain) {
+			qg_error(w->d, v->pos,
+				 "%s: got the quoted string '%s'; write %s without quotes", sub,
+				 v->value, v->value);
+			p = -1;
+		}
+		if (p >= 0) {
+			h->persist = p == 1;
+			h->persist_given = true;
+		}
+	}
+}
+
+/* How many hosts a hosts entry gives: a host list's size, else 1. */
+static size_t entry_hosts(const struct qg_ynode *item)
+{
+	const struct qg_ynode *v = item->kind == QG_Y_MAP ? walk_get(item, "name") : NULL;
+	if (!v || v->kind != QG_Y_SCALAR || !qg_hostlist_is_pattern(v->value))
+		return 1;
+	struct qg_hostlist hl;
+	char err[160];
+	if (qg_hostlist_parse(v->value, &hl, err, sizeof(err)) != 0)
+		return 1; /* reported by expand_hosts */
+	size_t n = hl.count;
+	qg_hostlist_free(&hl);
+	return n;
+}
+
+/* A dotted quad as a number (inet_pton, as gen/names.c reads addresses), or false. */
+static bool ipv4_value(const char *s, uint32_t *out)
+{
+	struct in_addr a;
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return false;
+	*out = ntohl(a.s_addr);
+	return true;
+}
+
+/*
+ * A hosts entry whose name is a host list, "gpu-[001-512]": the first host h
+ * is read; the list's other hosts are copies of it, each with its name and
+ * its address: the k-th of an address list of the same length
+ * ("10.0.1.[1-512]"), or the first IPv4 address plus k. Errors point at the
+ * entry's name or address, once.
+ */
+static void expand_hosts(struct walk *w, const struct qg_ynode *item,
+			 const struct qg_ynode *names_node, const char *path, struct qg_host *h)
+{
+	char sub[PATH_LEN], err[160];
+	struct qg_hostlist names, addrs = {0};
+	size_t errors = w->d->errors;
+	walk_join(sub, path, "name");
+	if (qg_hostlist_parse(names_node->value, &names, err, sizeof(err)) != 0) {
+		qg_error(w->d, names_node->pos,
+			 "%s: '%s' is not a host list: %s; write it as prefix[001-512]suffix", sub,
+			 names_node->value, err);
+		walk_poison_host(w, names_node->value);
+		return;
+	}
+	const struct qg_ynode *a = walk_require(w, item, "address", path);
+	uint32_t first = 0;
+	bool listed = false;
+	walk_join(sub, path, "address");
+	if (a && !walk_expect_kind(w, a, QG_Y_SCALAR, sub))
+		a = NULL;
+	if (a && qg_hostlist_is_pattern(a->value)) {
+		if (qg_hostlist_parse(a->value, &addrs, err, sizeof(err)) != 0) {
+			qg_error(w->d, a->pos, "%s: '%s' is not an address list: %s", sub, a->value,
+				 err);
+			a = NULL;
+		} else if (addrs.count != names.count) {
+			qg_error(
+			    w->d, a->pos,
+			    "%s: '%s' gives %zu addresses for the %zu names of '%s'; the lists "
+			    "go together",
+			    sub, a->value, addrs.count, names.count, names_node->value);
+			a = NULL;
+		} else {
+			listed = true;
+		}
+	} else if (a && !ipv4_value(a->value, &first)) {
+		qg_error(w->d, a->pos,
+			 "%s: with a host list, give an address list of the same length "
+			 "(10.0.1.[1-%zu]) or the first IPv4 address, which counts up",
+			 sub, names.count);
+		a = NULL;
+	} else if (a && (uint64_t)first + names.count - 1 > UINT32_MAX) {
+		qg_error(w->d, a->pos, "%s: %zu addresses from %s run past 255.255.255.255", sub,
+			 names.count, a->value);
+		a = NULL;
+	}
+	struct qg_host first_host = *h;
+	for (size_t k = 0; a && k < names.count; k++) {
+		struct qg_host *x = h + k;
+		*x = first_host;
+		bool name_fits = qg_hostlist_name(&names, k, x->name, sizeof(x->name));
+		if (!name_fits || !qg_name_ok(x->name)) {
+			qg_error(w->d, names_node->pos,
+				 "%s.name: '%s' gives '%s', which is not allowed; "
+				 "expected %s",
+				 path, names_node->value, name_fits ? x->name : "(too long)",
+				 QG_NAME_RULE);
+			break;
+		}
+		if (listed) {
+			if (!qg_hostlist_name(&addrs, k, x->address, sizeof(x->address)) ||
+			    !qg_address_ok(x->address)) {
+				qg_error(w->d, a->pos,
+					 "%s: '%s' gives '%s', which is not allowed; "
+					 "expected %s",
+					 sub, a->value, x->address, QG_ADDRESS_RULE);
+				break;
+			}
+		} else {
+			uint32_t ip = first + (uint32_t)k;
+			snprintf(x->address, sizeof(x->address), "%u.%u.%u.%u", ip >> 24,
+				 (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+		}
+		entry_check_unique(w, x->name, names_node->pos, "hosts");
+	}
+	/* Some of its hosts are not there: references to them say nothing more. */
+	if (w->d->errors != errors)
+		walk_poison_host(w, names_node->value);
+	qg_hostlist_free(&names);
+	qg_hostlist_free(&addrs);
+}
+
+void intent_hosts_load(struct walk *w, const struct qg_ynode *n)
+{
+	const char *keys[MAX_HOST_KEYS + 1];
+	host_keys(w, keys);
+	struct qg_model *m = w->m;
+	if (!walk_expect_kind(w, n, QG_Y_SEQ, "hosts")) {
+		w->hosts_refused = true;
+		return;
+	}
+	if (n->n_kids == 0)
+		return;
+	/* Host lists give many hosts per entry: count them first, once. */
+	size_t total = 0, *counts = calloc(n->n_kids, sizeof(*counts));
+	if (!counts) {
+		w->d->oom = true;
+		return;
+	}
+	/*
+	 * A fabric's hosts are bounded (gen/bounds.h), named at the entry that
+	 * passes the bound: every host costs time, memory and output.
+	 */
+	size_t over = n->n_kids;
+	for (size_t i = 0; i < n->n_kids; i++) {
+		total += counts[i] = entry_hosts(n->kids[i]);
+		if (total > QG_HOSTS_MAX && over == n->n_kids)
+			over = i;
+	}
+	if (over < n->n_kids) {
+		char path[PATH_LEN];
+		entry_path(path, "hosts", n->kids[over], over, true, qg_name_ok);
+		qg_error(w->d, n->kids[over]->pos,
+			 "%s: brings the hosts to %zu, host lists expanded; a fabric has at most "
+			 "%u hosts, which keeps its build bounded (docs/intent.md, \"Bounds\")",
+			 path, total, QG_HOSTS_MAX);
+		w->hosts_refused = true;
+		free(counts);
+		return;
+	}
+	if (!(m->hosts = calloc(total, sizeof(*m->hosts)))) {
+		w->d->oom = true;
+		free(counts);
+		return;
+	}
+	m->n_hosts = total;
+	for (size_t i = 0, j = 0; i < n->n_kids; j += counts[i], i++) {
+		struct qg_host *h = &m->hosts[j];
+		char path[PATH_LEN], sub[PATH_LEN];
+		h->pos = n->kids[i]->pos;
+		const struct qg_ynode *item =
+		    entry_start(w, n, i, true, "hosts", keys, path, qg_name_ok, QG_NAME_RULE,
+				h->name, sizeof(h->name));
+		if (!item)
+			continue;
+		const struct qg_ynode *v, *list = walk_get(item, "name");
+		if (list && (list->kind != QG_Y_SCALAR || !qg_hostlist_is_pattern(list->value)))
+			list = NULL;
+		if ((v = walk_require(w, item, "platform", path))) {
+			walk_join(sub, path, "platform");
+			h->target = walk_read_platform(w, v, sub, QG_DEVICE_HOST);
+		}
+		entry_ssh_target(w, item, path, h->target, list ? NULL : h->address, &h->port,
+				 &h->port_given, h->user);
+		if (!h->target)
+			continue;
+		forbid_keys(w, item, path, keys, h->target);
+		/* A target that can install its settings does so unless told not to. */
+		h->persist = qg_target_takes(h->target, "persist");
+		for (size_t k = 0; h->target->keys && h->target->keys[k]; k++)
+			load_host_key(w, item, path, h->target->keys[k], h);
+		/* Every setting read once, at the entry's lines: now one host per name. */
+		if (list)
+			expand_hosts(w, item, list, path, h);
+	}
+	free(counts);
+}
+
+/*
+ * Find a host by name; reports and returns -1 when absent or of a platform
+ * without the capability `want` (QG_CAN_*), which `role` names: "verify
+ * runs verbs traffic between".
+ */
+long intent_host_ref(struct walk *w, const struct qg_ynode *n, const char *path, unsigned want,
+		     const char *role)
+{
+	if (!walk_expect_kind(w, n, QG_Y_SCALAR, path))
+		return -1;
+	if (!w->hosts_indexed) {
+		w->hosts_indexed = true;
+		for (size_t i = 0; i < w->m->n_hosts; i++)
+			if (w->m->hosts[i].name[0] &&
+			    qg_strmap_put(&w->hosts, w->m->hosts[i].name,
+					  (void *)(uintptr_t)(i + 1), NULL) < 0)
+				w->d->oom = true;
+	}
+	uintptr_t found = (uintptr_t)qg_strmap_get(&w->hosts, n->value);
+	if (found) {
+		size_t i = found - 1;
+		const struct qg_host *h = &w->m->hosts[i];
+		if (!h->target)
+			return -1; /* its platform is reported where it is given */
+		if (!(h->target->caps & want)) {
+			const char *names[MAX_PLATFORMS + 1];
+			char list[128];
+			walk_platform_names(w, QG_DEVICE_HOST, want, names);
+			walk_list_allowed(list, sizeof(list), names);
+			qg_error(w->d, n->pos, "%s: host '%s' is %s; %s %s hosts", path, n->value,
+				 h->target->name, role, list[0] ? list : "no platform's");
+			qg_note(w->d, h->pos, "'%s' is defined here", n->value);
+			return -1;
+		}
+		return (long)i;
+	}
+	if (!walk_poisoned_host(w, n->value))
+		qg_error(w->d, n->pos, "%s: no host named '%s' in hosts", path, n->value);
+	return -1;
+}

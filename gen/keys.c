@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The intent's keys, one row each (gen/keys.h), in the order docs/intent.md
+ * and the loader's "allowed:" lists give them. Ranges are the loader's
+ * (each cited where the loader reads it); a range that depends on the
+ * fabric (qos.switch_mtu's, by its switch OSes) is the widest here and
+ * narrowed by the loader.
+ */
+#include "keys.h"
+
+#include "derive.h"
+#include "model.h"
+#include "names.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+/* Where a value lands in the model: .base and .offset (gen/keys.h). */
+#define AT QG_KEY_AT
+#define AT_TEXT QG_KEY_AT_TEXT
+
+static const char *const trusts[] = {"dscp", "pcp", NULL};
+static const char *const strict[] = {"strict", NULL};
+static const char *const ets_modes[] = {"strict", "wrr", NULL};
+
+/* Rows shared by the two classes, under "qos.lossless" and "qos.cnp". */
+/* clang-format off */
+#define CLASS_PRIORITY(c, what)                                                                    \
+	{c ".priority", QG_KEY_INT, 0, 7, .required = true,                                        \
+	 .doc = "the 802.1p priority of " what " (0..7)", AT(QG_KB_CLASS, struct qg_class, priority)}
+#define CLASS_TC(c, what)                                                                          \
+	{c ".traffic_class", QG_KEY_INT, 0, 7, .def = "the class's priority",                      \
+	 .doc = "the egress queue of " what " (0..7)",                                             \
+	 AT(QG_KB_CLASS, struct qg_class, traffic_class)}
+/* clang-format on */
+
+static const struct qg_key rows[] = {
+    {"version", QG_KEY_INT, 1, 1, .required = true, .doc = "the intent format's version: 1"},
+    {"fabric", QG_KEY_STRING, .required = true, .rule = QG_NAME_RULE,
+     .doc = "the fabric's name, for plan.json and the generated files", .ok = qg_name_ok,
+     .pattern = QG_NAME_PATTERN},
+    {"qos", QG_KEY_MAP, .required = true, .doc = "the policy every device of the fabric follows"},
+    {"switches", QG_KEY_LIST, .doc = "the switches and the ports that carry RoCE"},
+    {"hosts", QG_KEY_LIST, .doc = "the hosts and their RDMA NICs; a name may be a host list"},
+    {"dvs", QG_KEY_LIST, .doc = "vSphere distributed switches and their member hosts"},
+    {"verify", QG_KEY_MAP, .doc = "the host pairs qosgen verify runs RDMA traffic between"},
+    {"acknowledge", QG_KEY_LIST, .doc = "warnings the intent accepts, each with why"},
+
+    {"qos.trust", QG_KEY_ENUM, .values = trusts, .def = "dscp",
+     .doc = "what switches and hosts classify by: the DSCP or the 802.1p priority",
+     AT(QG_KB_QOS, struct qg_qos, trust)},
+    {"qos.mtu", QG_KEY_INT, 1500, 9216, .def = STR(QG_DEFAULT_MTU),
+     .doc = "the hosts' MTU in bytes", AT(QG_KB_QOS, struct qg_qos, mtu)},
+    {"qos.switch_mtu", QG_KEY_INT, 1500, QG_DEFAULT_SWITCH_MTU,
+     .def = "the largest port MTU every switch OS used takes, at most " STR(QG_DEFAULT_SWITCH_MTU),
+     .doc = "the switch ports' MTU in bytes; at least mtu + " STR(QG_SWITCH_MTU_OVERHEAD),
+     AT(QG_KB_QOS, struct qg_qos, switch_mtu)},
+    {"qos.lossless", QG_KEY_MAP, .required = true, .doc = "the lossless (RoCE) class"},
+    {"qos.cnp", QG_KEY_MAP, .doc = "the class of DCQCN's congestion notification packets"},
+    {"qos.pfc_watchdog", QG_KEY_BOOL | QG_KEY_MAP,
+     .doc = "the PFC watchdog: true, false, or its times in ms; absent: left as it is"},
+
+    CLASS_PRIORITY("qos.lossless", "the lossless class"),
+    {"qos.lossless.dscp", QG_KEY_INT | QG_KEY_LIST, 0, 63, .required = true, .nonempty = true,
+     .unique = true, .doc = "the DSCP value(s) of RoCE traffic: one or a list (0..63)"},
+    {"qos.lossless.dscp[]", QG_KEY_INT, 0, 63, .doc = "a DSCP value of RoCE traffic"},
+    CLASS_TC("qos.lossless", "the lossless class"),
+    {"qos.lossless.pool", QG_KEY_MAP, .required = true,
+     .doc = "the switches' lossless buffer pool"},
+    {"qos.lossless.ecn", QG_KEY_MAP,
+     .doc = "ECN marking thresholds for DCQCN; absent: ECN off (a warning)"},
+    {"qos.lossless.ets", QG_KEY_ENUM | QG_KEY_MAP, .values = strict,
+     .doc = "the class's scheduling: strict, or {mode: wrr, weight: 1..100}"},
+    {"qos.lossless.pool.name", QG_KEY_STRING, .required = true, .rule = QG_POOL_RULE,
+     .doc = "the pool's name on the switches", AT_TEXT(QG_KB_QOS, struct qg_qos, pool_name),
+     .ok = qg_pool_name_ok, .pattern = QG_POOL_PATTERN},
+    {"qos.lossless.pool.memory_percent", QG_KEY_NUMBER, 0, 10000, .required = true,
+     .doc = "the pool's share of the switch buffer, in percent (0, 100]",
+     AT(QG_KB_QOS, struct qg_qos, pool_percent_centi)},
+    {"qos.lossless.ecn.min_kb", QG_KEY_INT, 1, 100000, .required = true,
+     .doc = "the queue depth in kB where ECN marking starts",
+     AT(QG_KB_QOS, struct qg_qos, ecn_min_kb)},
+    {"qos.lossless.ecn.max_kb", QG_KEY_INT, 1, 100000, .required = true,
+     .doc = "the queue depth in kB where every packet is marked; at least min_kb",
+     AT(QG_KB_QOS, struct qg_qos, ecn_max_kb)},
+    {"qos.lossless.ets.mode", QG_KEY_ENUM, .values = ets_modes, .required = true,
+     .doc = "strict priority, or weighted round robin"},
+    {"qos.lossless.ets.weight", QG_KEY_INT, 1, 100,
+     .doc = "the WRR class's share of the bandwidth in percent; mode wrr only",
+     AT(QG_KB_CLASS, struct qg_class, ets.weight)},
+
+    CLASS_PRIORITY("qos.cnp", "CNPs"),
+    {"qos.cnp.dscp", QG_KEY_INT, 0, 63, .required = true,
+     .doc = "the one DSCP value CNPs carry (0..63)"},
+    CLASS_TC("qos.cnp", "CNPs"),
+    {"qos.cnp.ets", QG_KEY_ENUM | QG_KEY_MAP, .values = strict,
+     .doc = "the class's scheduling: strict, or {mode: wrr, weight: 1..100}"},
+    {"qos.cnp.ets.mode", QG_KEY_ENUM, .values = ets_modes, .required = true,
+     .doc = "strict priority, or weighted round robin"},
+    {"qos.cnp.ets.weight", QG_KEY_INT, 1, 100,
+     .doc = "the WRR class's share of the bandwidth in percent; mode wrr only",
+     AT(QG_KB_CLASS, struct qg_class, ets.weight)},
+
+    /* SONiC's model's ranges (sonic-pfcwd.yang; gen/model.h). */
+    {"qos.pfc_watchdog.detection_ms", QG_KEY_INT, QG_PFCWD_DETECTION_MIN, QG_PFCWD_DETECTION_MAX,
+     .def = STR(QG_PFCWD_DETECTION_MS),
+     .doc = "how long a queue is paused before the watchdog acts; at least poll_ms",
+     AT(QG_KB_QOS, struct qg_qos, pfcwd.detection_ms)},
+    {"qos.pfc_watchdog.restoration_ms", QG_KEY_INT, QG_PFCWD_RESTORATION_MIN,
+     QG_PFCWD_RESTORATION_MAX, .def = STR(QG_PFCWD_RESTORATION_MS),
+     .doc = "how long the watchdog waits before it restores the queue; at least poll_ms",
+     AT(QG_KB_QOS, struct qg_qos, pfcwd.restoration_ms)},
+    {"qos.pfc_watchdog.poll_ms", QG_KEY_INT, QG_PFCWD_POLL_MIN, QG_PFCWD_POLL_MAX,
+     .def = STR(QG_PFCWD_POLL_MS), .doc = "how often the watchdog checks the queues",
+     AT(QG_KB_QOS, struct qg_qos, pfcwd.poll_ms)},
+
+    {"switches[]", QG_KEY_MAP, .doc = "a switch"},
+    {"switches[].name", QG_KEY_STRING, .required = true, .rule = QG_NAME_RULE,
+     .doc = "the switch's name, unique across switches, hosts and dvs",
+     AT_TEXT(QG_KB_SWITCH, struct qg_switch, name), .ok = qg_name_ok, .pattern = QG_NAME_PATTERN},
+    {"switches[].platform", QG_KEY_ENUM, .values_from = QG_KV_SWITCH_PLATFORMS, .required = true,
+     .doc = "the switch's OS: the target that writes its configuration"},
+    {"switches[].address", QG_KEY_STRING, .required = true, .rule = QG_ADDRESS_RULE,
+     .doc = "where diff and push reach the switch",
+     AT_TEXT(QG_KB_SWITCH, struct qg_switch, address)},
+    {"switches[].port", QG_KEY_INT, 1, 65535, .def = "the platform's (SSH: 22)",
+     .doc = "the TCP port of the switch's management access",
+     AT(QG_KB_SWITCH, struct qg_switch, port)},
+    {"switches[].user", QG_KEY_STRING, .rule = QG_USER_RULE,
+     .def = "~/.ssh/config's, else the local user", .doc = "the login user",
+     AT_TEXT(QG_KB_SWITCH, struct qg_switch, user), .ok = qg_user_ok, .pattern = QG_USER_PATTERN},
+    {"switches[].ports", QG_KEY_STRING | QG_KEY_LIST, .required = true, .nonempty = true,
+     .rule = "the platform's port names and ranges",
+     .doc = "the ports that carry RoCE, in the platform's names: one, or a list"},
+    {"switches[].ports[]", QG_KEY_STRING, .rule = "the platform's port names and ranges",
+     .doc = "a port or a range of ports"},
+    {"switches[].cable_length_m", QG_KEY_INT | QG_KEY_MAP, 1, QG_CABLE_M_MAX,
+     .doc = "the ports' cable length in metres: one for all, or by port with a default"},
+    {"switches[].cable_length_m.*", QG_KEY_INT, 1, QG_CABLE_M_MAX,
+     .doc = "`default` or a list of the switch's ports, to a length in metres"},
+
+    {"hosts[]", QG_KEY_MAP,
+     .doc = "a host, or a host list; each platform adds its own keys (its target's rows)"},
+    {"hosts[].name", QG_KEY_STRING, .required = true,
+     .rule = QG_NAME_RULE ", or a host list prefix[001-512]suffix",
+     .doc = "the host's name, or a host list of names", AT_TEXT(QG_KB_HOST, struct qg_host, name)},
+    {"hosts[].address", QG_KEY_STRING, .required = true,
+     .rule = QG_ADDRESS_RULE "; with a host list, an address list or the first IPv4",
+     .doc = "where push and verify reach the host", AT_TEXT(QG_KB_HOST, struct qg_host, address)},
+    {"hosts[].platform", QG_KEY_ENUM, .values_from = QG_KV_HOST_PLATFORMS, .required = true,
+     .doc = "the host's OS: the target that writes its script"},
+    {"hosts[].port", QG_KEY_INT, 1, 65535, .def = STR(QG_DEFAULT_SSH_PORT), .doc = "the SSH port",
+     AT(QG_KB_HOST, struct qg_host, port)},
+    {"hosts[].user", QG_KEY_STRING, .rule = QG_USER_RULE,
+     .def = "~/.ssh/config's, else the local user", .doc = "the login user",
+     AT_TEXT(QG_KB_HOST, struct qg_host, user), .ok = qg_user_ok, .pattern = QG_USER_PATTERN},
+
+    {"dvs[]", QG_KEY_MAP, .doc = "a vSphere distributed switch"},
+    {"dvs[].name", QG_KEY_STRING, .required = true, .rule = QG_DVS_NAME_RULE,
+     .doc = "the DVS's name in vCenter", AT_TEXT(QG_KB_DVS, struct qg_dvs, name),
+     .ok = qg_dvs_name_ok, .pattern = QG_DVS_NAME_PATTERN},
+    {"dvs[].vcenter", QG_KEY_STRING, .required = true, .rule = QG_ADDRESS_RULE,
+     .doc = "the vCenter that holds it", AT_TEXT(QG_KB_DVS, struct qg_dvs, vcenter)},
+    {"dvs[].datacenter", QG_KEY_STRING, .required = true, .rule = QG_LABEL_RULE,
+     .doc = "its datacenter", AT_TEXT(QG_KB_DVS, struct qg_dvs, datacenter), .ok = qg_label_ok,
+     .pattern = QG_LABEL_PATTERN},
+    /* vSphere accepts a DVS maxMtu of 1500..9000. */
+    {"dvs[].mtu", QG_KEY_INT, 1500, 9000, .def = "qos.mtu",
+     .doc = "the DVS's maximum MTU; at least qos.mtu", AT(QG_KB_DVS, struct qg_dvs, mtu)},
+    {"dvs[].uplinks", QG_KEY_INT, 1, 32, .def = STR(QG_DEFAULT_DVS_UPLINKS),
+     .doc = "the number of uplink ports per host", AT(QG_KB_DVS, struct qg_dvs, uplinks)},
+    {"dvs[].portgroup", QG_KEY_STRING, .rule = QG_LABEL_RULE, .doc = "a portgroup to create on it",
+     AT_TEXT(QG_KB_DVS, struct qg_dvs, portgroup), .ok = qg_label_ok, .pattern = QG_LABEL_PATTERN},
+    {"dvs[].hosts", QG_KEY_LIST, .doc = "its member hosts, by name"},
+    {"dvs[].hosts[]", QG_KEY_STRING, .rule = "the name of a host of hosts", .doc = "a member host",
+     .ok = qg_name_ok, .pattern = QG_NAME_PATTERN},
+
+    {"verify.pairs", QG_KEY_LIST, .required = true, .nonempty = true,
+     .doc = "the host pairs to run traffic between"},
+    /* perftest's largest message for ib_write_bw is 8 MiB (MAX_SIZE). */
+    {"verify.message_size", QG_KEY_INT, 1, 8388608, .def = STR(QG_DEFAULT_MESSAGE_SIZE),
+     .doc = "the RDMA WRITE message size in bytes",
+     AT(QG_KB_VERIFY, struct qg_verify, message_size)},
+    {"verify.duration_s", QG_KEY_INT, 1, 3600, .def = STR(QG_DEFAULT_DURATION_S),
+     .doc = "how long each pair runs, in seconds", AT(QG_KB_VERIFY, struct qg_verify, duration_s)},
+    {"verify.pairs[]", QG_KEY_MAP, .doc = "a pair"},
+    {"verify.pairs[].client", QG_KEY_STRING, .required = true,
+     .rule = "the name of a host of hosts", .doc = "the host that writes", .ok = qg_name_ok,
+     .pattern = QG_NAME_PATTERN},
+    {"verify.pairs[].server", QG_KEY_STRING, .required = true,
+     .rule = "the name of a host of hosts", .doc = "the host written to", .ok = qg_name_ok,
+     .pattern = QG_NAME_PATTERN},
+    {"verify.pairs[].min_gbps", QG_KEY_NUMBER, 0, 320000, .required = true,
+     .doc = "the least bandwidth that passes, in Gb/s (0, 3200]"},
+
+    {"acknowledge[]", QG_KEY_ENUM | QG_KEY_MAP, .values_from = QG_KV_WARNINGS,
+     .doc = "a warning's name, or {warning, because}"},
+    {"acknowledge[].warning", QG_KEY_ENUM, .values_from = QG_KV_WARNINGS, .required = true,
+     .doc = "the name of a warning the intent can trigger"},
+    {"acknowledge[].because", QG_KEY_STRING, .rule = QG_BECAUSE_RULE,
+     .doc = "why it is accepted, shown by explain"},
+};
+
+const struct qg_key *qg_keys(size_t *n_out)
+{
+	*n_out = sizeof(rows) / sizeof(rows[0]);
+	return rows;
+}
+
+const struct qg_key *qg_key_find(const char *path)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (!strcmp(rows[i].path, path))
+			return &rows[i];
+	return NULL;
+}
+
+size_t qg_key_children(const char *path, const char **names, size_t cap)
+{
+	size_t n = 0, len = strlen(path);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && n < cap; i++) {
+		const char *p = rows[i].path, *key = p;
+		if (len) {
+			if (strncmp(p, path, len) || p[len] != '.')
+				continue;
+			key = p + len + 1;
+		}
+		if (!key[strcspn(key, ".[")] && strcmp(key, "*"))
+			names[n++] = key;
+	}
+	names[n] = NULL;
+	return n;
+}
+
+void qg_key_path(const char *path, char *out, size_t len)
+{
+	size_t o = 0;
+	for (const char *c = path; *c && o + 3 < len; c++) {
+		if (*c != '[') {
+			out[o++] = *c;
+			continue;
+		}
+		/* A host list's name holds brackets of its own: "hosts[gpu-[001-512]]". */
+		size_t depth = 0;
+		const char *close = c;
+		for (; *close; close++) {
+			depth += *close == '[';
+			depth -= *close == ']';
+			if (depth == 0)
+				break;
+		}
+		if (!*close)
+			break;
+		out[o++] = '[';
+		out[o++] = ']';
+		c = close;
+	}
+	out[o] = '\0';
+}
