@@ -33,7 +33,6 @@ void onyx_port_defaults(struct onyx_port_cfg *p, const struct qg_port *id)
 	strcpy(p->trust, ONYX_DEFAULT_TRUST);
 }
 
-
 int onyx_port_cfg_cmp(const void *a, const void *b)
 {
 	return qg_port_cmp(&((const struct onyx_port_cfg *)a)->id,
@@ -161,4 +160,3 @@ int onyx_ets_plan(const struct qg_qos *q, struct onyx_tc_cfg tc[8])
 		}
 	return 0;
 }
-

@@ -121,10 +121,10 @@ static void pool_diff(const struct onyx_config *want, const struct onyx_config *
 		for (size_t k = 0; k < have->n_pools; k++)
 			if (strcmp(have->pools[k].name, w->name))
 				onyx_pool_map_line(out, have->pools[k].name, true,
-					      have->pools[k].priority_mask & w->priority_mask);
+						   have->pools[k].priority_mask & w->priority_mask);
 		if (h)
 			onyx_pool_map_line(out, w->name, true,
-				      (uint8_t)(h->priority_mask & ~w->priority_mask));
+					   (uint8_t)(h->priority_mask & ~w->priority_mask));
 		if (w->type[0] && (!h || strcmp(h->type, w->type)))
 			qg_buf_printf(out, "%d\ttraffic pool %s type %s\n", ONYX_SEC_BUFFER,
 				      w->name, w->type);
@@ -135,7 +135,7 @@ static void pool_diff(const struct onyx_config *want, const struct onyx_config *
 				      ONYX_SEC_BUFFER, w->name, pct);
 		}
 		onyx_pool_map_line(out, w->name, false,
-			      (uint8_t)(w->priority_mask & ~(h ? h->priority_mask : 0)));
+				   (uint8_t)(w->priority_mask & ~(h ? h->priority_mask : 0)));
 	}
 }
 
@@ -239,7 +239,8 @@ void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *
 		}
 		for (int tc = 0; tc < 8; tc++) {
 			const struct onyx_tc_cfg *wt = &w->tc[tc], *ht = &h->tc[tc];
-			if ((wt->ets == QG_ETS_UNSET && !w->own_tcs) || !onyx_tc_ets_differs(wt, ht))
+			if ((wt->ets == QG_ETS_UNSET && !w->own_tcs) ||
+			    !onyx_tc_ets_differs(wt, ht))
 				continue;
 			onyx_ets_text(what, sizeof(what), tc, wt);
 			onyx_groups_add(&g, what, &w->id);
@@ -291,4 +292,3 @@ void onyx_config_emit(const struct onyx_config *want, struct qg_buf *cmds)
 	onyx_config_diff(want, &none, cmds);
 	free(none.ports);
 }
-

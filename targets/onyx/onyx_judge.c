@@ -262,4 +262,3 @@ int onyx_config_judge(const struct onyx_config *want, const struct onyx_config *
 	judge_pools(want, have, d);
 	return (int)(d->errors - before);
 }
-

@@ -23,7 +23,8 @@ static bool pool_in_scope(const struct onyx_config *scope, const struct onyx_con
 	uint8_t mine = 0;
 	for (size_t i = 0; i < scope->n_pools; i++)
 		mine |= scope->pools[i].priority_mask;
-	const struct onyx_pool_cfg *b = onyx_pool_find(before, name), *n = onyx_pool_find(now, name);
+	const struct onyx_pool_cfg *b = onyx_pool_find(before, name),
+				   *n = onyx_pool_find(now, name);
 	return ((b ? b->priority_mask : 0) | (n ? n->priority_mask : 0)) & mine;
 }
 
@@ -55,7 +56,7 @@ static void pool_restore(const struct onyx_config *scope, const struct onyx_conf
 				}
 				if (step == 0)
 					onyx_pool_map_line(out, name, true,
-						      (uint8_t)(have & ~b->priority_mask));
+							   (uint8_t)(have & ~b->priority_mask));
 				if (step == 1 && b->type[0] && (!n || strcmp(b->type, n->type)))
 					qg_buf_printf(out, "%d\ttraffic pool %s type %s\n",
 						      ONYX_SEC_BUFFER, name, b->type);
@@ -69,7 +70,7 @@ static void pool_restore(const struct onyx_config *scope, const struct onyx_conf
 				}
 				if (step == 2)
 					onyx_pool_map_line(out, name, false,
-						      (uint8_t)(b->priority_mask & ~have));
+							   (uint8_t)(b->priority_mask & ~have));
 			}
 }
 
@@ -116,10 +117,10 @@ void onyx_config_restore(const struct onyx_config *scope, const struct onyx_conf
 			}
 		}
 		onyx_groups_flush(&g,
-			     pass == 0	 ? ONYX_SEC_INTERFACE
-			     : pass == 1 ? ONYX_SEC_QOS
-					 : ONYX_SEC_ETS,
-			     cmds);
+				  pass == 0   ? ONYX_SEC_INTERFACE
+				  : pass == 1 ? ONYX_SEC_QOS
+					      : ONYX_SEC_ETS,
+				  cmds);
 	}
 	onyx_groups_free(&g);
 }
