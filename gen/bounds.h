@@ -27,7 +27,7 @@
  * the bounds above accept writes 401 MB since issue 23 (a SONiC port
  * owns its queues, buffers and schedulers), so 256 MiB refused an intent
  * they let through. It is also the most
- * qosgen reads back of an output tree (gen/outdir.c: `build --check`, the
+ * qosgen reads back of an output tree (gen/outread.c: `build --check`, the
  * plan.json of a directory -o replaces): no file of an output qosgen wrote
  * can be larger, so a larger one is not qosgen's, and an output qosgen
  * wrote is always read back whole.

@@ -1,37 +1,27 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Putting a built file set on disk, all or nothing (outdir.h). The other
+ * way, `build --check`, is outcheck.c; what both read back, outread.c.
+ */
 #include "outdir.h"
-#include "bounds.h"
+
+#include "buf.h"
 #include "errmsg.h"
 #include "escape.h"
-#include "udiff.h"
+#include "outread.h"
 
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/*
- * The most of an output tree read back (--check: the files the intent
- * gives, together; the plan.json of a directory -o replaces): a build's
- * whole output is at most QG_OUTPUT_MAX (gen/bounds.h, enforced by
- * gen/build.c), so every tree qosgen wrote reads back whole, and anything
- * larger is not one of its trees. A fixed 64 MiB here once refused the
- * plan.json of a 140,000-host fabric qosgen itself had written.
- */
-#define MAX_READ ((size_t)QG_OUTPUT_MAX)
-/* Deeper than any output qosgen writes (target/file); a deeper tree is not one. */
-#define MAX_DEPTH 16
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -84,172 +74,6 @@ static int sync_path(const char *path)
 	close(fd);
 	return rc;
 }
-
-/*
- * A path for a message, escaped: names in an output directory come from
- * whoever wrote it (a pull request), and a name holding an escape sequence
- * must not drive the terminal or the CI log that shows the error.
- */
-static char *shown(const char *dir, const char *rel)
-{
-	struct qg_buf b = {0};
-	qg_escape_append(&b, dir, strlen(dir));
-	if (rel) {
-		if (b.len && b.data[b.len - 1] != '/')
-			qg_buf_puts(&b, "/");
-		qg_escape_append(&b, rel, strlen(rel));
-	}
-	qg_buf_append(&b, "", 0);
-	if (b.failed) {
-		qg_buf_free(&b);
-		return strdup("?");
-	}
-	return b.data;
-}
-
-/* "'DIR/REL' WHAT", the path escaped; returns -1. */
-static int err_at(char *err, size_t errlen, const char *dir, const char *rel, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static int err_at(char *err, size_t errlen, const char *dir, const char *rel, const char *fmt, ...)
-{
-	char what[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	char *s = shown(dir, rel);
-	qg_errf(err, errlen, "'%s' %s", s ? s : "?", what);
-	free(s);
-	return -1;
-}
-
-static const char link_refused[] =
-    "is a symbolic link: an output directory is read without following links (one could "
-    "print any file it points to); commit the file or directory itself";
-static const char not_regular[] = "is not a regular file or directory";
-
-/* The entries of an open directory, sorted, without . and ..; NULL-terminated, or NULL. */
-static char **list_dir(int dfd, size_t *n)
-{
-	int fd = dup(dfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	size_t cap = 16;
-	char **v = malloc(cap * sizeof(*v));
-	*n = 0;
-	struct dirent *e;
-	while (v && (e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (*n + 1 == cap) {
-			char **w = realloc(v, (cap *= 2) * sizeof(*v));
-			if (!w) {
-				for (size_t i = 0; i < *n; i++)
-					free(v[i]);
-				free(v);
-				v = NULL;
-				break;
-			}
-			v = w;
-		}
-		if (!(v[*n] = strdup(e->d_name))) {
-			for (size_t i = 0; i < *n; i++)
-				free(v[i]);
-			free(v);
-			v = NULL;
-			break;
-		}
-		(*n)++;
-	}
-	closedir(d);
-	if (!v)
-		return NULL;
-	v[*n] = NULL;
-	return v;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void free_list(char **v)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
-}
-
-/*
- * Read regular file `name` of directory dfd, never through a link, never
- * blocking on a FIFO, at most max bytes (the rest of MAX_READ). Returns the
- * bytes (NUL-terminated), or NULL with err and *why: ELOOP (a link), EINVAL
- * (not a regular file), EFBIG (past max), or the call's errno.
- */
-static char *read_at(int dfd, const char *dir, const char *rel, const char *name, size_t max,
-		     size_t *len, mode_t *mode, int *why, char *err, size_t errlen)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = *why = errno;
-		if (e == ELOOP)
-			err_at(err, errlen, dir, rel, "%s", link_refused);
-		else
-			err_at(err, errlen, dir, rel, "cannot be opened: %s", strerror(e));
-		return NULL;
-	}
-	struct stat st;
-	char *buf = NULL;
-	*why = 0;
-	if (fstat(fd, &st) != 0) {
-		*why = errno;
-		err_at(err, errlen, dir, rel, "cannot be read: %s", strerror(errno));
-	} else if (!S_ISREG(st.st_mode)) {
-		*why = EINVAL;
-		err_at(err, errlen, dir, rel, "%s", not_regular);
-	} else if ((uint64_t)st.st_size > max) {
-		*why = EFBIG;
-		err_at(err, errlen, dir, rel,
-		       "is %jd bytes%s: more than any output of qosgen, which writes at most "
-		       "%zu MiB in all (docs/intent.md, \"Bounds\")",
-		       (intmax_t)st.st_size, max < MAX_READ ? " with the files read before it" : "",
-		       MAX_READ >> 20);
-	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
-		qg_errf(err, errlen, "out of memory");
-	} else {
-		size_t got = 0;
-		while (got < (size_t)st.st_size) {
-			ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0) {
-				*why = errno;
-				err_at(err, errlen, dir, rel, "cannot be read: %s",
-				       strerror(errno));
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			if (r == 0)
-				break;
-			got += (size_t)r;
-		}
-		if (buf) {
-			buf[got] = '\0';
-			*len = got;
-			*mode = st.st_mode & 07777;
-		}
-	}
-	close(fd);
-	return buf;
-}
-
-/* ---- qg_outdir_write ---- */
-
 /*
  * A build stopped by a signal (issue 24, item 9) once left its temporary
  * tree beside -o forever (131 MB for a large fabric). While one exists,
@@ -335,8 +159,8 @@ static bool stale_tree(int pfd, const char *name, const char *base)
 	mode_t mode;
 	int why;
 	char ignored[256];
-	char *text = read_at(dfd, name, MARKER, MARKER, 128, &len, &mode, &why, ignored,
-			     sizeof(ignored));
+	char *text = qg_outread_file(dfd, name, MARKER, MARKER, 128, &len, &mode, &why, ignored,
+				     sizeof(ignored));
 	close(dfd);
 	size_t ml = strlen(MARKER_TEXT);
 	bool ours = text && len > ml + 1 && !strncmp(text, MARKER_TEXT, ml) &&
@@ -356,7 +180,7 @@ static void remove_stale(const char *parent, const char *base)
 	if (pfd < 0)
 		return;
 	size_t n = 0;
-	char **names = list_dir(pfd, &n);
+	char **names = qg_outread_list(pfd, &n);
 	for (size_t i = 0; names && i < n; i++) {
 		if (!stale_tree(pfd, names[i], base))
 			continue;
@@ -364,7 +188,7 @@ static void remove_stale(const char *parent, const char *base)
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", parent, names[i]) < sizeof(path))
 			remove_tree(path);
 	}
-	free_list(names);
+	qg_outread_list_free(names);
 	close(pfd);
 }
 
@@ -490,17 +314,17 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 	if (dfd < 0)
 		return qg_errf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
 	size_t n = 0;
-	char **names = list_dir(dfd, &n);
+	char **names = qg_outread_list(dfd, &n);
 	if (!names) {
 		close(dfd);
 		return qg_errf(err, errlen, "cannot list '%s': %s", dir, strerror(errno));
 	}
 	if (n == 0) {
-		free_list(names);
+		qg_outread_list_free(names);
 		close(dfd);
 		return 0;
 	}
-	qsort(names, n, sizeof(*names), str_cmp);
+	qsort(names, n, sizeof(*names), qg_outread_name_cmp);
 
 	struct firsts f = {0};
 	const char *why = NULL;
@@ -515,17 +339,16 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 		mode_t mode;
 		int e = 0;
 		char ignored[256];
-		char *plan = read_at(dfd, dir, "plan.json", "plan.json", MAX_READ, &len, &mode, &e,
-				     ignored, sizeof(ignored));
+		char *plan = qg_outread_file(dfd, dir, "plan.json", "plan.json", QG_OUTREAD_MAX,
+					     &len, &mode, &e, ignored, sizeof(ignored));
 		/* The real reason: a plan.json of qosgen's own is never too large to read. */
 		if (!plan && e == EFBIG) {
 			snprintf(big, sizeof(big),
 				 "its plan.json is larger than any qosgen output (at most %zu MiB "
 				 "in all, docs/intent.md, \"Bounds\")",
-				 MAX_READ >> 20);
+				 QG_OUTREAD_MAX >> 20);
 			why = big;
-		}
-		else if (!plan && (e == EINVAL || e == ELOOP))
+		} else if (!plan && (e == EINVAL || e == ELOOP))
 			why = "its plan.json is not a regular file";
 		else if (!plan)
 			why = "its plan.json cannot be read";
@@ -540,7 +363,7 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 		name_entries(dfd, names, n, foreign, &f, &found);
 		if (found.len) {
 			qg_buf_append(&found, "", 0);
-			char *s = shown(dir, NULL);
+			char *s = qg_outread_shown(dir, NULL);
 			qg_errf(
 			    err, errlen,
 			    "refusing to replace '%s': it holds %s, which its plan.json does not "
@@ -552,7 +375,7 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 	} else {
 		name_entries(dfd, names, n, NULL, NULL, &found);
 		qg_buf_append(&found, "", 0);
-		char *s = shown(dir, NULL);
+		char *s = qg_outread_shown(dir, NULL);
 		qg_errf(err, errlen,
 			"refusing to replace '%s': %s, so it is not a qosgen output directory "
 			"(found: %s); qosgen replaces the whole directory: give -o an empty or "
@@ -565,9 +388,112 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 	for (size_t i = 0; i < f.n; i++)
 		free(f.v[i]);
 	free(f.v);
-	free_list(names);
+	qg_outread_list_free(names);
 	close(dfd);
 	return rc;
+}
+
+/* The temporary tree qg_outdir_write builds beside dir, and its marker. */
+struct tmp_tree {
+	char parent[4096]; /* dir's parent: where the tree is made, synced after the swap */
+	char base[256];	   /* dir's last component */
+	char path[4096];   /* PARENT/.BASE.qosgen-XXXXXX, then mkdtemp's name */
+	char marker[4096]; /* PATH/MARKER */
+	char mtext[96];	   /* MARKER_TEXT and our pid */
+	int mlen;
+};
+
+/* Name the tree beside dir, so the final rename stays on one filesystem. */
+static int tmp_tree_name(struct tmp_tree *t, const char *dir, char *err, size_t errlen)
+{
+	char copy[4096];
+	if ((size_t)snprintf(copy, sizeof(copy), "%s", dir) >= sizeof(copy))
+		return qg_errf(err, errlen, "output path too long");
+	snprintf(t->base, sizeof(t->base), "%s", basename(copy));
+	snprintf(copy, sizeof(copy), "%s", dir);
+	snprintf(t->parent, sizeof(t->parent), "%s", dirname(copy));
+	if ((size_t)snprintf(t->path, sizeof(t->path), "%s/.%s.qosgen-XXXXXX", t->parent,
+			     t->base) >= sizeof(t->path))
+		return qg_errf(err, errlen, "output path too long");
+	return 0;
+}
+
+/* Write the marker into the tree (again, into the old tree after the swap). */
+static int tmp_tree_mark(const struct tmp_tree *t, int flags)
+{
+	int fd = open(t->marker, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, t->mtext, (size_t)t->mlen) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e; /* for the caller's message */
+		return -1;
+	}
+	return close(fd);
+}
+
+/* Every file of o into the tree. 0, -1 with err, or 1 when a signal stopped it. */
+static int tmp_tree_fill(const struct tmp_tree *t, const struct qg_outset *o, char *err,
+			 size_t errlen)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		const struct qg_outfile *f = &o->v[i];
+		char path[4096];
+		if (stop)
+			return 1;
+		snprintf(path, sizeof(path), "%s/%s", t->path, f->path);
+		if (make_parents(t->path, f->path) != 0)
+			return qg_errf(err, errlen, "cannot create the directory for '%s': %s",
+				       f->path, strerror(errno));
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, f->mode);
+		if (fd < 0 || write_all(fd, f->data, f->len) != 0) {
+			qg_errf(err, errlen, "cannot write '%s': %s", f->path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		if (close(fd) != 0)
+			return qg_errf(err, errlen, "cannot write '%s': %s", f->path,
+				       strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * Durable before it is swapped in, with one sync for the whole tree:
+ * syncfs flushes the new files and directories of the tree's filesystem and,
+ * since Linux 5.8, reports a failed writeback; an fsync per file cost
+ * 10,000 syncs for a fabric of 10,000 hosts.
+ */
+static int tmp_tree_sync(const struct tmp_tree *t, const char *dir, char *err, size_t errlen)
+{
+	int fd = open(t->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || syncfs(fd) != 0) {
+		qg_errf(err, errlen, "cannot make '%s' durable: %s", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* The tree becomes dir; an existing dir's old tree ends up at the tree's path. */
+static int tmp_tree_swap(const struct tmp_tree *t, const char *dir, bool exists, char *err,
+			 size_t errlen)
+{
+	if (exists) {
+		/* Atomic swap; the old tree ends up at tmp and is removed. */
+		if (renameat2(AT_FDCWD, t->path, AT_FDCWD, dir, RENAME_EXCHANGE) != 0)
+			return qg_errf(err, errlen, "cannot replace '%s': %s", dir,
+				       strerror(errno));
+		/* The old tree, at tmp now, marked too: a kill while it is removed strands none. */
+		tmp_tree_mark(t, O_TRUNC);
+	} else if (rename(t->path, dir) != 0) {
+		return qg_errf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+	}
+	return 0;
 }
 
 int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_t errlen)
@@ -579,314 +505,53 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
 	if (exists && replaceable(dir, err, errlen) != 0)
 		return -1;
 
-	/* The new tree is built beside dir, so the final rename stays on one filesystem. */
-	char copy[4096], tmp[4096];
-	if ((size_t)snprintf(copy, sizeof(copy), "%s", dir) >= sizeof(copy))
-		return qg_errf(err, errlen, "output path too long");
-	char *base = basename(copy);
-	char basecopy[256];
-	snprintf(basecopy, sizeof(basecopy), "%s", base);
-	snprintf(copy, sizeof(copy), "%s", dir);
-	char *parent = dirname(copy);
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.qosgen-XXXXXX", parent, basecopy) >=
-	    sizeof(tmp))
-		return qg_errf(err, errlen, "output path too long");
-	remove_stale(parent, basecopy);
+	struct tmp_tree t;
+	if (tmp_tree_name(&t, dir, err, errlen) != 0)
+		return -1;
+	remove_stale(t.parent, t.base);
 	busy = 1;
-	if (!mkdtemp(tmp)) {
+	if (!mkdtemp(t.path)) {
 		busy = 0;
 		return qg_errf(err, errlen, "cannot create a directory beside '%s': %s", dir,
 			       strerror(errno));
 	}
 	/* Marked first, so that no moment leaves an unmarked tree a kill could strand. */
-	char marker[4096];
-	snprintf(marker, sizeof(marker), "%s/%s", tmp, MARKER);
-	int mfd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	char mtext[96];
-	int ml = snprintf(mtext, sizeof(mtext), "%s%ld\n", MARKER_TEXT, (long)getpid());
-	if (mfd < 0 || write_all(mfd, mtext, (size_t)ml) != 0 || close(mfd) != 0) {
-		qg_errf(err, errlen, "cannot write '%s': %s", marker, strerror(errno));
+	snprintf(t.marker, sizeof(t.marker), "%s/%s", t.path, MARKER);
+	t.mlen = snprintf(t.mtext, sizeof(t.mtext), "%s%ld\n", MARKER_TEXT, (long)getpid());
+	if (tmp_tree_mark(&t, O_EXCL) != 0) {
+		qg_errf(err, errlen, "cannot write '%s': %s", t.marker, strerror(errno));
 		goto undo;
 	}
 	/* mkdtemp makes 0700; an output tree is for reading, as the umask allows. */
 	mode_t um = umask(0);
 	umask(um);
-	chmod(tmp, 0755 & ~um);
+	chmod(t.path, 0755 & ~um);
 
-	for (size_t i = 0; i < o->n; i++) {
-		const struct qg_outfile *f = &o->v[i];
-		char path[4096];
-		if (stop)
-			goto stopped;
-		snprintf(path, sizeof(path), "%s/%s", tmp, f->path);
-		if (make_parents(tmp, f->path) != 0) {
-			qg_errf(err, errlen, "cannot create the directory for '%s': %s", f->path,
-				strerror(errno));
-			goto undo;
-		}
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, f->mode);
-		if (fd < 0 || write_all(fd, f->data, f->len) != 0) {
-			qg_errf(err, errlen, "cannot write '%s': %s", f->path, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			goto undo;
-		}
-		if (close(fd) != 0) {
-			qg_errf(err, errlen, "cannot write '%s': %s", f->path, strerror(errno));
-			goto undo;
-		}
-	}
-	if (stop)
+	int rc = tmp_tree_fill(&t, o, err, errlen);
+	if (rc < 0)
+		goto undo;
+	if (rc > 0 || stop)
 		goto stopped;
 	/* The marker goes: the tree is about to be the output. */
-	if (unlink(marker) != 0) {
-		qg_errf(err, errlen, "cannot remove '%s': %s", marker, strerror(errno));
+	if (unlink(t.marker) != 0) {
+		qg_errf(err, errlen, "cannot remove '%s': %s", t.marker, strerror(errno));
 		goto undo;
 	}
-	/*
-	 * Durable before it is swapped in, with one sync for the whole tree:
-	 * syncfs flushes the new files and directories of tmp's filesystem and,
-	 * since Linux 5.8, reports a failed writeback; an fsync per file cost
-	 * 10,000 syncs for a fabric of 10,000 hosts.
-	 */
-	int tfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (tfd < 0 || syncfs(tfd) != 0) {
-		qg_errf(err, errlen, "cannot make '%s' durable: %s", dir, strerror(errno));
-		if (tfd >= 0)
-			close(tfd);
+	if (tmp_tree_sync(&t, dir, err, errlen) != 0)
 		goto undo;
-	}
-	close(tfd);
 	if (stop)
 		goto stopped;
-
-	if (exists) {
-		/* Atomic swap; the old tree ends up at tmp and is removed. */
-		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) != 0) {
-			qg_errf(err, errlen, "cannot replace '%s': %s", dir, strerror(errno));
-			goto undo;
-		}
-		/* The old tree, at tmp now, marked too: a kill while it is removed strands none. */
-		int ofd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (ofd >= 0) {
-			write_all(ofd, mtext, (size_t)ml);
-			close(ofd);
-		}
-	} else if (rename(tmp, dir) != 0) {
-		qg_errf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+	if (tmp_tree_swap(&t, dir, exists, err, errlen) != 0)
 		goto undo;
-	}
-	sync_path(parent);
+	sync_path(t.parent);
 	/* The old tree, now at tmp: removed whatever signal comes meanwhile. */
-	remove_tree(tmp);
+	remove_tree(t.path);
 	busy = 0;
 	return 0;
 stopped:
 	qg_errf(err, errlen, "stopped by signal %d; '%s' is as it was", (int)stop, dir);
 undo:
-	remove_tree(tmp);
+	remove_tree(t.path);
 	busy = 0;
 	return -1;
-}
-
-/* ---- --check: the committed tree, read without following links ---- */
-
-/*
- * Open directory path one component at a time with O_NOFOLLOW, from / or
- * the working directory: a pull request can turn any directory of the
- * checkout into a link, so no component is resolved by the kernel on our
- * behalf. Returns the fd; -ENOENT when a component does not exist; -1 with
- * err on a link or any other error.
- */
-static int open_dir_nofollow(const char *path, char *err, size_t errlen)
-{
-	char *copy = strdup(path);
-	if (!copy)
-		return qg_errf(err, errlen, "out of memory");
-	int fd = open(path[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		free(copy);
-		return qg_errf(err, errlen, "cannot open the directory '%s': %s",
-			       path[0] == '/' ? "/" : ".", strerror(errno));
-	}
-	char *save = NULL;
-	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(c, "."))
-			continue;
-		int nfd = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (nfd >= 0) {
-			close(fd);
-			fd = nfd;
-			continue;
-		}
-		int e = errno, rc = -1;
-		/* The path as given, up to this component, for the message. */
-		char *upto = strndup(path, (size_t)(c - copy) + strlen(c));
-		struct stat st;
-		if (fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-			err_at(err, errlen, upto ? upto : path, NULL, "%s", link_refused);
-		else if (e == ENOENT)
-			rc = -ENOENT;
-		else if (e == ENOTDIR)
-			err_at(err, errlen, upto ? upto : path, NULL, "is not a directory");
-		else
-			err_at(err, errlen, upto ? upto : path, NULL, "cannot be opened: %s",
-			       strerror(e));
-		free(upto);
-		free(copy);
-		close(fd);
-		return rc;
-	}
-	free(copy);
-	return fd;
-}
-
-/* A committed file the intent names, as read. */
-struct have {
-	char *data;
-	size_t len;
-	mode_t mode;
-};
-
-struct tree {
-	const struct qg_outset *o;
-	const char *dir;
-	struct have *have; /* per o->v index; data NULL: not in the directory */
-	char **extra;	   /* files the intent does not give */
-	size_t n_extra, cap_extra;
-	size_t left; /* of MAX_READ, for the files still to read */
-	char *err;
-	size_t errlen;
-};
-
-static int walk_dir(struct tree *t, int dfd, const char *prefix, int depth)
-{
-	if (depth > MAX_DEPTH)
-		return err_at(t->err, t->errlen, t->dir, prefix,
-			      "is nested deeper than any qosgen output");
-	size_t n = 0;
-	char **names = list_dir(dfd, &n);
-	if (!names)
-		return err_at(t->err, t->errlen, t->dir, prefix, "cannot be listed: %s",
-			      strerror(errno));
-	qsort(names, n, sizeof(*names), str_cmp);
-	int rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *rel = NULL;
-		if (asprintf(&rel, "%s%s%s", prefix ? prefix : "", prefix ? "/" : "", names[i]) <
-		    0) {
-			rc = qg_errf(t->err, t->errlen, "out of memory");
-			break;
-		}
-		struct stat st;
-		if (fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			rc = err_at(t->err, t->errlen, t->dir, rel, "cannot be read: %s",
-				    strerror(errno));
-		} else if (S_ISLNK(st.st_mode)) {
-			rc = err_at(t->err, t->errlen, t->dir, rel, "%s", link_refused);
-		} else if (S_ISDIR(st.st_mode)) {
-			int sub =
-			    openat(dfd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub < 0)
-				rc =
-				    err_at(t->err, t->errlen, t->dir, rel, "%s",
-					   errno == ELOOP || errno == ENOTDIR ? link_refused
-									      : "cannot be opened");
-			else
-				rc = walk_dir(t, sub, rel, depth + 1);
-			if (sub >= 0)
-				close(sub);
-		} else if (!S_ISREG(st.st_mode)) {
-			rc = err_at(t->err, t->errlen, t->dir, rel, "%s", not_regular);
-		} else {
-			const struct qg_outfile *f = qg_outset_find(t->o, rel);
-			if (f) {
-				struct have *h = &t->have[f - t->o->v];
-				int why;
-				h->data = read_at(dfd, t->dir, rel, names[i], t->left, &h->len,
-						  &h->mode, &why, t->err, t->errlen);
-				rc = h->data ? 0 : -1;
-				if (h->data)
-					t->left -= h->len;
-			} else if (t->n_extra == t->cap_extra) {
-				size_t cap = t->cap_extra ? t->cap_extra * 2 : 16;
-				char **v = realloc(t->extra, cap * sizeof(*v));
-				if (!v) {
-					rc = qg_errf(t->err, t->errlen, "out of memory");
-				} else {
-					t->extra = v;
-					t->cap_extra = cap;
-				}
-			}
-			if (!f && rc == 0) {
-				t->extra[t->n_extra++] = rel;
-				rel = NULL;
-			}
-		}
-		free(rel);
-	}
-	free_list(names);
-	return rc;
-}
-
-int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char *err, size_t errlen)
-{
-	struct tree t = {.o = o, .dir = dir, .err = err, .errlen = errlen, .left = MAX_READ};
-	t.have = calloc(o->n + 1, sizeof(*t.have));
-	if (!t.have)
-		return qg_errf(err, errlen, "out of memory");
-	int rc = 0;
-	int dfd = open_dir_nofollow(dir, err, errlen);
-	if (dfd >= 0) {
-		rc = walk_dir(&t, dfd, NULL, 0);
-		close(dfd);
-	} else if (dfd != -ENOENT) {
-		rc = -1; /* a missing directory is not an error: every file differs */
-	}
-
-	/* Everything is read and judged before anything is printed. */
-	struct qg_buf b = {0};
-	int differs = 0;
-	for (size_t i = 0; i < o->n && rc == 0; i++) {
-		const struct qg_outfile *f = &o->v[i];
-		const struct have *h = &t.have[i];
-		if (h->data && h->len == f->len && memcmp(h->data, f->data, f->len) == 0) {
-			if ((h->mode & 0111) != (f->mode & 0111)) {
-				qg_buf_printf(&b, "mode of %s: %04o, the intent gives %04o\n",
-					      f->path, (unsigned)h->mode, f->mode);
-				differs = 1;
-			}
-			continue;
-		}
-		differs = 1;
-		char *la = NULL, *lb = NULL;
-		if (asprintf(&la, "a/%s", f->path) < 0 || asprintf(&lb, "b/%s", f->path) < 0)
-			b.failed = true;
-		else
-			qg_udiff(&b, la, h->data ? h->data : "", h->data ? h->len : 0, lb, f->data,
-				 f->len);
-		free(la);
-		free(lb);
-	}
-	if (rc == 0 && t.n_extra) {
-		qsort(t.extra, t.n_extra, sizeof(*t.extra), str_cmp);
-		for (size_t i = 0; i < t.n_extra; i++) {
-			qg_buf_puts(&b, "only in the output directory: ");
-			qg_escape_append(&b, t.extra[i], strlen(t.extra[i]));
-			qg_buf_puts(&b, "\n");
-		}
-		differs = 1;
-	}
-	if (rc == 0 && b.failed)
-		rc = qg_errf(err, errlen, "out of memory");
-	if (rc == 0 && b.len && (fwrite(b.data, 1, b.len, out) != b.len || fflush(out) != 0))
-		rc = qg_errf(err, errlen, "cannot write the differences: %s", strerror(errno));
-	qg_buf_free(&b);
-	for (size_t i = 0; i < o->n; i++)
-		free(t.have[i].data);
-	free(t.have);
-	for (size_t i = 0; i < t.n_extra; i++)
-		free(t.extra[i]);
-	free(t.extra);
-	return rc ? -1 : differs;
 }

@@ -3,13 +3,13 @@
  * Putting a built file set on disk, all or nothing: the files are written
  * into a fresh directory beside the target, synced, and swapped in with one
  * rename, so a reader sees the old tree or the new one and never a mix.
- * And the other way, for `build --check`: comparing a committed output
- * directory with the set, when that directory comes from a pull request.
+ * The other way, `build --check` (outcheck.h, included here for the callers
+ * of both): comparing a committed output directory with the set.
  */
 #ifndef QG_OUTDIR_H
 #define QG_OUTDIR_H
 
-#include "buf.h"
+#include "outcheck.h"
 #include "outset.h"
 
 #include <stdio.h>
@@ -38,18 +38,5 @@ int qg_outdir_write(const char *dir, const struct qg_outset *o, char *err, size_
  */
 void qg_outdir_catch_signals(void);
 int qg_outdir_stopped(void);
-
-/*
- * Compare dir with o, as `build --check` does in CI on a directory a pull
- * request controls. Nothing is read through a symbolic link: every
- * component of dir and every entry below it is opened with O_NOFOLLOW, and a
- * link anywhere (or a FIFO, a device) is an error naming it, before anything
- * is printed. The committed files are read into memory and compared there;
- * for each difference a unified diff (labels a/PATH for what is in dir,
- * b/PATH for what the intent gives) goes to out, control characters escaped.
- * Returns 0 when identical, 1 when different, -1 with err on an error.
- */
-int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char *err,
-		    size_t errlen);
 
 #endif

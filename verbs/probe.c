@@ -203,82 +203,132 @@ static int write_loop(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, v
 	return 0;
 }
 
+/* The verbs objects of one run, released in reverse order by verbs_close(). */
+struct probe_verbs {
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	void *buf;
+	size_t buff; /* half of buf */
+	struct ibv_port_attr pa;
+};
+
+/* The device and its port, active, and the GID to use (r->active_mtu, r->gid_index). */
+static int verbs_open_port(const struct probe_opts *o, struct probe_verbs *v,
+			   struct probe_result *r, char *err, size_t errlen)
+{
+	int n = 0;
+	v->list = ibv_get_device_list(&n);
+	for (int i = 0; v->list && i < n && !v->ctx; i++)
+		if (!strcmp(ibv_get_device_name(v->list[i]), o->device))
+			v->ctx = ibv_open_device(v->list[i]);
+	if (!v->ctx)
+		return qg_errf(err, errlen, "ibv_open_device: no RDMA device '%s' (%d present)",
+			       o->device, n);
+	if (ibv_query_port(v->ctx, (uint8_t)o->ib_port, &v->pa) != 0)
+		return qg_errf(err, errlen, "ibv_query_port %s/%d: %s", o->device, o->ib_port,
+			       strerror(errno));
+	if (v->pa.state != IBV_PORT_ACTIVE)
+		return qg_errf(err, errlen,
+			       "%s port %d is not active (state %d): is the netdev up?", o->device,
+			       o->ib_port, v->pa.state);
+	r->active_mtu = mtu_bytes(v->pa.active_mtu);
+	r->gid_index =
+	    o->gid_index >= 0 ? o->gid_index : pick_gid(v->ctx, o->ib_port, v->pa.gid_tbl_len);
+	if (r->gid_index < 0)
+		return qg_errf(err, errlen,
+			       "no RoCEv2 GID with an IPv4 address on %s port %d: give the netdev "
+			       "an IPv4 address",
+			       o->device, o->ib_port);
+	return 0;
+}
+
+/* The buffer, its MR, the CQ and the QP in INIT. 0, or -1 with err. */
+static int verbs_open(const struct probe_opts *o, struct probe_verbs *v, struct probe_result *r,
+		      char *err, size_t errlen)
+{
+	if (verbs_open_port(o, v, r, err, errlen) != 0)
+		return -1;
+	/* One MR: the first half is ours to send from, the peer writes into the second. */
+	v->buff = round_up(o->size > CYCLE_BUFFER ? o->size : CYCLE_BUFFER, CACHE_LINE);
+	if (posix_memalign(&v->buf, 4096, 2 * v->buff) != 0) {
+		v->buf = NULL;
+		return qg_errf(err, errlen, "out of memory for a %zu-byte buffer", 2 * v->buff);
+	}
+	memset(v->buf, 0, 2 * v->buff);
+	if (!(v->pd = ibv_alloc_pd(v->ctx)) ||
+	    !(v->mr = ibv_reg_mr(v->pd, v->buf, 2 * v->buff,
+				 IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
+	    !(v->cq = ibv_create_cq(v->ctx, TX_DEPTH * 2, NULL, NULL, 0)))
+		return qg_errf(err, errlen, "ibv_alloc_pd/ibv_reg_mr/ibv_create_cq on %s: %s",
+			       o->device, strerror(errno));
+	struct ibv_qp_init_attr qa = {
+	    .send_cq = v->cq,
+	    .recv_cq = v->cq,
+	    .qp_type = IBV_QPT_RC,
+	    .cap = {
+		.max_send_wr = TX_DEPTH, .max_recv_wr = 1, .max_send_sge = 1, .max_recv_sge = 1}};
+	if (!(v->qp = ibv_create_qp(v->pd, &qa)) || to_init(v->qp, o->ib_port) != 0)
+		return qg_errf(err, errlen, "ibv_create_qp/INIT on %s: %s", o->device,
+			       strerror(errno));
+	return 0;
+}
+
+static void verbs_close(struct probe_verbs *v)
+{
+	if (v->qp)
+		ibv_destroy_qp(v->qp);
+	if (v->cq)
+		ibv_destroy_cq(v->cq);
+	if (v->mr)
+		ibv_dereg_mr(v->mr);
+	if (v->pd)
+		ibv_dealloc_pd(v->pd);
+	free(v->buf);
+	if (v->ctx)
+		ibv_close_device(v->ctx);
+	if (v->list)
+		ibv_free_device_list(v->list);
+}
+
+/* The client's timed writes, into r, and its report to the server. */
+static int client_run(const struct probe_opts *o, struct probe_verbs *v,
+		      const struct pt_key *remote, struct probe_result *r, struct pt_report *rep,
+		      char *err, size_t errlen)
+{
+	if (write_loop(v->qp, v->cq, v->mr, v->buf, remote, o->size, v->buff, o->iters, &r->seconds,
+		       err, errlen) != 0)
+		return -1;
+	r->size = o->size;
+	r->iters = o->iters;
+	r->gbps = (double)o->size * (double)o->iters * 8 / r->seconds / 1e9;
+	r->msg_rate = (double)o->iters / r->seconds / 1e6;
+	/* perftest's report unit: MiB/s. */
+	*rep = (struct pt_report){o->size, o->iters, 0,
+				  (double)o->size * (double)o->iters / r->seconds / 0x100000,
+				  r->msg_rate};
+	return 0;
+}
+
 int probe_run(const struct probe_opts *o, struct probe_result *r, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	int rc = -1, fd = -1;
-	struct ibv_device **list = NULL;
-	struct ibv_context *ctx = NULL;
-	struct ibv_pd *pd = NULL;
-	struct ibv_mr *mr = NULL;
-	struct ibv_cq *cq = NULL;
-	struct ibv_qp *qp = NULL;
-	void *buf = NULL;
-
-	int n = 0;
-	list = ibv_get_device_list(&n);
-	for (int i = 0; list && i < n && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), o->device))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx) {
-		qg_errf(err, errlen, "ibv_open_device: no RDMA device '%s' (%d present)", o->device,
-		     n);
+	struct probe_verbs v = {0};
+	if (verbs_open(o, &v, r, err, errlen) != 0)
 		goto out;
-	}
-	struct ibv_port_attr pa;
-	if (ibv_query_port(ctx, (uint8_t)o->ib_port, &pa) != 0) {
-		qg_errf(err, errlen, "ibv_query_port %s/%d: %s", o->device, o->ib_port,
-		     strerror(errno));
-		goto out;
-	}
-	if (pa.state != IBV_PORT_ACTIVE) {
-		qg_errf(err, errlen, "%s port %d is not active (state %d): is the netdev up?",
-		     o->device, o->ib_port, pa.state);
-		goto out;
-	}
-	r->active_mtu = mtu_bytes(pa.active_mtu);
-	r->gid_index = o->gid_index >= 0 ? o->gid_index : pick_gid(ctx, o->ib_port, pa.gid_tbl_len);
-	if (r->gid_index < 0) {
-		qg_errf(err, errlen,
-		     "no RoCEv2 GID with an IPv4 address on %s port %d: give the netdev an IPv4 "
-		     "address",
-		     o->device, o->ib_port);
-		goto out;
-	}
-	/* One MR: the first half is ours to send from, the peer writes into the second. */
-	size_t buff = round_up(o->size > CYCLE_BUFFER ? o->size : CYCLE_BUFFER, CACHE_LINE);
-	if (posix_memalign(&buf, 4096, 2 * buff) != 0) {
-		qg_errf(err, errlen, "out of memory for a %zu-byte buffer", 2 * buff);
-		goto out;
-	}
-	memset(buf, 0, 2 * buff);
-	if (!(pd = ibv_alloc_pd(ctx)) ||
-	    !(mr = ibv_reg_mr(pd, buf, 2 * buff,
-			      IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE)) ||
-	    !(cq = ibv_create_cq(ctx, TX_DEPTH * 2, NULL, NULL, 0))) {
-		qg_errf(err, errlen, "ibv_alloc_pd/ibv_reg_mr/ibv_create_cq on %s: %s", o->device,
-		     strerror(errno));
-		goto out;
-	}
-	struct ibv_qp_init_attr qa = {
-	    .send_cq = cq,
-	    .recv_cq = cq,
-	    .qp_type = IBV_QPT_RC,
-	    .cap = {
-		.max_send_wr = TX_DEPTH, .max_recv_wr = 1, .max_send_sge = 1, .max_recv_sge = 1}};
-	if (!(qp = ibv_create_qp(pd, &qa)) || to_init(qp, o->ib_port) != 0) {
-		qg_errf(err, errlen, "ibv_create_qp/INIT on %s: %s", o->device, strerror(errno));
-		goto out;
-	}
 
 	struct pt_key mine = {.out_reads = 1,
-			      .qpn = qp->qp_num,
+			      .qpn = v.qp->qp_num,
 			      .psn = (uint32_t)(qg_monotonic_s() * 1e6) & 0xffffff,
-			      .rkey = mr->rkey,
-			      .vaddr = (uintptr_t)buf + buff},
+			      .rkey = v.mr->rkey,
+			      .vaddr = (uintptr_t)v.buf + v.buff},
 		      remote, one;
 	union ibv_gid gid;
-	if (ibv_query_gid(ctx, (uint8_t)o->ib_port, r->gid_index, &gid) != 0) {
+	if (ibv_query_gid(v.ctx, (uint8_t)o->ib_port, r->gid_index, &gid) != 0) {
 		qg_errf(err, errlen, "ibv_query_gid %d: %s", r->gid_index, strerror(errno));
 		goto out;
 	}
@@ -287,31 +337,21 @@ int probe_run(const struct probe_opts *o, struct probe_result *r, char *err, siz
 	if ((fd = tcp_connect_or_accept(o, err, errlen)) < 0)
 		goto out;
 	struct pt_session s = {.io = pt_io_fd(&fd), .role = o->server ? PT_SERVER : PT_CLIENT};
-	struct pt_params p = {CYCLE_BUFFER, CACHE_LINE, pa.active_mtu};
+	struct pt_params p = {CYCLE_BUFFER, CACHE_LINE, v.pa.active_mtu};
 	if (pt_hello(&s, &p) != 0 || pt_keys(&s, &mine, &remote, 1) != 0)
 		goto oob;
 	r->path_mtu = mtu_bytes((enum ibv_mtu)p.mtu);
-	if (to_rtr_rts(qp, o, r->gid_index, (enum ibv_mtu)p.mtu, &mine, &remote) != 0) {
-		qg_errf(err, errlen, "ibv_modify_qp to RTR/RTS on %s: %s (path MTU %d, GID index %d)",
-		     o->device, strerror(errno), r->path_mtu, r->gid_index);
+	if (to_rtr_rts(v.qp, o, r->gid_index, (enum ibv_mtu)p.mtu, &mine, &remote) != 0) {
+		qg_errf(err, errlen,
+			"ibv_modify_qp to RTR/RTS on %s: %s (path MTU %d, GID index %d)", o->device,
+			strerror(errno), r->path_mtu, r->gid_index);
 		goto out;
 	}
 	if (pt_keys(&s, &mine, &remote, 1) != 0 || pt_keys(&s, &mine, &one, 1) != 0)
 		goto oob;
 	struct pt_report mine_rep = {0}, theirs = {0};
-	if (!o->server) {
-		if (write_loop(qp, cq, mr, buf, &remote, o->size, buff, o->iters, &r->seconds, err,
-			       errlen) != 0)
-			goto out;
-		r->size = o->size;
-		r->iters = o->iters;
-		r->gbps = (double)o->size * (double)o->iters * 8 / r->seconds / 1e9;
-		r->msg_rate = (double)o->iters / r->seconds / 1e6;
-		/* perftest's report unit: MiB/s. */
-		mine_rep = (struct pt_report){
-		    o->size, o->iters, 0,
-		    (double)o->size * (double)o->iters / r->seconds / 0x100000, r->msg_rate};
-	}
+	if (!o->server && client_run(o, &v, &remote, r, &mine_rep, err, errlen) != 0)
+		goto out;
 	if (pt_keys(&s, &mine, &one, 1) != 0 || pt_report(&s, &mine_rep, &theirs) != 0 ||
 	    pt_keys(&s, &mine, &one, 1) != 0 || pt_done(&s) != 0)
 		goto oob;
@@ -331,18 +371,6 @@ oob:
 out:
 	if (fd >= 0)
 		close(fd);
-	if (qp)
-		ibv_destroy_qp(qp);
-	if (cq)
-		ibv_destroy_cq(cq);
-	if (mr)
-		ibv_dereg_mr(mr);
-	if (pd)
-		ibv_dealloc_pd(pd);
-	free(buf);
-	if (ctx)
-		ibv_close_device(ctx);
-	if (list)
-		ibv_free_device_list(list);
+	verbs_close(&v);
 	return rc;
 }

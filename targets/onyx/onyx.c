@@ -19,7 +19,9 @@
 #include "../../gen/names.h"
 #include "../../gen/ports.h"
 #include "onyx_ports.h"
-#include "onyx_config.h"
+#include "onyx_diff.h"
+#include "onyx_judge.h"
+#include "onyx_parse.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,6 +5,11 @@
  * traffic class. Both sides of a diff are this struct: the desired one built
  * from the model, the live one parsed from `show running-config` (ranges
  * expanded per port), so the comparison is structural, never textual.
+ *
+ * This header is the data and the lookups the other pieces share; each piece
+ * has its own header: onyx_parse.h (the read-back), onyx_judge.h (what the
+ * diff cannot decide), onyx_diff.h (command texts, diff, generated file),
+ * onyx_restore.h (the rollback).
  */
 #ifndef QG_ONYX_CONFIG_H
 #define QG_ONYX_CONFIG_H
@@ -95,6 +100,27 @@ struct onyx_config {
 
 void onyx_config_free(struct onyx_config *c);
 
+/* Congestion-control modes as the CLI spells them, by enum onyx_cc. */
+extern const char *const onyx_cc_modes[4];
+
+/* A port at Onyx's defaults (nothing configured on it). */
+void onyx_port_defaults(struct onyx_port_cfg *p, const struct qg_port *id);
+
+/* qsort/bsearch order of onyx_config.ports: by port id. */
+int onyx_port_cfg_cmp(const void *a, const void *b);
+
+/* The port with this id in c (ports sorted), or NULL. */
+const struct onyx_port_cfg *onyx_port_find(const struct onyx_config *c, const struct qg_port *id);
+
+/* The pool named name in c, or NULL. */
+const struct onyx_pool_cfg *onyx_pool_find(const struct onyx_config *c, const char *name);
+
+/*
+ * The pool named name in c; when there is none and create is set, a new one
+ * with nothing printed (type "", percent -1). NULL when absent or out of memory.
+ */
+struct onyx_pool_cfg *onyx_pool_get(struct onyx_config *c, const char *name, bool create);
+
 /*
  * The scheduler of all eight traffic classes of an intent's port into tc[]
  * (ets and weight only): the classes' own, and, when the lossless class is
@@ -107,73 +133,5 @@ int onyx_ets_plan(const struct qg_qos *q, struct onyx_tc_cfg tc[8]);
 
 /* The desired state of switch i. 0 or -ENOMEM. */
 int onyx_config_from_model(const struct qg_model *m, size_t i, struct onyx_config *out);
-
-/*
- * Parse `show running-config` text, len bytes (prefix mode off, as Onyx
- * prints it: "## ..." comments, indented lines, "interface ethernet 1/7-1/8
- * ..." ranges). Text that is not a running-config at all (onyx_text_check) is
- * refused: -EINVAL with the error in d. Lines qosgen does not manage are
- * skipped, but what it cannot judge is kept for onyx_config_judge(); a managed
- * line it cannot read is a warning in d and skipped. 0, -EINVAL or -ENOMEM.
- */
-int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, struct qg_diags *d);
-
-/*
- * Can the difference from `have` (a read-back) to `want` be computed exactly?
- * Errors in d, at the read-back's lines, for each thing that makes it
- * impossible: advanced buffer mode or Onyx's RoCE auto-configuration; a split
- * that disagrees with want's ports; a QoS line qosgen does not model on one of
- * want's ports; PFC or a lossless pool on another switch-priority; another
- * pool owning want's priority that cannot simply give it up; pools over 100 %
- * of the buffer. Returns the number of errors added (0: diff away).
- */
-int onyx_config_judge(const struct onyx_config *want, const struct onyx_config *have,
-		      struct qg_diags *d);
-
-/*
- * A command list: lines "<section>\t<command>\n", section an enum
- * onyx_section, in running-config order. onyx_cmds_next() is the one place
- * that reads it: it sets *section and the command (line, len bytes, no
- * newline), advances *cursor, and is false at the end.
- */
-bool onyx_cmds_next(const char **cursor, int *section, const char **line, size_t *len);
-
-/*
- * The commands that take `have` to exactly `want` for everything `want`
- * manages, fewest first: ports that need the same command share one line,
- * their ranges compressed as Onyx prints them; priorities mapped to the pool
- * beyond want's are unmapped, and want's priority is unmapped from any other
- * pool. A command list (above); nothing is appended when in sync. Call
- * onyx_config_judge() first.
- */
-void onyx_config_diff(const struct onyx_config *want, const struct onyx_config *have,
-		      struct qg_buf *cmds);
-
-/*
- * Every line `want` manages, as the switch prints them: the generated file.
- * It is the diff against a switch where nothing matches, so the file, the
- * diff and the rollback share one set of command texts.
- */
-void onyx_config_emit(const struct onyx_config *want, struct qg_buf *cmds);
-
-/*
- * Does the read-back's hostname name this switch? True when it has none, or
- * it equals (case aside) the switch's name or, when its address is a DNS
- * name, that name's first label.
- */
-bool onyx_config_hostname_matches(const struct onyx_config *have, const char *name,
-				  const char *address);
-
-/*
- * The rollback of a push: commands that put back, for what `scope` manages
- * (the desired config that was pushed), the values the switch had `before`,
- * given that it is `now`. Where `before` had the default, the "no" form is
- * used ("interface ethernet 1/1 no traffic-class 3 congestion-control", "no
- * traffic pool roce"). Pools: scope's pool and every pool that mapped one of
- * its priorities. Same line format as onyx_config_diff(); cmds->failed when
- * it could not all be computed (out of memory): never send a partial undo.
- */
-void onyx_config_restore(const struct onyx_config *scope, const struct onyx_config *before,
-			 const struct onyx_config *now, struct qg_buf *cmds);
 
 #endif

@@ -11,7 +11,10 @@
  * third read-back. The result says which of these states the switch is in.
  */
 #include "onyx.h"
-#include "onyx_config.h"
+#include "onyx_diff.h"
+#include "onyx_judge.h"
+#include "onyx_parse.h"
+#include "onyx_restore.h"
 #include "onyx_session.h"
 
 #include "../../transport/ssh.h"

@@ -25,7 +25,7 @@ static const char *const onyx_words[] = {
     "username", "vlan",	       "web",
 };
 
-static bool onyx_line(const char *line, size_t len)
+static bool onyx_known_line(const char *line, size_t len)
 {
 	if (len >= 3 && !memcmp(line, "## ", 3))
 		return true;
@@ -84,7 +84,7 @@ int onyx_text_check(const char *text, size_t len, size_t *skip, struct qg_diags 
 			size_t s = start;
 			while (s < end && (text[s] == ' ' || text[s] == '\t'))
 				s++;
-			onyx = onyx || onyx_line(text + s, end - s);
+			onyx = onyx || onyx_known_line(text + s, end - s);
 			start = i + 1;
 			line++;
 			col = 0;

@@ -37,7 +37,7 @@
  * What must not be there is in the tree as a JSON null: a row (BUFFER_PG
  * of a PG that is not lossless, PFC_WD|<port> with pfc_watchdog false) or
  * a field (wred_profile of a lossy queue, pfcwd_sw_enable with pfc_watchdog
- * false). The patch removes them (config_db_patch.c); the file leaves them
+ * false). The patch removes them (config_db_end.c); the file leaves them
  * out, the settings say "absent".
  * The lossless priority group is numbered as the lossless priority (as
  * SONiC's templates do: PG 3 for priority 3); priority group 0 holds every
@@ -57,7 +57,7 @@
 /*
  * CABLE_LENGTH's row: SONiC's buffer managers read every row's port fields
  * whatever the row's name, and its templates write AZURE; qosgen sets a
- * port's length in the row that has it (config_db_patch.c), else here, so
+ * port's length in the row that has it (config_db_end.c), else here, so
  * that no port ends with two lengths.
  */
 #define SONIC_CABLE_ROW "AZURE"
@@ -71,7 +71,7 @@
  * qosgen wrote "qosgen_lossless" with WRED drop enabled, and Mellanox's SAI
  * refuses to turn a colour's WRED off in place while its ECN marking is on
  * (mlnx_sai_wred.c, mlnx_wred_attr_enable_set), so the new profile has a
- * new name and the old one is removed (config_db_patch.c).
+ * new name and the old one is removed (config_db_end.c).
  */
 #define SONIC_WRED "qosgen_ecn"
 #define SONIC_WRED_OLD "qosgen_lossless"

@@ -13,7 +13,9 @@
 #include "../../gen/handoff.h"
 #include "../../gen/names.h"
 #include "config_db.h"
+#include "config_db_judge.h"
 #include "config_db_patch.h"
+#include "sonic_readback.h"
 #include "sonic_ports.h"
 
 #include <errno.h>

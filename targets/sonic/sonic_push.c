@@ -28,7 +28,9 @@
 #include "../../gen/names.h"
 #include "../driver.h"
 #include "config_db.h"
+#include "config_db_judge.h"
 #include "config_db_patch.h"
+#include "sonic_readback.h"
 #include "sonic.h"
 
 #include <stdio.h>

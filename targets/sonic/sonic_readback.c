@@ -5,7 +5,7 @@
  * "bgpraw", FRR's running-config as one string (sonic-utilities
  * show/main.py). Pure.
  */
-#include "config_db_patch.h"
+#include "sonic_readback.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -18,7 +18,9 @@
  */
 #include "../../gen/intent.h"
 #include "../../targets/registry.h"
-#include "../../targets/onyx/onyx_config.h"
+#include "../../targets/onyx/onyx_diff.h"
+#include "../../targets/onyx/onyx_judge.h"
+#include "../../targets/onyx/onyx_parse.h"
 
 #include <stdbool.h>
 #include <stdint.h>

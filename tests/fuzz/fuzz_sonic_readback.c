@@ -25,7 +25,10 @@
 #include "../../gen/intent.h"
 #include "../../targets/registry.h"
 #include "../../targets/sonic/config_db.h"
+#include "../../targets/sonic/config_db_judge.h"
+#include "../../targets/sonic/config_db_owned.h"
 #include "../../targets/sonic/config_db_patch.h"
+#include "../../targets/sonic/sonic_readback.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -2,7 +2,7 @@
 #include "helpers.h"
 
 #include "../../targets/onyx/onyx.h"
-#include "../../targets/onyx/onyx_config.h"
+#include "../../targets/onyx/onyx_diff.h"
 #include "../../gen/explain.h"
 
 #include <cjson/cJSON.h>

@@ -2,7 +2,10 @@
 /* Onyx read-back and diff: parsed from real running-configs, compared as data. */
 #include "helpers.h"
 
-#include "../../targets/onyx/onyx_config.h"
+#include "../../targets/onyx/onyx_diff.h"
+#include "../../targets/onyx/onyx_judge.h"
+#include "../../targets/onyx/onyx_parse.h"
+#include "../../targets/onyx/onyx_restore.h"
 
 #include <errno.h>
 

@@ -2,7 +2,8 @@
 /* The pure parts of the Onyx session and of the rollback. */
 #include "helpers.h"
 
-#include "../../targets/onyx/onyx_config.h"
+#include "../../targets/onyx/onyx_parse.h"
+#include "../../targets/onyx/onyx_restore.h"
 #include "../../targets/onyx/onyx_session.h"
 
 static void test_prompt_detection(void **state)

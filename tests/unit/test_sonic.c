@@ -7,7 +7,10 @@
 #include "../../gen/explain.h"
 
 #include "../../targets/sonic/config_db.h"
+#include "../../targets/sonic/config_db_judge.h"
+#include "../../targets/sonic/config_db_owned.h"
 #include "../../targets/sonic/config_db_patch.h"
+#include "../../targets/sonic/sonic_readback.h"
 #include "../../targets/sonic/sonic_ports.h"
 
 #define SONIC_SWITCH                                                                               \
