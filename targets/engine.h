@@ -60,7 +60,11 @@ struct qg_push_ops {
 	int (*open)(void *dev, char *err, size_t errlen);
 	/* Drop the connection; the session stays for another open. */
 	void (*close)(void *dev);
-	/* Read the device's configuration and parse it into slot: enum qg_step. */
+	/*
+	 * Read the device's configuration and parse it into slot: enum qg_step.
+	 * LOST or TIMED_OUT when it was not answered (the first read-back then
+	 * makes the push UNREACHABLE), REFUSED when refused or unparseable.
+	 */
 	int (*read_back)(void *dev, enum qg_push_slot slot, char *err, size_t errlen);
 	/* The hostname of the first read-back (NULL op: the target has none to check). */
 	const char *(*hostname)(void *dev);
