@@ -36,8 +36,8 @@ bool qg_push_hostname_ok(const struct qg_access *a, const struct qg_switch *sw,
 	if (a->accept_hostname || qg_hostname_matches(hostname, sw->name, sw->address))
 		return true;
 	qg_push_say(r,
-		    "the switch's hostname is '%s', not '%s': is %s another switch? Nothing "
-		    "sent (--accept-hostname to go on)",
-		    hostname, sw->name, sw->address);
+		    "refused: the switch at %s says its hostname is '%s', not '%s'; nothing "
+		    "sent (check the intent's address, or --accept-hostname to go on)",
+		    sw->address, hostname ? hostname : "", sw->name);
 	return false;
 }

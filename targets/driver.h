@@ -24,7 +24,10 @@ enum qg_push_state {
 	QG_PUSH_UNCHANGED,    /* failed before anything was sent (unreachable, refused key) */
 	QG_PUSH_NOT_RESTORED, /* failed and the rollback could not be verified: look at it */
 	QG_PUSH_PARTIAL,      /* a host: all it has is set, but some tool or knob is missing */
-	/* a host: some settings failed (each reported); a switch: its undo could not be computed */
+	/*
+	 * a host: some settings failed (each reported); a switch: in sync but not saved
+	 * (targets/engine.c), or a DVS change that failed part-way
+	 */
 	QG_PUSH_FAILED,
 	QG_PUSH_UNREACHABLE, /* never reached: connect, host key or login failed; nothing sent */
 };

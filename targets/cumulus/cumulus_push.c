@@ -1,20 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Cumulus driver: the NVUE REST API over HTTPS (Cumulus Linux 5.x,
- * NVUE API): read the applied revision, compute the merge patch of what
- * qosgen owns (nvue_config.c), create a revision, PATCH it, apply it
- * (answering the apply prompt), poll until applied, read back and compare,
- * and save. NVUE applies a revision whole or not at all: a refused one
- * leaves the applied revision as it was, which is UNCHANGED. A connection
- * lost once the apply was asked for leaves the outcome unknown until a read
- * back decides. Credentials: the intent's user (or QOSGEN_NVUE_USER), the
- * password from QOSGEN_NVUE_PASSWORD or --ask-password; never argv.
+ * The Cumulus driver: the steps of the push engine (targets/engine.h) over
+ * the NVUE REST API over HTTPS (Cumulus Linux 5.x, NVUE API): read the
+ * applied revision, compute the merge patch of what qosgen owns
+ * (nvue_config.c), create a revision, PATCH it, apply it (answering the
+ * apply prompt), poll until applied, read back and compare, and save. NVUE
+ * applies a revision whole or not at all: a refused one leaves the applied
+ * revision as it was, which the read-back proves UNCHANGED. A connection
+ * lost once the apply was asked for leaves the outcome to the revision's
+ * own state; when that cannot be read either, the engine rolls back (the
+ * inverse patch, in a new revision). Credentials: the intent's user (or
+ * QOSGEN_NVUE_USER), the password from QOSGEN_NVUE_PASSWORD or
+ * --ask-password; never argv.
  */
 #include "../../gen/errmsg.h"
 #include "../../gen/escape.h"
 #include "../../gen/names.h"
 #include "../../transport/https.h"
 #include "../driver.h"
+#include "../engine.h"
 #include "cumulus.h"
 #include "cumulus_push.h"
 #include "nvue_config.h"
@@ -30,12 +34,15 @@
 #define NVUE_POLL_MS 200
 
 struct nvue {
+	const struct qg_switch *sw;
+	const struct qg_access *a;
 	struct qg_https *h;
 	int timeout_s;
 	char rev[CUMULUS_REVISION_ID_MAX +
 		 1];	   /* the revision this push made, as the switch named it */
 	char rev_url[768]; /* the same, escaped for a URL path and query */
 	bool dropped;	   /* the connection dropped after an apply was asked for */
+	cJSON *want, *before, *now, *patch; /* now: the latest read-back after a change */
 };
 
 static void sleep_ms(long ms)
@@ -97,15 +104,18 @@ static int read_back(struct nvue *n, cJSON **have, char *err, size_t errlen)
 		cJSON *part;
 		snprintf(path, sizeof(path), NVUE_BASE "/%s?rev=applied&filled=false", parts[k]);
 		if (call(n, "GET", path, NULL, &part, err, errlen) != QG_HTTPS_ANSWERED) {
+			/* Not reached, refused (401) or not answered: never read. */
 			cJSON_Delete(all);
-			return -1;
+			return QG_STEP_LOST;
 		}
 		cJSON_AddItemToObject(all, parts[k], part);
 	}
 	char *text = all ? cJSON_PrintUnformatted(all) : NULL;
 	cJSON_Delete(all);
-	if (!text)
-		return qg_errf(err, errlen, "out of memory");
+	if (!text) {
+		qg_errf(err, errlen, "out of memory");
+		return QG_STEP_REFUSED;
+	}
 	struct qg_diags d;
 	qg_diags_init(&d, "the switch's applied revision");
 	int rc = nvue_config_parse(text, strlen(text), have, &d);
@@ -114,7 +124,7 @@ static int read_back(struct nvue *n, cJSON **have, char *err, size_t errlen)
 		qg_errf(err, errlen, "cannot read the applied revision: %s",
 			d.n ? d.v[0].msg : "out of memory");
 	qg_diags_free(&d);
-	return rc == 0 ? 0 : -1;
+	return rc == 0 ? QG_STEP_OK : QG_STEP_REFUSED;
 }
 
 /* What the switch said about a revision: its issues' messages, one clause. */
@@ -309,86 +319,10 @@ static enum applied send_patch(struct nvue *n, const cJSON *patch, char *err, si
 	return apply_revision(n, err, errlen);
 }
 
-static int count_lines(const struct qg_buf *b)
+static int op_open(void *dev, char *err, size_t errlen)
 {
-	int n = 0;
-	for (size_t i = 0; i < b->len; i++)
-		n += b->data[i] == '\n';
-	return n;
-}
-
-/*
- * After a lost connection or an apply that did not end: where is the switch?
- * A revision still applying may yet change it: then only "applied" is final.
- */
-static void settle(struct nvue *n, const cJSON *want, const cJSON *before, const cJSON *sent,
-		   bool still_applying, const char *cause, struct qg_push_result *r)
-{
-	char err[1024];
-	cJSON *after = NULL;
-	if (read_back(n, &after, err, sizeof(err)) != 0) {
-		r->state = QG_PUSH_NOT_RESTORED;
-		qg_push_say(r,
-			    "%s; outcome unknown: cannot read back (%s); look with "
-			    "'nv config history'",
-			    cause, err);
-		return;
-	}
-	bool oom;
-	cJSON *left = nvue_config_patch(want, after, &oom);
-	if (!left && !oom) {
-		r->state = QG_PUSH_CONVERGED;
-		qg_push_say(r, "%s; the read-back shows revision %s applied: in sync", cause,
-			    n->rev);
-	} else if (still_applying) {
-		r->state = QG_PUSH_NOT_RESTORED;
-		qg_push_say(
-		    r,
-		    "%s; outcome unknown: it may still apply; look with 'nv config history' "
-		    "and 'nv show revision %s'",
-		    cause, n->rev);
-	} else if (nvue_config_same_at(sent, after, before)) {
-		r->state = QG_PUSH_UNCHANGED;
-		qg_push_say(r, "%s; the read-back shows nothing applied: unchanged", cause);
-	} else {
-		r->state = QG_PUSH_NOT_RESTORED;
-		qg_push_say(r,
-			    "%s; the read-back matches neither the intent nor the earlier "
-			    "configuration: look at it ('nv config diff', 'nv config history')",
-			    cause);
-	}
-	cJSON_Delete(left);
-	cJSON_Delete(after);
-}
-
-/* Applied, but the read-back disagrees: undo what was sent, and prove it. */
-static void roll_back(struct nvue *n, const cJSON *before, const cJSON *sent, const char *cause,
-		      struct qg_push_result *r)
-{
-	char err[1024];
-	bool oom;
-	cJSON *undo = nvue_config_inverse(sent, before, &oom), *after = NULL;
-	enum applied a = undo ? send_patch(n, undo, err, sizeof(err)) : REFUSED;
-	if (a == APPLIED && read_back(n, &after, err, sizeof(err)) == 0 &&
-	    nvue_config_same_at(sent, after, before)) {
-		r->state = QG_PUSH_RESTORED;
-		r->lines_rolled_back = r->lines_sent;
-		qg_push_say(r,
-			    "%s; rolled back with revision %s: restored to the earlier "
-			    "configuration",
-			    cause, n->rev);
-	} else {
-		r->state = QG_PUSH_NOT_RESTORED;
-		qg_push_say(r, "%s; the rollback %s: look at it ('nv config history')", cause,
-			    a == APPLIED ? "could not be verified" : err);
-	}
-	cJSON_Delete(after);
-	cJSON_Delete(undo);
-}
-
-static int open_switch(const struct qg_switch *sw, const struct qg_access *a, struct nvue *n,
-		       char *err, size_t errlen)
-{
+	struct nvue *n = dev;
+	const struct qg_switch *sw = n->sw;
 	const char *user = sw->user[0] ? sw->user : getenv("QOSGEN_NVUE_USER");
 	if (!user || !*user)
 		return qg_errf(err, errlen,
@@ -396,7 +330,7 @@ static int open_switch(const struct qg_switch *sw, const struct qg_access *a, st
 			       "QOSGEN_NVUE_USER");
 	const char *password = getenv("QOSGEN_NVUE_PASSWORD");
 	if (!password)
-		password = a->ssh.password;
+		password = n->a->ssh.password;
 	if (!password)
 		return qg_errf(err, errlen,
 			       "no NVUE password: set QOSGEN_NVUE_PASSWORD, or --ask-password");
@@ -406,108 +340,170 @@ static int open_switch(const struct qg_switch *sw, const struct qg_access *a, st
 	/* The server only: every path carries the /nvue_v1 prefix itself. */
 	snprintf(base, sizeof(base), "https://%s%s%s:%d", v6 ? "[" : "", sw->address, v6 ? "]" : "",
 		 sw->port);
-	n->timeout_s = a->tls.timeout_s;
-	return qg_https_open(base, &a->tls, user, password, &n->h, err, errlen);
+	n->timeout_s = n->a->tls.timeout_s;
+	return qg_https_open(base, &n->a->tls, user, password, &n->h, err, errlen);
 }
+
+static void op_close(void *dev)
+{
+	struct nvue *n = dev;
+	qg_https_close(n->h);
+	n->h = NULL;
+}
+
+static int op_read_back(void *dev, enum qg_push_slot slot, char *err, size_t errlen)
+{
+	struct nvue *n = dev;
+	cJSON **have = slot == QG_READ_BEFORE ? &n->before : &n->now;
+	cJSON_Delete(*have);
+	*have = NULL;
+	return read_back(n, have, err, errlen);
+}
+
+static const char *op_hostname(void *dev)
+{
+	return nvue_config_hostname(((struct nvue *)dev)->before);
+}
+
+static int op_plan(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct nvue *n = dev;
+	struct qg_diags d;
+	qg_diags_init(&d, NULL);
+	int judged = nvue_config_judge(n->want, n->before, &d);
+	if (judged > 0)
+		snprintf(err, errlen, "%s", d.v[0].msg);
+	qg_diags_free(&d);
+	if (judged > 0)
+		return 1;
+	bool oom;
+	n->patch = nvue_config_patch(n->want, n->before, &oom);
+	if (oom)
+		return -1;
+	nvue_emit_commands(n->patch, &r->sent);
+	r->lines_planned = qg_push_count_lines(r->sent.data, r->sent.len);
+	/* A patch is sent even where it reads as no command: never taken for in sync. */
+	if (n->patch && r->lines_planned == 0)
+		r->lines_planned = 1;
+	return 0;
+}
+
+static int op_apply(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	enum applied done = send_patch(dev, ((struct nvue *)dev)->patch, err, errlen);
+	if (done == REFUSED)
+		return QG_STEP_REFUSED;
+	r->lines_sent = r->lines_planned;
+	return done == APPLIED ? QG_STEP_OK : done == UNKNOWN ? QG_STEP_LOST : QG_STEP_TIMED_OUT;
+}
+
+static enum qg_push_where op_compare(void *dev)
+{
+	struct nvue *n = dev;
+	bool oom;
+	cJSON *left = nvue_config_patch(n->want, n->now, &oom);
+	cJSON_Delete(left);
+	if (!left && !oom)
+		return QG_AT_INTENT;
+	return nvue_config_same_at(n->patch, n->now, n->before) ? QG_AT_BEFORE : QG_AT_NEITHER;
+}
+
+/* The inverse of what was sent (each path back to its earlier value, or deleted), applied. */
+static int op_roll_back(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct nvue *n = dev;
+	bool oom;
+	cJSON *undo = nvue_config_inverse(n->patch, n->before, &oom);
+	enum applied done = REFUSED;
+	if (undo)
+		done = send_patch(n, undo, err, errlen);
+	else
+		qg_errf(err, errlen, "out of memory computing the inverse patch");
+	cJSON_Delete(undo);
+	if (done == APPLIED)
+		r->lines_rolled_back = r->lines_sent;
+	return done == APPLIED	 ? QG_STEP_OK
+	       : done == REFUSED ? QG_STEP_REFUSED
+	       : done == UNKNOWN ? QG_STEP_LOST
+				 : QG_STEP_TIMED_OUT;
+}
+
+/* The applied revision saved as the startup configuration, so a reboot keeps it. */
+static int op_save(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	(void)r;
+	cJSON *saved;
+	enum qg_https_outcome o = call(
+	    dev, "PATCH", NVUE_BASE "/revision/applied",
+	    "{\"state\": \"save\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}", &saved, err, errlen);
+	cJSON_Delete(saved);
+	return o == QG_HTTPS_ANSWERED ? QG_STEP_OK
+	       : o == QG_HTTPS_LOST   ? QG_STEP_LOST
+				      : QG_STEP_REFUSED;
+}
+
+static void op_look(void *dev, const struct qg_push_result *r, char *out, size_t cap)
+{
+	struct nvue *n = dev;
+	(void)r;
+	if (n->rev[0])
+		snprintf(out, cap, "look with 'nv config history' and 'nv show revision %s'",
+			 n->rev);
+	else
+		snprintf(out, cap, "look with 'nv config history'");
+}
+
+static void op_say(void *dev, struct qg_push_result *r)
+{
+	struct nvue *n = dev;
+	if (r->state == QG_PUSH_IN_SYNC)
+		qg_push_say(r, "in sync: nothing to send");
+	else if (r->state == QG_PUSH_WOULD_CHANGE)
+		qg_push_say(r, "%d settings would change (dry run: nothing sent)",
+			    r->lines_planned);
+	else
+		qg_push_say(
+		    r, "%d settings sent in revision %s, applied, read back in sync, saved%s",
+		    r->lines_sent, n->rev,
+		    n->dropped ? " (the connection dropped after the apply request; the revision's "
+				 "state and the read-back decided)"
+			       : "");
+}
+
+static const struct qg_push_ops cumulus_push_ops = {
+    .unit = "setting",
+    .applier = "the revision",
+    .open = op_open,
+    .close = op_close,
+    .read_back = op_read_back,
+    .hostname = op_hostname,
+    .plan = op_plan,
+    .apply = op_apply,
+    .compare = op_compare,
+    .roll_back = op_roll_back,
+    .save = op_save,
+    .look = op_look,
+    .say = op_say,
+};
 
 static int cumulus_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			const struct qg_access *a, bool dry_run, struct qg_push_result *r)
 {
 	(void)ctx; /* the switch gets the patch from the diff, not a generated file */
-	const struct qg_switch *sw = &m->switches[i];
-	struct nvue n = {0};
-	char err[1024];
-	cJSON *want = nvue_config_from_model(m, i), *before = NULL, *patch = NULL, *after = NULL;
+	struct nvue n = {.sw = &m->switches[i], .a = a};
+	int rc = -1;
 	r->state = QG_PUSH_UNCHANGED;
-	if (!want) {
+	n.want = nvue_config_from_model(m, i);
+	if (!n.want)
 		qg_push_say(r, "out of memory");
-		return -1;
-	}
-	if (open_switch(sw, a, &n, err, sizeof(err)) != 0 ||
-	    read_back(&n, &before, err, sizeof(err)) != 0) {
-		r->state = QG_PUSH_UNREACHABLE;
-		qg_push_say(r, "%s", err);
-		goto out;
-	}
-	if (!qg_push_hostname_ok(a, sw, nvue_config_hostname(before), r))
-		goto out;
-	struct qg_diags d;
-	qg_diags_init(&d, NULL);
-	int judged = nvue_config_judge(want, before, &d);
-	if (judged > 0)
-		qg_push_say(r, "cannot converge exactly: %s", d.v[0].msg);
-	qg_diags_free(&d);
-	if (judged > 0)
-		goto out;
-	bool oom;
-	patch = nvue_config_patch(want, before, &oom);
-	if (oom) {
-		qg_push_say(r, "out of memory");
-		goto out;
-	}
-	nvue_emit_commands(patch, &r->sent);
-	r->lines_planned = count_lines(&r->sent);
-	if (!patch) {
-		r->state = QG_PUSH_IN_SYNC;
-		qg_push_say(r, "in sync: nothing to send");
-		goto out;
-	}
-	if (dry_run) {
-		r->state = QG_PUSH_WOULD_CHANGE;
-		qg_push_say(r, "%d settings would change (dry run: nothing sent)",
-			    r->lines_planned);
-		goto out;
-	}
-	enum applied done = send_patch(&n, patch, err, sizeof(err));
-	if (done == REFUSED) {
-		qg_push_say(r, "%s; the applied revision is as it was: unchanged", err);
-		goto out;
-	}
-	r->lines_sent = r->lines_planned;
-	if (done == UNKNOWN || done == STILL_APPLYING) {
-		settle(&n, want, before, patch, true, err, r);
-		goto out;
-	}
-	if (read_back(&n, &after, err, sizeof(err)) != 0) {
-		settle(&n, want, before, patch, false, err, r);
-		goto out;
-	}
-	cJSON *left = nvue_config_patch(want, after, &oom);
-	bool converged = !left && !oom;
-	cJSON_Delete(left);
-	if (!converged) {
-		roll_back(&n, before, patch, "applied, but the read-back differs from the intent",
-			  r);
-		goto out;
-	}
-	cJSON *saved;
-	if (call(&n, "PATCH", NVUE_BASE "/revision/applied",
-		 "{\"state\": \"save\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}", &saved, err,
-		 sizeof(err)) != QG_HTTPS_ANSWERED) {
-		r->state = QG_PUSH_FAILED;
-		qg_push_say(r,
-			    "revision %s applied and in sync, but not saved as the startup "
-			    "configuration (%s): a reboot would lose it; run 'nv config save'",
-			    n.rev, err);
-		goto out;
-	}
-	cJSON_Delete(saved);
-	r->state = QG_PUSH_CONVERGED;
-	qg_push_say(r, "%d settings sent in revision %s, applied, read back in sync, saved%s",
-		    r->lines_sent, n.rev,
-		    n.dropped ? " (the connection dropped after the apply request; the revision's "
-				"state and the read-back decided)"
-			      : "");
-out:
-	cJSON_Delete(after);
-	cJSON_Delete(patch);
-	cJSON_Delete(before);
-	cJSON_Delete(want);
+	else
+		rc = qg_push_run(&cumulus_push_ops, &n, a, n.sw, dry_run, r);
+	cJSON_Delete(n.patch);
+	cJSON_Delete(n.now);
+	cJSON_Delete(n.before);
+	cJSON_Delete(n.want);
 	qg_https_close(n.h);
-	return r->state == QG_PUSH_IN_SYNC || r->state == QG_PUSH_CONVERGED ||
-		       r->state == QG_PUSH_WOULD_CHANGE
-		   ? 0
-		   : -1;
+	return rc;
 }
 
 const struct qg_driver qg_driver_cumulus = {.target = &qg_target_cumulus, .push = cumulus_push};

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Where and as whom the DVS push logs in: the environment, as govc reads it. */
+/* Where and as whom the DVS push logs in: the environment, as govc reads it; the login. */
 #include "dvs_push.h"
 #include "../../gen/errmsg.h"
+#include "../../gen/warnings.h"
 
 #include <curl/curl.h>
 #include <stdio.h>
@@ -101,4 +102,32 @@ void dvs_endpoint_free(struct dvs_endpoint *e)
 		free(e->password);
 	}
 	e->password = NULL;
+}
+
+int dvs_login(const struct qg_dvs *d, const struct qg_tls_opts *o, struct vim **v, char *url,
+	      size_t urlcap, char *err, size_t errlen)
+{
+	struct dvs_endpoint ep;
+	if (dvs_endpoint(d, o->ca_file, o->insecure, o->allow_http, &ep, err, errlen) != 0)
+		return -1;
+	if (ep.plain_http)
+		fprintf(stderr,
+			"qosgen: warning: %s: plain HTTP (--allow-http): the vSphere user name, "
+			"password and session cross the network UNENCRYPTED; anyone on the path "
+			"can read them [%s]\n",
+			ep.url, qg_warning_info(QG_W_VSPHERE_PLAIN_HTTP)->name);
+	if (ep.insecure)
+		fprintf(stderr,
+			"qosgen: warning: %s: TLS certificate checking is OFF (--insecure or "
+			"GOVC_INSECURE): anyone on the path can read the vSphere password [%s]\n",
+			ep.url, qg_warning_info(QG_W_VSPHERE_TLS_UNCHECKED)->name);
+	struct vs_conn_opts co = {.url = ep.url,
+				  .ca_file = ep.ca_file,
+				  .insecure = ep.insecure,
+				  .allow_http = ep.plain_http,
+				  .timeout_s = o->timeout_s};
+	snprintf(url, urlcap, "%s", ep.url);
+	int rc = vim_connect(&co, ep.user, ep.password, v, err, errlen);
+	dvs_endpoint_free(&ep);
+	return rc;
 }

@@ -19,6 +19,7 @@
 #include "../../gen/buf.h"
 #include "../../gen/model.h"
 #include "../../gen/target.h"
+#include "../../transport/tls.h"
 #include "../../vsphere/vim.h"
 #include "../common/esxi_options.h"
 
@@ -145,5 +146,14 @@ struct dvs_endpoint {
 int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure, bool allow_http,
 		 struct dvs_endpoint *out, char *err, size_t errlen);
 void dvs_endpoint_free(struct dvs_endpoint *e);
+
+/*
+ * Log in to d's vCenter (dvs_endpoint, then vim_connect), warning on stderr
+ * first of what would cross the network unprotected (--allow-http,
+ * --insecure); the endpoint's URL, credentials removed, in url. 0, or -1
+ * with err.
+ */
+int dvs_login(const struct qg_dvs *d, const struct qg_tls_opts *o, struct vim **v, char *url,
+	      size_t urlcap, char *err, size_t errlen);
 
 #endif

@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Push to an Onyx switch: only the difference, all or nothing.
+ * Push to an Onyx switch: the steps of the push engine (targets/engine.h)
+ * over an Onyx CLI session (onyx_session.c).
  *
- *   read back -> diff -> save a named copy -> configure terminal -> one line at
- *   a time -> exit -> read back, must be in sync -> configuration write
+ *   read back     show running-config, parsed (onyx_config_parse)
+ *   plan          onyx_config_judge, then onyx_config_diff: only the difference
+ *   checkpoint    configuration write to qosgen-pre-DATE no-switch: a named
+ *                 copy; no-switch keeps the active file active
+ *   apply         configure terminal, one line at a time, exit
+ *   roll back     from the latest read-back, every setting the push manages
+ *                 back to what the first read-back showed (onyx_config_restore)
+ *   save          configuration write, only once the read-back is in sync
  *
- * On a refused line or a dropped session the switch is read back again
- * (reconnecting if needed) and every setting the push manages is put back to
- * what the first read-back showed (onyx_config_restore), then verified by a
- * third read-back. The result says which of these states the switch is in.
+ * A refused line is said in the switch's own words; the lines before it
+ * took effect, so the engine reads back and rolls back. A dropped session
+ * may have applied its last line: the engine reconnects and reads back.
  */
 #include "onyx.h"
 #include "onyx_diff.h"
@@ -19,37 +25,60 @@
 
 #include "../../transport/ssh.h"
 #include "../driver.h"
+#include "../engine.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int connect_switch(const struct qg_switch *sw, const struct qg_ssh_opts *o,
-			  struct qg_ssh **ssh, struct onyx_session **s, char *err, size_t errlen)
+struct onyx_push {
+	const struct qg_switch *sw;
+	const struct qg_ssh_opts *o;
+	struct qg_ssh *ssh;
+	struct onyx_session *s;
+	struct onyx_config want, before, now; /* now: the latest read-back after a change */
+	struct qg_buf cmds;		      /* the plan, as onyx_cmds_next() reads it */
+};
+
+static int op_open(void *dev, char *err, size_t errlen)
 {
-	struct qg_ssh_target t = qg_switch_ssh_target(sw);
-	if (qg_ssh_connect(&t, o, ssh, err, errlen) != 0)
+	struct onyx_push *p = dev;
+	struct qg_ssh_target t = qg_switch_ssh_target(p->sw);
+	if (qg_ssh_connect(&t, p->o, &p->ssh, err, errlen) != 0)
 		return -1;
-	if (onyx_session_open(*ssh, s, err, errlen) != 0) {
-		qg_ssh_close(*ssh);
-		*ssh = NULL;
+	if (onyx_session_open(p->ssh, &p->s, err, errlen) != 0) {
+		qg_ssh_close(p->ssh);
+		p->ssh = NULL;
 		return -1;
 	}
 	return 0;
 }
 
-static void disconnect(struct qg_ssh **ssh, struct onyx_session **s)
+static void op_close(void *dev)
 {
-	onyx_session_close(*s);
-	qg_ssh_close(*ssh);
-	*s = NULL;
-	*ssh = NULL;
+	struct onyx_push *p = dev;
+	onyx_session_close(p->s);
+	qg_ssh_close(p->ssh);
+	p->s = NULL;
+	p->ssh = NULL;
 }
 
-/* The first error in d as one line ("line 12: ..."), with how many more there are. */
+/* One command: enum qg_step, the switch's words (first line) in err when refused. */
+static int cmd(struct onyx_push *p, const char *line, char *err, size_t errlen)
+{
+	struct qg_buf reply = {0};
+	int rc = onyx_session_cmd(p->s, line, &reply, err, errlen);
+	if (rc == 1) {
+		char *nl = reply.data ? strchr(reply.data, '\n') : NULL;
+		if (nl)
+			*nl = '\0';
+		snprintf(err, errlen, "'%s': %s", line, reply.data ? reply.data : "%");
+	}
+	qg_buf_free(&reply);
+	return rc == 0 ? QG_STEP_OK : rc == 1 ? QG_STEP_REFUSED : QG_STEP_LOST;
+}
+
+/* The first error in d as one clause ("running-config line 12: ..."), with how many more. */
 static void first_error(const struct qg_diags *d, char *err, size_t errlen)
 {
 	const struct qg_diag *e = qg_diags_first_error(d);
@@ -60,319 +89,228 @@ static void first_error(const struct qg_diags *d, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 }
 
-/* show running-config, parsed. 0, or -1 with err (what was read, when it was no running-config). */
-static int read_back(struct onyx_session *s, struct onyx_config *c, char *err, size_t errlen)
+static int op_read_back(void *dev, enum qg_push_slot slot, char *err, size_t errlen)
 {
+	struct onyx_push *p = dev;
+	struct onyx_config *c = slot == QG_READ_BEFORE ? &p->before : &p->now;
 	struct qg_buf text = {0};
-	int rc = onyx_session_cmd(s, "show running-config", &text, err, errlen);
+	onyx_config_free(c);
+	memset(c, 0, sizeof(*c));
+	int rc = onyx_session_cmd(p->s, "show running-config", &text, err, errlen);
 	if (rc == 1)
 		snprintf(err, errlen, "'show running-config' was refused: %.200s", text.data);
 	if (rc == 0) {
 		struct qg_diags d;
 		qg_diags_init(&d, "running-config");
-		rc = onyx_config_parse(text.data ? text.data : "", text.len, c, &d);
-		if (rc)
+		if (onyx_config_parse(text.data ? text.data : "", text.len, c, &d) != 0) {
 			first_error(&d, err, errlen);
+			rc = 1;
+		}
 		qg_diags_free(&d);
 	}
 	qg_buf_free(&text);
-	return rc ? -1 : 0;
+	return rc == 0 ? QG_STEP_OK : rc == 1 ? QG_STEP_REFUSED : QG_STEP_LOST;
 }
 
-/* Send a command list in config mode. Returns lines sent OK; *failed on error. */
-static int send_lines(struct onyx_session *s, const char *cmds, struct qg_buf *log, int *failed,
-		      char *what, size_t wlen, char *err, size_t errlen)
+static const char *op_hostname(void *dev)
 {
-	int sent = 0, sec;
-	*failed = 0;
-	struct qg_buf reply = {0};
+	return ((struct onyx_push *)dev)->before.hostname;
+}
+
+/* The plan's lines, without their sections, into out. */
+static void plain_lines(const char *cmds, struct qg_buf *out)
+{
 	const char *cursor = cmds, *line;
+	int sec;
 	size_t len;
 	while (onyx_cmds_next(&cursor, &sec, &line, &len)) {
-		char cmd[512];
-		if (len >= sizeof(cmd)) {
-			/* Never a cut command: refuse the line whole. */
-			*failed = 1;
-			snprintf(what, wlen, "a command of %zu bytes is longer than qosgen sends",
-				 len);
-			break;
-		}
-		snprintf(cmd, sizeof(cmd), "%.*s", (int)len, line);
-		reply.len = 0;
-		int rc = onyx_session_cmd(s, cmd, &reply, err, errlen);
-		if (rc == 0) {
-			sent++;
-			if (log) {
-				qg_buf_puts(log, cmd);
-				qg_buf_puts(log, "\n");
-			}
-			continue;
-		}
-		*failed = rc == 1 ? 1 : -1;
-		if (rc == 1) {
-			/* The switch's own words, first line only, for the report. */
-			char *nl = reply.data ? strchr(reply.data, '\n') : NULL;
-			if (nl)
-				*nl = '\0';
-			snprintf(what, wlen, "'%s': %s", cmd, reply.data ? reply.data : "%");
-		} else {
-			snprintf(what, wlen, "'%s': %s", cmd, err);
-		}
-		break;
+		qg_buf_append(out, line, len);
+		qg_buf_puts(out, "\n");
 	}
-	qg_buf_free(&reply);
-	return sent;
 }
 
-static int count_lines(const char *text)
+static int op_plan(void *dev, struct qg_push_result *r, char *err, size_t errlen)
 {
-	int n = 0;
-	for (; text && *text; text++)
-		n += *text == '\n';
-	return n;
-}
-
-/*
- * Put back what the push changed, from the first read-back `before`. The
- * session may be gone: then reconnect. Sets the final state and message.
- */
-static void roll_back(const struct qg_switch *sw, const struct qg_ssh_opts *o,
-		      const struct onyx_config *want, const struct onyx_config *before,
-		      struct qg_ssh **ssh, struct onyx_session **s, bool in_config,
-		      const char *cause, struct qg_push_result *r)
-{
-	char err[1024];
-	struct onyx_config now = {0}, after = {0};
-	struct qg_buf undo = {0}, left = {0};
-	const char *how = "";
-	if (!*s) {
-		how = "reconnected, ";
-		if (connect_switch(sw, o, ssh, s, err, sizeof(err)) != 0) {
-			r->state = QG_PUSH_NOT_RESTORED;
-			qg_push_say(r,
-				    "%s; cannot reconnect to roll back (%s): the switch may be "
-				    "half-configured; "
-				    "the earlier configuration is saved on it as '%s'",
-				    cause, err, r->saved_as);
-			return;
-		}
-	}
-	/* Back to enable mode; in enable mode "exit" would log out. */
-	if (in_config && !how[0]) {
-		struct qg_buf junk = {0};
-		onyx_session_cmd(*s, "exit", &junk, err, sizeof(err));
-		qg_buf_free(&junk);
-	}
-	if (read_back(*s, &now, err, sizeof(err)) != 0) {
-		r->state = QG_PUSH_NOT_RESTORED;
-		qg_push_say(r,
-			    "%s; %scannot read the switch back to roll back (%s); the earlier "
-			    "configuration is saved on it as '%s'",
-			    cause, how, err, r->saved_as);
-		return;
-	}
-	onyx_config_restore(want, before, &now, &undo);
-	if (undo.failed) {
-		/* A partial undo must never be sent, nor an empty one taken for "nothing to do". */
-		r->state = QG_PUSH_FAILED;
-		qg_push_say(
-		    r,
-		    "%s; %sthe rollback could not be computed (out of memory): nothing was "
-		    "put back, the switch keeps what was applied; the earlier configuration "
-		    "is saved on it as '%s'",
-		    cause, how, r->saved_as);
-		goto done;
-	}
-	int planned = count_lines(undo.data), failed = 0;
-	char what[700] = "";
-	if (planned > 0) {
-		struct qg_buf reply = {0};
-		if (onyx_session_cmd(*s, "configure terminal", &reply, err, sizeof(err)) != 0)
-			failed = -1;
-		qg_buf_free(&reply);
-		if (!failed)
-			r->lines_rolled_back = send_lines(*s, undo.data, NULL, &failed, what,
-							  sizeof(what), err, sizeof(err));
-		struct qg_buf out = {0};
-		onyx_session_cmd(*s, "exit", &out, err, sizeof(err));
-		qg_buf_free(&out);
-	}
-	/* Verify: a third read-back must show the earlier values. */
-	if (!failed && read_back(*s, &after, err, sizeof(err)) == 0) {
-		onyx_config_restore(want, before, &after, &left);
-		if (left.len == 0 && !left.failed) {
-			r->state = QG_PUSH_RESTORED;
-			qg_push_say(
-			    r, "%s; %srolled back %d line%s: restored to the earlier configuration",
-			    cause, how, r->lines_rolled_back, r->lines_rolled_back == 1 ? "" : "s");
-		}
-	}
-	if (r->state != QG_PUSH_RESTORED) {
-		r->state = QG_PUSH_NOT_RESTORED;
-		qg_push_say(
-		    r,
-		    "%s; %sthe rollback did not complete%s%s (%d of %d undo line%s sent): the "
-		    "switch "
-		    "may be half-configured; the earlier configuration is saved on it as '%s'",
-		    cause, how, what[0] ? " at " : "", what, r->lines_rolled_back, planned,
-		    planned == 1 ? "" : "s", r->saved_as);
-	}
-done:
-	onyx_config_free(&now);
-	onyx_config_free(&after);
-	qg_buf_free(&undo);
-	qg_buf_free(&left);
-}
-
-static int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
-		     const struct qg_access *a, bool dry_run, struct qg_push_result *r)
-{
-	const struct qg_ssh_opts *o = &a->ssh;
-	(void)ctx; /* the switch gets commands from the diff, not a generated file */
-	const struct qg_switch *sw = &m->switches[i];
-	char err[1024], what[700];
-	struct qg_ssh *ssh = NULL;
-	struct onyx_session *s = NULL;
-	struct onyx_config want = {0}, have = {0}, after = {0};
-	struct qg_buf cmds = {0}, reply = {0};
-	r->state = QG_PUSH_UNCHANGED;
-
-	if (onyx_config_from_model(m, i, &want) != 0) {
-		qg_push_say(r, "out of memory");
+	struct onyx_push *p = dev;
+	struct qg_diags d;
+	qg_diags_init(&d, "running-config");
+	int judged = onyx_config_judge(&p->want, &p->before, &d);
+	if (judged > 0)
+		first_error(&d, err, errlen);
+	qg_diags_free(&d);
+	if (judged > 0)
+		return 1;
+	onyx_config_diff(&p->want, &p->before, &p->cmds);
+	if (p->cmds.failed)
 		return -1;
-	}
-	if (connect_switch(sw, o, &ssh, &s, err, sizeof(err)) != 0) {
-		r->state = QG_PUSH_UNREACHABLE;
-		qg_push_say(r, "%s", err);
-		goto out;
-	}
-	if (read_back(s, &have, err, sizeof(err)) != 0) {
-		qg_push_say(r, "cannot read the running-config: %s", err);
-		goto out;
-	}
-	/* The wrong host behind a name is how the wrong switch gets configured. */
-	if (!a->accept_hostname && !onyx_config_hostname_matches(&have, sw->name, sw->address)) {
-		qg_push_say(
-		    r,
-		    "refused: the switch at %s says its hostname is '%s', not '%s'; nothing "
-		    "sent (check the intent's address, or --accept-hostname to go on)",
-		    sw->address, have.hostname, sw->name);
-		goto out;
-	}
-	struct qg_diags jd;
-	qg_diags_init(&jd, "running-config");
-	if (onyx_config_judge(&want, &have, &jd) > 0) {
-		first_error(&jd, err, sizeof(err));
-		qg_push_say(r, "refused, nothing sent: %s", err);
-		qg_diags_free(&jd);
-		goto out;
-	}
-	qg_diags_free(&jd);
-	onyx_config_diff(&want, &have, &cmds);
-	if (cmds.failed) {
-		qg_push_say(r, "out of memory computing the difference; nothing sent");
-		goto out;
-	}
-	r->lines_planned = count_lines(cmds.data);
-	if (r->lines_planned == 0) {
-		r->state = QG_PUSH_IN_SYNC;
-		qg_push_say(r, "in sync, nothing sent");
-		goto out;
-	}
-	if (dry_run) {
-		r->state = QG_PUSH_WOULD_CHANGE;
-		const char *cursor = cmds.data, *line;
-		int sec;
-		size_t len;
-		while (onyx_cmds_next(&cursor, &sec, &line, &len)) {
-			qg_buf_append(&r->sent, line, len);
-			qg_buf_puts(&r->sent, "\n");
-		}
-		qg_push_say(r, "%d line%s to send (dry run: nothing sent)", r->lines_planned,
-			    r->lines_planned == 1 ? "" : "s");
-		goto out;
-	}
+	r->lines_planned = qg_push_count_lines(p->cmds.data, p->cmds.len);
+	plain_lines(p->cmds.data, &r->sent);
+	return 0;
+}
 
-	/* A named copy for the operator; no-switch keeps the active file active. */
+static int op_checkpoint(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct onyx_push *p = dev;
 	time_t now = time(NULL);
 	struct tm tm;
 	gmtime_r(&now, &tm);
 	strftime(r->saved_as, sizeof(r->saved_as), "qosgen-pre-%Y%m%d-%H%M%S", &tm);
 	char save[128];
 	snprintf(save, sizeof(save), "configuration write to %s no-switch", r->saved_as);
-	int rc = onyx_session_cmd(s, save, &reply, err, sizeof(err));
-	if (rc != 0) {
-		qg_push_say(r, "cannot save a copy of the configuration before changing it: %s",
-			    rc == 1 ? reply.data : err);
-		r->saved_as[0] = '\0';
-		goto out;
-	}
-	reply.len = 0;
-	rc = onyx_session_cmd(s, "configure terminal", &reply, err, sizeof(err));
-	if (rc != 0) {
-		qg_push_say(r, "'configure terminal' failed: %s", rc == 1 ? reply.data : err);
-		goto out;
-	}
+	return cmd(p, save, err, errlen);
+}
 
-	int failed = 0;
-	r->lines_sent =
-	    send_lines(s, cmds.data, &r->sent, &failed, what, sizeof(what), err, sizeof(err));
-	if (failed) {
-		char cause[900];
-		if (failed == 1) {
-			snprintf(cause, sizeof(cause), "line %d of %d refused: %s",
-				 r->lines_sent + 1, r->lines_planned, what);
-		} else {
-			/* A dropped line may still have taken effect: the read-back decides. */
-			snprintf(cause, sizeof(cause), "session lost at line %d of %d (%s)",
-				 r->lines_sent + 1, r->lines_planned, err);
-			disconnect(&ssh, &s);
+/*
+ * A command list in config mode, one line at a time, and back to enable
+ * mode while the session lasts. *sent counts the lines the switch took;
+ * log (may be NULL) gets them. enum qg_step; err names the line that failed.
+ */
+static int send_lines(struct onyx_push *p, const char *cmds, struct qg_buf *log, int *sent,
+		      char *err, size_t errlen)
+{
+	const char *cursor = cmds, *line;
+	int sec, rc = cmd(p, "configure terminal", err, errlen);
+	size_t len;
+	while (rc == QG_STEP_OK && onyx_cmds_next(&cursor, &sec, &line, &len)) {
+		char one[512];
+		if (len >= sizeof(one)) {
+			/* Never a cut command: refuse the line whole. */
+			snprintf(err, errlen, "a command of %zu bytes is longer than qosgen sends",
+				 len);
+			rc = QG_STEP_REFUSED;
+			break;
 		}
-		roll_back(sw, o, &want, &have, &ssh, &s, true, cause, r);
-		goto out;
+		snprintf(one, sizeof(one), "%.*s", (int)len, line);
+		rc = cmd(p, one, err, errlen);
+		if (rc != QG_STEP_OK)
+			break;
+		(*sent)++;
+		if (log) {
+			qg_buf_puts(log, one);
+			qg_buf_puts(log, "\n");
+		}
 	}
-	reply.len = 0;
-	onyx_session_cmd(s, "exit", &reply, err, sizeof(err));
-	struct qg_buf left = {0};
-	if (read_back(s, &after, err, sizeof(err)) != 0) {
-		disconnect(&ssh, &s);
-		roll_back(sw, o, &want, &have, &ssh, &s, false, "cannot read back after the push",
-			  r);
-		goto out;
+	/* In enable mode "exit" would log out: only from config mode, and a live session. */
+	if (rc != QG_STEP_LOST) {
+		char junk[256];
+		cmd(p, "exit", junk, sizeof(junk));
 	}
-	onyx_config_diff(&want, &after, &left);
-	if (left.len) {
-		qg_buf_free(&left);
-		roll_back(sw, o, &want, &have, &ssh, &s, false,
-			  "every line was accepted but the read-back still differs", r);
-		goto out;
-	}
+	return rc;
+}
+
+static int op_apply(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct onyx_push *p = dev;
+	char why[700];
+	r->sent.len = 0; /* from here on: what was sent, not what would be */
+	int rc = send_lines(p, p->cmds.data, &r->sent, &r->lines_sent, why, sizeof(why));
+	if (rc == QG_STEP_REFUSED)
+		snprintf(err, errlen, "line %d of %d refused: %s", r->lines_sent + 1,
+			 r->lines_planned, why);
+	else if (rc != QG_STEP_OK)
+		/* A dropped line may still have taken effect: the read-back decides. */
+		snprintf(err, errlen, "session lost at line %d of %d (%s)", r->lines_sent + 1,
+			 r->lines_planned, why);
+	return rc;
+}
+
+static enum qg_push_where op_compare(void *dev)
+{
+	struct onyx_push *p = dev;
+	struct qg_buf left = {0}, back = {0};
+	onyx_config_diff(&p->want, &p->now, &left);
+	onyx_config_restore(&p->want, &p->before, &p->now, &back);
+	enum qg_push_where at = QG_AT_NEITHER;
+	if (!left.failed && left.len == 0)
+		at = QG_AT_INTENT;
+	else if (!back.failed && back.len == 0)
+		at = QG_AT_BEFORE;
 	qg_buf_free(&left);
-	/* Everything succeeded: only now make it the saved configuration. */
-	reply.len = 0;
-	rc = onyx_session_cmd(s, "configuration write", &reply, err, sizeof(err));
-	r->state = QG_PUSH_CONVERGED;
-	if (rc != 0)
-		qg_push_say(
-		    r,
-		    "%d line%s sent and in sync, but 'configuration write' failed (%s): the "
-		    "change is active but not saved",
-		    r->lines_sent, r->lines_sent == 1 ? "" : "s", rc == 1 ? reply.data : err);
+	qg_buf_free(&back);
+	return at;
+}
+
+static int op_roll_back(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct onyx_push *p = dev;
+	struct qg_buf undo = {0};
+	onyx_config_restore(&p->want, &p->before, &p->now, &undo);
+	int rc = QG_STEP_OK;
+	if (undo.failed) {
+		/* A partial undo must never be sent, nor an empty one taken for "nothing to do". */
+		snprintf(err, errlen, "it could not be computed (out of memory)");
+		rc = QG_STEP_REFUSED;
+	} else if (undo.len) {
+		char why[700];
+		rc = send_lines(p, undo.data, NULL, &r->lines_rolled_back, why, sizeof(why));
+		if (rc != QG_STEP_OK)
+			snprintf(err, errlen, "at %s, %d of %d undo lines sent", why,
+				 r->lines_rolled_back, qg_push_count_lines(undo.data, undo.len));
+	}
+	qg_buf_free(&undo);
+	return rc;
+}
+
+static int op_save(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	(void)r;
+	return cmd(dev, "configuration write", err, errlen);
+}
+
+static void op_look(void *dev, const struct qg_push_result *r, char *out, size_t cap)
+{
+	(void)dev;
+	if (r->saved_as[0])
+		snprintf(out, cap, "the earlier configuration is saved on it as '%s'", r->saved_as);
+}
+
+static void op_say(void *dev, struct qg_push_result *r)
+{
+	(void)dev;
+	if (r->state == QG_PUSH_IN_SYNC)
+		qg_push_say(r, "in sync, nothing sent");
+	else if (r->state == QG_PUSH_WOULD_CHANGE)
+		qg_push_say(r, "%d line%s to send (dry run: nothing sent)", r->lines_planned,
+			    r->lines_planned == 1 ? "" : "s");
 	else
 		qg_push_say(
 		    r, "%d line%s sent, in sync, saved (the earlier configuration is kept as '%s')",
 		    r->lines_sent, r->lines_sent == 1 ? "" : "s", r->saved_as);
-out:
-	disconnect(&ssh, &s);
-	onyx_config_free(&want);
-	onyx_config_free(&have);
-	onyx_config_free(&after);
-	qg_buf_free(&cmds);
-	qg_buf_free(&reply);
-	return r->state == QG_PUSH_IN_SYNC || r->state == QG_PUSH_CONVERGED ||
-		       r->state == QG_PUSH_WOULD_CHANGE
-		   ? 0
-		   : -1;
+}
+
+static const struct qg_push_ops onyx_push_ops = {
+    .unit = "line",
+    .applier = "the configuration",
+    .open = op_open,
+    .close = op_close,
+    .read_back = op_read_back,
+    .hostname = op_hostname,
+    .plan = op_plan,
+    .checkpoint = op_checkpoint,
+    .apply = op_apply,
+    .compare = op_compare,
+    .roll_back = op_roll_back,
+    .save = op_save,
+    .look = op_look,
+    .say = op_say,
+};
+
+static int onyx_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+		     const struct qg_access *a, bool dry_run, struct qg_push_result *r)
+{
+	(void)ctx; /* the switch gets commands from the diff, not a generated file */
+	struct onyx_push p = {.sw = &m->switches[i], .o = &a->ssh};
+	int rc = -1;
+	r->state = QG_PUSH_UNCHANGED;
+	if (onyx_config_from_model(m, i, &p.want) != 0)
+		qg_push_say(r, "out of memory");
+	else
+		rc = qg_push_run(&onyx_push_ops, &p, a, p.sw, dry_run, r);
+	onyx_config_free(&p.want);
+	onyx_config_free(&p.before);
+	onyx_config_free(&p.now);
+	qg_buf_free(&p.cmds);
+	return rc;
 }
 
 const struct qg_driver qg_driver_onyx = {.target = &qg_target_onyx, .push = onyx_push};

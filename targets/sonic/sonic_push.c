@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The SONiC driver: SONiC's own CLI over SSH, one command a channel, as its
- * operators run it (sonic-utilities' generic config updater):
+ * The SONiC driver: the steps of the push engine (targets/engine.h) as
+ * SONiC's own CLI over SSH, one command a channel, as its operators run it
+ * (sonic-utilities' generic config updater):
  *
  *   show runningconfiguration all            the read-back (config_db JSON)
  *   sudo -n config checkpoint NAME           the earlier configuration, kept
@@ -13,11 +14,11 @@
  * apply-patch validates the patched configuration against SONiC's YANG
  * models before it changes anything, so a refused patch leaves the switch
  * as it was: the read-back decides, at every path the patch touches. A
- * connection lost during apply-patch leaves the outcome unknown until a new
- * connection's read-back decides. An apply-patch that does not answer
- * within --timeout is not a lost connection: it may still be applying
- * (GCU applies a change a second, and a switch's `show` reads the
- * database, not behind the apply), so only "in sync" is final then, and
+ * connection lost during apply-patch leaves the outcome unknown: the engine
+ * rolls back to the checkpoint on a new connection. An apply-patch that
+ * does not answer within --timeout is not a lost connection: it may still
+ * be applying (GCU applies a change a second, and a switch's `show` reads
+ * the database, not behind the apply), so only "in sync" is final then, and
  * nothing is rolled back under it. The checkpoint stays on the switch
  * whenever the switch may not be as it was, so `config rollback NAME` is
  * at hand. `sudo -n`: a sudo that wants a password fails at once instead of
@@ -27,6 +28,7 @@
 #include "../../gen/errmsg.h"
 #include "../../gen/names.h"
 #include "../driver.h"
+#include "../engine.h"
 #include "config_db.h"
 #include "config_db_judge.h"
 #include "config_db_patch.h"
@@ -46,15 +48,24 @@ struct sonic {
 	const char *intent; /* the model's file, for an error at its lines */
 	const struct qg_access *a;
 	struct qg_ssh *ssh;
+	cJSON *want, *before, *now, *patch; /* now: the latest read-back after a change */
 	char checkpoint[64];
 };
 
-static int open_session(struct sonic *c, char *err, size_t errlen)
+static int op_open(void *dev, char *err, size_t errlen)
 {
+	struct sonic *c = dev;
 	qg_ssh_close(c->ssh);
 	c->ssh = NULL;
 	struct qg_ssh_target t = qg_switch_ssh_target(c->sw);
 	return qg_ssh_connect(&t, &c->a->ssh, &c->ssh, err, errlen);
+}
+
+static void op_close(void *dev)
+{
+	struct sonic *c = dev;
+	qg_ssh_close(c->ssh);
+	c->ssh = NULL;
 }
 
 /* The last non-empty line of a command's output: what SONiC's CLI says of a failure. */
@@ -71,34 +82,34 @@ static void last_line(const struct qg_buf *b, char *out, size_t cap)
 }
 
 /*
- * Run one command. 0: exit status 0, its stdout in out (may be NULL). 1: it
- * failed, with what it said in err. -1: the connection failed (err); the
- * command may or may not have run. QG_SSH_TIMED_OUT: it did not finish within
- * --timeout (err) and may still be running.
+ * Run one command: enum qg_step. OK: exit status 0, its stdout in out (may
+ * be NULL). REFUSED: it failed, with what it said in err. LOST: the
+ * connection failed (err); the command may or may not have run.
+ * TIMED_OUT: it did not finish within --timeout (err) and may still be
+ * running.
  */
 static int run(struct sonic *c, const char *cmd, const char *in, size_t in_len, struct qg_buf *out,
 	       char *err, size_t errlen)
 {
 	struct qg_buf o = {0}, e = {0};
 	int status = -1;
-	if (!c->ssh && open_session(c, err, errlen) != 0)
-		return -1;
+	if (!c->ssh && op_open(c, err, errlen) != 0)
+		return QG_STEP_LOST;
 	int ran = qg_ssh_run(c->ssh, cmd, in, in_len, &o, &e, &status, err, errlen);
 	if (ran != 0) {
 		qg_buf_free(&o);
 		qg_buf_free(&e);
 		/* The session is gone (or abandoned): the next command connects again. */
-		qg_ssh_close(c->ssh);
-		c->ssh = NULL;
-		return ran == QG_SSH_TIMED_OUT ? ran : -1;
+		op_close(c);
+		return ran == QG_SSH_TIMED_OUT ? QG_STEP_TIMED_OUT : QG_STEP_LOST;
 	}
-	int rc = 0;
+	int rc = QG_STEP_OK;
 	if (status != 0) {
 		char said[512];
 		last_line(e.len ? &e : &o, said, sizeof(said));
 		qg_errf(err, errlen, "'%s' failed (exit %d): %s", cmd, status,
 			*said ? said : "no message");
-		rc = 1;
+		rc = QG_STEP_REFUSED;
 	} else if (out) {
 		*out = o;
 		o = (struct qg_buf){0};
@@ -108,21 +119,89 @@ static int run(struct sonic *c, const char *cmd, const char *in, size_t in_len, 
 	return rc;
 }
 
-/* A configuration, read and parsed; -1 with err when it cannot be read or judged as one. */
-static int read_back(struct sonic *c, cJSON **have, char *err, size_t errlen)
+/* A configuration, read and parsed: enum qg_step, err when it cannot be read or judged as one. */
+static int op_read_back(void *dev, enum qg_push_slot slot, char *err, size_t errlen)
 {
+	struct sonic *c = dev;
+	cJSON **have = slot == QG_READ_BEFORE ? &c->before : &c->now;
 	struct qg_buf text = {0};
+	cJSON_Delete(*have);
 	*have = NULL;
-	if (run(c, SHOW_RUNNING, NULL, 0, &text, err, errlen) != 0)
-		return -1;
+	int rc = run(c, SHOW_RUNNING, NULL, 0, &text, err, errlen);
+	if (rc != QG_STEP_OK)
+		return rc;
 	struct qg_diags d;
 	qg_diags_init(&d, NULL);
-	int rc = sonic_readback_parse(text.data ? text.data : "", text.len, have, &d);
-	if (rc != 0)
+	if (sonic_readback_parse(text.data ? text.data : "", text.len, have, &d) != 0) {
 		qg_errf(err, errlen, "'%s': %s", SHOW_RUNNING, d.n ? d.v[0].msg : "out of memory");
+		rc = QG_STEP_REFUSED;
+	}
 	qg_diags_free(&d);
 	qg_buf_free(&text);
-	return rc == 0 ? 0 : -1;
+	return rc;
+}
+
+static const char *op_hostname(void *dev)
+{
+	return sonic_readback_hostname(((struct sonic *)dev)->before);
+}
+
+/* Judged and patched against the first read-back; 1 with err when it cannot converge. */
+static int op_plan(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct sonic *c = dev;
+	struct qg_diags d;
+	qg_diags_init(&d, NULL);
+	struct sonic_ports_at at = {c->intent, c->sw->ports_pos};
+	int judged = sonic_config_judge(c->want, c->before, &at, &d);
+	/* An error at the intent's lines (its ports) says where, as the compiler form does. */
+	char where[300] = "";
+	if (judged > 0 && d.v[0].file && d.v[0].pos.line > 0)
+		snprintf(where, sizeof(where), "%s:%d:%d: ", d.v[0].file, d.v[0].pos.line,
+			 d.v[0].pos.col);
+	if (judged > 0)
+		snprintf(err, errlen, "%s%s%s", where, d.v[0].msg,
+			 judged > 1 ? " (and more: qosgen diff --running-config shows all)" : "");
+	qg_diags_free(&d);
+	if (judged > 0)
+		return 1;
+	bool oom;
+	c->patch = sonic_config_patch(c->want, c->before, &oom);
+	if (oom)
+		return -1;
+	sonic_patch_text(c->patch, &r->sent);
+	r->lines_planned = c->patch ? cJSON_GetArraySize(c->patch) : 0;
+	return 0;
+}
+
+static int op_dry_run(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	return run(dev, "sudo -n config apply-patch --dry-run /dev/stdin", r->sent.data,
+		   r->sent.len, NULL, err, errlen);
+}
+
+static int op_checkpoint(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct sonic *c = dev;
+	char cmd[160];
+	snprintf(c->checkpoint, sizeof(c->checkpoint), "qosgen-%ld-%ld", (long)time(NULL),
+		 (long)getpid());
+	snprintf(cmd, sizeof(cmd), "sudo -n config checkpoint %s", c->checkpoint);
+	int rc = run(c, cmd, NULL, 0, NULL, err, errlen);
+	if (rc == QG_STEP_OK)
+		snprintf(r->saved_as, sizeof(r->saved_as), "%s", c->checkpoint);
+	return rc;
+}
+
+/* The patch applies whole or not at all: sent is all of it, the read-back decides. */
+static int op_apply(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	char why[1024];
+	int rc = run(dev, "sudo -n config apply-patch /dev/stdin", r->sent.data, r->sent.len, NULL,
+		     why, sizeof(why));
+	r->lines_sent = r->lines_planned;
+	snprintf(err, errlen, "%s%s", rc == QG_STEP_LOST ? "the connection dropped: " : "", why);
+	return rc;
 }
 
 /* Whether the switch is at the intent: no patch left. */
@@ -134,236 +213,112 @@ static bool in_sync(const cJSON *want, const cJSON *have)
 	return !left && !oom;
 }
 
-/* The checkpoint is no longer needed: gone from the switch, and from the result. */
-static void drop_checkpoint(struct sonic *c, struct qg_push_result *r)
+static enum qg_push_where op_compare(void *dev)
 {
+	struct sonic *c = dev;
+	if (in_sync(c->want, c->now))
+		return QG_AT_INTENT;
+	return sonic_config_same_at(c->patch, c->now, c->before) ? QG_AT_BEFORE : QG_AT_NEITHER;
+}
+
+static int op_roll_back(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct sonic *c = dev;
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "sudo -n config rollback %s", c->checkpoint);
+	int rc = run(c, cmd, NULL, 0, NULL, err, errlen);
+	if (rc == QG_STEP_OK)
+		r->lines_rolled_back = r->lines_sent;
+	return rc;
+}
+
+static int op_save(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	(void)r;
+	char why[1024];
+	int rc = run(dev, "sudo -n config save -y", NULL, 0, NULL, why, sizeof(why));
+	snprintf(err, errlen, "%s%s", rc < 0 ? "whether 'config save' ran is unknown: " : "", why);
+	return rc;
+}
+
+/* The checkpoint is no longer needed: gone from the switch, and from the result. */
+static void op_drop_checkpoint(void *dev, struct qg_push_result *r)
+{
+	struct sonic *c = dev;
 	char cmd[128], err[256];
 	snprintf(cmd, sizeof(cmd), "sudo -n config delete-checkpoint %s", c->checkpoint);
-	if (run(c, cmd, NULL, 0, NULL, err, sizeof(err)) == 0) {
+	if (run(c, cmd, NULL, 0, NULL, err, sizeof(err)) == QG_STEP_OK) {
 		c->checkpoint[0] = '\0';
 		r->saved_as[0] = '\0';
 	}
 }
 
-/* Something was or may have been applied that must not stay: back to the checkpoint, proven. */
-static void roll_back(struct sonic *c, const cJSON *before, const cJSON *patch, const char *cause,
-		      struct qg_push_result *r)
+static void op_look(void *dev, const struct qg_push_result *r, char *out, size_t cap)
 {
-	char cmd[128], err[1024], name[sizeof(c->checkpoint)];
-	cJSON *after = NULL;
-	snprintf(name, sizeof(name), "%s", c->checkpoint);
-	snprintf(cmd, sizeof(cmd), "sudo -n config rollback %s", name);
-	int rc = run(c, cmd, NULL, 0, NULL, err, sizeof(err));
-	if (rc == 0 && read_back(c, &after, err, sizeof(err)) == 0 &&
-	    sonic_config_same_at(patch, after, before)) {
-		r->state = QG_PUSH_RESTORED;
-		r->lines_rolled_back = r->lines_sent;
-		drop_checkpoint(c, r);
-		qg_push_say(r,
-			    "%s; rolled back to checkpoint %s: restored to the earlier "
-			    "configuration",
-			    cause, name);
-	} else {
-		r->state = QG_PUSH_NOT_RESTORED;
-		qg_push_say(r,
-			    "%s; the rollback %s: look at it (checkpoint %s is kept: 'sudo config "
-			    "rollback %s')",
-			    cause, rc == 0 && after ? "could not be verified" : err, r->saved_as,
-			    r->saved_as);
-	}
-	cJSON_Delete(after);
+	(void)dev;
+	if (r->saved_as[0])
+		snprintf(out, cap,
+			 "look with 'show runningconfiguration all' (checkpoint %s is kept: 'sudo "
+			 "config rollback %s')",
+			 r->saved_as, r->saved_as);
 }
 
-/*
- * apply-patch did not answer (the connection dropped) or refused: where is
- * the switch? In sync: applied (0). As it was: nothing applied (1, state
- * UNCHANGED). Anything else is rolled back (1). still_applying (it did not
- * finish within --timeout): only "in sync" is final; anything else is an
- * outcome unknown (1, NOT RESTORED), the checkpoint kept: what the read-back
- * shows now the apply may yet change, and a rollback would race it.
- */
-static int settle(struct sonic *c, const cJSON *want, const cJSON *before, const cJSON *patch,
-		  bool still_applying, const char *cause, struct qg_push_result *r)
+static void op_say(void *dev, struct qg_push_result *r)
 {
-	char err[1024];
-	cJSON *after = NULL;
-	if (read_back(c, &after, err, sizeof(err)) != 0) {
-		r->state = QG_PUSH_NOT_RESTORED;
+	struct sonic *c = dev;
+	if (r->state == QG_PUSH_IN_SYNC)
+		qg_push_say(r, "in sync: nothing to send");
+	else if (r->state == QG_PUSH_WOULD_CHANGE)
 		qg_push_say(r,
-			    "%s; outcome unknown: cannot read back (%s); checkpoint %s holds the "
-			    "earlier configuration ('sudo config rollback %s')",
-			    cause, err, r->saved_as, r->saved_as);
-		return 1;
-	}
-	int rc = 1;
-	if (in_sync(want, after)) {
-		rc = 0;
-	} else if (still_applying) {
-		r->state = QG_PUSH_NOT_RESTORED;
-		qg_push_say(r,
-			    "%s; outcome unknown: apply-patch may still be applying; look with "
-			    "'show runningconfiguration all' once it ends (checkpoint %s is kept: "
-			    "'sudo config rollback %s')",
-			    cause, r->saved_as, r->saved_as);
-	} else if (sonic_config_same_at(patch, after, before)) {
-		r->state = QG_PUSH_UNCHANGED;
-		drop_checkpoint(c, r);
-		qg_push_say(r, "%s; the read-back shows nothing applied: unchanged", cause);
-	} else {
-		roll_back(c, before, patch, cause, r);
-	}
-	cJSON_Delete(after);
-	return rc;
-}
-
-static int count_ops(const cJSON *patch)
-{
-	return patch ? cJSON_GetArraySize(patch) : 0;
-}
-
-/* Checked and patched against what the switch holds now; -1 with r filled when not. */
-static int plan(struct sonic *c, const cJSON *want, const cJSON *before, cJSON **patch,
-		struct qg_push_result *r)
-{
-	if (!qg_push_hostname_ok(c->a, c->sw, sonic_readback_hostname(before), r))
-		return -1;
-	struct qg_diags d;
-	qg_diags_init(&d, NULL);
-	struct sonic_ports_at at = {c->intent, c->sw->ports_pos};
-	int judged = sonic_config_judge(want, before, &at, &d);
-	/* An error at the intent's lines (its ports) says where, as the compiler form does. */
-	char where[300] = "";
-	if (judged > 0 && d.v[0].file && d.v[0].pos.line > 0)
-		snprintf(where, sizeof(where), "%s:%d:%d: ", d.v[0].file, d.v[0].pos.line,
-			 d.v[0].pos.col);
-	if (judged > 0)
-		qg_push_say(r, "cannot converge exactly: %s%s%s", where, d.v[0].msg,
-			    judged > 1 ? " (and more: qosgen diff --running-config shows all)"
-				       : "");
-	qg_diags_free(&d);
-	if (judged > 0)
-		return -1;
-	bool oom;
-	*patch = sonic_config_patch(want, before, &oom);
-	if (oom) {
-		qg_push_say(r, "out of memory");
-		return -1;
-	}
-	sonic_patch_text(*patch, &r->sent);
-	r->lines_planned = count_ops(*patch);
-	return 0;
-}
-
-/* Applied: the read-back decides; in sync, it is saved and the checkpoint goes. */
-static void finish(struct sonic *c, const cJSON *want, const cJSON *before, const cJSON *patch,
-		   struct qg_push_result *r)
-{
-	char err[1024];
-	cJSON *after = NULL;
-	int rb = read_back(c, &after, err, sizeof(err));
-	bool ok = rb == 0 && in_sync(want, after);
-	cJSON_Delete(after);
-	/* A read-back that failed once is tried again by settle(), on a new connection. */
-	if (rb != 0 && settle(c, want, before, patch, false, err, r) != 0)
-		return;
-	if (rb == 0 && !ok) {
-		roll_back(c, before, patch, "applied, but the read-back differs from the intent",
-			  r);
-		return;
-	}
-	int saved = run(c, "sudo -n config save -y", NULL, 0, NULL, err, sizeof(err));
-	if (saved != 0) {
-		r->state = QG_PUSH_FAILED;
-		qg_push_say(r,
-			    "applied and read back in sync, but %s (%s): a reboot may lose it; "
-			    "run 'sudo config save -y' (checkpoint %s is kept)",
-			    saved < 0 ? "whether 'config save' ran is unknown" : "not saved", err,
-			    r->saved_as);
-		return;
-	}
-	drop_checkpoint(c, r);
-	r->state = QG_PUSH_CONVERGED;
-	qg_push_say(r, "%d changes applied with config apply-patch, read back in sync, saved%s",
+			    "%d changes would be applied; the switch's apply-patch --dry-run "
+			    "accepts them (nothing changed)",
+			    r->lines_planned);
+	else
+		qg_push_say(
+		    r, "%d changes applied with config apply-patch, read back in sync, saved%s",
 		    r->lines_sent,
 		    c->checkpoint[0] ? "; checkpoint could not be deleted ('sudo config "
 				       "delete-checkpoint' it)"
 				     : "");
 }
 
+static const struct qg_push_ops sonic_push_ops = {
+    .unit = "change",
+    .applier = "apply-patch",
+    .open = op_open,
+    .close = op_close,
+    .read_back = op_read_back,
+    .hostname = op_hostname,
+    .plan = op_plan,
+    .dry_run = op_dry_run,
+    .checkpoint = op_checkpoint,
+    .apply = op_apply,
+    .compare = op_compare,
+    .roll_back = op_roll_back,
+    .save = op_save,
+    .drop_checkpoint = op_drop_checkpoint,
+    .look = op_look,
+    .say = op_say,
+};
+
 static int sonic_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		      const struct qg_access *a, bool dry_run, struct qg_push_result *r)
 {
 	(void)ctx; /* the switch gets the patch from the read-back, not a generated file */
 	struct sonic c = {.sw = &m->switches[i], .intent = m->file, .a = a};
-	char err[1024], cmd[160];
-	cJSON *want = sonic_config_from_model(m, i), *before = NULL, *patch = NULL;
+	int rc = -1;
 	r->state = QG_PUSH_UNCHANGED;
-	if (!want) {
+	c.want = sonic_config_from_model(m, i);
+	if (!c.want)
 		qg_push_say(r, "out of memory");
-		return -1;
-	}
-	if (open_session(&c, err, sizeof(err)) != 0) {
-		r->state = QG_PUSH_UNREACHABLE;
-		qg_push_say(r, "%s", err);
-		goto out;
-	}
-	if (read_back(&c, &before, err, sizeof(err)) != 0) {
-		qg_push_say(r, "%s; nothing sent", err);
-		goto out;
-	}
-	if (plan(&c, want, before, &patch, r) != 0)
-		goto out;
-	if (!patch) {
-		r->state = QG_PUSH_IN_SYNC;
-		qg_push_say(r, "in sync: nothing to send");
-		goto out;
-	}
-	if (dry_run) {
-		int rc = run(&c, "sudo -n config apply-patch --dry-run /dev/stdin", r->sent.data,
-			     r->sent.len, NULL, err, sizeof(err));
-		if (rc == 0) {
-			r->state = QG_PUSH_WOULD_CHANGE;
-			qg_push_say(r,
-				    "%d changes would be applied; the switch's apply-patch "
-				    "--dry-run accepts them (nothing changed)",
-				    r->lines_planned);
-		} else {
-			qg_push_say(r, "%d changes, but the switch's dry run refuses them: %s",
-				    r->lines_planned, err);
-		}
-		goto out;
-	}
-	snprintf(c.checkpoint, sizeof(c.checkpoint), "qosgen-%ld-%ld", (long)time(NULL),
-		 (long)getpid());
-	snprintf(cmd, sizeof(cmd), "sudo -n config checkpoint %s", c.checkpoint);
-	if (run(&c, cmd, NULL, 0, NULL, err, sizeof(err)) != 0) {
-		qg_push_say(r, "no checkpoint, so nothing sent: %s", err);
-		goto out;
-	}
-	snprintf(r->saved_as, sizeof(r->saved_as), "%s", c.checkpoint);
-	int rc = run(&c, "sudo -n config apply-patch /dev/stdin", r->sent.data, r->sent.len, NULL,
-		     err, sizeof(err));
-	r->lines_sent = r->lines_planned;
-	if (rc != 0) {
-		char cause[1200];
-		snprintf(cause, sizeof(cause), "%s%s", rc == -1 ? "the connection dropped: " : "",
-			 err);
-		if (settle(&c, want, before, patch, rc == QG_SSH_TIMED_OUT, cause, r) != 0) {
-			if (r->state == QG_PUSH_UNCHANGED)
-				r->lines_sent = 0;
-			goto out;
-		}
-	}
-	finish(&c, want, before, patch, r);
-out:
-	cJSON_Delete(patch);
-	cJSON_Delete(before);
-	cJSON_Delete(want);
+	else
+		rc = qg_push_run(&sonic_push_ops, &c, a, c.sw, dry_run, r);
+	cJSON_Delete(c.patch);
+	cJSON_Delete(c.now);
+	cJSON_Delete(c.before);
+	cJSON_Delete(c.want);
 	qg_ssh_close(c.ssh);
-	return r->state == QG_PUSH_IN_SYNC || r->state == QG_PUSH_CONVERGED ||
-		       r->state == QG_PUSH_WOULD_CHANGE
-		   ? 0
-		   : -1;
+	return rc;
 }
 
 const struct qg_driver qg_driver_sonic = {.target = &qg_target_sonic, .push = sonic_push};
