@@ -355,5 +355,5 @@ const struct qg_target qg_target_linux = {
     .emit = linux_emit,
     .group = linux_group,
     .explain = linux_explain,
-    .handoff = &qg_handoff_host_script,
+    .handoff = &qg_handoff_host_push,
 };
