@@ -168,9 +168,10 @@ static void test_site_plays_switches_then_hosts_in_waves(void **state)
 	assert_string_equal(scalar(get(task, "check_mode")), "false");
 	assert_non_null(strstr(scalar(at(task, "environment/QG_DRY_RUN")), "ansible_check_mode"));
 	/* Failed as qosgen push judges it: an exit not 0, or no report line at all. */
-	assert_string_equal(scalar(get(task, "failed_when")),
-			    "qosgen_script.rc != 0 or qosgen_script.stdout_lines | select('match', "
-			    "'\\\\[(ok|changed|failed|missing|n/a|differs)\\\\] ') | list | length == 0");
+	assert_string_equal(
+	    scalar(get(task, "failed_when")),
+	    "qosgen_script.rc != 0 or qosgen_script.stdout_lines | select('match', "
+	    "'\\\\[(ok|changed|failed|missing|n/a|differs)\\\\] ') | list | length == 0");
 	const struct qg_ynode *cleanup = get(host, "always")->kids[0];
 	assert_string_equal(scalar(at(cleanup, "ansible.builtin.file/state")), "absent");
 	/* Its report lines shown: in check mode, what would change. */
