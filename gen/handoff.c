@@ -68,8 +68,16 @@ const struct qg_handoff qg_handoff_host_script = {
 	"      changed_when: >-\n"
 	"        qosgen_script.stdout_lines | select('match', '\\\\[(changed|differs)\\\\] ')\n"
 	"        | list | length > 0\n"
-	"      # exit 1: a setting failed; 2: a tool or knob is missing on this host\n"
-	"      failed_when: qosgen_script.rc != 0\n"
+	/*
+	 * As qosgen push judges it (targets/host/script_push.c): a script that
+	 * printed no report line did nothing it can vouch for, exit 0 or not.
+	 */
+	"      # exit 1: a setting failed; 2: a tool or knob is missing on this host;\n"
+	"      # no report line at all: the script did not run as generated\n"
+	"      failed_when: >-\n"
+	"        qosgen_script.rc != 0 or qosgen_script.stdout_lines\n"
+	"        | select('match', '\\\\[(ok|changed|failed|missing|n/a|differs)\\\\] ')\n"
+	"        | list | length == 0\n"
 	/* A failed task prints its result itself; this shows an ok or changed one's lines. */
 	"    - name: Report the script's lines (in check mode, what it would change)\n"
 	"      ansible.builtin.debug:\n"
@@ -173,6 +181,28 @@ const struct qg_handoff qg_handoff_switch_push = {
 
 const struct qg_handoff qg_handoff_dvs_push = {
     .play = "Configure the distributed switches with qosgen push",
+    .group_vars = push_group_vars,
+    .play_vars = push_play_vars,
+    .tasks = push_tasks,
+};
+
+/*
+ * Hosts whose push does more than their script (issue 27): `qosgen push
+ * --host NAME --json`, the same tasks. The Linux target's push, with
+ * persist: true (the default), also installs its copy of the script, a
+ * systemd unit and a udev rule (targets/host/linux_persist.c); a play that
+ * ran the script alone left such a host ok while `qosgen diff --host` found
+ * `[differs] persist`: ok and changed meant less than qosgen means.
+ * Installing the same payload from the play would be a second engine to keep
+ * equal to the first; with the push as the one engine, ok is `in sync`
+ * (persistence included), changed `converged`, check mode `qosgen diff
+ * --host`. qosgen reaches the host with its own SSH (the intent's user,
+ * qosgen_push_args' --identity and --known-hosts), as `qosgen push` does.
+ * A target whose push sends its script alone (script_push.c) keeps the
+ * script play above: the same bytes, judged the same way.
+ */
+const struct qg_handoff qg_handoff_host_push = {
+    .play = "Configure the hosts with qosgen push",
     .group_vars = push_group_vars,
     .play_vars = push_play_vars,
     .tasks = push_tasks,
@@ -325,8 +355,11 @@ static void inventory_group(const struct qg_model *m, const struct qg_target *t,
 			qg_yaml_scalar(b, user);
 			qg_buf_puts(b, "\n");
 		}
-		/* A grouped device's files are partly its group's (gen/target.h). */
-		if (t->group) {
+		/*
+		 * A grouped device's files are partly its group's (gen/target.h):
+		 * what the script play puts together; a pushed device needs neither.
+		 */
+		if (t->group && t->handoff == &qg_handoff_host_script) {
 			char group[QG_GROUP_LEN] = "";
 			t->group(m, i, group);
 			qg_buf_puts(b, "              qosgen_group: ");
@@ -337,7 +370,7 @@ static void inventory_group(const struct qg_model *m, const struct qg_target *t,
 		 * !unsafe: Ansible must not template it. A validated row holds no
 		 * {{ or {%, but the row is the script's own text, never Jinja.
 		 */
-		if (rows && rows[i].s) {
+		if (rows && rows[i].s && t->handoff == &qg_handoff_host_script) {
 			qg_buf_puts(b, "              qosgen_row: !unsafe ");
 			yaml_scalar_n(b, rows[i].s, rows[i].len);
 			qg_buf_puts(b, "\n");

@@ -34,6 +34,14 @@ extern const struct qg_handoff qg_handoff_host_script;
 extern const struct qg_handoff qg_handoff_switch_push;
 extern const struct qg_handoff qg_handoff_dvs_push;
 
+/*
+ * For hosts whose push installs more than their script sets (Linux's
+ * persistence): `qosgen push INTENT --host NAME --json` on the controller, the
+ * same tasks, so that what the push installs is in what the play reports. Its
+ * own play, after the DVSes'.
+ */
+extern const struct qg_handoff qg_handoff_host_push;
+
 /* A device's row of its target's table (QG_FILE_ROW), without its newline; s NULL when none. */
 struct qg_handoff_row {
 	const char *s;

@@ -383,5 +383,5 @@ const struct qg_target qg_target_linux = {
     .group = linux_group,
     .emit_group = linux_emit_group,
     .explain = linux_explain,
-    .handoff = &qg_handoff_host_script,
+    .handoff = &qg_handoff_host_push,
 };

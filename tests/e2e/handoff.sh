@@ -7,9 +7,9 @@
 # SONiC simulator behind a test sshd) and the test sshd's hosts (ESXi and
 # Linux through fakehost.sh's fake tools) and a simulated Linux host that
 # converges (tests/sim/host_sim.sh: the fake tools and a sysfs of its own,
-# bound over /sys in each session's mount namespace). The switch plays run
-# qosgen push on the controller; the hosts run their generated scripts. What
-# it shows:
+# bound over /sys in each session's mount namespace). The switch plays and
+# the Linux host play run qosgen push on the controller; the ESXi host runs
+# its generated script. What it shows:
 #   ansible-lint (Debian's) finds no violation in the generated files;
 #   check mode (--check --diff) prints each device's qosgen diff and leaves
 #   every simulator byte-identical (no NVUE revision, no SONiC checkpoint);
@@ -17,16 +17,21 @@
 #   a priority added by hand on each switch between runs (PFC and the Onyx
 #   pool on priority 4 too) is reported changed and removed (the plays no
 #   longer only add); the simulated Linux host's MTU and rdma_cm ToS set
-#   back by hand are reported changed and set again; in check mode its
-#   script's dry run prints what differs and its files stay byte-identical;
+#   back by hand are reported changed and set again; its persistence
+#   (persist: true, the default: the installed script, the systemd unit, the
+#   udev rule) is installed by the first run and is in what the play reports:
+#   after it `qosgen diff --host` finds it in sync, the second run reports
+#   changed=0, a udev rule removed by hand is reported changed and put back;
+#   in check mode `qosgen diff --host` prints what differs (persist: missing
+#   included) and its files stay byte-identical;
 #   `qosgen push --host` agrees (--dry-run changes nothing, then converged,
 #   then in sync);
 #   a failing switch stops its wave: with qosgen_serial=1 the NVUE switch
 #   that cannot be reached fails, the SONiC switch after it and both hosts
 #   are untouched; `qosgen push --all --batch 1` stops at the same switch and
 #   says which devices were done, failed and untouched (text and --json);
-#   a host runs its three parts as one; a Linux host missing RoCE knobs (the
-#   loopback has none) is failed, never ok, with the script's exit 2;
+#   the ESXi host runs its three parts as one; a Linux host missing RoCE
+#   knobs (the loopback has none) is failed, never ok (qosgen's PARTIAL);
 #   the NVUE password, given as a variable, is in no log, even at -vvv.
 # Usage: handoff.sh BUILD
 set -u
@@ -95,9 +100,8 @@ CFG
 
 # The switches in the order the playbook's waves take them (the inventory's:
 # Onyx, Cumulus, SONiC) and --batch takes them (the intent's). gpu2 has
-# persist: false: the plays run the host's script and install no systemd unit
-# or udev rule (qosgen push does), so with persistence qosgen diff would
-# still find it missing after every run.
+# persistence (persist: true, the default): the Linux play's qosgen push
+# installs its script, unit and rule, as `qosgen push --host` does.
 cat >"$dir/intent.yaml" <<YAML
 version: 1
 fabric: e2e-handoff
@@ -108,7 +112,7 @@ switches:
   - {name: sonic, platform: sonic, address: 127.0.0.1, port: $soport, user: $user, ports: [Ethernet0-12/4]}
 hosts:
   - {name: esx, platform: esxi, address: 127.0.0.1, port: $hport, user: $user, uplink: vmnic2}
-  - {name: gpu2, platform: linux, address: 127.0.0.1, port: $gport, user: $user, netdev: ens1f0np0, rdma_device: mlx5_0, persist: false}
+  - {name: gpu2, platform: linux, address: 127.0.0.1, port: $gport, user: $user, netdev: ens1f0np0, rdma_device: mlx5_0}
 YAML
 "$Q" build "$dir/intent.yaml" -o "$dir/out" >/dev/null 2>"$dir/err"
 check build $? "$(cat "$dir/err")"
@@ -126,8 +130,10 @@ check ansible-lint-clean $? "exit $st: $(tail -30 "$dir/lint")"
 
 # The NVUE password as a vault's variables file would give it (never argv).
 (umask 077 && echo 'qosgen_nvue_password: e2e-pw' >"$dir/vault.yml")
+pintent=$dir/intent.yaml
 qargs="--known-hosts $known --identity $key --ssh-config /dev/null --ca-file $dir/cert.pem"
-# play OUT [ARGS...]: ansible-playbook on OUT's generated files, log in
+# play OUT [ARGS...]: ansible-playbook on OUT's generated files, built from
+# $pintent (the qosgen_intent of the plays that run qosgen), log in
 # $dir/play.log. The NVUE password is a variable (as from a vault), not in
 # ansible-playbook's environment: only the play hands it to qosgen.
 play() {
@@ -136,7 +142,7 @@ play() {
 	env -u QOSGEN_NVUE_PASSWORD HOME="$dir/home" ANSIBLE_CONFIG="$dir/ansible.cfg" \
 		ANSIBLE_LOCAL_TEMP="$dir/tmp" ANSIBLE_REMOTE_TEMP="$dir/rtmp" ANSIBLE_NOCOLOR=1 \
 		ansible-playbook -i "$o/ansible/inventory.yml" "$o/ansible/site.yml" --private-key "$key" \
-		-e "{\"qosgen\": \"$Q\", \"qosgen_intent\": \"$dir/intent.yaml\", \"qosgen_push_args\": [\"--known-hosts\", \"$known\", \"--identity\", \"$key\", \"--ssh-config\", \"/dev/null\", \"--ca-file\", \"$dir/cert.pem\"]}" \
+		-e "{\"qosgen\": \"$Q\", \"qosgen_intent\": \"$pintent\", \"qosgen_push_args\": [\"--known-hosts\", \"$known\", \"--identity\", \"$key\", \"--ssh-config\", \"/dev/null\", \"--ca-file\", \"$dir/cert.pem\"]}" \
 		-e "@$dir/vault.yml" \
 		"$@" >"$dir/play.log" 2>&1
 	st=$?
@@ -170,6 +176,15 @@ sonic_pfc0() {
 # sysfs has them.
 gpu_mtu() { cat "$gpu/sys/class/net/ens1f0np0/mtu"; }
 gpu_tos() { cat "$gpu/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"; }
+# gpu_persisted: the simulated Linux host has its installed script, unit and
+# rule (under its QG_ROOT, fakehost.sh), byte for byte as build wrote them.
+gpu_rule=$gpu/root/etc/udev/rules.d/90-qosgen-roce-qos-ens1f0np0.rules
+gpu_persisted() {
+	cmp -s "$dir/out/host/persist/ens1f0np0/mlx5_0.rules" "$gpu_rule" &&
+		cmp -s "$dir/out/host/persist/ens1f0np0/mlx5_0.service" \
+			"$gpu/root/etc/systemd/system/qosgen-roce-qos-ens1f0np0@.service" &&
+		[ -s "$gpu/root/usr/local/lib/qosgen/roce-qos-ens1f0np0.sh" ]
+}
 # snapshot: every simulator's state, byte for byte: the Onyx switch's files
 # (less its trace of commands read), NVUE's applied and startup configurations
 # and its revisions, the SONiC switch's files (less its log) and checkpoints,
@@ -195,6 +210,7 @@ snapshot >"$dir/after"
 	recap_of gpu2 | grep -q 'changed=1 .*failed=0' &&
 	cmp -s "$dir/before" "$dir/after" && [ ! -s "$state/calls" ] && [ ! -s "$gpu/calls" ] &&
 	grep -q '\[differs\] mtu: 1500 -> 9000' "$dir/play.log" && grep -q '\[differs\] roce_tos: 0 -> 106' "$dir/play.log" &&
+	grep -q '"\[differs\] persist: missing -> sha256 [0-9a-f]*"' "$dir/play.log" && [ ! -e "$gpu/root/usr" ] &&
 	grep -q '"nv set qos pfc default-global switch-priority 3"' "$dir/play.log" &&
 	grep -q '"traffic pool roce map switch-priority 3"' "$dir/play.log" &&
 	grep -q 'PORT_QOS_MAP/Ethernet0/pfc_enable' "$dir/play.log" &&
@@ -206,14 +222,20 @@ echo "handoff check mode: $(printf '%s' "$recap" | tr '\n' ';')"
 play "$dir/out"
 [ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
 	recap_of sonic | grep -q 'changed=1 .*failed=0' && recap_of esx | grep -q 'changed=1 .*failed=0' &&
-	recap_of gpu2 | grep -q 'changed=1 .*failed=0' && [ "$(gpu_mtu) $(gpu_tos)" = '9000 106' ]
-check first-run-changes $? "exit $st: $recap $(tail -40 "$dir/play.log")"
+	recap_of gpu2 | grep -q 'changed=1 .*failed=0' && [ "$(gpu_mtu) $(gpu_tos)" = '9000 106' ] &&
+	grep -q '"\[changed\] persist: missing -> sha256 [0-9a-f]*"' "$dir/play.log" && gpu_persisted
+check first-run-changes $? "exit $st: $recap $(tail -40 "$dir/play.log"; find "$gpu/root")"
 echo "handoff first run: $(printf '%s' "$recap" | tr '\n' ';')"
 qdiff
 check first-run-converges-exactly $? "$(cat "$dir/d")"
+# The Linux host with its persistence: what `qosgen diff --host` says, by name.
+# shellcheck disable=SC2086
+"$Q" diff "$dir/intent.yaml" --host gpu2 --exit-code $qargs >"$dir/d" 2>&1
+check first-run-linux-host-persist-in-sync $? "$(cat "$dir/d")"
 
-# The second run, at -vvv, keeps what the host ran (the host's three parts as
-# one) and leaves no copy on the controller.
+# The second run, at -vvv, keeps what the ESXi host ran (its three parts as
+# one) and leaves no copy on the controller; the Linux host's installed
+# script is its three parts as one too.
 rm -rf "$dir/rtmp" "$dir/ctmp"
 mkdir -p "$dir/rtmp" "$dir/ctmp"
 export ANSIBLE_KEEP_REMOTE_FILES=1 TMPDIR="$dir/ctmp"
@@ -228,11 +250,12 @@ check nvue-password-in-no-log $? "$(grep -n 'e2e-pw' "$dir/play.log" | head -5)"
 	cat host/groups/esxi.sh) >"$dir/esx.script"
 (cd "$dir/out" && cat host/lib/linux.sh && grep "^qg_host='gpu2' " host/hosts/linux.sh &&
 	cat host/groups/linux-pf-mlnx_qos.sh) >"$dir/gpu2.script"
-# Both hosts leave theirs in the same remote temporary folder: by content.
+# The ESXi host's script in the remote temporary folder, by content; the
+# Linux host's (qosgen push, sh -s) installed.
 ran=$(find "$dir/rtmp" -type f -name '*.sh' -exec cksum {} + | cut -d' ' -f1,2 | sort)
-[ "$ran" = "$( (cksum <"$dir/esx.script" && cksum <"$dir/gpu2.script") | cut -d' ' -f1,2 | sort)" ] &&
-	[ -z "$(ls -A "$dir/ctmp")" ]
-check host-runs-its-three-files-as-one $? "ran: $(find "$dir/rtmp" -type f -name '*.sh' -exec cksum {} +); expected: $(cksum "$dir/esx.script" "$dir/gpu2.script"); left on the controller: $(ls -A "$dir/ctmp")"
+[ "$ran" = "$(cksum <"$dir/esx.script" | cut -d' ' -f1,2)" ] && [ -z "$(ls -A "$dir/ctmp")" ] &&
+	cmp -s "$dir/gpu2.script" "$gpu/root/usr/local/lib/qosgen/roce-qos-ens1f0np0.sh"
+check host-runs-its-three-files-as-one $? "ran: $(find "$dir/rtmp" -type f -name '*.sh' -exec cksum {} +); expected: $(cksum "$dir/esx.script"); left on the controller: $(ls -A "$dir/ctmp"); installed: $(cksum "$gpu/root/usr/local/lib/qosgen/roce-qos-ens1f0np0.sh" "$dir/gpu2.script")"
 
 # --- a priority added by hand on every switch: changed, and removed; the
 # Linux host's MTU and RoCE ToS set back by hand (ip link, rdma_cm's
@@ -247,15 +270,18 @@ echo '[{"op": "replace", "path": "/PORT_QOS_MAP/Ethernet0/pfc_enable", "value": 
 	ssh_sonic sudo config apply-patch /dev/stdin >/dev/null 2>&1
 echo 1500 >"$gpu/sys/class/net/ens1f0np0/mtu"
 echo 0 >"$gpu/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
+rm "$gpu_rule"
 qdiff
 grep -q 'mtu: 1500 -> 9000' "$dir/d" && grep -q 'roce_tos: 0 -> 106' "$dir/d" &&
+	grep -q '^\[differs\] persist: stale (90-qosgen-roce-qos-ens1f0np0.rules; ' "$dir/d" &&
 	grep -q 'no traffic pool roce map switch-priority 4' "$dir/d" &&
 	grep -q 'nv unset qos pfc default-global switch-priority 4' "$dir/d" && grep -q '"value":"3"' "$dir/d"
 check drift-made-by-hand $? "$(cat "$dir/d")"
 play "$dir/out"
 [ $st -eq 0 ] && recap_of sw1 | grep -q 'changed=1 .*failed=0' && recap_of leaf1 | grep -q 'changed=1 .*failed=0' &&
 	recap_of sonic | grep -q 'changed=1 .*failed=0' && recap_of esx | grep -q 'changed=0 .*failed=0' &&
-	recap_of gpu2 | grep -q 'changed=1 .*failed=0' && [ "$(gpu_mtu) $(gpu_tos)" = '9000 106' ] &&
+	recap_of gpu2 | grep -q 'changed=1 .*failed=0' && [ "$(gpu_mtu) $(gpu_tos)" = '9000 106' ] && gpu_persisted &&
+	grep -q '\[changed\] persist: stale (90-qosgen-roce-qos-ens1f0np0.rules; ' "$dir/play.log" &&
 	grep -q '\[changed\] mtu: 1500 -> 9000' "$dir/play.log" && grep -q '\[changed\] roce_tos: 0 -> 106' "$dir/play.log" &&
 	grep -q '"no traffic pool roce map switch-priority 4"' "$dir/play.log" &&
 	grep -q '"nv unset qos pfc default-global switch-priority 4"' "$dir/play.log"
@@ -351,9 +377,10 @@ YAML
 "$Q" build "$dir/linux.yaml" -o "$dir/lout" >/dev/null 2>"$dir/err"
 grep -v '^\$' "$here/../../../shared/fixtures/host/mlnx_qos_pcp_default_2023.txt" >"$state/mlnx_qos"
 rm -f "$state/calls"
+pintent=$dir/linux.yaml
 play "$dir/lout" --limit gpu1
-[ $st -ne 0 ] && recap_of gpu1 | grep -q 'failed=1' && grep -q '"rc": 2' "$dir/play.log" &&
-	grep -q '\[missing\] roce_tos' "$dir/play.log" && grep -q 'mlnx_qos -i lo --trust dscp' "$state/calls"
+[ $st -ne 0 ] && recap_of gpu1 | grep -q 'failed=1' && grep -q 'qosgen exit 3: PARTIAL: ' "$dir/play.log" &&
+	grep -q 'missing on this host: roce_tos' "$dir/play.log" && grep -q 'mlnx_qos -i lo --trust dscp' "$state/calls"
 check linux-missing-knob-fails-task $? "exit $st: $recap $(tail -30 "$dir/play.log")"
 
 echo "handoff: $(($(date +%s) - t0)) s"

@@ -87,6 +87,20 @@ static void test_inventory_groups_by_role_and_platform(void **state)
 	assert_string_equal(
 	    scalar(at(inv, "all/children/Qosgen_hosts/children/Qosgen_linux/vars/qosgen_platform")),
 	    "linux");
+	/*
+	 * Issue 27: a Linux host is pushed by qosgen on the controller (its
+	 * persistence included): Ansible connects to nothing, and the script's
+	 * parts are not the play's to put together.
+	 */
+	const struct qg_ynode *lx = at(inv, "all/children/Qosgen_hosts/children/Qosgen_linux");
+	assert_string_equal(scalar(at(lx, "vars/ansible_connection")), "local");
+	assert_string_equal(scalar(at(lx, "vars/qosgen_kind")), "host");
+	assert_non_null(at(lx, "hosts/vm-horovod-1/ansible_host"));
+	assert_null(at(lx, "hosts/vm-horovod-1/qosgen_row"));
+	assert_null(at(lx, "hosts/vm-horovod-1/qosgen_group"));
+	assert_string_equal(scalar(at(inv, "all/children/Qosgen_hosts/children/Qosgen_esxi/vars/"
+					   "ansible_connection")),
+			    "ansible.builtin.ssh");
 	/* Values from the intent are quoted: a name like a number stays a string. */
 	assert_non_null(strstr(file_text(&o, "ansible/inventory.yml"), "'vm-horovod-1':\n"));
 	/* No secret: nothing names a password or a key file. */
@@ -106,12 +120,24 @@ static void test_site_plays_switches_then_hosts_in_waves(void **state)
 	build_ok(&m, &o);
 	struct qg_ynode *site = parse(&o, "ansible/site.yml");
 	assert_int_equal(site->kind, QG_Y_SEQ);
-	/* Switches first, then the hosts (Linux and ESXi share the host-script play). */
-	assert_int_equal(site->n_kids, 2);
+	/*
+	 * Switches first, then the hosts: Linux by qosgen push (its persistence
+	 * included), ESXi by its script.
+	 */
+	assert_int_equal(site->n_kids, 3);
 	assert_string_equal(scalar(get(site->kids[0], "hosts")), "Qosgen_onyx");
-	assert_string_equal(scalar(get(site->kids[1], "hosts")), "Qosgen_linux:Qosgen_esxi");
+	assert_string_equal(scalar(get(site->kids[1], "hosts")), "Qosgen_linux");
+	assert_string_equal(scalar(get(site->kids[1], "name")),
+			    "Configure the hosts with qosgen push");
+	assert_string_equal(scalar(get(site->kids[2], "hosts")), "Qosgen_esxi");
+	/* The Linux play's tasks are the switches': qosgen push --host, diff in check mode. */
+	const struct qg_ynode *lpush = get(site->kids[1], "tasks")->kids[1];
+	assert_non_null(strstr(scalar(at(lpush, "ansible.builtin.command/argv")),
+			       "'--' ~ qosgen_kind, inventory_hostname, '--json'"));
+	assert_string_equal(scalar(at(lpush, "vars/qosgen_verb")),
+			    "{{ 'diff' if ansible_check_mode else 'push' }}");
 	/* Waves: qosgen_serial devices at a time, the first failure stops the rest. */
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t k = 0; k < 3; k++) {
 		assert_string_equal(scalar(get(site->kids[k], "serial")),
 				    "{{ qosgen_serial | default('100%') }}");
 		assert_string_equal(scalar(get(site->kids[k], "max_fail_percentage")), "0");
@@ -120,7 +146,7 @@ static void test_site_plays_switches_then_hosts_in_waves(void **state)
 	 * A host's script is three files: put together on the controller, run
 	 * by the script action, the copy removed whatever happens.
 	 */
-	const struct qg_ynode *host = get(site->kids[1], "tasks")->kids[0];
+	const struct qg_ynode *host = get(site->kids[2], "tasks")->kids[0];
 	assert_string_equal(scalar(at(host, "vars/qosgen_lib")),
 			    "{{ qosgen_out }}/host/lib/{{ qosgen_platform }}.sh");
 	assert_string_equal(scalar(at(host, "vars/qosgen_body")),
@@ -141,6 +167,11 @@ static void test_site_plays_switches_then_hosts_in_waves(void **state)
 	assert_string_equal(scalar(get(task, "ansible.builtin.script")), "{{ qosgen_tmp.path }}");
 	assert_string_equal(scalar(get(task, "check_mode")), "false");
 	assert_non_null(strstr(scalar(at(task, "environment/QG_DRY_RUN")), "ansible_check_mode"));
+	/* Failed as qosgen push judges it: an exit not 0, or no report line at all. */
+	assert_string_equal(
+	    scalar(get(task, "failed_when")),
+	    "qosgen_script.rc != 0 or qosgen_script.stdout_lines | select('match', "
+	    "'\\\\[(ok|changed|failed|missing|n/a|differs)\\\\] ') | list | length == 0");
 	const struct qg_ynode *cleanup = get(host, "always")->kids[0];
 	assert_string_equal(scalar(at(cleanup, "ansible.builtin.file/state")), "absent");
 	/* Its report lines shown: in check mode, what would change. */
@@ -232,8 +263,10 @@ static void test_dvs_play_between_switches_and_hosts(void **state)
 	struct qg_ynode *site = parse(&o, "ansible/site.yml");
 	size_t n = site->n_kids;
 	assert_true(n >= 2);
-	assert_string_equal(scalar(get(site->kids[n - 2], "hosts")), "Qosgen_dvs");
-	assert_string_equal(scalar(get(site->kids[n - 1], "hosts")), "Qosgen_linux:Qosgen_esxi");
+	assert_true(n >= 3);
+	assert_string_equal(scalar(get(site->kids[n - 3], "hosts")), "Qosgen_dvs");
+	assert_string_equal(scalar(get(site->kids[n - 2], "hosts")), "Qosgen_linux");
+	assert_string_equal(scalar(get(site->kids[n - 1], "hosts")), "Qosgen_esxi");
 	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
 	const struct qg_ynode *dvs =
 	    at(inv, "all/children/Qosgen_distributed_switches/children/Qosgen_dvs");
@@ -296,7 +329,8 @@ static void test_group_names_never_device_names(void **state)
 	/* Each play's pattern: groups of the inventory, none a device. */
 	struct qg_ynode *site = parse(&o, "ansible/site.yml");
 	assert_string_equal(scalar(get(site->kids[0], "hosts")), "Qosgen_onyx");
-	assert_string_equal(scalar(get(site->kids[1], "hosts")), "Qosgen_linux:Qosgen_esxi");
+	assert_string_equal(scalar(get(site->kids[1], "hosts")), "Qosgen_linux");
+	assert_string_equal(scalar(get(site->kids[2], "hosts")), "Qosgen_esxi");
 	assert_non_null(strstr(groups.data, "|Qosgen_onyx|"));
 	assert_non_null(strstr(groups.data, "|Qosgen_linux|"));
 	assert_non_null(strstr(groups.data, "|Qosgen_esxi|"));

@@ -376,5 +376,45 @@ qg_own=$(sed -n 's/.*"gbps": \([0-9.]*\).*/\1/p' /tmp/probe-probe.client /tmp/be
 	awk '{printf "%.2f\n", $1 * 1e9 / 8 / 1048576}' | best)
 ratio=$(echo "$qg $pt" | awk '$1 > 0 && $2 > 0 {printf "%.2fx", $1 / $2; exit} {print "n/a (a run left no data packets in its capture)"}')
 echo "@@ BENCH wire clock: ib_write_bw ${pt:-?} MiB/s, qosgen probe ${qg:-?} MiB/s, ratio $ratio (65536 B x 2000, best of 2 each, rxe over veth, target >= 0.97x); own figures: ib_write_bw ${pt_own:-?}, qosgen probe ${qg_own:-?} MiB/s"
+
+# Waves (issue 27): push --all --batch 1 --verify, three waves of one host.
+# The pair vm-a -> vm-b runs after wave 2 (vm-b's, which finishes it) and
+# before wave 3, and passes; with 2 Gb/s asked of it, its FATAL stops the
+# push there: wave 3 untouched, exit 1 (verify's).
+at() { grep -n -m1 -e "$2" "$1" | cut -d: -f1; } # FILE RE: the first line that matches
+in_order() { # FILE RE...: each RE's first match after the one before
+	f=$1
+	shift
+	prev=0
+	for re in "$@"; do
+		n=$(at "$f" "$re")
+		[ -n "$n" ] && [ "$n" -gt "$prev" ] || return 1
+		prev=$n
+	done
+}
+qosgen push /qosgen/waves.yaml --all --batch 1 --verify >/tmp/waves.out 2>/tmp/waves.err
+rc=$?
+sed 's/^/@@ WAVES /' /tmp/waves.err
+if [ $rc = 0 ] && in_order /tmp/waves.err '^qosgen push: batch 1 of 3: 1 host$' '^vm-a: ' \
+	'^qosgen push: batch 2 of 3: 1 host$' '^vm-b: ' '^qosgen push: batch 2: verify 1 pair$' \
+	'^== vm-a -> vm-b' '^\[PASS\] Check bandwidth' '^\[PASS\] Check RoCE marking on vm-a: ToS 104 ' \
+	'^qosgen push: batch 3 of 3: 1 host$' '^vm-a-again: ' &&
+	! grep -q '^qosgen push: batch [13]: verify' /tmp/waves.err && ! grep -q '^\[FATAL\]' /tmp/waves.err &&
+	grep -q '^verify: 1 pair run, 0 not run; checks: [0-9]* PASS, [0-9]* MARGINAL, 0 FATAL$' /tmp/waves.err; then
+	result waves-verify-pass-between PASS "the pair's checks passed after batch 2 and before batch 3: $(grep '^\[PASS\] Check bandwidth' /tmp/waves.err)"
+else
+	result waves-verify-pass-between FAIL "exit $rc: $(grep -E '^(qosgen push|\[(FATAL|MARGINAL)\]|vm-|verify:|stopped)' /tmp/waves.err | tr '\n' ' ')"
+fi
+qosgen push /qosgen/waves-fatal.yaml --all --batch 1 --verify >/tmp/waves-fatal.out 2>/tmp/waves-fatal.err
+rc=$?
+sed 's/^/@@ WAVES-FATAL /' /tmp/waves-fatal.err
+if [ $rc = 1 ] && in_order /tmp/waves-fatal.err '^qosgen push: batch 2 of 3: 1 host$' \
+	'^qosgen push: batch 2: verify 1 pair$' '^\[FATAL\] Check bandwidth: [0-9.]* Gb/s < 2.00' \
+	'^vm-a-again  *linux  *untouched ' '^stopped after batch 2 of 3 (a verify pair not clean): 1 device untouched$' &&
+	! grep -q '^qosgen push: batch 3 of 3' /tmp/waves-fatal.err && ! grep -q '^vm-a-again: ' /tmp/waves-fatal.err; then
+	result waves-verify-fatal-stops PASS "$(grep '^\[FATAL\] Check bandwidth' /tmp/waves-fatal.err); batch 3 untouched, exit 1"
+else
+	result waves-verify-fatal-stops FAIL "exit $rc: $(grep -E '^(qosgen push|\[(FATAL|MARGINAL)\]|vm-|verify:|stopped)' /tmp/waves-fatal.err | tr '\n' ' ')"
+fi
 echo "@@ DONE"
 poweroff -f
