@@ -35,6 +35,10 @@
 
 #include <cjson/cJSON.h>
 
+/* The read-back parser and the text forms, their own modules: the tree's users get them here. */
+#include "nvue_readback.h"
+#include "nvue_text.h"
+
 /* NVUE's fixed pool names (Quality of Service, Traffic Pools). */
 #define NVUE_POOL_LOSSLESS "roce-lossless"
 #define NVUE_POOL_LOSSY "default-lossy"
@@ -83,16 +87,6 @@ void nvue_scheduler(const struct qg_qos *q, struct nvue_tc_sched out[8]);
 /* The desired tree of switch i, keys sorted, one key per interface. NULL: out of memory. */
 cJSON *nvue_config_from_model(const struct qg_model *m, size_t i);
 
-/*
- * A read-back: JSON (the REST API's GET /nvue_v1/?rev=applied, or
- * `nv config show -o json`) or YAML (/etc/nvue.d/startup.yaml, `nv config
- * show`), into the same tree: the `set` part, with NVUE's range keys
- * ("swp1,51-54", "0-3,5-7") expanded one key per member. 0, or -EINVAL with
- * errors at the read-back's lines in d (a failed capture must never read as
- * an empty switch), or -ENOMEM.
- */
-int nvue_config_parse(const char *text, size_t len, cJSON **out, struct qg_diags *d);
-
 /* The read-back's system hostname, "" when it names none. */
 const char *nvue_config_hostname(const cJSON *have);
 
@@ -124,22 +118,5 @@ cJSON *nvue_config_inverse(const cJSON *patch, const cJSON *before, bool *oom);
 
 /* Do a and b agree at every path patch names (both absent counts as agreeing)? */
 bool nvue_config_same_at(const cJSON *patch, const cJSON *a, const cJSON *b);
-
-/*
- * The tree as settings (gen/settings.h): one key a leaf, its path joined by
- * dots ("qos.pfc.default-global.tx" = "enable"), a set's members joined by
- * commas, interfaces with equal settings as one range key.
- */
-void nvue_settings(const cJSON *tree, struct qg_settings *out);
-
-/* The tree as the `set` part of NVUE's startup.yaml, interfaces with equal settings as ranges. */
-void nvue_emit_yaml(const cJSON *tree, struct qg_buf *out);
-/*
- * The tree as the body of NVUE's root PATCH (`PATCH /nvue_v1/?rev=ID`): JSON,
- * one key per interface as the API reads them back, indented by two.
- */
-void nvue_emit_json(const cJSON *tree, struct qg_buf *out);
-/* The tree (or a patch: null members become `nv unset`) as `nv set` commands, one a line. */
-void nvue_emit_commands(const cJSON *tree, struct qg_buf *out);
 
 #endif

@@ -4,6 +4,8 @@
  * show -o json`) or YAML (startup.yaml, `nv config show`), their `set` part,
  * NVUE's range keys expanded. Pure.
  */
+#include "nvue_readback.h"
+
 #include "nvue_config.h"
 
 #include "../../gen/yamlast.h"

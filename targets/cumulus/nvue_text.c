@@ -4,6 +4,8 @@
  * set`/`nv unset` commands, and settings; interfaces with equal settings
  * under one range key, as NVUE writes them. Pure.
  */
+#include "nvue_text.h"
+
 #include "nvue_config.h"
 
 #include "../../gen/ports.h"

@@ -52,6 +52,9 @@
 
 #include <cjson/cJSON.h>
 
+/* The tree as text, its own module (config_db_text.c): the tree's users get it here. */
+#include "config_db_text.h"
+
 /* qosgen's own names, stable so that a diff and a removal are exact. */
 #define SONIC_MAP "QOSGEN"
 /*
@@ -144,15 +147,5 @@ void sonic_priority_tc(const struct qg_qos *q, int tc[8]);
 /* The desired tree of switch i, keys in natural order. NULL: out of memory. */
 cJSON *sonic_config_from_model(const struct qg_model *m, size_t i);
 
-/*
- * The tree as settings: "TABLE|KEY.field" = value, rows of per-port tables
- * that are equal but for the port under one key naming the ports as the
- * intent writes them ("PORT|Ethernet0-124/4.mtu" = "9100"), map entries as
- * "DSCP_TO_TC_MAP|QOSGEN.26" = "3".
- */
-void sonic_settings(const cJSON *tree, struct qg_settings *out);
-
-/* The tree as config_db JSON: 4-space indentation, keys as in the tree, a final newline. */
-void sonic_emit_json(const cJSON *tree, struct qg_buf *out);
 
 #endif

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The config_db tree as text: the JSON file and the settings (config_db.h). */
+#include "config_db_text.h"
+
 #include "config_db.h"
 
 #include "sonic_ports.h"
