@@ -87,7 +87,7 @@ E2E_SRCS := $(sort $(wildcard tests/e2e/*.c))
 E2E_BINS := $(E2E_SRCS:tests/e2e/%.c=$(BUILD)/tests/e2e_%)
 
 .PHONY: all setup demo demo-run sim-start sim-start-run sim-stop test test-run unit golden golden-update fuzz fuzz-build bench \
-	bench-run fresh-check install clean
+	bench-run fresh-check install clean schema
 
 all: $(BUILD)/qosgen $(BUILD)/tools/intent-schema
 
@@ -123,6 +123,17 @@ $(BUILD)/qosgen: $(CLI_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libqosgen.a
 # tests/schema/run.sh checks docs/intent.schema.json and docs/qosgen.1 against it.
 $(BUILD)/tools/intent-schema: $(BUILD)/tools/intent_schema.o $(BUILD)/libqosgen.a
 	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
+
+# `make schema` rewrites both from the key table (a target's key rows and platform
+# name are in it): commit them with the change (docs/targets.md, adding a target).
+# Written to a temporary file first, so a failing tool leaves the docs as they were.
+schema: $(BUILD)/tools/intent-schema
+	$(BUILD)/tools/intent-schema >$(BUILD)/intent.schema.json
+	$(BUILD)/tools/intent-schema --man >$(BUILD)/keys.man
+	awk -v keys=$(BUILD)/keys.man '/^\.\\" END KEYS/ { while ((getline l <keys) > 0) print l; skip = 0 } \
+		!skip { print } /^\.\\" BEGIN KEYS/ { skip = 1 }' docs/qosgen.1 >$(BUILD)/qosgen.1
+	cat $(BUILD)/intent.schema.json >docs/intent.schema.json
+	cat $(BUILD)/qosgen.1 >docs/qosgen.1
 
 # The Onyx CLI simulator, a test tool (tests/sim/); it shares no code with qosgen.
 $(BUILD)/tests/onyx-sim: tests/sim/onyx_sim.c

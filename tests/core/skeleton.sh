@@ -4,7 +4,8 @@
 # of the tree, add targets/skeleton/ (from tests/core/skeleton/: a switch
 # target that declares no feature) and its line in targets/registry.c; prove
 # by git's diff in the copy that nothing else changed; build; run the unit
-# (with layers) and golden suites there; then build an intent that gives
+# (with layers) and golden suites there; regenerate the schema and the man
+# page's key list (`make schema`) and run the schema suite there; then build an intent that gives
 # every feature for a skeleton switch: each is reported once, as ignored by
 # skeleton, under its warning name. Prints one line per check and, last,
 # "skeleton: N checks passed, N failed".
@@ -74,6 +75,39 @@ for kind in unit golden; do
 		bad "$kind" "$(printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -10)"
 	fi
 done
+
+# The schema: `make schema` regenerates docs/intent.schema.json and the man
+# page's key list with the skeleton in them (docs/targets.md: a new target
+# commits both), and the schema suite passes on them; the skeleton is one of
+# the schema's switch platforms.
+if make schema BUILD=build >"$tmp/schema.log" 2>&1; then
+	ok "make schema"
+else
+	bad "make schema" "$(tail -5 "$tmp/schema.log")"
+fi
+if out=$(sh tests/schema/run.sh build 2>&1); then
+	ok "$(printf '%s\n' "$out" | tail -n 1)"
+else
+	bad schema "$(printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -10)"
+fi
+platforms=$(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+def find(o):
+    if isinstance(o, dict):
+        p = o.get("properties", {}).get("switches")
+        if p is not None:
+            return p["items"]["properties"]["platform"]["enum"]
+        for v in o.values():
+            r = find(v)
+            if r is not None:
+                return r
+    return None
+print(" ".join(find(s) or []))' docs/intent.schema.json 2>&1)
+case " $platforms " in
+*" skeleton "*) ok "schema: skeleton among the switch platforms ($platforms)" ;;
+*) bad "schema platforms" "skeleton not among the switch platforms: $platforms" ;;
+esac
 
 # Every feature, given for a skeleton switch.
 cat >"$tmp/sk.yaml" <<'YAML'
