@@ -212,10 +212,15 @@ cJSON *qg_explain_json(const struct qg_model *m)
 			 oses, QG_SWITCH_MTU_OVERHEAD);
 	row_int(rows, "qos.switch_mtu", q->switch_mtu, q->switch_mtu_given, reason);
 	explain_class(rows, "lossless", &q->lossless);
-	row_str(rows, "qos.lossless.pool.name", q->pool_name, "given", NULL);
-	qg_centi_format(q->pool_percent_centi, v);
-	row(rows, "qos.lossless.pool.memory_percent", qg_setting_json(v), "given",
-	    "percent of the switch's shared buffer, two decimals");
+	if (q->pool_name[0]) {
+		row_str(rows, "qos.lossless.pool.name", q->pool_name, "given", NULL);
+		qg_centi_format(q->pool_percent_centi, v);
+		row(rows, "qos.lossless.pool.memory_percent", qg_setting_json(v), "given",
+		    "percent of the switch's shared buffer, two decimals");
+	} else {
+		row_str(rows, "qos.lossless.pool", NULL, "default",
+			"not given: no switch of the intent has a platform that writes a pool");
+	}
 	if (q->ecn) {
 		row_int(rows, "qos.lossless.ecn.min_kb", q->ecn_min_kb, true, NULL);
 		row_int(rows, "qos.lossless.ecn.max_kb", q->ecn_max_kb, true, NULL);

@@ -177,6 +177,7 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 	if ((v = walk_get(root, "dvs")))
 		intent_dvs_load(&w, v);
 	intent_verify_load(&w, walk_get(root, "verify"));
+	intent_qos_settle_pool(&w);
 	if ((v = walk_get(root, "acknowledge")))
 		load_acknowledge(&w, v);
 	walk_settle_consequences(&w);

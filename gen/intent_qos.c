@@ -8,6 +8,7 @@
 #include "derive.h"
 #include "fixed.h"
 #include "names.h"
+#include "target.h"
 #include "warnings.h"
 
 #include <stdio.h>
@@ -150,7 +151,10 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 	walk_check_table_keys(w, n, path);
 	load_class_common(w, n, path, &q->lossless, false, 0);
 
-	const struct qg_ynode *pool = walk_require(w, n, "pool", path);
+	/* Whether the pool is required is settled once the devices are read (intent_qos_settle_pool). */
+	const struct qg_ynode *pool = walk_get(n, "pool");
+	if (!pool)
+		w->lossless_without_pool = n;
 	if (pool && walk_expect_kind(w, pool, QG_Y_MAP, "qos.lossless.pool")) {
 		walk_check_table_keys(w, pool, "qos.lossless.pool");
 		const struct qg_ynode *v;
@@ -187,6 +191,8 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 	}
 
 	const struct qg_ynode *ecn = walk_get(n, "ecn");
+	if (ecn)
+		q->ecn_pos = ecn->pos;
 	if (ecn && ecn->kind != QG_Y_MAP)
 		w->bad |= BAD_ECN;
 	if (ecn && walk_expect_kind(w, ecn, QG_Y_MAP, "qos.lossless.ecn")) {
@@ -458,6 +464,21 @@ static void load_pfc_watchdog(struct walk *w, const struct qg_ynode *n, struct q
 	}
 	if (ok)
 		wd->state = QG_PFCWD_ON;
+}
+
+void intent_qos_settle_pool(struct walk *w)
+{
+	const struct qg_model *m = w->m;
+	if (!w->lossless_without_pool)
+		return;
+	bool needed = !m->n_switches && !m->n_hosts && !m->n_dvs;
+	for (size_t i = 0; i < m->n_switches && !needed; i++) {
+		const struct qg_target *t = m->switches[i].target;
+		needed = t && (t->features & QG_FEAT_BUFFER_POOL);
+	}
+	/* The same diagnostic as any other missing key (a misspelt pool is reported as that). */
+	if (needed)
+		walk_require(w, w->lossless_without_pool, "pool", "qos.lossless");
 }
 
 void intent_qos_load(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)

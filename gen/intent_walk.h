@@ -72,6 +72,8 @@ struct walk {
 	struct qg_pos *address_pos;	   /* each switch's address, for the note */
 	bool qos_read;			   /* qos was a mapping: settle_switch_mtu runs */
 	const struct qg_ynode *switch_mtu; /* qos.switch_mtu, read after the switches */
+	/* qos.lossless without a pool: whether it needs one is known once the devices are read. */
+	const struct qg_ynode *lossless_without_pool;
 };
 
 /*

@@ -67,8 +67,9 @@ static const struct qg_key rows[] = {
      .unique = true, .doc = "the DSCP value(s) of RoCE traffic: one or a list (0..63)"},
     {"qos.lossless.dscp[]", QG_KEY_INT, 0, 63, .doc = "a DSCP value of RoCE traffic"},
     CLASS_TC("qos.lossless", "the lossless class"),
-    {"qos.lossless.pool", QG_KEY_MAP, .required = true,
-     .doc = "the switches' lossless buffer pool"},
+    /* Required where a used switch target writes a pool (gen/intent_qos.c: intent_qos_settle_pool). */
+    {"qos.lossless.pool", QG_KEY_MAP,
+     .doc = "the switches' lossless buffer pool; required where a switch's platform writes one"},
     {"qos.lossless.ecn", QG_KEY_MAP,
      .doc = "ECN marking thresholds for DCQCN; absent: ECN off (a warning)"},
     {"qos.lossless.ets", QG_KEY_ENUM | QG_KEY_MAP, .values = strict,

@@ -75,6 +75,7 @@ struct qg_qos {
 	struct qg_pos pool_percent_pos;
 	bool ecn; /* lossless.ecn given: ECN marking on the switch, DCQCN on hosts */
 	int ecn_min_kb, ecn_max_kb;
+	struct qg_pos ecn_pos; /* lossless.ecn's own key: where a target that lacks ECN says so */
 
 	bool cnp; /* the cnp class is given */
 	struct qg_class cnpc;

@@ -120,12 +120,16 @@ static void ssh_json(cJSON *o, const char *address, int port, const char *user)
 		cJSON_AddNullToObject(o, "user");
 }
 
-/* The lossless class, its pool and its ecn (null when off). */
+/* The lossless class, its pool (null when absent) and its ecn (null when off). */
 static void lossless_json(cJSON *qos, const struct qg_qos *q)
 {
 	cJSON *ll = class_json("qos.lossless", &q->lossless);
 	cJSON_AddItemToObject(qos, "lossless", ll);
-	add_keys(cJSON_AddObjectToObject(ll, "pool"), "qos.lossless.pool", QG_KB_QOS, q);
+	/* Null when absent: the intent needs one only where a switch's platform writes one. */
+	if (q->pool_name[0])
+		add_keys(cJSON_AddObjectToObject(ll, "pool"), "qos.lossless.pool", QG_KB_QOS, q);
+	else
+		cJSON_AddNullToObject(ll, "pool");
 	if (q->ecn)
 		add_keys(cJSON_AddObjectToObject(ll, "ecn"), "qos.lossless.ecn", QG_KB_QOS, q);
 	else

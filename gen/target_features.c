@@ -26,8 +26,9 @@ struct row {
 	unsigned parent;
 	bool per_switch;
 	/*
-	 * The core requires it of every intent (the pool: gen/intent.c), so a
-	 * warning would be one no intent can avoid; only a refusal is reported.
+	 * The core requires it where a used target writes it (the pool:
+	 * intent_qos_settle_pool), so a warning to the others would be one a
+	 * mixed fabric cannot avoid; only a refusal is reported.
 	 */
 	bool required;
 	sites_fn sites;
@@ -76,11 +77,10 @@ static size_t pool(const struct qg_model *m, size_t i, struct site out[2])
 	return one(out, m->qos.lossless.pos, "qos.lossless.pool");
 }
 
-/* The model keeps no position of ecn itself: its class's. */
 static size_t ecn(const struct qg_model *m, size_t i, struct site out[2])
 {
 	(void)i;
-	return m->qos.ecn ? one(out, m->qos.lossless.pos, "qos.lossless.ecn") : 0;
+	return m->qos.ecn ? one(out, m->qos.ecn_pos, "qos.lossless.ecn") : 0;
 }
 
 static size_t cnp(const struct qg_model *m, size_t i, struct site out[2])

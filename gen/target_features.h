@@ -58,7 +58,7 @@ struct qg_feature_gap {
 const char *qg_feature_name(unsigned feature);
 /*
  * The feature of a name, or 0. Of the features an intent can be warned of:
- * not those the core requires of every intent (buffer-pool).
+ * not those the core requires where a used target writes them (buffer-pool).
  */
 unsigned qg_feature_lookup(const char *name);
 /* Their names, ", "-separated, into out (docs and diagnostics). */
@@ -70,8 +70,8 @@ struct qg_diags;
  * For each used switch target and each feature the intent gives that it
  * lacks: the diagnostic above, at every key that gives it (a per-switch key,
  * cable_length_m, at each switch of the target that gives it). A feature
- * the core requires of every intent (the pool) is never "ignored": the
- * intent cannot leave it out. A feature under another (restoration_ms under
+ * the core requires where a used target writes it (the pool) is never
+ * "ignored": a fabric that mixes targets cannot leave it out. A feature under another (restoration_ms under
  * pfc_watchdog) is reported only where the target has the one above it.
  */
 void qg_features_check(const struct qg_model *m, struct qg_diags *d);

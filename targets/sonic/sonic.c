@@ -274,11 +274,16 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		       "each port's cable_length_m as \"<m>m\", in the row that holds the port, "
 		       "else " SONIC_CABLE_ROW "; a switch without cable_length_m keeps its own) "
 		       "and MTU; the switch needs DEVICE_METADATA buffer_model dynamic");
-	snprintf(reason, sizeof(reason),
-		 "not written: the dynamic buffer model sizes the switch's own "
-		 "ingress_lossless_pool, so the pool '%s' and its memory_percent apply to the "
-		 "onyx and cumulus targets only",
-		 q->pool_name);
+	if (q->pool_name[0])
+		snprintf(reason, sizeof(reason),
+			 "not written: the dynamic buffer model sizes the switch's own "
+			 "ingress_lossless_pool, so the pool '%s' and its memory_percent apply to "
+			 "the onyx and cumulus targets only",
+			 q->pool_name);
+	else
+		snprintf(reason, sizeof(reason),
+			 "not written: the dynamic buffer model sizes the switch's own "
+			 "ingress_lossless_pool (the intent gives no pool)");
 	qg_explain_row(x, "sonic.pool", "-", reason);
 	if (q->ecn) {
 		snprintf(v, sizeof(v), "%ld..%ld bytes", qg_ecn_bytes(q->ecn_min_kb),
@@ -329,7 +334,10 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 
 /* What the intent may give that the sonic target does not write (gen/target_features.h). */
 static const struct qg_feature_gap sonic_gaps[] = {
-    /* Never reported while the core requires a pool of every intent (explain: sonic.pool). */
+    /*
+     * Never reported: the core requires a pool only where a used target writes
+     * one (an intent of SONiC switches alone need not give it; explain: sonic.pool).
+     */
     {QG_FEAT_BUFFER_POOL, false,
      "the dynamic buffer model sizes the switch's own ingress_lossless_pool"},
     /*
