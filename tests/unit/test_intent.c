@@ -403,6 +403,40 @@ static void test_all_problems_in_one_run(void **state)
  * above its row's maximum is refused with the row's range, and no read
  * reaches a path the table lacks.
  */
+/*
+ * qos.lossless.pool is required where a used switch target writes a pool
+ * (onyx, cumulus), or where the intent names no device; SONiC (its dynamic
+ * buffer model sizes its own pool) and hosts do not need it.
+ */
+#define QOS_WITHOUT_POOL                                                                           \
+	"version: 1\n"                                                                             \
+	"fabric: t\n"                                                                              \
+	"qos:\n"                                                                                   \
+	"  lossless: {priority: 3, dscp: [26], ecn: {min_kb: 150, max_kb: 1500}}\n"                \
+	"  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+
+static void test_pool_where_written(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(QOS_WITHOUT_POOL "switches:\n  - {name: s, platform: sonic, address: s.example.net, "
+				 "ports: [Ethernet0]}\n",
+		&m);
+	assert_string_equal(m.qos.pool_name, "");
+	qg_model_free(&m);
+	load_ok(QOS_WITHOUT_POOL HOSTS, &m);
+	qg_model_free(&m);
+	load_fails_with(QOS_WITHOUT_POOL "switches:\n  - {name: s, platform: onyx, address: "
+					 "s.example.net, ports: [1/1]}\n",
+			"missing key 'pool' in qos.lossless");
+	load_fails_with(QOS_WITHOUT_POOL "switches:\n  - {name: s, platform: sonic, address: "
+					 "s.example.net, ports: [Ethernet0]}\n"
+					 "  - {name: c, platform: cumulus, address: c.example.net, "
+					 "ports: [swp1]}\n",
+			"missing key 'pool' in qos.lossless");
+	load_fails_with(QOS_WITHOUT_POOL, "missing key 'pool' in qos.lossless");
+}
+
 static void test_ranges_from_key_table(void **state)
 {
 	(void)state;
@@ -495,6 +529,7 @@ int main(void)
 	    cmocka_unit_test(test_all_problems_in_one_run),
 	    cmocka_unit_test(test_host_lists),
 	    cmocka_unit_test(test_ranges_from_key_table),
+	    cmocka_unit_test(test_pool_where_written),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
