@@ -151,7 +151,7 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 	walk_check_table_keys(w, n, path);
 	load_class_common(w, n, path, &q->lossless, false, 0);
 
-	/* Whether a pool is required is known once the devices are read (intent_qos_settle_pool). */
+	/* Whether a pool is required: known once the devices are read (intent_qos_settle_pool). */
 	const struct qg_ynode *pool = walk_get(n, "pool");
 	if (!pool)
 		w->lossless_without_pool = n;
