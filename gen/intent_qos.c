@@ -390,9 +390,10 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 
 /*
  * qos.pfc_watchdog: true, false, or a mapping of the times in ms (each
- * optional). The times' ranges and the rule that the watchdog cannot detect
- * or restore faster than it polls are SONiC's model's (model.h); a target
- * with other limits checks them in its check().
+ * optional). The times' ranges are the widest of the switch OSes (model.h):
+ * a target with narrower limits checks them in its check() (SONiC's
+ * sonic-pfcwd.yang). That the watchdog cannot detect or restore faster than
+ * it polls is the watchdog's own rule, for every target.
  */
 static void load_pfc_watchdog(struct walk *w, const struct qg_ynode *n, struct qg_qos *q)
 {
@@ -447,7 +448,7 @@ static void load_pfc_watchdog(struct walk *w, const struct qg_ynode *n, struct q
 	}
 	if (!ok)
 		return;
-	/* sonic-pfcwd.yang's musts: detection_time and restoration_time >= POLL_INTERVAL. */
+	/* It checks every poll_ms (sonic-pfcwd.yang says it as musts: time >= POLL_INTERVAL). */
 	for (size_t k = 0; k < 2; k++) {
 		if (*t[k].v >= wd->poll_ms)
 			continue;

@@ -104,7 +104,7 @@ static const struct qg_key rows[] = {
      .doc = "the WRR class's share of the bandwidth in percent; mode wrr only",
      AT(QG_KB_CLASS, struct qg_class, ets.weight)},
 
-    /* SONiC's model's ranges (sonic-pfcwd.yang; gen/model.h). */
+    /* The widest of the switch OSes' ranges (gen/model.h); each target checks its own. */
     {"qos.pfc_watchdog.detection_ms", QG_KEY_INT, QG_PFCWD_DETECTION_MIN, QG_PFCWD_DETECTION_MAX,
      .def = STR(QG_PFCWD_DETECTION_MS),
      .doc = "how long a queue is paused before the watchdog acts; at least poll_ms",

@@ -234,17 +234,21 @@ void qg_model_free(struct qg_model *m);
 /*
  * pfc_watchdog: SONiC's defaults (sonic-utilities pfcwd/main.py:
  * DEFAULT_DETECTION_TIME, DEFAULT_RESTORATION_TIME, DEFAULT_POLL_INTERVAL,
- * 200 ms each) and the ranges of its model (sonic-pfcwd.yang: POLL_INTERVAL
- * 100..1000, detection_time 100..5000, restoration_time 100..60000, both at
- * least POLL_INTERVAL), the narrowest of the switch OSes that take them.
+ * 200 ms each). The ranges are the intent's: the widest of the switch OSes
+ * that take them, each target checking its own (SONiC's sonic-pfcwd.yang:
+ * targets/sonic/sonic.c). poll_ms: NVUE's polling-interval 100..5000;
+ * detection_ms: NVUE's polling-interval x robustness (1..1000), at most
+ * 5000 x 1000; restoration_ms: SONiC's, the one OS that has it. The rule
+ * that detection and restoration are at least poll_ms is the watchdog's own
+ * (gen/intent_qos.c).
  */
 #define QG_PFCWD_DETECTION_MS 200
 #define QG_PFCWD_RESTORATION_MS 200
 #define QG_PFCWD_POLL_MS 200
 #define QG_PFCWD_POLL_MIN 100
-#define QG_PFCWD_POLL_MAX 1000
+#define QG_PFCWD_POLL_MAX 5000
 #define QG_PFCWD_DETECTION_MIN 100
-#define QG_PFCWD_DETECTION_MAX 5000
+#define QG_PFCWD_DETECTION_MAX 5000000
 #define QG_PFCWD_RESTORATION_MIN 100
 #define QG_PFCWD_RESTORATION_MAX 60000
 

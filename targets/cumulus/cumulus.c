@@ -61,6 +61,21 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 			 "adding up to at most 100: leave it at least 1%%",
 			 what, nvue_lossy_tc(q));
 	}
+	/*
+	 * NVUE detects a storm after robustness polls (nvue_pfcwd_times): at
+	 * most NVUE_PFCWD_ROBUSTNESS_MAX polls (nv set qos pfc-watchdog
+	 * robustness 1-1000) at intervals of at most poll_ms. The intent's
+	 * detection_ms range is the widest of the switch OSes (gen/model.h).
+	 */
+	const struct qg_pfc_watchdog *wd = &q->pfcwd;
+	int poll = wd->poll_ms < NVUE_PFCWD_POLL_MAX ? wd->poll_ms : NVUE_PFCWD_POLL_MAX;
+	long most = (long)poll * NVUE_PFCWD_ROBUSTNESS_MAX;
+	if (wd->state == QG_PFCWD_ON && wd->detection_ms > most)
+		qg_error(d, wd->detection_given ? wd->detection_pos : wd->pos,
+			 "qos.pfc_watchdog.detection_ms %d is above %ld on cumulus: NVUE detects "
+			 "after at most %d polls (robustness) of poll_ms %d; raise poll_ms or "
+			 "lower detection_ms",
+			 wd->detection_ms, most, NVUE_PFCWD_ROBUSTNESS_MAX, wd->poll_ms);
 }
 
 static int cumulus_settings(const struct qg_model *m, size_t i, struct qg_settings *out)

@@ -71,6 +71,40 @@ static void sonic_check_shares(const struct qg_qos *q, struct qg_diags *d)
 			 sh.need_class, sh.need_rest, near);
 }
 
+/*
+ * SONiC's PFC watchdog ranges (sonic-pfcwd.yang: POLL_INTERVAL 100..1000,
+ * detection_time 100..5000, restoration_time 100..60000), narrower than the
+ * intent's (gen/model.h: the widest of the switch OSes that take them).
+ */
+#define SONIC_PFCWD_POLL_MAX 1000
+#define SONIC_PFCWD_DETECTION_MAX 5000
+#define SONIC_PFCWD_RESTORATION_MAX 60000
+
+static void sonic_check_pfcwd(const struct qg_pfc_watchdog *wd, struct qg_diags *d)
+{
+	const struct {
+		const char *key;
+		int v, max;
+		bool given;
+		struct qg_pos pos;
+	} t[] = {
+	    {"detection_ms", wd->detection_ms, SONIC_PFCWD_DETECTION_MAX, wd->detection_given,
+	     wd->detection_pos},
+	    {"restoration_ms", wd->restoration_ms, SONIC_PFCWD_RESTORATION_MAX,
+	     wd->restoration_given, wd->restoration_pos},
+	    {"poll_ms", wd->poll_ms, SONIC_PFCWD_POLL_MAX, wd->poll_given, wd->poll_pos},
+	};
+	if (wd->state != QG_PFCWD_ON)
+		return;
+	/* The minimum, 100 ms, is the intent's own: only the maximum is SONiC's. */
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++)
+		if (t[k].v > t[k].max)
+			qg_error(d, t[k].given ? t[k].pos : wd->pos,
+				 "qos.pfc_watchdog.%s: %d is out of range %d..%d on sonic "
+				 "(sonic-pfcwd.yang)",
+				 t[k].key, t[k].v, QG_PFCWD_POLL_MIN, t[k].max);
+}
+
 static void sonic_check(const struct qg_model *m, struct qg_diags *d)
 {
 	const struct qg_qos *q = &m->qos;
@@ -82,6 +116,7 @@ static void sonic_check(const struct qg_model *m, struct qg_diags *d)
 			 "classes; use a priority of 1..7 (3 is RoCE's usual)",
 			 SONIC_LOSSY_PG);
 	sonic_check_shares(q, d);
+	sonic_check_pfcwd(&q->pfcwd, d);
 }
 
 static int sonic_settings_of(const struct qg_model *m, size_t i, struct qg_settings *out)

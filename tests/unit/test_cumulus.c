@@ -288,6 +288,35 @@ static void test_pfc_watchdog(void **state)
 	qg_model_free(&m);
 }
 
+/* NVUE detects after at most 1000 polls of poll_ms: a longer detection_ms is refused by check(). */
+static void test_pfc_watchdog_check(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *wd;
+		bool refused;
+	} cases[] = {
+	    {"{detection_ms: 200000, poll_ms: 200}", false},
+	    {"{detection_ms: 200001, poll_ms: 200}", true},
+	    {"{detection_ms: 5000000, restoration_ms: 5000, poll_ms: 5000}", false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[1024];
+		snprintf(text, sizeof(text), "%s  pfc_watchdog: %s\n%s", BASE_QOS, cases[i].wd,
+			 CUMULUS_SWITCH);
+		struct qg_model m;
+		load_ok(text, &m);
+		struct qg_diags d;
+		qg_diags_init(&d, "t.yaml");
+		assert_int_equal(qg_build_check(&m, &d, NULL) != 0, cases[i].refused);
+		if (cases[i].refused)
+			assert_true(diag_has(&d, "is above 200000 on cumulus: NVUE detects after at "
+						 "most 1000 polls"));
+		qg_diags_free(&d);
+		qg_model_free(&m);
+	}
+}
+
 /*
  * The watchdog rule (nvue_pfcwd_times): the fewest polls, 3 or more, that
  * divide detection_ms exactly at 100..poll_ms ms; else the nearest with a
@@ -423,6 +452,7 @@ int main(void)
 	    cmocka_unit_test(test_not_a_readback),
 	    cmocka_unit_test(test_real_startup_files),
 	    cmocka_unit_test(test_pfc_watchdog),
+	    cmocka_unit_test(test_pfc_watchdog_check),
 	    cmocka_unit_test(test_explain_rows),
 	    cmocka_unit_test(test_pfcwd_times),
 	    cmocka_unit_test(test_priority_move),

@@ -453,7 +453,7 @@ static void test_ranges_from_key_table(void **state)
 	    "    ecn: {min_kb: 100001, max_kb: 100001}\n"
 	    "    ets: {mode: wrr, weight: 101}\n"
 	    "  cnp: {priority: 8, dscp: 64, traffic_class: 8, ets: {mode: wrr, weight: 101}}\n"
-	    "  pfc_watchdog: {detection_ms: 5001, restoration_ms: 60001, poll_ms: 1001}\n"
+	    "  pfc_watchdog: {detection_ms: 5000001, restoration_ms: 60001, poll_ms: 5001}\n"
 	    "switches:\n"
 	    "  - {name: s, platform: onyx, address: s.example.net, port: 65536, ports: [1/1],\n"
 	    "     cable_length_m: 100001}\n"

@@ -937,10 +937,18 @@ static void test_watchdog_intent(void **state)
 	assert_null(cJSON_GetObjectItemCaseSensitive(want, "PFC_WD"));
 	cJSON_Delete(want);
 	qg_model_free(&m);
+	/* The intent's minimum; SONiC's maxima (sonic-pfcwd.yang), narrower, are its check()'s. */
 	load_fails_with(BASE_QOS "  pfc_watchdog: {detection_ms: 99}\n" ONE_PORT,
-			"qos.pfc_watchdog.detection_ms: 99 is out of range 100..5000");
-	load_fails_with(BASE_QOS "  pfc_watchdog: {poll_ms: 1001}\n" ONE_PORT,
-			"qos.pfc_watchdog.poll_ms: 1001 is out of range 100..1000");
+			"qos.pfc_watchdog.detection_ms: 99 is out of range 100..");
+	assert_true(check_refuses(BASE_QOS "  pfc_watchdog: {detection_ms: 5001}\n" ONE_PORT,
+				  "qos.pfc_watchdog.detection_ms: 5001 is out of range 100..5000 on "
+				  "sonic (sonic-pfcwd.yang)"));
+	assert_false(check_refuses(BASE_QOS "  pfc_watchdog: {detection_ms: 5000, poll_ms: 1000, "
+					    "restoration_ms: 60000}\n" ONE_PORT,
+				   ""));
+	assert_true(check_refuses(BASE_QOS "  pfc_watchdog: {detection_ms: 1001, restoration_ms: "
+					   "1001, poll_ms: 1001}\n" ONE_PORT,
+				  "qos.pfc_watchdog.poll_ms: 1001 is out of range 100..1000 on sonic"));
 	load_fails_with(BASE_QOS "  pfc_watchdog: {restoration_ms: 60001}\n" ONE_PORT,
 			"out of range 100..60000");
 	load_fails_with(BASE_QOS "  pfc_watchdog: {poll_ms: 500}\n" ONE_PORT,
