@@ -84,25 +84,26 @@ static void sonic_check_pfcwd(const struct qg_pfc_watchdog *wd, struct qg_diags 
 {
 	const struct {
 		const char *key;
-		int v, max;
+		int v, min, max;
 		bool given;
 		struct qg_pos pos;
 	} t[] = {
-	    {"detection_ms", wd->detection_ms, SONIC_PFCWD_DETECTION_MAX, wd->detection_given,
-	     wd->detection_pos},
-	    {"restoration_ms", wd->restoration_ms, SONIC_PFCWD_RESTORATION_MAX,
-	     wd->restoration_given, wd->restoration_pos},
-	    {"poll_ms", wd->poll_ms, SONIC_PFCWD_POLL_MAX, wd->poll_given, wd->poll_pos},
+	    {"detection_ms", wd->detection_ms, QG_PFCWD_DETECTION_MIN, SONIC_PFCWD_DETECTION_MAX,
+	     wd->detection_given, wd->detection_pos},
+	    {"restoration_ms", wd->restoration_ms, QG_PFCWD_RESTORATION_MIN,
+	     SONIC_PFCWD_RESTORATION_MAX, wd->restoration_given, wd->restoration_pos},
+	    {"poll_ms", wd->poll_ms, QG_PFCWD_POLL_MIN, SONIC_PFCWD_POLL_MAX, wd->poll_given,
+	     wd->poll_pos},
 	};
 	if (wd->state != QG_PFCWD_ON)
 		return;
-	/* The minimum, 100 ms, is the intent's own: only the maximum is SONiC's. */
+	/* The minima (100 ms) are the intent's own, SONiC's too: only the maxima are narrower. */
 	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++)
 		if (t[k].v > t[k].max)
 			qg_error(d, t[k].given ? t[k].pos : wd->pos,
 				 "qos.pfc_watchdog.%s: %d is out of range %d..%d on sonic "
 				 "(sonic-pfcwd.yang)",
-				 t[k].key, t[k].v, QG_PFCWD_POLL_MIN, t[k].max);
+				 t[k].key, t[k].v, t[k].min, t[k].max);
 }
 
 static void sonic_check(const struct qg_model *m, struct qg_diags *d)
