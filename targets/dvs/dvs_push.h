@@ -17,9 +17,10 @@
 #define QG_DVS_PUSH_H
 
 /*
- * The push is an adapter of targets/engine.c: qg_driver_dvs (dvs.h) runs
- * qg_push_run over the steps in dvs_push.c. Nothing else is exported.
+ * The push, an adapter of targets/engine.c: qg_push_run over the steps in
+ * dvs_push.c, the vSphere API over HTTPS.
  */
-#include "dvs_plan.h"
+struct qg_driver;
+extern const struct qg_driver qg_driver_dvs;
 
 #endif
