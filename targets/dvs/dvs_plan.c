@@ -294,8 +294,7 @@ static bool fw_on(const struct dvs_host_state *h)
 	return h->fw_known && h->fw_enabled;
 }
 
-bool dvs_at_before(const struct dvs_state *was, const struct dvs_state *now, char *why,
-		   size_t cap)
+bool dvs_at_before(const struct dvs_state *was, const struct dvs_state *now, char *why, size_t cap)
 {
 	if (was->max_mtu != now->max_mtu)
 		return snprintf(why, cap, "maxMtu %d, was %d", now->max_mtu, was->max_mtu), false;
@@ -313,7 +312,8 @@ bool dvs_at_before(const struct dvs_state *was, const struct dvs_state *now, cha
 			return snprintf(why, cap, "host %s: its NICs on the switch differ", name),
 			       false;
 		for (size_t j = 0; j < a->n_mod && j < b->n_mod; j++)
-			if (a->mod[j].state == DVS_MODULE_READ && strcmp(a->mod[j].live, b->mod[j].live))
+			if (a->mod[j].state == DVS_MODULE_READ &&
+			    strcmp(a->mod[j].live, b->mod[j].live))
 				return snprintf(why, cap, "host %s: module %s options differ", name,
 						a->mod[j].name),
 				       false;
@@ -325,8 +325,9 @@ bool dvs_at_before(const struct dvs_state *was, const struct dvs_state *now, cha
 					DVS_PVRDMA_RULESET),
 			       false;
 		if (a->vnic.found &&
-		    (!b->vnic.found || a->vnic.mtu != b->vnic.mtu || strcmp(a->vnic.ip, b->vnic.ip) ||
-		     strcmp(a->vnic.mac, b->vnic.mac) || strcmp(a->vnic.portgroup, b->vnic.portgroup)))
+		    (!b->vnic.found || a->vnic.mtu != b->vnic.mtu ||
+		     strcmp(a->vnic.ip, b->vnic.ip) || strcmp(a->vnic.mac, b->vnic.mac) ||
+		     strcmp(a->vnic.portgroup, b->vnic.portgroup)))
 			return snprintf(why, cap, "host %s: its pvrdma VMkernel NIC differs", name),
 			       false;
 	}
@@ -381,8 +382,8 @@ xmlDocPtr dvs_restore_request(const struct dvs_state *was, const struct dvs_stat
 	/* The live version: the checkpoint's is stale once the push changed the switch. */
 	bool ok = spec && vs_add(spec, "configVersion", now->version);
 	if (ok && was->uplinks < now->uplinks) {
-		xmlNodePtr up = vs_add_typed(spec, "uplinkPortPolicy",
-					     "DVSNameArrayUplinkPortPolicy", NULL);
+		xmlNodePtr up =
+		    vs_add_typed(spec, "uplinkPortPolicy", "DVSNameArrayUplinkPortPolicy", NULL);
 		ok = up != NULL;
 		for (int k = 0; ok && k < was->uplinks && k < DVS_MAX_UPLINKS; k++)
 			ok = vs_add(up, "uplinkPortName", was->uplink_names[k]) != NULL;

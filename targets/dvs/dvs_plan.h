@@ -122,8 +122,7 @@ xmlDocPtr dvs_switch_request(const struct qg_dvs *d, const struct dvs_state *st)
  * Net.PVRDMAVmknic (never set reads as "", ESXi's default), the pvrdma
  * ruleset and the vmknic? false with the first difference in why. Pure.
  */
-bool dvs_at_before(const struct dvs_state *was, const struct dvs_state *now, char *why,
-		   size_t cap);
+bool dvs_at_before(const struct dvs_state *was, const struct dvs_state *now, char *why, size_t cap);
 
 /* Does the switch itself differ from the checkpoint in what dvs_restore_request puts back? */
 bool dvs_switch_restore_differs(const struct dvs_state *was, const struct dvs_state *now);

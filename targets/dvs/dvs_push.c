@@ -52,7 +52,6 @@ static void did(struct done *done, const char *what, const char *name)
 	qg_buf_printf(&done->list, "%s%s%s", done->n++ ? ", " : "", what, name);
 }
 
-
 /*
  * One ReconfigureDvs_Task with the version just read; on a concurrent change
  * the switch is read again and the request made anew from what is there now.
@@ -521,8 +520,8 @@ static int undo(struct dvs_push *p, xmlDocPtr doc, xmlNodePtr req, const char *w
 }
 
 /* A task of the rollback (the switch's reconfigure, the portgroup's removal), counted. */
-static int undo_task(struct dvs_push *p, xmlDocPtr doc, const char *what,
-		     struct qg_push_result *r, char *err, size_t errlen)
+static int undo_task(struct dvs_push *p, xmlDocPtr doc, const char *what, struct qg_push_result *r,
+		     char *err, size_t errlen)
 {
 	char fault[64];
 	xmlDocPtr resp;
@@ -607,8 +606,8 @@ static int undo_host(struct dvs_push *p, const struct dvs_host_state *was,
 		xmlNodePtr nic = req && vs_add(req, "device", now->h->pvrdma_vmknic)
 				     ? vs_add(req, "nic", NULL)
 				     : NULL;
-		rc = undo(p, doc, nic && vs_add(nic, "mtu", mtu) ? req : NULL, "vmknic MTU", r,
-			  err, errlen);
+		rc = undo(p, doc, nic && vs_add(nic, "mtu", mtu) ? req : NULL, "vmknic MTU", r, err,
+			  errlen);
 	}
 	return rc;
 }
@@ -630,8 +629,8 @@ static int dvs_roll_back(void *dev, struct qg_push_result *r, char *err, size_t 
 	if (!rc && !was->portgroup && now->portgroup && p->d->portgroup[0])
 		rc = undo_portgroup(p, r, err, errlen);
 	if (!rc && dvs_switch_restore_differs(was, now))
-		rc = undo_task(p, dvs_restore_request(was, now), "the switch's reconfigure", r,
-			       err, errlen);
+		rc = undo_task(p, dvs_restore_request(was, now), "the switch's reconfigure", r, err,
+			       errlen);
 	return rc;
 }
 
@@ -701,7 +700,10 @@ static int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx
 {
 	(void)ctx;
 	const struct qg_dvs *d = &m->dvs[i];
-	struct dvs_push p = {.m = m, .i = i, .d = d, .o = &a->tls,
+	struct dvs_push p = {.m = m,
+			     .i = i,
+			     .d = d,
+			     .o = &a->tls,
 			     .wait_s = a->tls.timeout_s > 0 ? a->tls.timeout_s : 120};
 	p.st.n_hosts = d->n_hosts;
 	p.st.hosts = calloc(d->n_hosts + 1, sizeof(*p.st.hosts));

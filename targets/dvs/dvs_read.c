@@ -272,8 +272,8 @@ static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 	return read_vnic(v, h, err, errlen);
 }
 
-int dvs_locate(struct vim *v, const struct qg_model *m, size_t i, struct dvs_state *st,
-		  char *err, size_t errlen)
+int dvs_locate(struct vim *v, const struct qg_model *m, size_t i, struct dvs_state *st, char *err,
+	       size_t errlen)
 {
 	int f = vim_find(v, "DistributedVirtualSwitch", m->dvs[i].name, &st->ref, err, errlen);
 	if (f < 0)
@@ -286,7 +286,7 @@ int dvs_locate(struct vim *v, const struct qg_model *m, size_t i, struct dvs_sta
 }
 
 int dvs_read_state(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, char *err,
-		      size_t errlen)
+		   size_t errlen)
 {
 	if (st->found && dvs_read_switch(v, d, st, err, errlen) != 0)
 		return -1;

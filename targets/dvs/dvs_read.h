@@ -10,8 +10,8 @@
  * ContainerView), with the hosts' managers: once per push. A switch or host
  * not there is st->found / h->found false, not an error. 0 or -1 with err.
  */
-int dvs_locate(struct vim *v, const struct qg_model *m, size_t i, struct dvs_state *st,
-	       char *err, size_t errlen);
+int dvs_locate(struct vim *v, const struct qg_model *m, size_t i, struct dvs_state *st, char *err,
+	       size_t errlen);
 
 /*
  * The values of what dvs_locate found (the switch's maxMtu, configVersion,
