@@ -221,6 +221,70 @@ check refused-part-way-says-what-was-done $? "exit $st: $(cat "$dir/err")"
 check rollback-restores-the-dvs $? "exit $st: $(cat "$dir/err") maxMtu $(govc_get config.maxMtu), esx01 '$(nics esx01.lab)', esx02 '$(nics esx02.lab)', nmlx5_core '$(modopts esx01.lab nmlx5_core)', vmk1 $(vnic esx01.lab)"
 export GOVC_URL="https://$main/sdk"
 
+# A connection lost during the switch's reconfigure: the request reaches
+# vCenter and is applied, its answer never comes back (cut.py, a plain-HTTP
+# relay in front of the simulator, forwards the first ReconfigureDvs_Task and
+# closes the connection part-way through a made-up answer). The outcome is unknown, so the engine
+# reconnects, reads back and rolls back what it shows: RESTORED, proven.
+sim lost -http -detach esx02.lab -pnic esx01.lab=vmnic2 -uplinks 2
+cat >"$dir/cut.py" <<'PY'
+import socket, sys, threading, time
+up = sys.argv[1].rsplit(":", 1)
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(8)
+print("listening 127.0.0.1:%d" % srv.getsockname()[1], flush=True)
+state = {"cut": False}
+def pump(src, dst, conn):
+    seen = b""
+    try:
+        while True:
+            data = src.recv(65536)
+            if not data:
+                break
+            if conn.get("client") is src:
+                if not state["cut"] and b"ReconfigureDvs_Task" in seen[-64:] + data:
+                    state["cut"] = conn["cut"] = True
+                    dst.sendall(data)
+                    time.sleep(0.5)
+                    # The start of an answer, then nothing: libcurl retries a
+                    # request whose reused connection closed before any answer.
+                    src.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n<")
+                    break
+                seen = seen[-64:] + data
+            elif conn.get("cut"):
+                continue
+            dst.sendall(data)
+    except OSError:
+        pass
+    for s in (src, dst):
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+while True:
+    c, _ = srv.accept()
+    u = socket.create_connection((up[0], int(up[1])))
+    conn = {"client": c}
+    threading.Thread(target=pump, args=(c, u, conn), daemon=True).start()
+    threading.Thread(target=pump, args=(u, c, conn), daemon=True).start()
+PY
+python3 "$dir/cut.py" "$addr" >"$dir/cut.out" 2>"$dir/cut.err" &
+pids="$pids $!"
+i=0
+while ! grep -q '^listening ' "$dir/cut.out" 2>/dev/null && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
+cut=$(sed -n 's/^listening //p' "$dir/cut.out")
+GOVC_URL="http://$addr/sdk" "$bin/govc" dvs.change -mtu 1500 DVS0 >/dev/null 2>&1
+sed 's/mtu: 9000, uplinks: 4,/mtu: 9000, uplinks: 2,/; s/portgroup: BF-PVRDMA-DPORTGROUP, //' "$dir/intent.yaml" >"$dir/lost.yaml"
+GOVC_URL="http://$cut/sdk" env -u GOVC_TLS_CA_CERTS "$Q" push "$dir/lost.yaml" --dvs DVS0 --allow-http >"$dir/out" 2>"$dir/err"
+st=$?
+[ $st -eq 3 ] && grep -q "^DVS0: the switch's reconfigure failed (connection lost): .*; nothing was changed before it; reconnected, rolled back 1 setting: restored to the earlier configuration$" "$dir/err" &&
+	grep -q '^DVS0  *dvs  *RESTORED  *0  *1 ' "$dir/err" &&
+	[ "$(GOVC_URL="http://$addr/sdk" govc_get config.maxMtu)" = 1500 ] &&
+	[ "$(GOVC_URL="http://$addr/sdk" govc_get config.configVersion)" = 4 ] &&
+	[ "$(GOVC_URL="http://$addr/sdk" nics esx01.lab)" = vmnic2:1 ] && [ "$(GOVC_URL="http://$addr/sdk" nics esx02.lab)" = "" ]
+check lost-reconfigure-rolled-back $? "exit $st: $(cat "$dir/err" "$dir/cut.err") maxMtu $(GOVC_URL="http://$addr/sdk" govc_get config.maxMtu) version $(GOVC_URL="http://$addr/sdk" govc_get config.configVersion), esx01 '$(GOVC_URL="http://$addr/sdk" nics esx01.lab)', esx02 '$(GOVC_URL="http://$addr/sdk" nics esx02.lab)'"
+
 # A server that takes the MTU-only update as a whole spec (unset = empty)
 # would wipe the vmknic's address: the read-back must say so, not "in sync";
 # the rollback cannot bring the address back (nor the unset maxMtu), and the
