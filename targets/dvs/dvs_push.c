@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The I/O half of the DVS push: log in, locate, read the state, send what
- * dvs_plan.c says differs, read back. See dvs_push.h for the whole.
+ * The DVS push's steps for the engine: log in, read back (dvs_read.c), plan
+ * (dvs_plan.c), keep the checkpoint, send what differs, judge a read-back,
+ * roll back. See dvs_push.h for the whole.
  */
 #include "dvs_push.h"
 #include "dvs_endpoint.h"

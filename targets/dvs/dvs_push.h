@@ -10,16 +10,18 @@
  *    strings (HostKernelModuleSystem), and with a pvrdma_vmknic, the advanced
  *    option Net.PVRDMAVmknic (OptionManager), the pvrdma firewall ruleset
  *    (HostFirewallSystem) and that VMkernel NIC's MTU (HostNetworkSystem).
- * The read-back and the plan are separate from the I/O so that the plan is
- * unit-tested.
+ * It is an adapter of the push engine (targets/engine.h): vCenter keeps no
+ * checkpoint, so the first read-back of every value qosgen owns, kept in the
+ * session, is the checkpoint; a rollback puts it back call by call (the
+ * hosts' settings, the portgroup the push made, then one ReconfigureDvs_Task
+ * with the live configVersion), and the engine's read-back proves it
+ * (RESTORED) or not (NOT RESTORED). The reads are in dvs_read.c, the plan,
+ * the requests and the proof, pure and unit-tested, in dvs_plan.c.
  */
 #ifndef QG_DVS_PUSH_H
 #define QG_DVS_PUSH_H
 
-/*
- * The push, an adapter of targets/engine.c: qg_push_run over the steps in
- * dvs_push.c, the vSphere API over HTTPS.
- */
+/* The DVS driver: qg_push_run over the steps in dvs_push.c. */
 struct qg_driver;
 extern const struct qg_driver qg_driver_dvs;
 
