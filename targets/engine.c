@@ -106,9 +106,13 @@ static void roll_back(struct txn *t)
 		return;
 	}
 	if (t->ops->compare(t->dev) != QG_AT_BEFORE) {
+		char why[512] = "";
+		if (t->ops->why)
+			t->ops->why(t->dev, QG_AT_BEFORE, why, sizeof(why));
 		snprintf(what, sizeof(what),
 			 "the rollback could not be verified: the read-back after it still "
-			 "differs from the earlier configuration");
+			 "differs from the earlier configuration%s%s",
+			 why[0] ? ": " : "", why);
 		not_restored(t, what);
 		return;
 	}
@@ -239,8 +243,12 @@ int qg_push_run(const struct qg_push_ops *ops, void *dev, const struct qg_access
 		} else if (ops->compare(dev) == QG_AT_INTENT) {
 			save(&t);
 		} else {
+			char why[512] = "";
+			if (ops->why)
+				ops->why(dev, QG_AT_INTENT, why, sizeof(why));
 			snprintf(t.cause, sizeof(t.cause),
-				 "applied, but the read-back differs from the intent");
+				 "applied, but the read-back differs from the intent%s%s",
+				 why[0] ? ": " : "", why);
 			roll_back(&t);
 		}
 	}

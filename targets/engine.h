@@ -83,6 +83,12 @@ struct qg_push_ops {
 	/* Judge the latest QG_READ_AFTER read-back. */
 	enum qg_push_where (*compare)(void *dev);
 	/*
+	 * Optional: why the latest compare did not find the device at `at` (QG_AT_INTENT
+	 * after the apply, QG_AT_BEFORE after a rollback), one clause in the target's
+	 * words ("" when it has none).
+	 */
+	void (*why)(void *dev, enum qg_push_where at, char *out, size_t cap);
+	/*
 	 * Put back what the first read-back showed, from the latest read-back,
 	 * counting r->lines_rolled_back: enum qg_step.
 	 */

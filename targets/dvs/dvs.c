@@ -14,7 +14,6 @@
 #include "dvs.h"
 #include "../../gen/escape.h"
 #include "../../gen/handoff.h"
-#include "dvs_push.h"
 
 #include <errno.h>
 #include <libxml/tree.h>

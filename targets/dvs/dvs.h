@@ -11,8 +11,6 @@
 #include "../../vsphere/soap.h"
 
 extern const struct qg_target qg_target_dvs;
-struct qg_driver;
-extern const struct qg_driver qg_driver_dvs; /* dvs_push.c: the vSphere API over HTTPS */
 
 /* XML namespaces of the request: vsphere/soap.h's. */
 #define DVS_NS_SOAP VS_NS_SOAP

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Where and as whom the DVS push logs in: the environment, as govc reads it; the login. */
-#include "dvs_push.h"
+#include "dvs_endpoint.h"
 #include "../../gen/errmsg.h"
 #include "../../gen/warnings.h"
 

@@ -4,7 +4,7 @@
  * the intent (the plan), and the ReconfigureDvs_Task request that changes
  * the switch itself. No I/O: dvs_push.c reads and sends.
  */
-#include "dvs_push.h"
+#include "dvs_plan.h"
 #include "../../gen/escape.h"
 
 #include <stdio.h>
@@ -259,6 +259,142 @@ xmlDocPtr dvs_switch_request(const struct qg_dvs *d, const struct dvs_state *st)
 	if (ok && st->max_mtu != d->mtu) {
 		char mtu[16];
 		snprintf(mtu, sizeof(mtu), "%d", d->mtu);
+		ok = vs_add(spec, "maxMtu", mtu) != NULL;
+	}
+	if (!ok) {
+		xmlFreeDoc(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* The NIC names of a host on the switch, as a set: the same ones, whatever their order. */
+static bool same_nics(const struct dvs_host_state *a, const struct dvs_host_state *b)
+{
+	if (a->n_pnics != b->n_pnics)
+		return false;
+	for (size_t p = 0; p < a->n_pnics; p++) {
+		bool there = false;
+		for (size_t q = 0; q < b->n_pnics && !there; q++)
+			there = !strcmp(a->pnics[p].device, b->pnics[q].device);
+		if (!there)
+			return false;
+	}
+	return true;
+}
+
+/* Net.PVRDMAVmknic: an option never set reads as ESXi's default, the empty string. */
+static const char *vmknic_of(const struct dvs_host_state *h)
+{
+	return h->vmknic_set ? h->vmknic : "";
+}
+
+static bool fw_on(const struct dvs_host_state *h)
+{
+	return h->fw_known && h->fw_enabled;
+}
+
+bool dvs_at_before(const struct dvs_state *was, const struct dvs_state *now, char *why, size_t cap)
+{
+	if (was->max_mtu != now->max_mtu)
+		return snprintf(why, cap, "maxMtu %d, was %d", now->max_mtu, was->max_mtu), false;
+	if (was->uplinks != now->uplinks)
+		return snprintf(why, cap, "%d uplinks, was %d", now->uplinks, was->uplinks), false;
+	if (was->portgroup != now->portgroup)
+		return snprintf(why, cap, "the portgroup is %s", now->portgroup ? "there" : "gone"),
+		       false;
+	for (size_t k = 0; k < was->n_hosts && k < now->n_hosts; k++) {
+		const struct dvs_host_state *a = &was->hosts[k], *b = &now->hosts[k];
+		const char *name = a->h ? a->h->name : "?";
+		if (!a->found)
+			continue;
+		if (a->member != b->member || !same_nics(a, b))
+			return snprintf(why, cap, "host %s: its NICs on the switch differ", name),
+			       false;
+		for (size_t j = 0; j < a->n_mod && j < b->n_mod; j++)
+			if (a->mod[j].state == DVS_MODULE_READ &&
+			    strcmp(a->mod[j].live, b->mod[j].live))
+				return snprintf(why, cap, "host %s: module %s options differ", name,
+						a->mod[j].name),
+				       false;
+		if (strcmp(vmknic_of(a), vmknic_of(b)))
+			return snprintf(why, cap, "host %s: %s differs", name, DVS_PVRDMA_OPTION),
+			       false;
+		if (fw_on(a) != fw_on(b))
+			return snprintf(why, cap, "host %s: firewall ruleset %s differs", name,
+					DVS_PVRDMA_RULESET),
+			       false;
+		if (a->vnic.found &&
+		    (!b->vnic.found || a->vnic.mtu != b->vnic.mtu ||
+		     strcmp(a->vnic.ip, b->vnic.ip) || strcmp(a->vnic.mac, b->vnic.mac) ||
+		     strcmp(a->vnic.portgroup, b->vnic.portgroup)))
+			return snprintf(why, cap, "host %s: its pvrdma VMkernel NIC differs", name),
+			       false;
+	}
+	return true;
+}
+
+/* Does a host's membership differ from what it was: the restore's host spec. */
+static bool member_differs(const struct dvs_host_state *was, const struct dvs_host_state *now)
+{
+	return was->found && (was->member != now->member || (was->member && !same_nics(was, now)));
+}
+
+bool dvs_switch_restore_differs(const struct dvs_state *was, const struct dvs_state *now)
+{
+	if ((was->max_mtu && was->max_mtu != now->max_mtu) || was->uplinks < now->uplinks)
+		return true;
+	for (size_t k = 0; k < was->n_hosts && k < now->n_hosts; k++)
+		if (member_differs(&was->hosts[k], &now->hosts[k]))
+			return true;
+	return false;
+}
+
+/*
+ * The member back as it was: removed where it was not on the switch, else
+ * its NICs as the checkpoint read them (each on its own uplink port again).
+ */
+static bool restore_member(xmlNodePtr spec, const struct dvs_host_state *was,
+			   const struct dvs_host_state *now)
+{
+	xmlNodePtr m = vs_add(spec, "host", NULL);
+	const char *op = !was->member ? "remove" : now->member ? "edit" : "add";
+	if (!m || !vs_add(m, "operation", op) ||
+	    !vs_add_ref(m, "host", now->ref.type, now->ref.value))
+		return false;
+	if (!was->member)
+		return true;
+	xmlNodePtr backing =
+	    vs_add_typed(m, "backing", "DistributedVirtualSwitchHostMemberPnicBacking", NULL);
+	if (!backing)
+		return false;
+	for (size_t p = 0; p < was->n_pnics; p++)
+		if (!add_pnic(backing, &was->pnics[p]))
+			return false;
+	return true;
+}
+
+xmlDocPtr dvs_restore_request(const struct dvs_state *was, const struct dvs_state *now)
+{
+	xmlDocPtr doc;
+	xmlNodePtr req = vs_request(&doc, "ReconfigureDvs_Task", now->ref.type, now->ref.value);
+	xmlNodePtr spec = req ? vs_add_typed(req, "spec", "VMwareDVSConfigSpec", NULL) : NULL;
+	/* The live version: the checkpoint's is stale once the push changed the switch. */
+	bool ok = spec && vs_add(spec, "configVersion", now->version);
+	if (ok && was->uplinks < now->uplinks) {
+		xmlNodePtr up =
+		    vs_add_typed(spec, "uplinkPortPolicy", "DVSNameArrayUplinkPortPolicy", NULL);
+		ok = up != NULL;
+		for (int k = 0; ok && k < was->uplinks && k < DVS_MAX_UPLINKS; k++)
+			ok = vs_add(up, "uplinkPortName", was->uplink_names[k]) != NULL;
+	}
+	for (size_t k = 0; ok && k < was->n_hosts && k < now->n_hosts; k++)
+		if (member_differs(&was->hosts[k], &now->hosts[k]))
+			ok = restore_member(spec, &was->hosts[k], &now->hosts[k]);
+	/* An unset maxMtu cannot be sent back: dvs_at_before then says it differs. */
+	if (ok && was->max_mtu && was->max_mtu != now->max_mtu) {
+		char mtu[16];
+		snprintf(mtu, sizeof(mtu), "%d", was->max_mtu);
 		ok = vs_add(spec, "maxMtu", mtu) != NULL;
 	}
 	if (!ok) {

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The I/O half of the DVS push: log in, locate, read the state, send what
- * dvs_plan.c says differs, read back. See dvs_push.h for the whole.
+ * The DVS push's steps for the engine: log in, read back (dvs_read.c), plan
+ * (dvs_plan.c), keep the checkpoint, send what differs, judge a read-back,
+ * roll back. See dvs_push.h for the whole.
  */
 #include "dvs_push.h"
+#include "dvs_endpoint.h"
+#include "dvs_read.h"
+#include "../engine.h"
 #include "../../gen/errmsg.h"
 #include "../../gen/escape.h"
 #include "../driver.h"
@@ -17,16 +21,25 @@
 #define DVS_RETRIES 3
 
 /*
- * How a call that changes something failed. The server refused it (a fault,
- * or a task that ended in error): that call changed nothing. Or its outcome
- * is unknown: the connection failed or the task had not finished in time
- * after the request went out.
+ * How a call that changes something failed, as an engine step. The server
+ * refused it (a fault, or a task that ended in error): that call changed
+ * nothing, REFUSED. Or its outcome is unknown: the connection failed (LOST),
+ * or the task had not finished within --timeout (TIMED_OUT: it may still run).
  */
-enum { DVS_REFUSED = -1, DVS_UNKNOWN = -2 };
-
-static int failure(const char *fault)
+static int failure(const char *fault, bool timed_out)
 {
-	return fault[0] ? DVS_REFUSED : DVS_UNKNOWN;
+	return fault[0] ? QG_STEP_REFUSED : timed_out ? QG_STEP_TIMED_OUT : QG_STEP_LOST;
+}
+
+/* Wait for a task that was sent: enum qg_step. */
+static int wait_task(struct vim *v, const struct vim_ref *task, int wait_s, char *err,
+		     size_t errlen)
+{
+	char fault[64];
+	double t0 = qg_monotonic_s();
+	if (vim_wait_task(v, task, wait_s, fault, sizeof(fault), err, errlen) == 0)
+		return QG_STEP_OK;
+	return failure(fault, qg_monotonic_s() - t0 >= wait_s);
 }
 
 /* What a push has done so far ("a, b" and how many), said with a failure part-way. */
@@ -40,293 +53,6 @@ static void did(struct done *done, const char *what, const char *name)
 	qg_buf_printf(&done->list, "%s%s%s", done->n++ ? ", " : "", what, name);
 }
 
-static int int_of(xmlNodePtr n)
-{
-	char *t = vs_text(n);
-	int v = t ? atoi(t) : 0;
-	free(t);
-	return v;
-}
-
-/*
- * One host of config.host: which of ours it is, and its NICs on the switch.
- * An edit sends them back, so one that does not fit here is an error, never
- * a NIC cut short or left out.
- */
-static int read_member(struct dvs_state *st, xmlNodePtr member, char *err, size_t errlen)
-{
-	xmlNodePtr cfg = vs_child(member, "config");
-	char id[160];
-	vim_path_text(cfg, "host", id, sizeof(id));
-	st->members++;
-	for (size_t k = 0; k < st->n_hosts; k++) {
-		struct dvs_host_state *h = &st->hosts[k];
-		if (!h->found || strcmp(h->ref.value, id))
-			continue;
-		h->member = true;
-		xmlNodePtr backing = vs_child(cfg, "backing");
-		for (xmlNodePtr p = vs_child(backing, "pnicSpec"); p; p = vs_next(p, "pnicSpec")) {
-			struct dvs_pnic *n = &h->pnics[h->n_pnics];
-			if (h->n_pnics == DVS_MAX_PNICS ||
-			    !vim_path_text(p, "pnicDevice", n->device, sizeof(n->device)) ||
-			    !vim_path_text(p, "uplinkPortKey", n->port_key, sizeof(n->port_key)) ||
-			    !vim_path_text(p, "uplinkPortgroupKey", n->portgroup_key,
-					   sizeof(n->portgroup_key)) ||
-			    !vim_path_text(p, "connectionCookie", n->cookie, sizeof(n->cookie)))
-				return qg_errf(err, errlen,
-					       "host %s: its NICs on the switch are more or longer "
-					       "than qosgen can send back (%d NICs)",
-					       h->h->name, DVS_MAX_PNICS);
-			h->n_pnics++;
-		}
-	}
-	return 0;
-}
-
-static int read_dvs(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, char *err,
-		    size_t errlen)
-{
-	static const char *const paths[] = {"config.maxMtu", "config.configVersion",
-					    "config.uplinkPortPolicy", "config.host",
-					    "summary.portgroupName"};
-	xmlDocPtr doc;
-	xmlNodePtr vals[5];
-	if (vim_props(v, &st->ref, paths, 5, &doc, vals, err, errlen) != 0)
-		return -1;
-	st->portgroup = false;
-	for (xmlNodePtr n = vs_child(vals[4], NULL); n && d->portgroup[0]; n = vs_next(n, NULL)) {
-		char *name = vs_text(n);
-		st->portgroup |= name && !strcmp(name, d->portgroup);
-		free(name);
-	}
-	st->max_mtu = int_of(vals[0]);
-	char *t = vs_text(vals[1]);
-	snprintf(st->version, sizeof(st->version), "%s", t ? t : "");
-	free(t);
-	/* vcsim leaves the policy out of a switch made without one: no uplinks. */
-	st->uplinks = 0;
-	for (xmlNodePtr u = vs_child(vals[2], "uplinkPortName"); u;
-	     u = vs_next(u, "uplinkPortName")) {
-		/* Kept only to be sent back when uplinks are added: at most 32 (the intent's most).
-		 */
-		if (st->uplinks < DVS_MAX_UPLINKS) {
-			char *name = vs_text(u);
-			int w = snprintf(st->uplink_names[st->uplinks], sizeof(st->uplink_names[0]),
-					 "%s", name ? name : "");
-			free(name);
-			if (w < 0 || (size_t)w >= sizeof(st->uplink_names[0])) {
-				xmlFreeDoc(doc);
-				return qg_errf(
-				    err, errlen,
-				    "uplink name longer than qosgen can send back: %.40s...",
-				    st->uplink_names[st->uplinks]);
-			}
-		}
-		st->uplinks++;
-	}
-	st->members = 0;
-	for (size_t k = 0; k < st->n_hosts; k++) {
-		st->hosts[k].member = false;
-		st->hosts[k].n_pnics = 0;
-	}
-	int rc = 0;
-	for (xmlNodePtr k = vs_child(vals[3], NULL); k && !rc; k = vs_next(k, NULL))
-		rc = read_member(st, k, err, errlen);
-	xmlFreeDoc(doc);
-	return rc;
-}
-
-/* The host's object and its managers: looked up once per push. */
-static int locate_host(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
-{
-	int f = vim_find(v, "HostSystem", h->h->address, &h->ref, err, errlen);
-	if (f == 1)
-		f = vim_find(v, "HostSystem", h->h->name, &h->ref, err, errlen);
-	if (f < 0)
-		return -1;
-	h->found = f == 0;
-	if (!h->found)
-		return 0;
-	static const char *const paths[] = {
-	    "configManager.advancedOption", "configManager.firewallSystem",
-	    "configManager.kernelModuleSystem", "configManager.networkSystem"};
-	xmlDocPtr doc;
-	xmlNodePtr vals[4];
-	if (vim_props(v, &h->ref, paths, 4, &doc, vals, err, errlen) != 0)
-		return -1;
-	vim_ref_of(vals[0], &h->options);
-	vim_ref_of(vals[1], &h->firewall);
-	vim_ref_of(vals[2], &h->modsys);
-	vim_ref_of(vals[3], &h->netsys);
-	xmlFreeDoc(doc);
-	return 0;
-}
-
-/*
- * A module's configured option string, merged with the intent. Only faults
- * that say the API or the module is not there are states; others are errors.
- */
-static int read_module(struct vim *v, const struct dvs_host_state *h, struct dvs_module *mo,
-		       char *err, size_t errlen)
-{
-	mo->state = DVS_MODULE_NO_API;
-	mo->n_changes = 0;
-	mo->live[0] = mo->merged[0] = '\0';
-	if (!h->modsys.value[0]) {
-		snprintf(mo->why, sizeof(mo->why), "no configManager.kernelModuleSystem");
-		return 0;
-	}
-	xmlDocPtr doc, resp;
-	xmlNodePtr ret;
-	char fault[64];
-	xmlNodePtr req =
-	    vs_request(&doc, "QueryConfiguredModuleOptionString", h->modsys.type, h->modsys.value);
-	if (!req || !vs_add(req, "name", mo->name)) {
-		xmlFreeDoc(doc);
-		return qg_errf(err, errlen, "out of memory");
-	}
-	if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0) {
-		if (!strcmp(fault, "NotFound")) {
-			mo->state = DVS_MODULE_NOT_LOADED;
-			return 0;
-		}
-		/* vcsim names the manager in every host's configManager but has no such object. */
-		if (!strcmp(fault, "ManagedObjectNotFound") || !strcmp(fault, "NotImplemented") ||
-		    !strcmp(fault, "MethodNotFound")) {
-			snprintf(mo->why, sizeof(mo->why), "%s", fault);
-			return 0;
-		}
-		return -1;
-	}
-	bool fits = vim_path_text(ret, "returnval", mo->live, sizeof(mo->live));
-	xmlFreeDoc(resp);
-	if (!fits)
-		return qg_errf(err, errlen,
-			       "module %s: the option string is longer than %zu characters; "
-			       "qosgen will not merge what it cannot read whole",
-			       mo->name, sizeof(mo->live) - 1);
-	mo->state = DVS_MODULE_READ;
-	mo->n_changes = esxi_options_merge(mo->name, mo->live, &h->want, mo->merged,
-					   sizeof(mo->merged), mo->changes, DVS_MAX_OPT_CHANGES);
-	if (mo->n_changes < 0)
-		return qg_errf(err, errlen, "module %s: the option string is too long to merge",
-			       mo->name);
-	return 0;
-}
-
-/*
- * The pvrdma vmknic among the host's VMkernel NICs: its MTU, and what the
- * MTU update must leave as it was (the address, MAC, portgroup).
- */
-static int read_vnic(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
-{
-	static const char *const paths[] = {"config.network.vnic"};
-	xmlDocPtr doc;
-	xmlNodePtr vals[1];
-	if (vim_props(v, &h->ref, paths, 1, &doc, vals, err, errlen) != 0)
-		return -1;
-	memset(&h->vnic, 0, sizeof(h->vnic));
-	for (xmlNodePtr n = vs_child(vals[0], NULL); n; n = vs_next(n, NULL)) {
-		char dev[QG_IFNAME_LEN], mtu[16];
-		vim_path_text(n, "device", dev, sizeof(dev));
-		if (strcmp(dev, h->h->pvrdma_vmknic))
-			continue;
-		struct dvs_vnic *x = &h->vnic;
-		x->found = true;
-		vim_path_text(n, "spec.mtu", mtu, sizeof(mtu));
-		x->mtu = atoi(mtu);
-		vim_path_text(n, "spec.ip.ipAddress", x->ip, sizeof(x->ip));
-		vim_path_text(n, "spec.mac", x->mac, sizeof(x->mac));
-		/* A standard portgroup by name, a distributed one by key. */
-		vim_path_text(n, "portgroup", x->portgroup, sizeof(x->portgroup));
-		if (!x->portgroup[0])
-			vim_path_text(n, "spec.distributedVirtualPort.portgroupKey", x->portgroup,
-				      sizeof(x->portgroup));
-	}
-	xmlFreeDoc(doc);
-	return 0;
-}
-
-/* The values push sets, from a located host. */
-static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t errlen)
-{
-	if (!h->found)
-		return 0;
-	for (size_t k = 0; k < h->n_mod; k++)
-		if (read_module(v, h, &h->mod[k], err, errlen) != 0)
-			return -1;
-	if (!h->h->pvrdma_vmknic[0])
-		return 0;
-	xmlDocPtr doc;
-	xmlNodePtr vals[1];
-
-	/* An option that was never set does not exist: InvalidName, not an error. */
-	char fault[64];
-	xmlNodePtr req = vs_request(&doc, "QueryOptions", h->options.type, h->options.value);
-	if (!req || !vs_add(req, "name", DVS_PVRDMA_OPTION)) {
-		xmlFreeDoc(doc);
-		return qg_errf(err, errlen, "out of memory");
-	}
-	xmlDocPtr resp;
-	xmlNodePtr ret;
-	h->vmknic_set = false;
-	if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) == 0) {
-		for (xmlNodePtr o = vs_child(ret, "returnval"); o; o = vs_next(o, "returnval")) {
-			char key[128];
-			vim_path_text(o, "key", key, sizeof(key));
-			if (!strcmp(key, DVS_PVRDMA_OPTION)) {
-				vim_path_text(o, "value", h->vmknic, sizeof(h->vmknic));
-				h->vmknic_set = true;
-			}
-		}
-		xmlFreeDoc(resp);
-	} else if (strcmp(fault, "InvalidName")) {
-		return -1;
-	}
-
-	static const char *const fw[] = {"firewallInfo"};
-	if (vim_props(v, &h->firewall, fw, 1, &doc, vals, err, errlen) != 0)
-		return -1;
-	h->fw_known = h->fw_enabled = false;
-	for (xmlNodePtr rs = vs_child(vals[0], "ruleset"); rs; rs = vs_next(rs, "ruleset")) {
-		char key[64], enabled[16];
-		vim_path_text(rs, "key", key, sizeof(key));
-		vim_path_text(rs, "enabled", enabled, sizeof(enabled));
-		if (!strcmp(key, DVS_PVRDMA_RULESET)) {
-			h->fw_known = true;
-			h->fw_enabled = !strcmp(enabled, "true");
-		}
-	}
-	xmlFreeDoc(doc);
-	return read_vnic(v, h, err, errlen);
-}
-
-/* Find the switch and the hosts by name: once per push (each find is a ContainerView). */
-static int locate(struct vim *v, const struct qg_model *m, size_t i, struct dvs_state *st,
-		  char *err, size_t errlen)
-{
-	int f = vim_find(v, "DistributedVirtualSwitch", m->dvs[i].name, &st->ref, err, errlen);
-	if (f < 0)
-		return -1;
-	st->found = f == 0;
-	for (size_t k = 0; k < st->n_hosts; k++)
-		if (locate_host(v, &st->hosts[k], err, errlen) != 0)
-			return -1;
-	return 0;
-}
-
-/* The values of what locate() found: before the push, and again to prove it. */
-static int read_state(struct vim *v, const struct qg_dvs *d, struct dvs_state *st, char *err,
-		      size_t errlen)
-{
-	if (st->found && read_dvs(v, d, st, err, errlen) != 0)
-		return -1;
-	for (size_t k = 0; k < st->n_hosts; k++)
-		if (read_host(v, &st->hosts[k], err, errlen) != 0)
-			return -1;
-	return 0;
-}
-
 /*
  * One ReconfigureDvs_Task with the version just read; on a concurrent change
  * the switch is read again and the request made anew from what is there now.
@@ -338,22 +64,23 @@ static int set_switch(struct vim *v, const struct qg_dvs *d, struct dvs_state *s
 		char fault[64];
 		xmlDocPtr doc = dvs_switch_request(d, st);
 		if (!doc)
-			return qg_errf(err, errlen, "out of memory");
+			return qg_errf(err, errlen, "out of memory"), QG_STEP_REFUSED;
 		xmlDocPtr resp;
 		xmlNodePtr ret;
 		if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
-			return failure(fault);
+			return failure(fault, false);
 		struct vim_ref task;
 		vim_ref_of(vs_child(ret, "returnval"), &task);
 		xmlFreeDoc(resp);
+		double t0 = qg_monotonic_s();
 		if (vim_wait_task(v, &task, wait_s, fault, sizeof(fault), err, errlen) == 0)
 			return 0;
 		if (strcmp(fault, "ConcurrentAccess") || attempt + 1 >= DVS_RETRIES)
-			return failure(fault);
+			return failure(fault, qg_monotonic_s() - t0 >= wait_s);
 		(*retries)++;
 		/* Refused, and nothing sent since: a failed re-read leaves it refused. */
-		if (read_dvs(v, d, st, err, errlen) != 0)
-			return DVS_REFUSED;
+		if (dvs_read_switch(v, d, st, err, errlen) != 0)
+			return QG_STEP_REFUSED;
 		if (!dvs_switch_differs(d, st))
 			return 0; /* the other change already did it */
 	}
@@ -376,16 +103,14 @@ static int add_portgroup(struct vim *v, const struct qg_dvs *d, const struct dvs
 	if (!spec || !vs_add(spec, "name", d->portgroup) || !vs_add(spec, "numPorts", ports) ||
 	    !vs_add(spec, "type", "earlyBinding") || !vs_add(spec, "autoExpand", "true")) {
 		xmlFreeDoc(doc);
-		return qg_errf(err, errlen, "out of memory");
+		return qg_errf(err, errlen, "out of memory"), QG_STEP_REFUSED;
 	}
 	if (vim_invoke_ret(v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
-		return failure(fault);
+		return failure(fault, false);
 	struct vim_ref task;
 	vim_ref_of(vs_child(ret, "returnval"), &task);
 	xmlFreeDoc(resp);
-	if (vim_wait_task(v, &task, wait_s, fault, sizeof(fault), err, errlen) != 0)
-		return failure(fault);
-	return 0;
+	return wait_task(v, &task, wait_s, err, errlen);
 }
 
 /*
@@ -398,13 +123,14 @@ static int host_call(struct vim *v, xmlDocPtr doc, xmlNodePtr req, const struct 
 	char fault[64];
 	if (!req) {
 		xmlFreeDoc(doc);
-		return qg_errf(err, errlen, "out of memory");
+		qg_errf(err, errlen, "out of memory");
+		return QG_STEP_REFUSED;
 	}
 	if (vim_invoke(v, doc, fault, sizeof(fault), err, errlen) != 0) {
 		char why[512];
 		snprintf(why, sizeof(why), "%s", err);
 		qg_errf(err, errlen, "%s: %s", what, why);
-		return failure(fault);
+		return failure(fault, false);
 	}
 	char name[160];
 	snprintf(name, sizeof(name), "%s %s", h->h->name, what);
@@ -453,10 +179,11 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, struct done *
 			       "ruleset " DVS_PVRDMA_RULESET, done, err, errlen);
 	}
 	if (!rc && dvs_vnic_differs(h)) {
-		if (!h->netsys.value[0])
-			return qg_errf(err, errlen,
-				       "no configManager.networkSystem to set %s's MTU",
-				       h->h->pvrdma_vmknic);
+		if (!h->netsys.value[0]) {
+			qg_errf(err, errlen, "no configManager.networkSystem to set %s's MTU",
+				h->h->pvrdma_vmknic);
+			return QG_STEP_REFUSED;
+		}
 		/*
 		 * Only the MTU: the spec's unset fields stay as they are (PowerCLI's
 		 * Set-VMHostNetworkAdapter -Mtu sends the same), so the address and
@@ -572,23 +299,6 @@ static int want_settings(const struct qg_model *m, const struct qg_dvs *d, struc
 	return 0;
 }
 
-/*
- * A change that failed part-way: which, whether the server refused it (then it
- * changed nothing) or its outcome is unknown, and what was done before it.
- * Refused with nothing done before: the switch and hosts are as they were.
- */
-static void say_failed(struct qg_push_result *r, const char *what, int how, const char *err,
-		       const struct done *done)
-{
-	bool refused = how == DVS_REFUSED;
-	r->state = refused && !done->n ? QG_PUSH_UNCHANGED : QG_PUSH_FAILED;
-	r->lines_sent = done->n;
-	qg_push_say(r, "%s failed (%s): %s; %s%s%s", what, refused ? "refused" : "outcome unknown",
-		    err, refused ? "" : "qosgen diff shows whether it was applied; ",
-		    done->n ? "done before it: " : "nothing was changed before it",
-		    done->n ? done->list.data : "");
-}
-
 /* What push leaves to others, said in every outcome ("; 2 notes (...)"); the lines are in qosgen
  * diff. */
 static void notes_of(const char *plan, char *notes, size_t cap)
@@ -602,174 +312,408 @@ static void notes_of(const char *plan, char *notes, size_t cap)
 			 n == 1 ? "" : "s", n == 1 ? "it" : "them");
 }
 
-/* One push's changes: the calls made so far, the retries, the hosts to reboot. */
-struct sending {
-	struct vim *v;
+/*
+ * One push of one switch: the engine's session (targets/engine.h). st is
+ * the first read-back, ckpt its copy kept as the checkpoint (vCenter has
+ * none of its own: the values qosgen owns, read before the change, are it),
+ * now the latest read-back. The objects are located once; a reconnect logs
+ * in again and reads them by the same references.
+ */
+struct dvs_push {
+	const struct qg_model *m;
+	size_t i;
 	const struct qg_dvs *d;
-	struct dvs_state *st;
+	const struct qg_tls_opts *o;
+	struct vim *v;
+	bool located;
+	char url[512];
 	int wait_s, retries;
+	struct dvs_state st, ckpt, now;
+	struct kept *kept;
 	struct done done;
 	struct qg_buf reboot;
-	struct kept *kept;
+	char notes[96];
+	char why[1024];	   /* why the latest read-back is not in sync */
+	char why_not[256]; /* why it is not back at the checkpoint */
 };
 
-/* The hosts' own settings, each call atomic on the server. 0, or -1 with r said. */
-static int send_hosts(struct sending *x, struct qg_push_result *r)
+static int dvs_open(void *dev, char *err, size_t errlen)
 {
-	char err[1024];
-	/* What was there and must still be: the NICs as last read, the module strings as sent. */
-	x->kept = malloc(x->st->n_hosts * sizeof(*x->kept) + 1);
-	if (!x->kept) {
-		say_failed(r, "the hosts' settings", DVS_REFUSED, "out of memory", &x->done);
+	struct dvs_push *p = dev;
+	if (dvs_login(p->d, p->o, &p->v, p->url, sizeof(p->url), err, errlen) != 0)
 		return -1;
+	if (!p->located && dvs_locate(p->v, p->m, p->i, &p->st, err, errlen) != 0)
+		return -1;
+	p->located = true;
+	return 0;
+}
+
+static void dvs_close(void *dev)
+{
+	struct dvs_push *p = dev;
+	vim_close(p->v);
+	p->v = NULL;
+}
+
+/* A copy of st with its own hosts: the same objects, values to be read into it. */
+static int copy_state(const struct dvs_state *from, struct dvs_state *to)
+{
+	struct dvs_host_state *hosts = to->hosts;
+	if (!hosts && !(hosts = calloc(from->n_hosts + 1, sizeof(*hosts))))
+		return -1;
+	*to = *from;
+	to->hosts = hosts;
+	memcpy(hosts, from->hosts, from->n_hosts * sizeof(*hosts));
+	return 0;
+}
+
+static int dvs_read_back(void *dev, enum qg_push_slot slot, char *err, size_t errlen)
+{
+	struct dvs_push *p = dev;
+	struct dvs_state *into = &p->st;
+	if (slot == QG_READ_AFTER) {
+		if (copy_state(&p->st, &p->now) != 0)
+			return qg_errf(err, errlen, "out of memory"), QG_STEP_REFUSED;
+		into = &p->now;
 	}
-	for (size_t k = 0; k < x->st->n_hosts; k++)
-		keep(&x->st->hosts[k], &x->kept[k]);
-	for (size_t k = 0; k < x->st->n_hosts; k++) {
-		const struct dvs_host_state *h = &x->st->hosts[k];
+	/* vsphere/ does not tell a lost connection from a refusal: either leaves it unread. */
+	if (dvs_read_state(p->v, p->d, into, err, errlen) != 0)
+		return QG_STEP_REFUSED;
+	if (!into->found) {
+		qg_errf(err, errlen, "no distributed switch named '%s' in %s", p->d->name, p->url);
+		return QG_STEP_REFUSED;
+	}
+	return QG_STEP_OK;
+}
+
+static int dvs_plan_step(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct dvs_push *p = dev;
+	(void)err, (void)errlen;
+	struct qg_buf plan = {0};
+	r->lines_planned = dvs_plan(p->m, p->i, &p->st, &plan);
+	notes_of(plan.data, p->notes, sizeof(p->notes));
+	qg_buf_append(&r->sent, plan.data ? plan.data : "", plan.len);
+	bool oom = plan.failed || r->sent.failed;
+	qg_buf_free(&plan);
+	return oom ? -1 : 0;
+}
+
+/* The checkpoint: the first read-back, kept in the session, and what must stay in place. */
+static int dvs_checkpoint(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct dvs_push *p = dev;
+	(void)r;
+	p->kept = malloc(p->st.n_hosts * sizeof(*p->kept) + 1);
+	if (!p->kept || copy_state(&p->st, &p->ckpt) != 0)
+		return qg_errf(err, errlen, "out of memory"), QG_STEP_REFUSED;
+	for (size_t k = 0; k < p->st.n_hosts; k++)
+		keep(&p->st.hosts[k], &p->kept[k]);
+	return QG_STEP_OK;
+}
+
+/* A call that failed, with every call done before it: the cause the engine reports. */
+static int failed(struct dvs_push *p, const char *what, int how, char *err, size_t errlen)
+{
+	char why[1024];
+	snprintf(why, sizeof(why), "%s", err);
+	qg_errf(err, errlen, "%s failed (%s): %s; %s%s", what,
+		how == QG_STEP_REFUSED	   ? "refused"
+		: how == QG_STEP_TIMED_OUT ? "still running"
+					   : "connection lost",
+		why, p->done.n ? "done before it: " : "nothing was changed before it",
+		p->done.n ? p->done.list.data : "");
+	return how;
+}
+
+/* Every change the plan holds, in order: switch, portgroup, hosts; each call atomic. */
+static int dvs_apply(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct dvs_push *p = dev;
+	const struct qg_dvs *d = p->d;
+	int how = QG_STEP_OK;
+	if (dvs_switch_differs(d, &p->st)) {
+		how = set_switch(p->v, d, &p->st, p->wait_s, &p->retries, err, errlen);
+		if (how)
+			return failed(p, "the switch's reconfigure", how, err, errlen);
+		did(&p->done, "the switch's reconfigure", "");
+	}
+	r->lines_sent = p->done.n;
+	if (d->portgroup[0] && !p->st.portgroup) {
+		how = add_portgroup(p->v, d, &p->st, p->wait_s, err, errlen);
+		if (how) {
+			char what[QG_LABEL_LEN + 16];
+			snprintf(what, sizeof(what), "portgroup %s", d->portgroup);
+			return failed(p, what, how, err, errlen);
+		}
+		did(&p->done, "portgroup ", d->portgroup);
+	}
+	for (size_t k = 0; k < p->st.n_hosts; k++) {
+		const struct dvs_host_state *h = &p->st.hosts[k];
+		r->lines_sent = p->done.n;
 		if (!h->found)
 			continue;
 		bool modules = false;
 		for (size_t j = 0; j < h->n_mod; j++)
 			modules |= h->mod[j].n_changes > 0;
-		if (modules)
-			qg_buf_printf(&x->reboot, "%s%s", x->reboot.len ? ", " : "", h->h->name);
-		int how = set_host(x->v, h, &x->done, err, sizeof(err));
+		if (modules && !strstr(p->reboot.data ? p->reboot.data : "", h->h->name))
+			qg_buf_printf(&p->reboot, "%s%s", p->reboot.len ? ", " : "", h->h->name);
+		how = set_host(p->v, h, &p->done, err, errlen);
+		r->lines_sent = p->done.n;
 		if (how) {
 			char what[QG_LABEL_LEN + 8];
 			snprintf(what, sizeof(what), "host %s", h->h->name);
-			say_failed(r, what, how, err, &x->done);
-			return -1;
+			return failed(p, what, how, err, errlen);
 		}
 	}
-	return 0;
+	r->lines_sent = r->lines_planned;
+	return QG_STEP_OK;
 }
 
-/* Every change the plan holds, in order: switch, portgroup, hosts. 0, or -1 with r said. */
-static int send_all(struct sending *x, struct qg_push_result *r)
+/* In sync and nothing clobbered; else back at the checkpoint; else part-way. */
+static enum qg_push_where dvs_compare(void *dev)
 {
-	char err[1024];
-	const struct qg_dvs *d = x->d;
-	if (dvs_switch_differs(d, x->st)) {
-		int how = set_switch(x->v, d, x->st, x->wait_s, &x->retries, err, sizeof(err));
-		if (how) {
-			say_failed(r, "the switch's reconfigure", how, err, &x->done);
-			return -1;
-		}
-		did(&x->done, "the switch's reconfigure", "");
-	}
-	if (d->portgroup[0] && !x->st->portgroup) {
-		int how = add_portgroup(x->v, d, x->st, x->wait_s, err, sizeof(err));
-		if (how) {
-			char what[QG_LABEL_LEN + 16];
-			snprintf(what, sizeof(what), "portgroup %s", d->portgroup);
-			say_failed(r, what, how, err, &x->done);
-			return -1;
-		}
-		did(&x->done, "portgroup ", d->portgroup);
-	}
-	return send_hosts(x, r);
-}
-
-/* The read-back after the changes: in sync and nothing clobbered, or FAILED with why. */
-static void prove(const struct qg_model *m, size_t i, struct sending *x, int n, int was,
-		  const char *before, const char *notes, struct qg_push_result *r)
-{
-	char err[1024];
-	struct dvs_state after = *x->st; /* same objects, values read again */
+	struct dvs_push *p = dev;
 	struct qg_buf left = {0};
-	if (read_state(x->v, x->d, &after, err, sizeof(err)) != 0 ||
-	    dvs_plan(m, i, &after, &left) != 0) {
-		r->state = QG_PUSH_FAILED;
-		qg_push_say(r, "still differs after the push: %s", left.data ? left.data : err);
-	} else if (lost(&after, x->kept, err, sizeof(err))) {
-		r->state = QG_PUSH_FAILED;
-		qg_push_say(r, "read back: %s", err);
-	} else {
-		r->state = QG_PUSH_CONVERGED;
-		char retry[64] = "";
-		if (x->retries)
-			snprintf(retry, sizeof(retry), ", %d retr%s after a concurrent change",
-				 x->retries, x->retries == 1 ? "y" : "ies");
-		qg_push_say(r,
-			    "%d setting%s changed, read back in sync (maxMtu %d -> %d, "
-			    "configVersion %s -> %s%s)%s%s%s%s",
-			    n, n == 1 ? "" : "s", was, after.max_mtu, before, after.version, retry,
-			    x->reboot.len ? "; reboot " : "", x->reboot.len ? x->reboot.data : "",
-			    x->reboot.len ? " to apply the module options" : "", notes);
+	int n = dvs_plan(p->m, p->i, &p->now, &left);
+	p->why[0] = '\0';
+	if (n) {
+		/* The first line that differs says why. */
+		const char *l = left.data ? strstr(left.data, "[differs] ") : NULL;
+		const char *e = l ? strchr(l, '\n') : NULL;
+		if (l)
+			snprintf(p->why, sizeof(p->why), "%.*s", (int)(e ? e - l : 200), l);
+	} else if (p->kept && lost(&p->now, p->kept, p->why, sizeof(p->why))) {
+		n = 1;
 	}
 	qg_buf_free(&left);
+	if (!n)
+		return QG_AT_INTENT;
+	p->why_not[0] = '\0';
+	return p->ckpt.hosts && dvs_at_before(&p->ckpt, &p->now, p->why_not, sizeof(p->why_not))
+		   ? QG_AT_BEFORE
+		   : QG_AT_NEITHER;
 }
 
-/* Read, plan, and (not a dry run) send and prove: r says how it ended. */
-static void push_state(const struct qg_model *m, size_t i, const char *url, bool dry_run,
-		       struct sending *x, struct qg_push_result *r)
+static void dvs_why(void *dev, enum qg_push_where at, char *out, size_t cap)
 {
-	const struct qg_dvs *d = x->d;
-	struct dvs_state *st = x->st;
-	struct qg_buf plan = {0};
-	int n = dvs_plan(m, i, st, &plan);
-	char notes[96];
-	notes_of(plan.data, notes, sizeof(notes));
-	r->lines_planned = n;
-	qg_buf_append(&r->sent, plan.data ? plan.data : "", plan.len);
-	qg_buf_free(&plan);
-	if (!st->found) {
-		qg_push_say(r, "no distributed switch named '%s' in %s", d->name, url);
-		return;
+	const struct dvs_push *p = dev;
+	snprintf(out, cap, "%s", at == QG_AT_INTENT ? p->why : p->why_not);
+}
+
+/* One call of the rollback, counted. */
+static int undo(struct dvs_push *p, xmlDocPtr doc, xmlNodePtr req, const char *what,
+		struct qg_push_result *r, char *err, size_t errlen)
+{
+	char fault[64];
+	if (!req) {
+		xmlFreeDoc(doc);
+		return qg_errf(err, errlen, "%s: out of memory", what), QG_STEP_REFUSED;
 	}
-	if (n == 0) {
-		r->state = QG_PUSH_IN_SYNC;
-		qg_push_say(r, "in sync: maxMtu %d, configVersion %s, %d host%s on the switch%s",
-			    st->max_mtu, st->version, st->members, st->members == 1 ? "" : "s",
-			    notes);
-		return;
+	if (vim_invoke(p->v, doc, fault, sizeof(fault), err, errlen) != 0) {
+		char why[512];
+		snprintf(why, sizeof(why), "%s", err);
+		qg_errf(err, errlen, "%s: %s", what, why);
+		return failure(fault, false);
 	}
-	if (dry_run) {
-		r->state = QG_PUSH_WOULD_CHANGE;
-		qg_push_say(r, "%d setting%s would change (dry run: nothing changed)%s", n,
-			    n == 1 ? "" : "s", notes);
-		return;
+	r->lines_rolled_back++;
+	return QG_STEP_OK;
+}
+
+/* A task of the rollback (the switch's reconfigure, the portgroup's removal), counted. */
+static int undo_task(struct dvs_push *p, xmlDocPtr doc, const char *what, struct qg_push_result *r,
+		     char *err, size_t errlen)
+{
+	char fault[64];
+	xmlDocPtr resp;
+	xmlNodePtr ret;
+	if (!doc)
+		return qg_errf(err, errlen, "%s: out of memory", what), QG_STEP_REFUSED;
+	if (vim_invoke_ret(p->v, doc, &resp, &ret, fault, sizeof(fault), err, errlen) != 0)
+		return failure(fault, false);
+	struct vim_ref task;
+	vim_ref_of(vs_child(ret, "returnval"), &task);
+	xmlFreeDoc(resp);
+	int rc = wait_task(p->v, &task, p->wait_s, err, errlen);
+	if (rc != QG_STEP_OK) {
+		char why[512];
+		snprintf(why, sizeof(why), "%s", err);
+		qg_errf(err, errlen, "%s: %s", what, why);
+		return rc;
 	}
-	/* Each call is atomic on the server; the read-back after them is the proof. */
-	int was = st->max_mtu;
-	char before[64];
-	snprintf(before, sizeof(before), "%s", st->version);
-	if (send_all(x, r) != 0)
-		return;
-	r->lines_sent = n;
-	prove(m, i, x, n, was, before, notes, r);
+	r->lines_rolled_back++;
+	return QG_STEP_OK;
+}
+
+/* The portgroup the push made, removed (Destroy_Task): it had none of that name before. */
+static int undo_portgroup(struct dvs_push *p, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct vim_ref pg;
+	int f = vim_find(p->v, "DistributedVirtualPortgroup", p->d->portgroup, &pg, err, errlen);
+	if (f != 0)
+		return f < 0 ? QG_STEP_REFUSED : QG_STEP_OK;
+	xmlDocPtr doc;
+	if (!vs_request(&doc, "Destroy_Task", pg.type, pg.value)) {
+		xmlFreeDoc(doc);
+		doc = NULL;
+	}
+	return undo_task(p, doc, "removing the portgroup", r, err, errlen);
+}
+
+/* A host's own settings back as the checkpoint read them, from the latest read-back. */
+static int undo_host(struct dvs_push *p, const struct dvs_host_state *was,
+		     const struct dvs_host_state *now, struct qg_push_result *r, char *err,
+		     size_t errlen)
+{
+	xmlDocPtr doc;
+	int rc = QG_STEP_OK;
+	for (size_t k = 0; k < was->n_mod && !rc; k++) {
+		const struct dvs_module *a = &was->mod[k], *b = &now->mod[k];
+		if (a->state != DVS_MODULE_READ || !strcmp(a->live, b->live))
+			continue;
+		xmlNodePtr req = vs_request(&doc, "UpdateModuleOptionString", now->modsys.type,
+					    now->modsys.value);
+		rc = undo(p, doc,
+			  req && vs_add(req, "name", a->name) && vs_add(req, "options", a->live)
+			      ? req
+			      : NULL,
+			  a->name, r, err, errlen);
+	}
+	/* An advanced option cannot be removed: never set goes back to "", ESXi's default. */
+	const char *vk_was = was->vmknic_set ? was->vmknic : "";
+	if (!rc && strcmp(vk_was, now->vmknic_set ? now->vmknic : "")) {
+		xmlNodePtr req =
+		    vs_request(&doc, "UpdateOptions", now->options.type, now->options.value);
+		xmlNodePtr cv = req ? vs_add(req, "changedValue", NULL) : NULL;
+		rc = undo(p, doc,
+			  cv && vs_add(cv, "key", DVS_PVRDMA_OPTION) &&
+				  vs_add_typed(cv, "value", "xsd:string", vk_was)
+			      ? req
+			      : NULL,
+			  DVS_PVRDMA_OPTION, r, err, errlen);
+	}
+	if (!rc && was->fw_known && !was->fw_enabled && now->fw_known && now->fw_enabled) {
+		xmlNodePtr req =
+		    vs_request(&doc, "DisableRuleset", now->firewall.type, now->firewall.value);
+		rc = undo(p, doc, req && vs_add(req, "id", DVS_PVRDMA_RULESET) ? req : NULL,
+			  "ruleset " DVS_PVRDMA_RULESET, r, err, errlen);
+	}
+	if (!rc && was->vnic.found && now->vnic.found && was->vnic.mtu != now->vnic.mtu &&
+	    now->netsys.value[0]) {
+		char mtu[16];
+		snprintf(mtu, sizeof(mtu), "%d", was->vnic.mtu);
+		xmlNodePtr req =
+		    vs_request(&doc, "UpdateVirtualNic", now->netsys.type, now->netsys.value);
+		xmlNodePtr nic = req && vs_add(req, "device", now->h->pvrdma_vmknic)
+				     ? vs_add(req, "nic", NULL)
+				     : NULL;
+		rc = undo(p, doc, nic && vs_add(nic, "mtu", mtu) ? req : NULL, "vmknic MTU", r, err,
+			  errlen);
+	}
+	return rc;
 }
 
 /*
- * The DVS push is not an adapter of targets/engine.c: vCenter has no
- * checkpoint to roll back to, each call is atomic on the server, and a
- * failure part-way is said as FAILED with every call done before it, which
- * tests/e2e/vsphere.sh pins; see "Push (DVS, through the vSphere API)".
+ * Back to the checkpoint from the latest read-back, in the push's reverse
+ * order: the hosts' settings, the portgroup, the switch (one
+ * ReconfigureDvs_Task with the live configVersion). The engine's read-back
+ * after it proves it.
+ */
+static int dvs_roll_back(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct dvs_push *p = dev;
+	const struct dvs_state *was = &p->ckpt, *now = &p->now;
+	int rc = QG_STEP_OK;
+	for (size_t k = 0; k < was->n_hosts && !rc; k++)
+		if (was->hosts[k].found && now->hosts[k].found)
+			rc = undo_host(p, &was->hosts[k], &now->hosts[k], r, err, errlen);
+	if (!rc && !was->portgroup && now->portgroup && p->d->portgroup[0])
+		rc = undo_portgroup(p, r, err, errlen);
+	if (!rc && dvs_switch_restore_differs(was, now))
+		rc = undo_task(p, dvs_restore_request(was, now), "the switch's reconfigure", r, err,
+			       errlen);
+	return rc;
+}
+
+/* vCenter keeps each change as it is made: nothing to save. */
+static int dvs_save(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	(void)dev, (void)r, (void)err, (void)errlen;
+	return QG_STEP_OK;
+}
+
+static void dvs_look(void *dev, const struct qg_push_result *r, char *out, size_t cap)
+{
+	(void)dev, (void)r;
+	snprintf(out, cap, "qosgen diff shows where the switch and its hosts stand");
+}
+
+static void dvs_say(void *dev, struct qg_push_result *r)
+{
+	struct dvs_push *p = dev;
+	int n = r->lines_planned;
+	if (r->state == QG_PUSH_IN_SYNC) {
+		qg_push_say(r, "in sync: maxMtu %d, configVersion %s, %d host%s on the switch%s",
+			    p->st.max_mtu, p->st.version, p->st.members,
+			    p->st.members == 1 ? "" : "s", p->notes);
+	} else if (r->state == QG_PUSH_WOULD_CHANGE) {
+		qg_push_say(r, "%d setting%s would change (dry run: nothing changed)%s", n,
+			    n == 1 ? "" : "s", p->notes);
+	} else {
+		char retry[64] = "";
+		if (p->retries)
+			snprintf(retry, sizeof(retry), ", %d retr%s after a concurrent change",
+				 p->retries, p->retries == 1 ? "y" : "ies");
+		const char *boot = p->reboot.data ? p->reboot.data : "";
+		qg_push_say(r,
+			    "%d setting%s changed, read back in sync (maxMtu %d -> %d, "
+			    "configVersion %s -> %s%s)%s%s%s%s",
+			    n, n == 1 ? "" : "s", p->ckpt.max_mtu, p->now.max_mtu, p->ckpt.version,
+			    p->now.version, retry, boot[0] ? "; reboot " : "", boot,
+			    boot[0] ? " to apply the module options" : "", p->notes);
+	}
+}
+
+static const struct qg_push_ops dvs_push_ops = {
+    .unit = "setting",
+    .applier = "vCenter's task",
+    .open = dvs_open,
+    .close = dvs_close,
+    .read_back = dvs_read_back,
+    .plan = dvs_plan_step,
+    .checkpoint = dvs_checkpoint,
+    .apply = dvs_apply,
+    .compare = dvs_compare,
+    .why = dvs_why,
+    .roll_back = dvs_roll_back,
+    .save = dvs_save,
+    .look = dvs_look,
+    .say = dvs_say,
+};
+
+/*
+ * An adapter of targets/engine.c: the checkpoint is the first read-back kept
+ * in the session, the rollback puts it back call by call; see "Push (DVS,
+ * through the vSphere API)" in docs/architecture.md.
  */
 static int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		    const struct qg_access *a, bool dry_run, struct qg_push_result *r)
 {
-	const struct qg_tls_opts *o = &a->tls;
 	(void)ctx;
 	const struct qg_dvs *d = &m->dvs[i];
-	char err[1024], url[512] = "";
-	struct dvs_state st = {.n_hosts = d->n_hosts};
-	struct sending x = {.d = d, .st = &st, .wait_s = o->timeout_s > 0 ? o->timeout_s : 120};
+	struct dvs_push p = {.m = m,
+			     .i = i,
+			     .d = d,
+			     .o = &a->tls,
+			     .wait_s = a->tls.timeout_s > 0 ? a->tls.timeout_s : 120};
+	p.st.n_hosts = d->n_hosts;
+	p.st.hosts = calloc(d->n_hosts + 1, sizeof(*p.st.hosts));
+	int rc = -1;
 	r->state = QG_PUSH_UNCHANGED;
-	st.hosts = calloc(d->n_hosts + 1, sizeof(*st.hosts));
-	if (!st.hosts) {
+	if (!p.st.hosts || want_settings(m, d, &p.st) != 0)
 		qg_push_say(r, "out of memory");
-		return -1;
-	}
-	if (want_settings(m, d, &st) != 0)
-		qg_push_say(r, "out of memory");
-	else if (dvs_login(d, o, &x.v, url, sizeof(url), err, sizeof(err)) != 0 ||
-		 locate(x.v, m, i, &st, err, sizeof(err)) != 0 ||
-		 read_state(x.v, d, &st, err, sizeof(err)) != 0)
-		qg_push_say(r, "%s", err);
 	else
-		push_state(m, i, url, dry_run, &x, r);
+		rc = qg_push_run(&dvs_push_ops, &p, a, NULL, dry_run, r);
 	/*
 	 * The message holds vCenter's text (a configVersion, a module string read
 	 * back, a vmknic's address, a fault): escaped for the terminal, once,
@@ -779,17 +723,16 @@ static int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx
 	if (said)
 		snprintf(r->message, sizeof(r->message), "%s", said);
 	free(said);
-	qg_buf_free(&x.reboot);
-	qg_buf_free(&x.done.list);
-	vim_close(x.v);
-	free(x.kept);
-	for (size_t k = 0; k < st.n_hosts; k++)
-		qg_settings_free(&st.hosts[k].want);
-	free(st.hosts);
-	return r->state == QG_PUSH_IN_SYNC || r->state == QG_PUSH_CONVERGED ||
-		       r->state == QG_PUSH_WOULD_CHANGE
-		   ? 0
-		   : -1;
+	qg_buf_free(&p.reboot);
+	qg_buf_free(&p.done.list);
+	vim_close(p.v);
+	free(p.kept);
+	for (size_t k = 0; p.st.hosts && k < p.st.n_hosts; k++)
+		qg_settings_free(&p.st.hosts[k].want);
+	free(p.st.hosts);
+	free(p.ckpt.hosts);
+	free(p.now.hosts);
+	return rc;
 }
 
 const struct qg_driver qg_driver_dvs = {.target = &qg_target_dvs, .push = dvs_push};

@@ -11,8 +11,6 @@
 #include "../../gen/target.h"
 
 extern const struct qg_target qg_target_onyx;
-struct qg_driver;
-extern const struct qg_driver qg_driver_onyx; /* onyx_push.c: over SSH, the Onyx CLI */
 
 /* The running-config sections qosgen writes, in the order Onyx prints them. */
 enum onyx_section {
@@ -24,5 +22,4 @@ enum onyx_section {
 };
 extern const char *const onyx_section_title[ONYX_SEC_COUNT];
 
-/* targets/onyx/onyx_push.c: the target's push operation. */
 #endif

@@ -1,21 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * Push to an Onyx switch: the steps of the push engine (targets/engine.h)
- * over an Onyx CLI session (onyx_session.c).
- *
- *   read back     show running-config, parsed (onyx_config_parse)
- *   plan          onyx_config_judge, then onyx_config_diff: only the difference
- *   checkpoint    configuration write to qosgen-pre-DATE no-switch: a named
- *                 copy; no-switch keeps the active file active
- *   apply         configure terminal, one line at a time, exit
- *   roll back     from the latest read-back, every setting the push manages
- *                 back to what the first read-back showed (onyx_config_restore)
- *   save          configuration write, only once the read-back is in sync
- *
- * A refused line is said in the switch's own words; the lines before it
- * took effect, so the engine reads back and rolls back. A dropped session
- * may have applied its last line: the engine reconnects and reads back.
- */
+/* Push to an Onyx switch: see onyx_push.h. */
+#include "onyx_push.h"
 #include "onyx.h"
 #include "onyx_diff.h"
 #include "onyx_judge.h"

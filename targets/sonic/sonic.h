@@ -6,7 +6,5 @@
 #include "../../gen/target.h"
 
 extern const struct qg_target qg_target_sonic;
-struct qg_driver;
-extern const struct qg_driver qg_driver_sonic; /* sonic_push.c: no push yet */
 
 #endif

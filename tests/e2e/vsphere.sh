@@ -167,13 +167,14 @@ GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca
 check stale-config-version-retried $? "exit $st: $(cat "$dir/err" "$dir/d")"
 
 # A NIC the host does not have: vCenter refuses the whole reconfigure, so
-# nothing at all is changed (the hosts' settings come after the switch's).
+# nothing at all is changed (the hosts' settings come after the switch's):
+# the read-back after the refusal proves it, UNCHANGED.
 sim badnic -detach esx02.lab
 sed 's/uplink: vmnic3/uplink: vmnic9/' "$dir/intent.yaml" >"$dir/bad.yaml"
 GOVC_URL="https://$addr/sdk" env -u GOVC_TLS_CA_CERTS "$Q" push "$dir/bad.yaml" --dvs DVS0 $ca >"$dir/out" 2>"$dir/err"
 st=$?
-[ $st -eq 3 ] && grep -q "^DVS0: the switch's reconfigure failed (refused): task .*NotFound.*; nothing was changed before it$" "$dir/err" &&
-	grep -q '^DVS0  *dvs  *UNCHANGED ' "$dir/err" &&
+[ $st -eq 3 ] && grep -q "^DVS0: the switch's reconfigure failed (refused): task .*NotFound.*; nothing was changed before it; the read-back shows nothing applied: unchanged$" "$dir/err" &&
+	grep -q '^DVS0  *dvs  *UNCHANGED  *0  *0 ' "$dir/err" &&
 	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.maxMtu)" = 0 ] &&
 	[ "$(GOVC_URL="https://$addr/sdk" govc_get config.configVersion)" = 1 ] &&
 	! GOVC_URL="https://$addr/sdk" govc_get summary.portgroupName | grep -q BF-PVRDMA &&
@@ -181,30 +182,119 @@ st=$?
 check refused-nic-changes-nothing $? "exit $st: $(cat "$dir/err")"
 
 # A reconfigure that never finishes (the task stays queued): after --timeout
-# qosgen cannot know whether it was applied, and says so; it sends nothing more.
+# it may still be applying, so qosgen reconnects, reads back, and (not in
+# sync) says the outcome is unknown: NOT RESTORED, nothing rolled back under
+# the running task, nothing more sent.
 sim stuck -stuck
 GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca --timeout 2
 [ $st -eq 3 ] &&
-	grep -q "^DVS0: the switch's reconfigure failed (outcome unknown): task .* still 'queued' after 2 s; qosgen diff shows whether it was applied; nothing was changed before it$" "$dir/err" &&
-	grep -q '^DVS0  *dvs  *FAILED ' "$dir/err" &&
+	grep -q "^DVS0: the switch's reconfigure failed (still running): task .* still 'queued' after 2 s; nothing was changed before it; reconnected, outcome unknown: vCenter's task may still be applying: the switch may be half-configured; qosgen diff shows where the switch and its hosts stand$" "$dir/err" &&
+	grep -q '^DVS0  *dvs  *NOT RESTORED  *0  *0 ' "$dir/err" &&
 	! GOVC_URL="https://$addr/sdk" "$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic >/dev/null 2>&1
 check stuck-task-outcome-unknown $? "exit $st: $(cat "$dir/err")"
 
-# A host's last setting refused after the switch and its other settings were
-# set: the failure names everything done before it, in order.
+# The rollback: a host's last setting refused after the switch's reconfigure
+# and the host's other settings: the failure names everything done before it,
+# the engine rolls back (a ReconfigureDvs_Task with the live configVersion
+# back to the checkpoint, each host setting back) and the read-back proves
+# it: RESTORED. maxMtu and the portgroup are set first with govc: vCenter
+# always has a maxMtu (an unset one cannot be sent back), and this vcsim
+# panics destroying a portgroup of its DVS (its DistributedVirtualPortgroup
+# DestroyTask casts the switch to its own type), which the rollback of a
+# portgroup the push made would do.
 sim refuse -detach esx02.lab -vmk vmk1 -vnic-refuse -module nmlx5_core= -module nmlx5_rdma=
-GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca
-[ $st -eq 3 ] &&
-	grep -q "^DVS0: host esx01 failed (refused): vmk1.mtu: HostConfigFault: vmknic busy; done before it: the switch's reconfigure, portgroup BF-PVRDMA-DPORTGROUP, esx01 nmlx5_core options, esx01 nmlx5_rdma options, esx01 Net.PVRDMAVmknic, esx01 ruleset pvrdma$" "$dir/err" &&
-	grep -q '^DVS0  *dvs  *FAILED  *6 ' "$dir/err"
+export GOVC_URL="https://$addr/sdk"
+"$bin/govc" dvs.change -mtu 1500 DVS0 >/dev/null 2>&1 &&
+	"$bin/govc" dvs.portgroup.add -dvs DVS0 BF-PVRDMA-DPORTGROUP >/dev/null 2>&1
+ver=$(govc_get config.configVersion)
+push --dvs DVS0 $ca
+[ $st -eq 3 ] && grep -q "^DVS0: host esx01 failed (refused): vmk1.mtu: HostConfigFault: vmknic busy; done before it: the switch's reconfigure, esx01 nmlx5_core options, esx01 nmlx5_rdma options, esx01 Net.PVRDMAVmknic, esx01 ruleset pvrdma; rolled back [0-9]* settings: restored to the earlier configuration$" "$dir/err" &&
+	grep -q '^DVS0  *dvs  *RESTORED  *5 ' "$dir/err"
 check refused-part-way-says-what-was-done $? "exit $st: $(cat "$dir/err")"
+[ $st -eq 3 ] && [ "$(govc_get config.maxMtu)" = 1500 ] && [ "$(govc_get config.configVersion)" -gt "$ver" ] &&
+	[ "$(nics esx01.lab)" = "" ] && [ "$(nics esx02.lab)" = "" ] &&
+	! govc_get summary.hostMember | grep -q "$("$bin/govc" find -i /DC0/host -type h -name esx02.lab | sed 's/^HostSystem://')" &&
+	[ "$(modopts esx01.lab nmlx5_core)" = "" ] && [ "$(modopts esx01.lab nmlx5_rdma)" = "" ] &&
+	"$bin/govc" host.option.ls -host /DC0/host/DC0_C0/esx01.lab Net.PVRDMAVmknic | grep -q 'Net.PVRDMAVmknic: *$' &&
+	"$bin/govc" firewall.ruleset.find -c=false -host /DC0/host/DC0_C0/esx01.lab -direction outbound -port 28250 -enabled=false | grep -qx pvrdma &&
+	[ "$(vnic esx01.lab)" = "1500 192.168.77.12" ]
+check rollback-restores-the-dvs $? "exit $st: $(cat "$dir/err") maxMtu $(govc_get config.maxMtu), esx01 '$(nics esx01.lab)', esx02 '$(nics esx02.lab)', nmlx5_core '$(modopts esx01.lab nmlx5_core)', vmk1 $(vnic esx01.lab)"
+export GOVC_URL="https://$main/sdk"
+
+# A connection lost during the switch's reconfigure: the request reaches
+# vCenter and is applied, its answer never comes back (cut.py, a plain-HTTP
+# relay in front of the simulator, forwards the first ReconfigureDvs_Task and
+# closes the connection part-way through a made-up answer). The outcome is unknown, so the engine
+# reconnects, reads back and rolls back what it shows: RESTORED, proven.
+sim lost -http -detach esx02.lab -pnic esx01.lab=vmnic2 -uplinks 2
+cat >"$dir/cut.py" <<'PY'
+import socket, sys, threading, time
+up = sys.argv[1].rsplit(":", 1)
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(8)
+print("listening 127.0.0.1:%d" % srv.getsockname()[1], flush=True)
+state = {"cut": False}
+def pump(src, dst, conn):
+    seen = b""
+    try:
+        while True:
+            data = src.recv(65536)
+            if not data:
+                break
+            if conn.get("client") is src:
+                if not state["cut"] and b"ReconfigureDvs_Task" in seen[-64:] + data:
+                    state["cut"] = conn["cut"] = True
+                    dst.sendall(data)
+                    time.sleep(0.5)
+                    # The start of an answer, then nothing: libcurl retries a
+                    # request whose reused connection closed before any answer.
+                    src.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n<")
+                    break
+                seen = seen[-64:] + data
+            elif conn.get("cut"):
+                continue
+            dst.sendall(data)
+    except OSError:
+        pass
+    for s in (src, dst):
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+while True:
+    c, _ = srv.accept()
+    u = socket.create_connection((up[0], int(up[1])))
+    conn = {"client": c}
+    threading.Thread(target=pump, args=(c, u, conn), daemon=True).start()
+    threading.Thread(target=pump, args=(u, c, conn), daemon=True).start()
+PY
+python3 "$dir/cut.py" "$addr" >"$dir/cut.out" 2>"$dir/cut.err" &
+pids="$pids $!"
+i=0
+while ! grep -q '^listening ' "$dir/cut.out" 2>/dev/null && [ $i -lt 50 ]; do i=$((i + 1)); sleep 0.1; done
+cut=$(sed -n 's/^listening //p' "$dir/cut.out")
+GOVC_URL="http://$addr/sdk" "$bin/govc" dvs.change -mtu 1500 DVS0 >/dev/null 2>&1
+sed 's/mtu: 9000, uplinks: 4,/mtu: 9000, uplinks: 2,/; s/portgroup: BF-PVRDMA-DPORTGROUP, //' "$dir/intent.yaml" >"$dir/lost.yaml"
+GOVC_URL="http://$cut/sdk" env -u GOVC_TLS_CA_CERTS "$Q" push "$dir/lost.yaml" --dvs DVS0 --allow-http >"$dir/out" 2>"$dir/err"
+st=$?
+[ $st -eq 3 ] && grep -q "^DVS0: the switch's reconfigure failed (connection lost): .*; nothing was changed before it; reconnected, rolled back 1 setting: restored to the earlier configuration$" "$dir/err" &&
+	grep -q '^DVS0  *dvs  *RESTORED  *0  *1 ' "$dir/err" &&
+	[ "$(GOVC_URL="http://$addr/sdk" govc_get config.maxMtu)" = 1500 ] &&
+	[ "$(GOVC_URL="http://$addr/sdk" govc_get config.configVersion)" = 4 ] &&
+	[ "$(GOVC_URL="http://$addr/sdk" nics esx01.lab)" = vmnic2:1 ] && [ "$(GOVC_URL="http://$addr/sdk" nics esx02.lab)" = "" ]
+check lost-reconfigure-rolled-back $? "exit $st: $(cat "$dir/err" "$dir/cut.err") maxMtu $(GOVC_URL="http://$addr/sdk" govc_get config.maxMtu) version $(GOVC_URL="http://$addr/sdk" govc_get config.configVersion), esx01 '$(GOVC_URL="http://$addr/sdk" nics esx01.lab)', esx02 '$(GOVC_URL="http://$addr/sdk" nics esx02.lab)'"
 
 # A server that takes the MTU-only update as a whole spec (unset = empty)
-# would wipe the vmknic's address: the read-back must say so, not "in sync".
+# would wipe the vmknic's address: the read-back must say so, not "in sync";
+# the rollback cannot bring the address back (nor the unset maxMtu), and the
+# read-back after it says so: NOT RESTORED.
 sim replace -vmk vmk1 -vnic-replace
+GOVC_URL="https://$addr/sdk" "$bin/govc" dvs.portgroup.add -dvs DVS0 BF-PVRDMA-DPORTGROUP >/dev/null 2>&1
 GOVC_URL="https://$addr/sdk" push --dvs DVS0 $ca
 [ $st -eq 3 ] &&
-	grep -q "^DVS0: read back: host esx01: vmk1 changed beyond its MTU: address '192.168.77.12' -> '', MAC '00:50:56:77:00:0c' -> ''$" "$dir/err"
+	grep -q "^DVS0: applied, but the read-back differs from the intent: host esx01: vmk1 changed beyond its MTU: address '192.168.77.12' -> '', MAC '00:50:56:77:00:0c' -> ''; the rollback could not be verified: the read-back after it still differs from the earlier configuration: maxMtu 9000, was 0: the switch may be half-configured; qosgen diff shows where the switch and its hosts stand$" "$dir/err" &&
+	grep -q '^DVS0  *dvs  *NOT RESTORED ' "$dir/err"
 check vnic-clobber-caught $? "exit $st: $(cat "$dir/err")"
 addr=$main
 

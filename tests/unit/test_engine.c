@@ -207,6 +207,22 @@ static const struct qg_push_ops fake_ops = {
     .say = f_say,
 };
 
+/* The target's words for where the latest read-back is off: the first setting that differs. */
+static void f_why(void *dev, enum qg_push_where at, char *out, size_t cap)
+{
+	const struct fake *f = dev;
+	const int *to = at == QG_AT_INTENT ? f->want : f->before;
+	for (int k = 0; k < N_SET; k++)
+		if (f->now[k] != to[k]) {
+			snprintf(out, cap, "setting %d is %d, not %d", k, f->now[k], to[k]);
+			return;
+		}
+}
+
+/* The fake's ops with why: what run() uses when set. */
+static struct qg_push_ops why_ops;
+static const struct qg_push_ops *use_ops = &fake_ops;
+
 static const struct qg_switch sw1 = {.name = "sw1", .address = "10.0.0.1"};
 
 /* A device at 0,0,0 and an intent of 1,1,1: three settings to send. */
@@ -222,7 +238,7 @@ static int run(struct fake *f, bool dry_run, bool accept_hostname)
 	struct qg_access a = {.accept_hostname = accept_hostname};
 	qg_buf_free(&result.sent);
 	memset(&result, 0, sizeof(result));
-	int rc = qg_push_run(&fake_ops, f, &a, &sw1, dry_run, &result);
+	int rc = qg_push_run(use_ops, f, &a, &sw1, dry_run, &result);
 	assert_false(f->connected); /* closed at the end, whatever happened */
 	return rc;
 }
@@ -527,6 +543,30 @@ static void test_roll_back_fails(void **state)
 	device_is(&f, 1, 1, 0);
 }
 
+/* A target that says why a read-back is off: its words follow the engine's. */
+static void test_why(void **state)
+{
+	(void)state;
+	why_ops = fake_ops;
+	why_ops.why = f_why;
+	use_ops = &why_ops;
+	struct fake f = fresh();
+	f.apply_ignores = true;
+	f.roll_ignores = true;
+	run(&f, false, false);
+	expect(QG_PUSH_NOT_RESTORED, 3, 3, 2);
+	says("applied, but the read-back differs from the intent: setting 2 is 0, not 1; ");
+	says("still differs from the earlier configuration: setting 0 is 1, not 0: ");
+	/* Rolled back and proven: the why of the apply stays in the message. */
+	f = fresh();
+	f.apply_ignores = true;
+	run(&f, false, false);
+	expect(QG_PUSH_RESTORED, 3, 3, 2);
+	says("applied, but the read-back differs from the intent: setting 2 is 0, not 1; rolled "
+	     "back 2 settings");
+	use_ops = &fake_ops;
+}
+
 static void test_save_fails(void **state)
 {
 	(void)state;
@@ -570,6 +610,7 @@ int main(void)
 	    cmocka_unit_test(test_apply_timed_out),
 	    cmocka_unit_test(test_read_back_after_apply),
 	    cmocka_unit_test(test_roll_back_fails),
+	    cmocka_unit_test(test_why),
 	    cmocka_unit_test(test_save_fails),
 	    cmocka_unit_test(test_count_lines),
 	};

@@ -6,7 +6,8 @@
  */
 #include "helpers.h"
 
-#include "../../targets/dvs/dvs_push.h"
+#include "../../targets/dvs/dvs_endpoint.h"
+#include "../../targets/dvs/dvs_plan.h"
 #include "../../vsphere/soap.h"
 
 #include <libxml/parser.h>
