@@ -3,6 +3,7 @@
 
 #include "derive.h"
 #include "hash.h"
+#include "keys.h"
 #include "modeljson.h"
 #include "settings.h"
 #include "strmap.h"
@@ -80,32 +81,6 @@ static cJSON *row_str(cJSON *rows, const char *key, const char *v, const char *s
 	return row(rows, key, v ? cJSON_CreateString(v) : cJSON_CreateNull(), source, reason);
 }
 
-static void explain_class(cJSON *rows, const char *name, const struct qg_class *c)
-{
-	char key[64], v[256];
-	snprintf(key, sizeof(key), "qos.%s.priority", name);
-	row_int(rows, key, c->priority, true, "switch-priority and PFC priority");
-	snprintf(key, sizeof(key), "qos.%s.dscp", name);
-	size_t used = 0;
-	v[0] = '\0';
-	for (int i = 0; i < c->n_dscp; i++)
-		used +=
-		    (size_t)snprintf(v + used, sizeof(v) - used, "%s%d", i ? "," : "", c->dscp[i]);
-	row_str(rows, key, v, "given", NULL);
-	snprintf(key, sizeof(key), "qos.%s.traffic_class", name);
-	row_int(rows, key, c->traffic_class, c->tc_given,
-		c->tc_given ? NULL
-			    : "default: the priority (switch-priority N to traffic class N)");
-	snprintf(key, sizeof(key), "qos.%s.ets", name);
-	if (c->ets.mode == QG_ETS_STRICT)
-		row_str(rows, key, "strict", "given", NULL);
-	else if (c->ets.mode == QG_ETS_WRR) {
-		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
-		row_str(rows, key, v, "given", NULL);
-	} else
-		row_str(rows, key, NULL, "default", "not set: the switch keeps its ETS default");
-}
-
 static int group_cmp(const void *a, const void *b)
 {
 	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
@@ -172,6 +147,180 @@ static cJSON *groups_json(const struct qg_model *m)
 	return out;
 }
 
+/*
+ * The reasons explain gives beyond a row's doc line, by path: before, then
+ * (when after is not NULL) the row's default and after.
+ */
+static const struct {
+	const char *path, *before, *after;
+} reasons[] = {
+    {"qos.mtu", "hosts, VMs, vmknics and the DVS", NULL},
+    {"qos.lossless.priority", "switch-priority and PFC priority", NULL},
+    {"qos.cnp.priority", "switch-priority and PFC priority", NULL},
+    {"qos.lossless.pool.memory_percent", "percent of the switch's shared buffer, two decimals",
+     NULL},
+    {"qos.pfc_watchdog.detection_ms",
+     "ms a lossless queue may stay paused before the watchdog drops its traffic; default ",
+     " (SONiC's pfcwd)"},
+    {"qos.pfc_watchdog.restoration_ms",
+     "ms without pause frames before the queue is lossless again; default ", " (SONiC's pfcwd)"},
+    {"qos.pfc_watchdog.poll_ms", "ms between the watchdog's checks of the queues; default ",
+     " (SONiC's pfcwd); detection_ms and restoration_ms are at least this"},
+    {"verify.message_size", "bytes per RDMA WRITE", NULL},
+};
+
+/* One switch MTU per fabric (issue 23): every OS's ports get this one. */
+static void switch_mtu_reason(const struct qg_model *m, char *reason, size_t len)
+{
+	char oses[256];
+	int smax = qg_fabric_switch_mtu_max(m, oses, sizeof(oses));
+	if (!oses[0])
+		snprintf(reason, len,
+			 "switch ports (this intent has no switch); at least mtu + %d (Ethernet "
+			 "header, VLAN tag, FCS), at most %d",
+			 QG_SWITCH_MTU_OVERHEAD, smax);
+	else if (m->qos.switch_mtu_given)
+		snprintf(reason, len,
+			 "the one port MTU of every switch in the fabric; at least mtu + %d "
+			 "(Ethernet header, VLAN tag, FCS), at most %d, the smallest largest port "
+			 "MTU of its switch OSes (%s)",
+			 QG_SWITCH_MTU_OVERHEAD, smax, oses);
+	else
+		snprintf(reason, len,
+			 "the one port MTU of every switch in the fabric: the smallest largest "
+			 "port MTU of its switch OSes (%s), so every OS gets the same; at least "
+			 "mtu + %d (Ethernet header, VLAN tag, FCS)",
+			 oses, QG_SWITCH_MTU_OVERHEAD);
+}
+
+/* Why key k has its value: a reason of its own, else the row's doc line. */
+static const char *policy_reason(const struct qg_model *m, const struct qg_key *k, bool given,
+				 char *reason, size_t len)
+{
+	if (!strcmp(k->path, "qos.trust"))
+		return m->qos.trust == QG_TRUST_DSCP
+			   ? "switches and hosts classify by the DSCP field (each target's rows "
+			     "below)"
+			   : "switches and hosts classify by the 802.1p priority (each target's "
+			     "rows below)";
+	if (!strcmp(k->path, "qos.switch_mtu")) {
+		switch_mtu_reason(m, reason, len);
+		return reason;
+	}
+	if (!given && strstr(k->path, ".traffic_class"))
+		return "default: the priority (switch-priority N to traffic class N)";
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+		if (strcmp(k->path, reasons[i].path))
+			continue;
+		snprintf(reason, len, "%s%s%s", reasons[i].before,
+			 reasons[i].after ? k->def : "", reasons[i].after ? reasons[i].after : "");
+		return reason;
+	}
+	return k->doc;
+}
+
+/* Where row k's value lands in m; NULL: not in the policy (a device's key, a mapping). */
+static const void *policy_base(const struct qg_model *m, const struct qg_key *k)
+{
+	switch (k->base) {
+	case QG_KB_MODEL:
+		return m;
+	case QG_KB_QOS:
+		return &m->qos;
+	case QG_KB_VERIFY:
+		return &m->verify;
+	case QG_KB_CLASS:
+		return strncmp(k->path, "qos.cnp.", 8) ? &m->qos.lossless : &m->qos.cnpc;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The optional mapping of the policy that holds path and the intent does
+ * not give (or turns off), NULL when path is in none; with rows, its one row added.
+ */
+static const char *absent_map(const struct qg_qos *q, const char *path, cJSON *rows)
+{
+	static const char *const maps[] = {"qos.lossless.ecn.", "qos.cnp.", "qos.pfc_watchdog."};
+	bool absent[] = {!q->ecn, !q->cnp, q->pfcwd.state != QG_PFCWD_ON};
+	bool off = q->pfcwd.state == QG_PFCWD_OFF;
+	for (size_t i = 0; i < 3; i++) {
+		if (!absent[i] || strncmp(path, maps[i], strlen(maps[i])))
+			continue;
+		if (rows && i == 0)
+			row_str(rows, "qos.lossless.ecn", NULL, "default",
+				"off: no ECN marking, no DCQCN");
+		else if (rows && i == 1)
+			row_str(rows, "qos.cnp", NULL, "default", "no CNP class");
+		else if (rows)
+			row_str(
+			    rows, "qos.pfc_watchdog", off ? "off" : NULL,
+			    off ? "given" : "default",
+			    off ? "off on the intent's ports: each target removes or disables it"
+				: "not managed: each switch keeps its own PFC watchdog");
+		return maps[i];
+	}
+	return NULL;
+}
+
+/* A class's DSCP values, or its scheduling: keys that are more than one field. */
+static void class_row(cJSON *rows, const struct qg_key *k, const struct qg_class *c)
+{
+	char v[256];
+	size_t used = 0;
+	v[0] = '\0';
+	if (strstr(k->path, ".dscp")) {
+		for (int i = 0; i < c->n_dscp; i++)
+			used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%d", i ? "," : "",
+						 c->dscp[i]);
+		row_str(rows, k->path, v, "given", k->doc);
+	} else if (c->ets.mode == QG_ETS_UNSET) {
+		row_str(rows, k->path, NULL, "default", "not set: the switch keeps its ETS default");
+	} else {
+		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
+		row_str(rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "given",
+			k->doc);
+	}
+}
+
+/*
+ * The policy's rows (verify's, or the rest), from the key table in its
+ * order: each key's value where its row says it lands, given or default by
+ * its given flag. An optional mapping the intent leaves out is one row.
+ */
+static void policy_rows(cJSON *rows, const struct qg_model *m, bool verify)
+{
+	size_t n;
+	const struct qg_key *keys = qg_keys(&n);
+	const char *said = NULL;
+	char reason[320];
+	for (size_t i = 0; i < n; i++) {
+		const struct qg_key *k = &keys[i];
+		if (!strncmp(k->path, "verify.", 7) != verify || strstr(k->path, "[]") ||
+		    strstr(k->path, ".ets."))
+			continue;
+		const char *map = absent_map(&m->qos, k->path, NULL);
+		if (map) {
+			if (map != said)
+				absent_map(&m->qos, k->path, rows);
+			said = map;
+			continue;
+		}
+		const void *base = policy_base(m, k);
+		const char *name = strrchr(k->path, '.');
+		if (!base && name && (!strcmp(name, ".dscp") || !strcmp(name, ".ets")) &&
+		    !strncmp(k->path, "qos.", 4))
+			class_row(rows, k, strncmp(k->path, "qos.cnp.", 8) ? &m->qos.lossless
+									   : &m->qos.cnpc);
+		if (!base)
+			continue;
+		bool given = qg_key_given(k, base);
+		row(rows, k->path, qg_key_value_json(k, base), given ? "given" : "default",
+		    policy_reason(m, k, given, reason, sizeof(reason)));
+	}
+}
+
 cJSON *qg_explain_json(const struct qg_model *m)
 {
 	const struct qg_qos *q = &m->qos;
@@ -182,76 +331,7 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	cJSON_AddStringToObject(root, "intent_sha256", hash);
 	cJSON *rows = cJSON_AddArrayToObject(root, "rows");
 
-	row_int(rows, "version", m->version, true, NULL);
-	row_str(rows, "fabric", m->fabric, "given", NULL);
-	row_str(rows, "qos.trust", qg_trust_name(q->trust), q->trust_given ? "given" : "default",
-		q->trust == QG_TRUST_DSCP
-		    ? "switches and hosts classify by the DSCP field (each target's rows below)"
-		    : "switches and hosts classify by the 802.1p priority (each target's rows "
-		      "below)");
-	row_int(rows, "qos.mtu", q->mtu, q->mtu_given, "hosts, VMs, vmknics and the DVS");
-	/* One switch MTU per fabric (issue 23): every OS's ports get this one. */
-	char oses[256];
-	int smax = qg_fabric_switch_mtu_max(m, oses, sizeof(oses));
-	if (!oses[0])
-		snprintf(reason, sizeof(reason),
-			 "switch ports (this intent has no switch); at least mtu + %d (Ethernet "
-			 "header, VLAN tag, FCS), at most %d",
-			 QG_SWITCH_MTU_OVERHEAD, smax);
-	else if (q->switch_mtu_given)
-		snprintf(reason, sizeof(reason),
-			 "the one port MTU of every switch in the fabric; at least mtu + %d "
-			 "(Ethernet header, VLAN tag, FCS), at most %d, the smallest largest port "
-			 "MTU of its switch OSes (%s)",
-			 QG_SWITCH_MTU_OVERHEAD, smax, oses);
-	else
-		snprintf(reason, sizeof(reason),
-			 "the one port MTU of every switch in the fabric: the smallest largest "
-			 "port MTU of its switch OSes (%s), so every OS gets the same; at least "
-			 "mtu + %d (Ethernet header, VLAN tag, FCS)",
-			 oses, QG_SWITCH_MTU_OVERHEAD);
-	row_int(rows, "qos.switch_mtu", q->switch_mtu, q->switch_mtu_given, reason);
-	explain_class(rows, "lossless", &q->lossless);
-	row_str(rows, "qos.lossless.pool.name", q->pool_name, "given", NULL);
-	qg_centi_format(q->pool_percent_centi, v);
-	row(rows, "qos.lossless.pool.memory_percent", qg_setting_json(v), "given",
-	    "percent of the switch's shared buffer, two decimals");
-	if (q->ecn) {
-		row_int(rows, "qos.lossless.ecn.min_kb", q->ecn_min_kb, true, NULL);
-		row_int(rows, "qos.lossless.ecn.max_kb", q->ecn_max_kb, true, NULL);
-	} else {
-		row_str(rows, "qos.lossless.ecn", NULL, "default", "off: no ECN marking, no DCQCN");
-	}
-	if (q->cnp)
-		explain_class(rows, "cnp", &q->cnpc);
-	else
-		row_str(rows, "qos.cnp", NULL, "default", "no CNP class");
-	const struct qg_pfc_watchdog *wd = &q->pfcwd;
-	if (wd->state == QG_PFCWD_ON) {
-		snprintf(reason, sizeof(reason),
-			 "ms a lossless queue may stay paused before the watchdog drops its "
-			 "traffic; default %d (SONiC's pfcwd)",
-			 QG_PFCWD_DETECTION_MS);
-		row_int(rows, "qos.pfc_watchdog.detection_ms", wd->detection_ms,
-			wd->detection_given, reason);
-		snprintf(reason, sizeof(reason),
-			 "ms without pause frames before the queue is lossless again; default %d "
-			 "(SONiC's pfcwd)",
-			 QG_PFCWD_RESTORATION_MS);
-		row_int(rows, "qos.pfc_watchdog.restoration_ms", wd->restoration_ms,
-			wd->restoration_given, reason);
-		snprintf(reason, sizeof(reason),
-			 "ms between the watchdog's checks of the queues; default %d (SONiC's "
-			 "pfcwd); detection_ms and restoration_ms are at least this",
-			 QG_PFCWD_POLL_MS);
-		row_int(rows, "qos.pfc_watchdog.poll_ms", wd->poll_ms, wd->poll_given, reason);
-	} else {
-		row_str(rows, "qos.pfc_watchdog", wd->state == QG_PFCWD_OFF ? "off" : NULL,
-			wd->state == QG_PFCWD_OFF ? "given" : "default",
-			wd->state == QG_PFCWD_OFF
-			    ? "off on the intent's ports: each target removes or disables it"
-			    : "not managed: each switch keeps its own PFC watchdog");
-	}
+	policy_rows(rows, m, false);
 
 	/* Derived values, each with the arithmetic that produced it. */
 	int dscp = qg_host_dscp(q), tos = qg_roce_tos(q), tos0 = qg_roce_tos_without_ecn(q);
@@ -391,9 +471,7 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		snprintf(key, sizeof(key), "dvs.%s.uplinks", s->name);
 		of(row_int(rows, key, s->uplinks, true, NULL), s->name);
 	}
-	row_int(rows, "verify.message_size", m->verify.message_size, m->verify.message_size_given,
-		"bytes per RDMA WRITE");
-	row_int(rows, "verify.duration_s", m->verify.duration_s, m->verify.duration_given, NULL);
+	policy_rows(rows, m, true);
 	/* Warnings kept on purpose: not printed, so said here, with the intent's reason. */
 	for (size_t i = 0; i < m->n_acks; i++) {
 		const struct qg_ack *a = &m->acks[i];
