@@ -212,8 +212,8 @@ static const char *policy_reason(const struct qg_model *m, const struct qg_key *
 	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
 		if (strcmp(k->path, reasons[i].path))
 			continue;
-		snprintf(reason, len, "%s%s%s", reasons[i].before,
-			 reasons[i].after ? k->def : "", reasons[i].after ? reasons[i].after : "");
+		snprintf(reason, len, "%s%s%s", reasons[i].before, reasons[i].after ? k->def : "",
+			 reasons[i].after ? reasons[i].after : "");
 		return reason;
 	}
 	return k->doc;
@@ -255,8 +255,7 @@ static const char *absent_map(const struct qg_qos *q, const char *path, cJSON *r
 			row_str(rows, "qos.cnp", NULL, "default", "no CNP class");
 		else if (rows)
 			row_str(
-			    rows, "qos.pfc_watchdog", off ? "off" : NULL,
-			    off ? "given" : "default",
+			    rows, "qos.pfc_watchdog", off ? "off" : NULL, off ? "given" : "default",
 			    off ? "off on the intent's ports: each target removes or disables it"
 				: "not managed: each switch keeps its own PFC watchdog");
 		return maps[i];
@@ -276,7 +275,8 @@ static void class_row(cJSON *rows, const struct qg_key *k, const struct qg_class
 						 c->dscp[i]);
 		row_str(rows, k->path, v, "given", k->doc);
 	} else if (c->ets.mode == QG_ETS_UNSET) {
-		row_str(rows, k->path, NULL, "default", "not set: the switch keeps its ETS default");
+		row_str(rows, k->path, NULL, "default",
+			"not set: the switch keeps its ETS default");
 	} else {
 		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
 		row_str(rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "given",
@@ -311,8 +311,9 @@ static void policy_rows(cJSON *rows, const struct qg_model *m, bool verify)
 		const char *name = strrchr(k->path, '.');
 		if (!base && name && (!strcmp(name, ".dscp") || !strcmp(name, ".ets")) &&
 		    !strncmp(k->path, "qos.", 4))
-			class_row(rows, k, strncmp(k->path, "qos.cnp.", 8) ? &m->qos.lossless
-									   : &m->qos.cnpc);
+			class_row(rows, k,
+				  strncmp(k->path, "qos.cnp.", 8) ? &m->qos.lossless
+								  : &m->qos.cnpc);
 		if (!base)
 			continue;
 		bool given = qg_key_given(k, base);
