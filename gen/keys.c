@@ -145,7 +145,7 @@ static const struct qg_key rows[] = {
      AT_TEXT(QG_KB_SWITCH, struct qg_switch, address)},
     {"switches[].port", QG_KEY_INT, 1, 65535, .def = "the platform's (SSH: 22)",
      .doc = "the TCP port of the switch's management access",
-     AT(QG_KB_SWITCH, struct qg_switch, port)},
+     AT(QG_KB_SWITCH, struct qg_switch, port), GIVEN(struct qg_switch, port_given)},
     {"switches[].user", QG_KEY_STRING, .rule = QG_USER_RULE,
      .def = "~/.ssh/config's, else the local user", .doc = "the login user",
      AT_TEXT(QG_KB_SWITCH, struct qg_switch, user), .ok = qg_user_ok, .pattern = QG_USER_PATTERN},
@@ -171,7 +171,7 @@ static const struct qg_key rows[] = {
     {"hosts[].platform", QG_KEY_ENUM, .values_from = QG_KV_HOST_PLATFORMS, .required = true,
      .doc = "the host's OS: the target that writes its script"},
     {"hosts[].port", QG_KEY_INT, 1, 65535, .def = STR(QG_DEFAULT_SSH_PORT), .doc = "the SSH port",
-     AT(QG_KB_HOST, struct qg_host, port)},
+     AT(QG_KB_HOST, struct qg_host, port), GIVEN(struct qg_host, port_given)},
     {"hosts[].user", QG_KEY_STRING, .rule = QG_USER_RULE,
      .def = "~/.ssh/config's, else the local user", .doc = "the login user",
      AT_TEXT(QG_KB_HOST, struct qg_host, user), .ok = qg_user_ok, .pattern = QG_USER_PATTERN},
@@ -261,6 +261,8 @@ bool qg_key_given(const struct qg_key *k, const void *base)
 	bool given = true;
 	if (k->given)
 		memcpy(&given, (const char *)base + k->given - 1, sizeof(given));
+	else if (k->type == QG_KEY_STRING && !k->required)
+		given = *((const char *)base + k->offset) != '\0';
 	return given;
 }
 

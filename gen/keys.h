@@ -85,7 +85,8 @@ struct qg_key {
 	/*
 	 * Where in base the bool lands that says the key was given, plus one
 	 * (QG_KEY_GIVEN); 0: a key that lands is given (required, or with no
-	 * default to fall back to). explain says "given" or "default" by it.
+	 * default to fall back to), optional text when it is not empty.
+	 * explain says "given" or "default" by it.
 	 */
 	size_t given;
 	/*
@@ -122,7 +123,7 @@ struct qg_key {
 /* The intent's keys, in the order the loader lists them; n_out gets their number. */
 const struct qg_key *qg_keys(size_t *n_out);
 
-/* Whether row k's key was given, in base (its landing's struct): its given flag, else true. */
+/* Whether row k's key was given, in base (its landing's struct): see qg_key's given. */
 bool qg_key_given(const struct qg_key *k, const void *base);
 
 /* The row of path, or NULL. */
