@@ -490,20 +490,21 @@ static void device_rows(cJSON *rows, const struct qg_model *m, const char *list,
 	char key[160], reason[160];
 	for (size_t j = 0; j < n; j++) {
 		const struct qg_key *k = &keys[j];
-		const char *field = k->path + ll + 1;
 		if (strncmp(k->path, list, ll) || k->path[ll] != '.' || k->base == QG_KB_NONE ||
-		    !strcmp(field, "name"))
+		    !strcmp(k->path + ll + 1, "name"))
 			continue;
+		const char *field = k->path + ll + 1, *why = k->doc;
 		bool given = qg_key_given(k, dev);
-		const char *why = k->doc;
-		if (!strcmp(field, "port"))
+		/* The port's protocol, the user's fallback, a default that names its source. */
+		if (!strcmp(field, "port")) {
 			snprintf(reason, sizeof(reason), "%s port", t->access ? t->access : "SSH");
-		else if (!given && !strcmp(field, "user"))
-			why = "from ~/.ssh/config, else the local user, at push time";
-		else if (!given && k->def)
-			snprintf(reason, sizeof(reason), "default: %s", k->def);
-		if (!strcmp(field, "port") || (!given && k->def && strcmp(field, "user")))
 			why = reason;
+		} else if (!given && !strcmp(field, "user")) {
+			why = "from ~/.ssh/config, else the local user, at push time";
+		} else if (!given && k->def) {
+			snprintf(reason, sizeof(reason), "default: %s", k->def);
+			why = reason;
+		}
 		snprintf(key, sizeof(key), "%.*s.%s.%s", (int)(ll - 2), list, name, field);
 		of(row(rows, key, qg_key_value_json(k, dev), given ? "given" : "default", why),
 		   name);
