@@ -4,7 +4,7 @@
  * target its platform named (set by the intent loader from the registry it
  * was handed); and the helpers every emitter shares.
  */
-#include "target.h"
+#include "devices.h"
 
 #include <stdio.h>
 

@@ -3,6 +3,7 @@
 
 #include "derive.h"
 #include "hash.h"
+#include "keys.h"
 #include "modeljson.h"
 #include "settings.h"
 #include "strmap.h"
@@ -69,41 +70,10 @@ void qg_explain_row(struct qg_explain_rows *x, const char *key, const char *valu
 		of(r, sw);
 }
 
-static cJSON *row_int(cJSON *rows, const char *key, long v, bool given, const char *reason)
-{
-	return row(rows, key, cJSON_CreateNumber((double)v), given ? "given" : "default", reason);
-}
-
 static cJSON *row_str(cJSON *rows, const char *key, const char *v, const char *source,
 		      const char *reason)
 {
 	return row(rows, key, v ? cJSON_CreateString(v) : cJSON_CreateNull(), source, reason);
-}
-
-static void explain_class(cJSON *rows, const char *name, const struct qg_class *c)
-{
-	char key[64], v[256];
-	snprintf(key, sizeof(key), "qos.%s.priority", name);
-	row_int(rows, key, c->priority, true, "switch-priority and PFC priority");
-	snprintf(key, sizeof(key), "qos.%s.dscp", name);
-	size_t used = 0;
-	v[0] = '\0';
-	for (int i = 0; i < c->n_dscp; i++)
-		used +=
-		    (size_t)snprintf(v + used, sizeof(v) - used, "%s%d", i ? "," : "", c->dscp[i]);
-	row_str(rows, key, v, "given", NULL);
-	snprintf(key, sizeof(key), "qos.%s.traffic_class", name);
-	row_int(rows, key, c->traffic_class, c->tc_given,
-		c->tc_given ? NULL
-			    : "default: the priority (switch-priority N to traffic class N)");
-	snprintf(key, sizeof(key), "qos.%s.ets", name);
-	if (c->ets.mode == QG_ETS_STRICT)
-		row_str(rows, key, "strict", "given", NULL);
-	else if (c->ets.mode == QG_ETS_WRR) {
-		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
-		row_str(rows, key, v, "given", NULL);
-	} else
-		row_str(rows, key, NULL, "default", "not set: the switch keeps its ETS default");
 }
 
 static int group_cmp(const void *a, const void *b)
@@ -172,93 +142,191 @@ static cJSON *groups_json(const struct qg_model *m)
 	return out;
 }
 
-cJSON *qg_explain_json(const struct qg_model *m)
-{
-	const struct qg_qos *q = &m->qos;
-	char hash[QG_SHA256_HEX], v[256], reason[320], key[160];
-	qg_model_hash(m, hash);
-	cJSON *root = cJSON_CreateObject();
-	cJSON_AddStringToObject(root, "fabric", m->fabric);
-	cJSON_AddStringToObject(root, "intent_sha256", hash);
-	cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+/*
+ * The reasons explain gives beyond a row's doc line, by path: before, then
+ * (when after is not NULL) the row's default and after.
+ */
+static const struct {
+	const char *path, *before, *after;
+} reasons[] = {
+    {"qos.mtu", "hosts, VMs, vmknics and the DVS", NULL},
+    {"qos.lossless.priority", "switch-priority and PFC priority", NULL},
+    {"qos.cnp.priority", "switch-priority and PFC priority", NULL},
+    {"qos.lossless.pool.memory_percent", "percent of the switch's shared buffer, two decimals",
+     NULL},
+    {"qos.pfc_watchdog.detection_ms",
+     "ms a lossless queue may stay paused before the watchdog drops its traffic; default ",
+     " (SONiC's pfcwd)"},
+    {"qos.pfc_watchdog.restoration_ms",
+     "ms without pause frames before the queue is lossless again; default ", " (SONiC's pfcwd)"},
+    {"qos.pfc_watchdog.poll_ms", "ms between the watchdog's checks of the queues; default ",
+     " (SONiC's pfcwd); detection_ms and restoration_ms are at least this"},
+    {"verify.message_size", "bytes per RDMA WRITE", NULL},
+};
 
-	row_int(rows, "version", m->version, true, NULL);
-	row_str(rows, "fabric", m->fabric, "given", NULL);
-	row_str(rows, "qos.trust", qg_trust_name(q->trust), q->trust_given ? "given" : "default",
-		q->trust == QG_TRUST_DSCP
-		    ? "switches and hosts classify by the DSCP field (each target's rows below)"
-		    : "switches and hosts classify by the 802.1p priority (each target's rows "
-		      "below)");
-	row_int(rows, "qos.mtu", q->mtu, q->mtu_given, "hosts, VMs, vmknics and the DVS");
-	/* One switch MTU per fabric (issue 23): every OS's ports get this one. */
+/* One switch MTU per fabric (issue 23): every OS's ports get this one. */
+static void switch_mtu_reason(const struct qg_model *m, char *reason, size_t len)
+{
 	char oses[256];
 	int smax = qg_fabric_switch_mtu_max(m, oses, sizeof(oses));
 	if (!oses[0])
-		snprintf(reason, sizeof(reason),
+		snprintf(reason, len,
 			 "switch ports (this intent has no switch); at least mtu + %d (Ethernet "
 			 "header, VLAN tag, FCS), at most %d",
 			 QG_SWITCH_MTU_OVERHEAD, smax);
-	else if (q->switch_mtu_given)
-		snprintf(reason, sizeof(reason),
+	else if (m->qos.switch_mtu_given)
+		snprintf(reason, len,
 			 "the one port MTU of every switch in the fabric; at least mtu + %d "
 			 "(Ethernet header, VLAN tag, FCS), at most %d, the smallest largest port "
 			 "MTU of its switch OSes (%s)",
 			 QG_SWITCH_MTU_OVERHEAD, smax, oses);
 	else
-		snprintf(reason, sizeof(reason),
+		snprintf(reason, len,
 			 "the one port MTU of every switch in the fabric: the smallest largest "
 			 "port MTU of its switch OSes (%s), so every OS gets the same; at least "
 			 "mtu + %d (Ethernet header, VLAN tag, FCS)",
 			 oses, QG_SWITCH_MTU_OVERHEAD);
-	row_int(rows, "qos.switch_mtu", q->switch_mtu, q->switch_mtu_given, reason);
-	explain_class(rows, "lossless", &q->lossless);
-	if (q->pool_name[0]) {
-		row_str(rows, "qos.lossless.pool.name", q->pool_name, "given", NULL);
-		qg_centi_format(q->pool_percent_centi, v);
-		row(rows, "qos.lossless.pool.memory_percent", qg_setting_json(v), "given",
-		    "percent of the switch's shared buffer, two decimals");
-	} else {
-		row_str(rows, "qos.lossless.pool", NULL, "default",
-			"not given: no switch of the intent has a platform that writes a pool");
-	}
-	if (q->ecn) {
-		row_int(rows, "qos.lossless.ecn.min_kb", q->ecn_min_kb, true, NULL);
-		row_int(rows, "qos.lossless.ecn.max_kb", q->ecn_max_kb, true, NULL);
-	} else {
-		row_str(rows, "qos.lossless.ecn", NULL, "default", "off: no ECN marking, no DCQCN");
-	}
-	if (q->cnp)
-		explain_class(rows, "cnp", &q->cnpc);
-	else
-		row_str(rows, "qos.cnp", NULL, "default", "no CNP class");
-	const struct qg_pfc_watchdog *wd = &q->pfcwd;
-	if (wd->state == QG_PFCWD_ON) {
-		snprintf(reason, sizeof(reason),
-			 "ms a lossless queue may stay paused before the watchdog drops its "
-			 "traffic; default %d (SONiC's pfcwd)",
-			 QG_PFCWD_DETECTION_MS);
-		row_int(rows, "qos.pfc_watchdog.detection_ms", wd->detection_ms,
-			wd->detection_given, reason);
-		snprintf(reason, sizeof(reason),
-			 "ms without pause frames before the queue is lossless again; default %d "
-			 "(SONiC's pfcwd)",
-			 QG_PFCWD_RESTORATION_MS);
-		row_int(rows, "qos.pfc_watchdog.restoration_ms", wd->restoration_ms,
-			wd->restoration_given, reason);
-		snprintf(reason, sizeof(reason),
-			 "ms between the watchdog's checks of the queues; default %d (SONiC's "
-			 "pfcwd); detection_ms and restoration_ms are at least this",
-			 QG_PFCWD_POLL_MS);
-		row_int(rows, "qos.pfc_watchdog.poll_ms", wd->poll_ms, wd->poll_given, reason);
-	} else {
-		row_str(rows, "qos.pfc_watchdog", wd->state == QG_PFCWD_OFF ? "off" : NULL,
-			wd->state == QG_PFCWD_OFF ? "given" : "default",
-			wd->state == QG_PFCWD_OFF
-			    ? "off on the intent's ports: each target removes or disables it"
-			    : "not managed: each switch keeps its own PFC watchdog");
-	}
+}
 
-	/* Derived values, each with the arithmetic that produced it. */
+/* Why key k has its value: a reason of its own, else the row's doc line. */
+static const char *policy_reason(const struct qg_model *m, const struct qg_key *k, bool given,
+				 char *reason, size_t len)
+{
+	if (!strcmp(k->path, "qos.trust"))
+		return m->qos.trust == QG_TRUST_DSCP
+			   ? "switches and hosts classify by the DSCP field (each target's rows "
+			     "below)"
+			   : "switches and hosts classify by the 802.1p priority (each target's "
+			     "rows below)";
+	if (!strcmp(k->path, "qos.switch_mtu")) {
+		switch_mtu_reason(m, reason, len);
+		return reason;
+	}
+	if (!given && strstr(k->path, ".traffic_class"))
+		return "default: the priority (switch-priority N to traffic class N)";
+	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
+		if (strcmp(k->path, reasons[i].path))
+			continue;
+		snprintf(reason, len, "%s%s%s", reasons[i].before, reasons[i].after ? k->def : "",
+			 reasons[i].after ? reasons[i].after : "");
+		return reason;
+	}
+	return k->doc;
+}
+
+/* Where row k's value lands in m; NULL: not in the policy (a device's key, a mapping). */
+static const void *policy_base(const struct qg_model *m, const struct qg_key *k)
+{
+	switch (k->base) {
+	case QG_KB_MODEL:
+		return m;
+	case QG_KB_QOS:
+		return &m->qos;
+	case QG_KB_VERIFY:
+		return &m->verify;
+	case QG_KB_CLASS:
+		return strncmp(k->path, "qos.cnp.", 8) ? &m->qos.lossless : &m->qos.cnpc;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The optional mapping of the policy that holds path and the intent does
+ * not give (or turns off), NULL when path is in none; with rows, its one row added.
+ */
+static const char *absent_map(const struct qg_qos *q, const char *path, cJSON *rows)
+{
+	static const char *const maps[] = {"qos.lossless.ecn.", "qos.cnp.", "qos.pfc_watchdog.",
+					   "qos.lossless.pool."};
+	bool absent[] = {!q->ecn, !q->cnp, q->pfcwd.state != QG_PFCWD_ON, !q->pool_name[0]};
+	bool off = q->pfcwd.state == QG_PFCWD_OFF;
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		if (!absent[i] || strncmp(path, maps[i], strlen(maps[i])))
+			continue;
+		if (rows && i == 0)
+			row_str(rows, "qos.lossless.ecn", NULL, "default",
+				"off: no ECN marking, no DCQCN");
+		else if (rows && i == 1)
+			row_str(rows, "qos.cnp", NULL, "default", "no CNP class");
+		else if (rows && i == 2)
+			row_str(
+			    rows, "qos.pfc_watchdog", off ? "off" : NULL, off ? "given" : "default",
+			    off ? "off on the intent's ports: each target removes or disables it"
+				: "not managed: each switch keeps its own PFC watchdog");
+		else if (rows)
+			/* Required only where a used switch target writes one (intent_qos_settle_pool). */
+			row_str(rows, "qos.lossless.pool", NULL, "default",
+				"not given: no switch of the intent has a platform that writes a pool");
+		return maps[i];
+	}
+	return NULL;
+}
+
+/* A class's DSCP values, or its scheduling: keys that are more than one field. */
+static void class_row(cJSON *rows, const struct qg_key *k, const struct qg_class *c)
+{
+	char v[256];
+	size_t used = 0;
+	v[0] = '\0';
+	if (strstr(k->path, ".dscp")) {
+		for (int i = 0; i < c->n_dscp; i++)
+			used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%d", i ? "," : "",
+						 c->dscp[i]);
+		row_str(rows, k->path, v, "given", k->doc);
+	} else if (c->ets.mode == QG_ETS_UNSET) {
+		row_str(rows, k->path, NULL, "default",
+			"not set: the switch keeps its ETS default");
+	} else {
+		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
+		row_str(rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "given",
+			k->doc);
+	}
+}
+
+/*
+ * The policy's rows (verify's, or the rest), from the key table in its
+ * order: each key's value where its row says it lands, given or default by
+ * its given flag. An optional mapping the intent leaves out is one row.
+ */
+static void policy_rows(cJSON *rows, const struct qg_model *m, bool verify)
+{
+	size_t n;
+	const struct qg_key *keys = qg_keys(&n);
+	const char *said = NULL;
+	char reason[320];
+	for (size_t i = 0; i < n; i++) {
+		const struct qg_key *k = &keys[i];
+		if (!strncmp(k->path, "verify.", 7) != verify || strstr(k->path, "[]") ||
+		    strstr(k->path, ".ets."))
+			continue;
+		const char *map = absent_map(&m->qos, k->path, NULL);
+		if (map) {
+			if (map != said)
+				absent_map(&m->qos, k->path, rows);
+			said = map;
+			continue;
+		}
+		const void *base = policy_base(m, k);
+		const char *name = strrchr(k->path, '.');
+		if (!base && name && (!strcmp(name, ".dscp") || !strcmp(name, ".ets")) &&
+		    !strncmp(k->path, "qos.", 4))
+			class_row(rows, k,
+				  strncmp(k->path, "qos.cnp.", 8) ? &m->qos.lossless
+								  : &m->qos.cnpc);
+		if (!base)
+			continue;
+		bool given = qg_key_given(k, base);
+		row(rows, k->path, qg_key_value_json(k, base), given ? "given" : "default",
+		    policy_reason(m, k, given, reason, sizeof(reason)));
+	}
+}
+
+/* Derived values, each with the arithmetic that produced it. */
+static void derived_rows(cJSON *rows, const struct qg_model *m)
+{
+	const struct qg_qos *q = &m->qos;
+	char v[256], reason[320];
 	int dscp = qg_host_dscp(q), tos = qg_roce_tos(q), tos0 = qg_roce_tos_without_ecn(q);
 	row(rows, "derived.host_dscp", cJSON_CreateNumber(dscp), "derived",
 	    "the first of qos.lossless.dscp: what hosts put on RoCE packets");
@@ -322,84 +390,40 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		 "28, ICRC 4; the kernel's iboe_get_mtu)",
 		 q->mtu, QG_ROCE_MTU_OVERHEAD);
 	row(rows, "derived.roce_path_mtu", cJSON_CreateNumber(pmtu), "derived", reason);
+}
 
-	for (size_t i = 0; i < m->n_switches; i++) {
-		const struct qg_switch *s = &m->switches[i];
-		snprintf(key, sizeof(key), "switches.%s.address", s->name);
-		of(row_str(rows, key, s->address, "given", NULL), s->name);
-		snprintf(key, sizeof(key), "switches.%s.port", s->name);
-		snprintf(reason, sizeof(reason), "%s port",
-			 s->target->access ? s->target->access : "SSH");
-		of(row_int(rows, key, s->port, s->port_given, reason), s->name);
-		snprintf(key, sizeof(key), "switches.%s.user", s->name);
-		of(row_str(rows, key, s->user[0] ? s->user : NULL, s->user[0] ? "given" : "default",
-			   s->user[0] ? NULL
-				      : "from ~/.ssh/config, else the local user, at push time"),
-		   s->name);
-		/* A count: device.NAME.ports is the port list, as the target writes it. */
-		snprintf(key, sizeof(key), "switches.%s.port_count", s->name);
-		snprintf(reason, sizeof(reason), "%zu ports", s->n_ports);
-		of(row(rows, key, cJSON_CreateNumber((double)s->n_ports), "derived", reason),
-		   s->name);
-	}
-	for (size_t i = 0; i < m->n_hosts; i++) {
-		const struct qg_host *h = &m->hosts[i];
-		snprintf(key, sizeof(key), "hosts.%s.address", h->name);
-		of(row_str(rows, key, h->address, "given", NULL), h->name);
-		if (h->target->group) {
-			char group[QG_GROUP_LEN];
-			h->target->group(m, i, group);
-			snprintf(key, sizeof(key), "hosts.%s.group", h->name);
-			of(row_str(rows, key, group, "derived",
-				   "hosts whose settings are the same share one group: its "
-				   "settings and script body once (plan.json's groups)"),
-			   h->name);
-		}
-		snprintf(key, sizeof(key), "hosts.%s.port", h->name);
-		snprintf(reason, sizeof(reason), "%s port",
-			 h->target->access ? h->target->access : "SSH");
-		of(row_int(rows, key, h->port, h->port_given, reason), h->name);
-		snprintf(key, sizeof(key), "hosts.%s.user", h->name);
-		of(row_str(rows, key, h->user[0] ? h->user : NULL, h->user[0] ? "given" : "default",
-			   h->user[0] ? NULL
-				      : "from ~/.ssh/config, else the local user, at push time"),
+/* The keys a host target's rows add that explain shows, with what each means. */
+static void host_target_rows(cJSON *rows, const struct qg_host *h)
+{
+	char key[160];
+	if (!qg_target_takes(h->target, "function"))
+		return;
+	snprintf(key, sizeof(key), "hosts.%s.function", h->name);
+	of(row_str(rows, key, h->function == QG_FN_PF ? "pf" : "vf",
+		   h->function_given ? "given" : "default",
+		   h->function == QG_FN_PF ? "sets trust and PFC"
+					   : "trust and PFC belong to the hypervisor"),
+	   h->name);
+	if (h->function == QG_FN_PF) {
+		snprintf(key, sizeof(key), "hosts.%s.qos_tool", h->name);
+		of(row_str(rows, key, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
+			   h->qos_tool_given ? "given" : "default", NULL),
 		   h->name);
-		if (!qg_target_takes(h->target, "function"))
-			continue;
-		snprintf(key, sizeof(key), "hosts.%s.function", h->name);
-		of(row_str(rows, key, h->function == QG_FN_PF ? "pf" : "vf",
-			   h->function_given ? "given" : "default",
-			   h->function == QG_FN_PF ? "sets trust and PFC"
-						   : "trust and PFC belong to the hypervisor"),
+	}
+	if (qg_target_takes(h->target, "persist")) {
+		snprintf(key, sizeof(key), "hosts.%s.persist", h->name);
+		of(row_str(rows, key, h->persist ? "true" : "false",
+			   h->persist_given ? "given" : "default",
+			   h->persist ? "installed: re-applied when the NIC appears"
+				      : "runtime only: lost on a reboot or NIC reset"),
 		   h->name);
-		if (h->function == QG_FN_PF) {
-			snprintf(key, sizeof(key), "hosts.%s.qos_tool", h->name);
-			of(row_str(rows, key, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
-				   h->qos_tool_given ? "given" : "default", NULL),
-			   h->name);
-		}
-		if (qg_target_takes(h->target, "persist")) {
-			snprintf(key, sizeof(key), "hosts.%s.persist", h->name);
-			of(row_str(rows, key, h->persist ? "true" : "false",
-				   h->persist_given ? "given" : "default",
-				   h->persist ? "installed: re-applied when the NIC appears"
-					      : "runtime only: lost on a reboot or NIC reset"),
-			   h->name);
-		}
 	}
-	for (size_t i = 0; i < m->n_dvs; i++) {
-		const struct qg_dvs *s = &m->dvs[i];
-		snprintf(key, sizeof(key), "dvs.%s.mtu", s->name);
-		of(row_int(rows, key, s->mtu, s->mtu_given,
-			   s->mtu_given ? NULL : "default: qos.mtu"),
-		   s->name);
-		snprintf(key, sizeof(key), "dvs.%s.uplinks", s->name);
-		of(row_int(rows, key, s->uplinks, true, NULL), s->name);
-	}
-	row_int(rows, "verify.message_size", m->verify.message_size, m->verify.message_size_given,
-		"bytes per RDMA WRITE");
-	row_int(rows, "verify.duration_s", m->verify.duration_s, m->verify.duration_given, NULL);
-	/* Warnings kept on purpose: not printed, so said here, with the intent's reason. */
+}
+
+/* Warnings kept on purpose: not printed, so said here, with the intent's reason. */
+static void ack_rows(cJSON *rows, const struct qg_model *m)
+{
+	char key[160], reason[320];
 	for (size_t i = 0; i < m->n_acks; i++) {
 		const struct qg_ack *a = &m->acks[i];
 		const struct qg_warning_info *w = qg_warning_info(a->warning);
@@ -411,14 +435,12 @@ cJSON *qg_explain_json(const struct qg_model *m)
 				 w->meaning);
 		row_str(rows, key, "acknowledged", "given", reason);
 	}
+}
 
-	/* How each target in use turns the policy into its own terms. */
-	struct qg_explain_rows x = {rows, m};
-	for (size_t t = 0; m->targets && m->targets[t]; t++)
-		if (m->targets[t]->explain && qg_target_used(m, m->targets[t]))
-			m->targets[t]->explain(m, &x);
-
-	/* What each device will be set to, in the targets' own vocabulary. */
+/* What each device will be set to, in the targets' own vocabulary. */
+static void settings_rows(cJSON *rows, const struct qg_model *m)
+{
+	char key[160], reason[320];
 	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS; kind++) {
 		for (size_t i = 0; i < qg_device_count(m, kind); i++) {
 			const struct qg_target *tg = qg_target_for(m, kind, i);
@@ -438,252 +460,102 @@ cJSON *qg_explain_json(const struct qg_model *m)
 			qg_settings_free(&set);
 		}
 	}
-	cJSON_AddItemToObject(root, "groups", groups_json(m));
-	return root;
 }
 
-static const char *str_of(const cJSON *o, const char *key)
+/* The row of the group of alike hosts host i is in (struct qg_target's group()). */
+static void group_row(cJSON *rows, const struct qg_model *m, size_t i)
 {
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
-}
-
-static void value_text(const cJSON *r, char *buf, size_t len)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "value");
-	if (cJSON_IsString(v) || cJSON_IsRaw(v))
-		snprintf(buf, len, "%s", v->valuestring);
-	else if (cJSON_IsNumber(v))
-		snprintf(buf, len, "%.0f", v->valuedouble);
-	else
-		snprintf(buf, len, "-");
-}
-
-static void print_row(struct qg_buf *out, const char *key, const char *value, const char *source,
-		      const char *reason)
-{
-	if (reason && *reason)
-		qg_buf_printf(out, "%-44s %-20s %-8s %s\n", key, value, source, reason);
-	else
-		qg_buf_printf(out, "%-44s %-20s %s\n", key, value, source);
-}
-
-static void print_header(struct qg_buf *out)
-{
-	qg_buf_printf(out, "%-44s %-20s %-8s %s\n", "KEY", "VALUE", "SOURCE", "REASON");
-}
-
-/* A host's key with its name as "*": "hosts.gpu1.port" -> "hosts.*.port". */
-static void starred(const char *key, const char *name, char *buf, size_t len)
-{
-	const char *dot = strchr(key, '.');
-	size_t ln = strlen(name);
-	if (dot && !strncmp(dot + 1, name, ln) && dot[1 + ln] == '.')
-		snprintf(buf, len, "%.*s.*%s", (int)(dot - key), key, dot + 1 + ln);
-	else
-		snprintf(buf, len, "%s", key);
-}
-
-/* One grouped host: its name and its rows, in the order explain made them. */
-struct host_rows {
-	const char *name;
-	const cJSON **v;
-	size_t n, cap;
-};
-
-/* Host h's row whose starred key is sk; at index j when the hosts' rows line up, as they do. */
-static const cJSON *host_row(const struct host_rows *h, size_t j, const char *sk)
-{
-	char k[192];
-	for (size_t i = 0; i <= h->n; i++) {
-		size_t at = i == 0 ? j : i - 1;
-		if (at >= h->n || (i > 0 && at == j))
-			continue;
-		starred(str_of(h->v[at], "key"), h->name, k, sizeof(k));
-		if (!strcmp(k, sk))
-			return h->v[at];
-	}
-	return NULL;
-}
-
-static bool row_same(const cJSON *a, const cJSON *b)
-{
-	char va[256], vb[256];
-	if (!a || !b)
-		return false;
-	value_text(a, va, sizeof(va));
-	value_text(b, vb, sizeof(vb));
-	return !strcmp(va, vb) && !strcmp(str_of(a, "source"), str_of(b, "source")) &&
-	       !strcmp(str_of(a, "reason"), str_of(b, "reason"));
-}
-
-static size_t width(size_t w, const char *s)
-{
-	size_t n = strlen(s);
-	return n > w ? n : w;
+	const struct qg_host *h = &m->hosts[i];
+	char key[160], group[QG_GROUP_LEN];
+	h->target->group(m, i, group);
+	snprintf(key, sizeof(key), "hosts.%s.group", h->name);
+	of(row_str(rows, key, group, "derived",
+		   "hosts whose settings are the same share one group: its settings and script "
+		   "body once (plan.json's groups)"),
+	   h->name);
 }
 
 /*
- * One group of alike hosts (issue 25): its rows once, with "*" for the
- * host's name, then its hosts one per line with their addresses. One per
- * line so that `grep NAME` finds a host's line and a host added is a line
- * added, at 64 hosts as at 10,000. A row that differs within the group
- * (user, port, persist: who a host is, not its settings) says "(per host)"
- * and becomes a column of the table.
+ * A device's rows ("switches.NAME.port"), from the key table's rows of its
+ * list ("switches[]") that land in it, but its name: each value where it
+ * lands, given or default; a host's group after its address.
  */
-static void group_text(struct qg_buf *out, const cJSON *g, struct host_rows *h, size_t n)
+static void device_rows(cJSON *rows, const struct qg_model *m, const char *list, size_t i)
 {
-	size_t n0 = n ? h[0].n : 0;
-	bool *per = calloc(n0 ? n0 : 1, sizeof(*per));
-	char(*sk)[192] = calloc(n0 ? n0 : 1, sizeof(*sk));
-	if (!per || !sk) {
-		out->failed = true;
-		free(per);
-		free(sk);
-		return;
-	}
-	qg_buf_printf(out, "\nhosts of group %s (target %s): %zu host%s alike\n", str_of(g, "name"),
-		      str_of(g, "target"), n, n == 1 ? "" : "s");
-	print_header(out);
-	char value[256];
-	size_t cols = 0; /* the per-host columns after ADDRESS */
-	for (size_t j = 0; j < n0; j++) {
-		starred(str_of(h[0].v[j], "key"), h[0].name, sk[j], sizeof(sk[j]));
-		/* The address is the table's; the group is this block. */
-		if (!strcmp(sk[j], "hosts.*.address") || !strcmp(sk[j], "hosts.*.group"))
+	size_t n, ll = strlen(list);
+	const struct qg_key *keys = qg_keys(&n);
+	bool host = !strcmp(list, "hosts[]");
+	const struct qg_target *t = host		    ? m->hosts[i].target
+				    : strcmp(list, "dvs[]") ? m->switches[i].target
+							    : NULL;
+	const void *dev = host ? (const void *)&m->hosts[i]
+			  : t  ? (const void *)&m->switches[i]
+			       : (const void *)&m->dvs[i];
+	const char *name = host ? m->hosts[i].name : t ? m->switches[i].name : m->dvs[i].name;
+	char key[160], reason[160];
+	for (size_t j = 0; j < n; j++) {
+		const struct qg_key *k = &keys[j];
+		if (strncmp(k->path, list, ll) || k->path[ll] != '.' || k->base == QG_KB_NONE ||
+		    !strcmp(k->path + ll + 1, "name"))
 			continue;
-		bool same = true, same_source = true;
-		for (size_t k = 1; k < n; k++) {
-			const cJSON *r = host_row(&h[k], j, sk[j]);
-			same &= row_same(r, h[0].v[j]);
-			same_source &=
-			    r && !strcmp(str_of(r, "source"), str_of(h[0].v[j], "source"));
+		const char *field = k->path + ll + 1, *why = k->doc;
+		bool given = qg_key_given(k, dev);
+		/* The port's protocol, the user's fallback, a default that names its source. */
+		if (!strcmp(field, "port")) {
+			snprintf(reason, sizeof(reason), "%s port", t->access ? t->access : "SSH");
+			why = reason;
+		} else if (!given && !strcmp(field, "user")) {
+			why = "from ~/.ssh/config, else the local user, at push time";
+		} else if (!given && k->def) {
+			snprintf(reason, sizeof(reason), "default: %s", k->def);
+			why = reason;
 		}
-		value_text(h[0].v[j], value, sizeof(value));
-		if (!same) {
-			per[j] = true;
-			cols++;
-		}
-		char why[240];
-		snprintf(why, sizeof(why), "differs within the group: the column %s below",
-			 sk[j] + (strncmp(sk[j], "hosts.*.", 8) ? 0 : 8));
-		print_row(out, sk[j], same ? value : "(per host)",
-			  same_source ? str_of(h[0].v[j], "source") : "mixed",
-			  same ? str_of(h[0].v[j], "reason") : why);
+		snprintf(key, sizeof(key), "%.*s.%s.%s", (int)(ll - 2), list, name, field);
+		of(row(rows, key, qg_key_value_json(k, dev), given ? "given" : "default", why),
+		   name);
+		if (host && !strcmp(field, "address") && t->group)
+			group_row(rows, m, i);
 	}
-	/* The table: HOST, ADDRESS and the per-host rows, each column as wide as its widest. */
-	size_t wn = 4, wa = 7, *wc = calloc(n0 ? n0 : 1, sizeof(*wc));
-	if (!wc) {
-		out->failed = true;
-		free(per);
-		free(sk);
-		return;
-	}
-	for (size_t j = 0; j < n0; j++)
-		if (per[j])
-			wc[j] = width(0, sk[j] + (strncmp(sk[j], "hosts.*.", 8) ? 0 : 8));
-	for (size_t k = 0; k < n; k++) {
-		wn = width(wn, h[k].name);
-		const cJSON *a = host_row(&h[k], 0, "hosts.*.address");
-		wa = width(wa, a ? str_of(a, "value") : "-");
-		for (size_t j = 0; j < n0; j++) {
-			const cJSON *r = per[j] ? host_row(&h[k], j, sk[j]) : NULL;
-			if (r) {
-				value_text(r, value, sizeof(value));
-				wc[j] = width(wc[j], value);
-			}
-		}
-	}
-	/* Padded but the last column: no line ends in spaces. */
-	size_t left = cols;
-	qg_buf_printf(out, "%-*s %-*s", (int)wn, "HOST", left ? (int)wa : 0, "ADDRESS");
-	for (size_t j = 0; j < n0; j++)
-		if (per[j])
-			qg_buf_printf(out, " %-*s", --left ? (int)wc[j] : 0,
-				      sk[j] + (strncmp(sk[j], "hosts.*.", 8) ? 0 : 8));
-	qg_buf_printf(out, "\n");
-	for (size_t k = 0; k < n; k++) {
-		const cJSON *a = host_row(&h[k], 0, "hosts.*.address");
-		left = cols;
-		qg_buf_printf(out, "%-*s %-*s", (int)wn, h[k].name, left ? (int)wa : 0,
-			      a ? str_of(a, "value") : "-");
-		for (size_t j = 0; j < n0; j++) {
-			if (!per[j])
-				continue;
-			const cJSON *r = host_row(&h[k], j, sk[j]);
-			if (r)
-				value_text(r, value, sizeof(value));
-			qg_buf_printf(out, " %-*s", --left ? (int)wc[j] : 0, r ? value : "-");
-		}
-		qg_buf_printf(out, "\n");
-	}
-	free(wc);
-	free(per);
-	free(sk);
 }
 
-void qg_explain_text(const cJSON *explain, struct qg_buf *out)
+cJSON *qg_explain_json(const struct qg_model *m)
 {
-	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(explain, "rows");
-	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(explain, "groups");
-	qg_buf_printf(out, "fabric %s, intent sha256:%s\n\n", str_of(explain, "fabric"),
-		      str_of(explain, "intent_sha256"));
-	/* The grouped hosts, by name: their rows wait for their group's block. */
-	size_t nh = 0;
-	const cJSON *g, *r;
-	cJSON_ArrayForEach(g, groups) nh +=
-	    (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g, "hosts"));
-	struct host_rows *h = calloc(nh ? nh : 1, sizeof(*h));
-	struct qg_strmap by = {0}; /* host name -> index + 1 into h */
-	if (!h) {
-		out->failed = true;
-		return;
+	char hash[QG_SHA256_HEX], key[160], reason[96];
+	qg_model_hash(m, hash);
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "fabric", m->fabric);
+	cJSON_AddStringToObject(root, "intent_sha256", hash);
+	cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+
+	policy_rows(rows, m, false);
+	derived_rows(rows, m);
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		device_rows(rows, m, "switches[]", i);
+		/* A count: device.NAME.ports is the port list, as the target writes it. */
+		snprintf(key, sizeof(key), "switches.%s.port_count", s->name);
+		snprintf(reason, sizeof(reason), "%zu ports", s->n_ports);
+		of(row(rows, key, cJSON_CreateNumber((double)s->n_ports), "derived", reason),
+		   s->name);
 	}
-	size_t k = 0;
-	cJSON_ArrayForEach(g, groups)
-	{
-		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(g, "hosts"))
-		{
-			h[k].name = r->valuestring;
-			if (qg_strmap_put(&by, h[k].name, (void *)(k + 1), NULL) < 0)
-				out->failed = true;
-			k++;
-		}
+	for (size_t i = 0; i < m->n_hosts; i++) {
+		device_rows(rows, m, "hosts[]", i);
+		host_target_rows(rows, &m->hosts[i]);
 	}
-	print_header(out);
-	char value[256];
-	cJSON_ArrayForEach(r, rows)
-	{
-		const char *dev = str_of(r, "device");
-		size_t at = dev ? (size_t)qg_strmap_get(&by, dev) : 0;
-		if (at) {
-			struct host_rows *x = &h[at - 1];
-			if (x->n == x->cap) {
-				size_t cap = x->cap ? 2 * x->cap : 16;
-				const cJSON **v = realloc(x->v, cap * sizeof(*v));
-				if (!v) {
-					out->failed = true;
-					continue;
-				}
-				x->v = v;
-				x->cap = cap;
-			}
-			x->v[x->n++] = r;
-			continue;
-		}
-		value_text(r, value, sizeof(value));
-		print_row(out, str_of(r, "key"), value, str_of(r, "source"), str_of(r, "reason"));
-	}
-	k = 0;
-	cJSON_ArrayForEach(g, groups)
-	{
-		size_t n = (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g, "hosts"));
-		group_text(out, g, &h[k], n);
-		k += n;
-	}
-	for (k = 0; k < nh; k++)
-		free(h[k].v);
-	free(h);
-	qg_strmap_free(&by);
+	for (size_t i = 0; i < m->n_dvs; i++)
+		device_rows(rows, m, "dvs[]", i);
+	policy_rows(rows, m, true);
+	ack_rows(rows, m);
+
+	/* How each target in use turns the policy into its own terms. */
+	struct qg_explain_rows x = {rows, m};
+	for (size_t t = 0; m->targets && m->targets[t]; t++)
+		if (m->targets[t]->explain && qg_target_used(m, m->targets[t]))
+			m->targets[t]->explain(m, &x);
+
+	settings_rows(rows, m);
+	cJSON_AddItemToObject(root, "groups", groups_json(m));
+	return root;
 }
 
 int qg_explain_only(cJSON *explain, const char *device)
@@ -693,7 +565,8 @@ int qg_explain_only(cJSON *explain, const char *device)
 	int kept = 0;
 	while (r) {
 		cJSON *next = r->next;
-		const char *dev = str_of(r, "device");
+		const char *dev =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "device"));
 		if (dev && !strcmp(dev, device))
 			kept++;
 		else

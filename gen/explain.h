@@ -7,7 +7,7 @@
 #ifndef QG_EXPLAIN_H
 #define QG_EXPLAIN_H
 
-#include "buf.h"
+#include "explain_text.h" /* qg_explain_text(): the rows as text */
 #include "model.h"
 
 #include <cjson/cJSON.h>
@@ -18,12 +18,6 @@
  * it (device); groups are the alike hosts (struct qg_target's group()).
  */
 cJSON *qg_explain_json(const struct qg_model *m);
-/*
- * The same rows as an aligned text table: every row but the grouped hosts',
- * then one block per group of alike hosts, its rows once and its hosts with
- * their addresses (issue 25: 64 alike hosts were 64 times the same rows).
- */
-void qg_explain_text(const cJSON *explain, struct qg_buf *out);
 /* Keep only the rows of one device, and no groups (--host, --switch); how many were kept. */
 int qg_explain_only(cJSON *explain, const char *device);
 

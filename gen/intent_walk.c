@@ -54,14 +54,19 @@ bool walk_grow(struct walk *w, void **v, size_t n, size_t size)
 	return true;
 }
 
-/* A key refused where it is, which belongs in home: once per key (key_homes bounds them). */
+/* A key refused where it is, which belongs in home: once per key (the homed rows bound them). */
 static void note_misplaced(struct walk *w, const char *key, const char *home)
 {
 	for (size_t i = 0; i < w->n_misplaced; i++)
 		if (!strcmp(w->misplaced[i].key, key))
 			return;
-	if (walk_grow(w, (void **)&w->misplaced, w->n_misplaced, sizeof(*w->misplaced)))
-		w->misplaced[w->n_misplaced++] = (struct misplaced){key, home};
+	char *h = strdup(home);
+	if (!h)
+		w->d->oom = true;
+	else if (walk_grow(w, (void **)&w->misplaced, w->n_misplaced, sizeof(*w->misplaced)))
+		w->misplaced[w->n_misplaced++] = (struct misplaced){key, h};
+	else
+		free(h);
 }
 
 /* The diagnostic added last follows from `key` missing at path: dropped if it was misplaced. */
@@ -77,7 +82,7 @@ void walk_consequence(struct walk *w, const char *key, const char *path)
 	w->conseq[w->n_conseq++] = (struct consequence){key, p, w->d->n - 1};
 }
 
-/* Is path one of the places a key's home (key_homes) names? */
+/* Is path one of the places a key's home (key_home()) names? */
 static bool home_has(const char *home, const char *path)
 {
 	static const struct {
@@ -128,6 +133,8 @@ void walk_settle_consequences(struct walk *w)
 	for (size_t i = 0; i < w->n_conseq; i++)
 		free(w->conseq[i].path);
 	free(w->conseq);
+	for (size_t i = 0; i < w->n_misplaced; i++)
+		free(w->misplaced[i].home);
 	free(w->misplaced);
 }
 
@@ -191,55 +198,61 @@ void walk_list_allowed(char *out, size_t len, const char *const *allowed)
 		used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : "", allowed[i]);
 }
 
-/*
- * Where each key of the schema lives, for a key given at the wrong level:
- * "'ecn' belongs in qos.lossless" says more than the nearest spelling at the
- * level where it was found.
- */
-static const struct {
-	const char *key, *where;
-} key_homes[] = {
-    {"trust", "qos"},
-    {"mtu", "qos"},
-    {"switch_mtu", "qos"},
-    {"lossless", "qos"},
-    {"cnp", "qos"},
-    {"pool", "qos.lossless"},
-    {"ecn", "qos.lossless"},
-    {"priority", "qos.lossless or qos.cnp"},
-    {"dscp", "qos.lossless or qos.cnp"},
-    {"traffic_class", "qos.lossless or qos.cnp"},
-    {"ets", "qos.lossless or qos.cnp"},
-    {"memory_percent", "qos.lossless.pool"},
-    {"min_kb", "qos.lossless.ecn"},
-    {"max_kb", "qos.lossless.ecn"},
-    {"pfc_watchdog", "qos"},
-    {"detection_ms", "qos.pfc_watchdog"},
-    {"restoration_ms", "qos.pfc_watchdog"},
-    {"poll_ms", "qos.pfc_watchdog"},
-    {"weight", "an ets mapping"},
-    {"mode", "an ets mapping"},
-    {"ports", "a switch of switches"},
-    {"cable_length_m", "a switch of switches"},
-    {"netdev", "a host of hosts"},
-    {"rdma_device", "a host of hosts"},
-    {"function", "a host of hosts"},
-    {"pairs", "verify"},
-    {"qos", "the top level"},
-    {"switches", "the top level"},
-    {"hosts", "the top level"},
-    {"verify", "the top level"},
-    {"acknowledge", "the top level"},
-    {"fabric", "the top level"},
-    {"version", "the top level"},
-};
-
-static const char *key_home(const char *key)
+/* Where row path's key lives: its mapping's path, or what a list's item or an ets mapping is. */
+static void home_of(const char *path, char *out, size_t len)
 {
-	for (size_t i = 0; i < sizeof(key_homes) / sizeof(key_homes[0]); i++)
-		if (!strcmp(key, key_homes[i].key))
-			return key_homes[i].where;
-	return NULL;
+	const char *dot = strrchr(path, '.');
+	size_t n = dot ? (size_t)(dot - path) : 0;
+	if (!dot)
+		snprintf(out, len, "%s", "the top level");
+	else if (n == 10 && !strncmp(path, "switches[]", n))
+		snprintf(out, len, "%s", "a switch of switches");
+	else if (n == 7 && !strncmp(path, "hosts[]", n))
+		snprintf(out, len, "%s", "a host of hosts");
+	else if (n >= 4 && !strncmp(dot - 4, ".ets", 4))
+		snprintf(out, len, "%s", "an ets mapping");
+	else
+		snprintf(out, len, "%.*s", (int)n, path);
+}
+
+/* Add home to the " or "-joined list in out, unless it is there. */
+static void home_add(char *out, size_t len, const char *home)
+{
+	size_t l = strlen(home), used = strlen(out);
+	for (const char *h = out; *h;) {
+		const char *next = strstr(h, " or ");
+		size_t hl = next ? (size_t)(next - h) : strlen(h);
+		if (hl == l && !strncmp(h, home, l))
+			return;
+		h = next ? next + 4 : h + hl;
+	}
+	snprintf(out + used, len - used, "%s%s", used ? " or " : "", home);
+}
+
+/*
+ * Where key lives, for a key given at the wrong level ("'ecn' belongs in
+ * qos.lossless" says more than the nearest spelling at the level where it
+ * was found): the homes of the key table's rows of that name that are homed
+ * (gen/keys.h), then of the host targets' rows, into out. NULL: none.
+ */
+static const char *key_home(const struct walk *w, const char *key, char *out, size_t len)
+{
+	size_t n;
+	const struct qg_key *keys = qg_keys(&n);
+	char home[96];
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		const char *dot = strrchr(keys[i].path, '.');
+		if (keys[i].homed && !strcmp(dot ? dot + 1 : keys[i].path, key)) {
+			home_of(keys[i].path, home, sizeof(home));
+			home_add(out, len, home);
+		}
+	}
+	for (size_t t = 0; w->targets && w->targets[t]; t++)
+		for (const struct qg_key *k = w->targets[t]->key_rows; k && k->path; k++)
+			if (k->homed && !strcmp(k->path, key))
+				home_add(out, len, "a host of hosts");
+	return out[0] ? out : NULL;
 }
 
 /* The allowed key nearest to `key` (edit distance 1 or 2), or NULL. */
@@ -271,7 +284,8 @@ void walk_check_keys(struct walk *w, const struct qg_ynode *map, const char *pat
 			char list[256];
 			walk_list_allowed(list, sizeof(list), allowed);
 			const char *best = nearest_key(k->value, allowed);
-			const char *home = key_home(k->value);
+			char where[160];
+			const char *home = key_home(w, k->value, where, sizeof(where));
 			if (home)
 				note_misplaced(w, k->value, home);
 			if (home)
@@ -372,37 +386,25 @@ bool walk_scalar_int(const struct qg_ynode *n, long *out)
 }
 
 /*
- * The unit of each integer field that has one, by its key (the last part of
- * a path that names it), with the spellings of the unit itself that a value
- * may carry: "40m" for cable_length_m is 40, written without its unit.
+ * The row (gen/keys.h) whose unit a path's field is in, by the field's key:
+ * the last part of a path that names it, or one it passes through
+ * ("switches[a].cable_length_m.default"); NULL: none. A key's unit is its
+ * rows' (dvs[].mtu is in qos.mtu's bytes), so "40m" for cable_length_m is
+ * told to be 40, written without its unit.
  */
-static const struct {
-	const char *key, *unit, *spellings; /* spellings: lower case, space-separated */
-} key_units[] = {
-    {"cable_length_m", "metres", "m"},
-    {"min_kb", "kB", "kb k kib"},
-    {"max_kb", "kB", "kb k kib"},
-    {"mtu", "bytes", "b bytes"},
-    {"switch_mtu", "bytes", "b bytes"},
-    {"message_size", "bytes", "b bytes"},
-    {"detection_ms", "ms", "ms"},
-    {"restoration_ms", "ms", "ms"},
-    {"poll_ms", "ms", "ms"},
-    {"duration_s", "seconds", "s sec"},
-    {"weight", "percent", "%"},
-    {"memory_percent", "percent", "%"},
-};
-
-/* The field a path ends in or passes through ("switches[a].cable_length_m.default"), or -1. */
-static int unit_of(const char *path)
+static const struct qg_key *unit_of(const char *path)
 {
-	int found = -1;
+	size_t n;
+	const struct qg_key *keys = qg_keys(&n), *found = NULL;
 	const char *c = path;
 	while (*c) {
 		size_t len = strcspn(c, ".");
-		for (size_t k = 0; k < sizeof(key_units) / sizeof(key_units[0]); k++)
-			if (strlen(key_units[k].key) == len && !strncmp(c, key_units[k].key, len))
-				found = (int)k;
+		for (size_t k = 0; k < n; k++) {
+			const char *dot = strrchr(keys[k].path, '.'),
+				   *name = dot ? dot + 1 : keys[k].path;
+			if (keys[k].unit && strlen(name) == len && !strncmp(c, name, len))
+				found = &keys[k];
+		}
 		c += len + (c[len] == '.');
 	}
 	return found;
@@ -415,9 +417,10 @@ static int unit_of(const char *path)
  */
 bool walk_unit_given(struct walk *w, const struct qg_ynode *n, const char *path)
 {
-	int k = n->kind == QG_Y_SCALAR ? unit_of(path) : -1;
-	if (k < 0)
+	const struct qg_key *k = n->kind == QG_Y_SCALAR ? unit_of(path) : NULL;
+	if (!k)
 		return false;
+	const char *key = strrchr(k->path, '.') ? strrchr(k->path, '.') + 1 : k->path;
 	const char *s = n->value;
 	size_t num = strspn(s, "0123456789");
 	if (num && s[num] == '.')
@@ -433,18 +436,18 @@ bool walk_unit_given(struct walk *w, const struct qg_ynode *n, const char *path)
 		return false;
 	/* Is it the field's own unit? Then its number is what to write. */
 	bool own = false;
-	for (const char *sv = key_units[k].spellings; *sv;) {
+	for (const char *sv = k->unit_spellings; *sv;) {
 		size_t l = strcspn(sv, " ");
 		own |= l == u && !strncmp(sv, unit, l);
 		sv += l + (sv[l] == ' ');
 	}
 	if (own)
 		qg_error(w->d, n->pos, "%s: got '%s'; %s is in %s: write %.*s, without the unit",
-			 path, s, key_units[k].key, key_units[k].unit, (int)num, s);
+			 path, s, key, k->unit, (int)num, s);
 	else
 		qg_error(w->d, n->pos,
 			 "%s: got '%s'; %s is in %s: write the number of %s, without a unit", path,
-			 s, key_units[k].key, key_units[k].unit, key_units[k].unit);
+			 s, key, k->unit, k->unit);
 	return true;
 }
 

@@ -49,7 +49,8 @@ struct walk {
 	 * is over, since the first error says it already.
 	 */
 	struct misplaced {
-		const char *key, *home;
+		const char *key;
+		char *home; /* key_home()'s, owned */
 	} * misplaced;
 	size_t n_misplaced;
 	struct consequence {
@@ -115,7 +116,7 @@ void walk_settle_consequences(struct walk *w);
 /* Refused host entries: references to them say nothing more. */
 bool walk_poisoned_host(const struct walk *w, const char *name);
 void walk_poison_host(struct walk *w, const char *name);
-/* Mappings and their keys: unknown, misplaced (key_homes), duplicate, missing. */
+/* Mappings and their keys: unknown, misplaced (the key table's homed rows), duplicate, missing. */
 bool walk_key_allowed(const char *key, const char *const *allowed);
 void walk_list_allowed(char *out, size_t len, const char *const *allowed);
 void walk_check_keys(struct walk *w, const struct qg_ynode *map, const char *path,

@@ -45,6 +45,7 @@ enum qg_key_values {
  */
 enum qg_key_base {
 	QG_KB_NONE,
+	QG_KB_MODEL,  /* struct qg_model: the top level's version and fabric */
 	QG_KB_QOS,    /* struct qg_qos */
 	QG_KB_CLASS,  /* struct qg_class: either class, the row under its path */
 	QG_KB_VERIFY, /* struct qg_verify */
@@ -81,6 +82,24 @@ struct qg_key {
 	 * the syntax ECMA 262 and POSIX ERE share. NULL: no such expression.
 	 */
 	const char *pattern;
+	/*
+	 * Where in base the bool lands that says the key was given, plus one
+	 * (QG_KEY_GIVEN); 0: a key that lands is given (required, or with no
+	 * default to fall back to), optional text when it is not empty.
+	 * explain says "given" or "default" by it.
+	 */
+	size_t given;
+	/*
+	 * INT, NUMBER: the unit a value is in ("metres") and, lower case and
+	 * space-separated, the spellings of it a value may carry ("m"): "40m"
+	 * is told to be written 40 (gen/intent_walk.c). NULL: none.
+	 */
+	const char *unit, *unit_spellings;
+	/*
+	 * Named in the "belongs in" hint when the key is given at another
+	 * level: its home is the row's own path's mapping (gen/intent_walk.c).
+	 */
+	bool homed;
 };
 
 /* The patterns of gen/names.h's rules (their checks: gen/names.c). */
@@ -96,11 +115,16 @@ struct qg_key {
 
 /* A row's landing: an int field, or a char array (its size too), of the model's struct type. */
 #define QG_KEY_AT(kb, type, field) .base = kb, .offset = offsetof(type, field)
+/* The bool that says the row's key was given: a field of the same struct. */
+#define QG_KEY_GIVEN(type, field) .given = offsetof(type, field) + 1
 #define QG_KEY_AT_TEXT(kb, type, field)                                                            \
 	QG_KEY_AT(kb, type, field), .size = sizeof(((type *)0)->field)
 
 /* The intent's keys, in the order the loader lists them; n_out gets their number. */
 const struct qg_key *qg_keys(size_t *n_out);
+
+/* Whether row k's key was given, in base (its landing's struct): see qg_key's given. */
+bool qg_key_given(const struct qg_key *k, const void *base);
 
 /* The row of path, or NULL. */
 const struct qg_key *qg_key_find(const char *path);

@@ -23,38 +23,31 @@ static const char *key_name(const struct qg_key *k)
 	return dot ? dot + 1 : k->path;
 }
 
-/*
- * Key k's value from base, where it lands: a number, an enumeration's name,
- * hundredths as a decimal, or text (null when empty: an optional key not
- * given).
- */
-static void add_key(cJSON *o, const struct qg_key *k, const void *base)
+cJSON *qg_key_value_json(const struct qg_key *k, const void *base)
 {
 	const char *at = (const char *)base + k->offset;
 	char num[24];
-	if (k->type & QG_KEY_STRING) {
-		if (*at || k->required)
-			cJSON_AddStringToObject(o, key_name(k), at);
-		else
-			cJSON_AddNullToObject(o, key_name(k));
-		return;
-	}
+	if (k->type & QG_KEY_STRING)
+		return *at || k->required ? cJSON_CreateString(at) : cJSON_CreateNull();
 	if (k->type & QG_KEY_BOOL) {
 		bool b;
 		memcpy(&b, at, sizeof(b));
-		cJSON_AddBoolToObject(o, key_name(k), b);
-		return;
+		return cJSON_CreateBool(b);
 	}
 	int v;
 	memcpy(&v, at, sizeof(v));
-	if (k->type & QG_KEY_ENUM) {
-		cJSON_AddStringToObject(o, key_name(k), k->values[v]);
-	} else if (k->type & QG_KEY_NUMBER) {
+	if (k->type & QG_KEY_ENUM)
+		return cJSON_CreateString(k->values[v]);
+	if (k->type & QG_KEY_NUMBER) {
 		qg_centi_format(v, num);
-		cJSON_AddRawToObject(o, key_name(k), num);
-	} else {
-		cJSON_AddNumberToObject(o, key_name(k), v);
+		return cJSON_CreateRaw(num);
 	}
+	return cJSON_CreateNumber(v);
+}
+
+static void add_key(cJSON *o, const struct qg_key *k, const void *base)
+{
+	cJSON_AddItemToObject(o, key_name(k), qg_key_value_json(k, base));
 }
 
 /* The rows of mapping path's keys, in table order, NULL-terminated. */

@@ -9,9 +9,17 @@
 
 #include "fixed.h"
 #include "hash.h"
+#include "keys.h"
 #include "model.h"
 
 #include <cjson/cJSON.h>
+
+/*
+ * Row k's value (gen/keys.h) read from base, where it lands: a number, an
+ * enumeration's name, hundredths as a decimal, or text (null when empty: an
+ * optional key not given). The model's JSON and explain read values by it.
+ */
+cJSON *qg_key_value_json(const struct qg_key *k, const void *base);
 
 cJSON *qg_model_json(const struct qg_model *m);
 /* sha256 hex of the compact normalised JSON; 0 or -1. */

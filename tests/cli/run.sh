@@ -237,7 +237,7 @@ check explain-groups-alike-hosts $? "exit $st, $lines lines, $n hosts once: $(he
 "$Q" explain "$tmp/h64.yaml" --host gpu-07 >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st -eq 0 ] && grep -q '^hosts\.gpu-07\.group  *linux-pf-mlnx_qos  *derived' "$tmp/out" &&
-	grep -q '^hosts\.gpu-07\.address  *10\.1\.0\.17  *given$' "$tmp/out" &&
+	grep -q '^hosts\.gpu-07\.address  *10\.1\.0\.17  *given  *where push and verify reach the host$' "$tmp/out" &&
 	grep -q '^device\.gpu-07\.mtu  *9000 ' "$tmp/out" && ! grep -q 'gpu-08\|^qos\.' "$tmp/out"
 check explain-host $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
 "$Q" explain "$tmp/h64.yaml" --host gpu-7 >"$tmp/out" 2>"$tmp/err"

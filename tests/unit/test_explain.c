@@ -2,6 +2,8 @@
 #include "helpers.h"
 
 #include "../../gen/explain.h"
+#include "../../gen/keys.h"
+#include "../../gen/modeljson.h"
 #include "../../gen/settings.h"
 
 static const cJSON *find_row(const cJSON *e, const char *key)
@@ -240,6 +242,55 @@ static void test_alike_hosts_grouped(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * The policy's rows come from the key table (issue 26): each key that lands
+ * in the model has its row, its value read where the row says it lands,
+ * "given" or "default" by its given flag, and its doc line where explain
+ * has no reason of its own.
+ */
+static void test_policy_rows_from_key_table(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_example("rdg-vsphere.yaml", &m);
+	cJSON *e = qg_explain_json(&m);
+	size_t n, found = 0;
+	const struct qg_key *keys = qg_keys(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct qg_key *k = &keys[i];
+		const void *base =
+		    k->base == QG_KB_MODEL    ? (const void *)&m
+		    : k->base == QG_KB_QOS    ? (const void *)&m.qos
+		    : k->base == QG_KB_VERIFY ? (const void *)&m.verify
+		    : k->base == QG_KB_CLASS && !strncmp(k->path, "qos.lossless.", 13)
+			? (const void *)&m.qos.lossless
+			: NULL;
+		if (!base || strstr(k->path, ".ets.") || !strncmp(k->path, "qos.pfc_watchdog.", 17))
+			continue;
+		const cJSON *r = find_row(e, k->path);
+		assert_non_null(r);
+		found++;
+		assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "source")),
+				    qg_key_given(k, base) ? "given" : "default");
+		cJSON *want = qg_key_value_json(k, base);
+		char *a = cJSON_PrintUnformatted(want),
+		     *b = cJSON_PrintUnformatted(cJSON_GetObjectItem(r, "value"));
+		assert_string_equal(a, b);
+		free(a);
+		free(b);
+		cJSON_Delete(want);
+	}
+	assert_true(found >= 10);
+	/* No reason of its own: the row's doc line. */
+	const cJSON *d = find_row(e, "verify.duration_s");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(d, "reason")),
+			    qg_key_find("verify.duration_s")->doc);
+	/* The pfc watchdog not given: one row, not managed. */
+	assert_non_null(find_row(e, "qos.pfc_watchdog"));
+	cJSON_Delete(e);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +298,7 @@ int main(void)
 	    cmocka_unit_test(test_derived_with_reasons),
 	    cmocka_unit_test(test_one_vocabulary),
 	    cmocka_unit_test(test_alike_hosts_grouped),
+	    cmocka_unit_test(test_policy_rows_from_key_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

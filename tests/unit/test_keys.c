@@ -300,6 +300,42 @@ static void test_schema_shape(void **state)
 	cJSON_Delete(s);
 }
 
+/*
+ * The hints the loader takes from the rows (issue 26): a unit only on a
+ * number, with its spellings; a given flag only where a value lands; a
+ * homed key's home is its row's own path.
+ */
+static void test_units_homes_given(void **state)
+{
+	(void)state;
+	size_t n, units = 0, homed = 0;
+	const struct qg_key *rows = qg_keys(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct qg_key *k = &rows[i];
+		if (k->unit) {
+			assert_true(k->type & (QG_KEY_INT | QG_KEY_NUMBER));
+			assert_non_null(k->unit_spellings);
+			assert_true(strlen(k->unit_spellings) > 0);
+			units++;
+		}
+		if (k->given)
+			assert_true(k->base != QG_KB_NONE && k->def);
+		homed += k->homed;
+	}
+	assert_true(units >= 10);
+	assert_true(homed >= 30);
+	/* Optional text is given when it is not empty. */
+	struct qg_switch s = {0};
+	const struct qg_key *user = qg_key_find("switches[].user");
+	assert_false(qg_key_given(user, &s));
+	strcpy(s.user, "admin");
+	assert_true(qg_key_given(user, &s));
+	const struct qg_key *port = qg_key_find("switches[].port");
+	assert_false(qg_key_given(port, &s));
+	s.port_given = true;
+	assert_true(qg_key_given(port, &s));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +347,7 @@ int main(void)
 	    cmocka_unit_test(test_enum_values_in_model_order),
 	    cmocka_unit_test(test_patterns_are_the_checks),
 	    cmocka_unit_test(test_schema_shape),
+	    cmocka_unit_test(test_units_homes_given),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
