@@ -41,7 +41,13 @@ int qg_roce_path_mtu(int netdev_mtu);
  * Linux, the same setting.
  */
 long qg_ecn_bytes(int kb);
-/* Ethernet header + 802.1Q tag + FCS: what a switch port MTU adds to the IP MTU. */
+/*
+ * What the least switch port MTU adds to the host's IP MTU: the Ethernet
+ * header (14 bytes) and the FCS (4), an untagged frame's 18. A trust-pcp
+ * fabric's 802.1Q tag adds 4 more: the default switch MTU (9216) leaves
+ * room for it. The vendors do not say alike whether their port MTU counts
+ * the header and FCS (docs/intent.md), so this is a floor, not a size.
+ */
 #define QG_SWITCH_MTU_OVERHEAD 18
 /* The DSCP-to-priority map that Onyx and mlx5 apply by default: DSCP/8. */
 static inline int qg_default_dscp_priority(int dscp)

@@ -172,19 +172,19 @@ static void switch_mtu_reason(const struct qg_model *m, char *reason, size_t len
 	if (!oses[0])
 		snprintf(reason, len,
 			 "switch ports (this intent has no switch); at least mtu + %d (Ethernet "
-			 "header, VLAN tag, FCS), at most %d",
+			 "header and FCS), at most %d",
 			 QG_SWITCH_MTU_OVERHEAD, smax);
 	else if (m->qos.switch_mtu_given)
 		snprintf(reason, len,
 			 "the one port MTU of every switch in the fabric; at least mtu + %d "
-			 "(Ethernet header, VLAN tag, FCS), at most %d, the smallest largest port "
+			 "(Ethernet header and FCS), at most %d, the smallest largest port "
 			 "MTU of its switch OSes (%s)",
 			 QG_SWITCH_MTU_OVERHEAD, smax, oses);
 	else
 		snprintf(reason, len,
 			 "the one port MTU of every switch in the fabric: the smallest largest "
 			 "port MTU of its switch OSes (%s), so every OS gets the same; at least "
-			 "mtu + %d (Ethernet header, VLAN tag, FCS)",
+			 "mtu + %d (Ethernet header and FCS)",
 			 oses, QG_SWITCH_MTU_OVERHEAD);
 }
 

@@ -269,7 +269,7 @@ void intent_qos_settle_switch_mtu(struct walk *w, struct qg_qos *q)
 	struct qg_pos at = q->switch_mtu_given ? q->switch_mtu_pos : q->mtu_pos;
 	qg_error(w->d, at,
 		 "qos.switch_mtu %d is below mtu %d + %d; a switch port must carry the "
-		 "host MTU plus Ethernet header, VLAN tag and FCS",
+		 "host MTU plus the Ethernet header and FCS",
 		 q->switch_mtu, q->mtu, QG_SWITCH_MTU_OVERHEAD);
 	/* The fix that works: no switch MTU above the fabric's largest exists to raise it to. */
 	if (q->mtu + QG_SWITCH_MTU_OVERHEAD > max && oses[0])
