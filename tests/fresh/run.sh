@@ -13,7 +13,8 @@
 # Needs root (mount, chroot); installs mmdebstrap on this machine if missing.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-shared=$(cd "$top/../shared" 2>/dev/null && pwd) || shared=
+# -P: a ../shared that is a link is copied as the folder it names, not as the link.
+shared=$(cd "$top/../shared" 2>/dev/null && pwd -P) || shared=
 fail() {
 	echo "FAIL fresh: $*"
 	exit 1
