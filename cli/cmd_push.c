@@ -24,6 +24,30 @@ static bool one_device_choice(const struct push_opts *po, bool all)
 	       1;
 }
 
+/* An option diff and push share (the device choice, SSH, TLS): EXIT_OK or the usage exit. */
+static int device_option(const char *cmd, int c, struct push_opts *po, bool *all, char **argv)
+{
+	switch (cli_ssh_option(cmd, c, po, all)) {
+	case 1:
+		return EXIT_OK;
+	case 0:
+		return cli_bad_option(cmd, c, argv);
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+/* After the options: one intent file and one way of naming the devices; EXIT_OK or usage. */
+static int device_args(const char *cmd, int argc, const struct push_opts *po, bool all)
+{
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, "expected one INTENT file");
+	if (!one_device_choice(po, all))
+		return cli_usage_error(
+		    cmd, "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
+	return EXIT_OK;
+}
+
 static const struct option diff_opts[] = {
     SSH_OPTIONS,
     {"running-config", required_argument, NULL, 'r'},
@@ -147,22 +171,16 @@ int cmd_diff(int argc, char **argv)
 		case 'P':
 			ask = true;
 			break;
-		default:
-			switch (cli_ssh_option("diff", c, &po, &all)) {
-			case 1:
-				break;
-			case 0:
-				return cli_bad_option("diff", c, argv);
-			default:
-				return EXIT_USAGE;
-			}
+		default: {
+			int rc = device_option("diff", c, &po, &all, argv);
+			if (rc != EXIT_OK)
+				return rc;
+		}
 		}
 	}
-	if (optind != argc - 1)
-		return cli_usage_error("diff", "expected one INTENT file");
-	if (!one_device_choice(&po, all))
-		return cli_usage_error(
-		    "diff", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
+	int usage = device_args("diff", argc, &po, all);
+	if (usage != EXIT_OK)
+		return usage;
 	if (file && !po.switch_name)
 		return cli_usage_error("diff", "--running-config goes with --switch NAME");
 	cJSON *env = json ? cli_json_envelope("diff", argv[optind]) : NULL;
@@ -250,22 +268,16 @@ int cmd_push(int argc, char **argv)
 			po.verify_port = (int)v;
 			break;
 		}
-		default:
-			switch (cli_ssh_option("push", c, &po, &all)) {
-			case 1:
-				break;
-			case 0:
-				return cli_bad_option("push", c, argv);
-			default:
-				return EXIT_USAGE;
-			}
+		default: {
+			int rc = device_option("push", c, &po, &all, argv);
+			if (rc != EXIT_OK)
+				return rc;
+		}
 		}
 	}
-	if (optind != argc - 1)
-		return cli_usage_error("push", "expected one INTENT file");
-	if (!one_device_choice(&po, all))
-		return cli_usage_error(
-		    "push", "name the devices: --switch NAME, --host NAME, --dvs NAME, or --all");
+	int usage = device_args("push", argc, &po, all);
+	if (usage != EXIT_OK)
+		return usage;
 	if (po.batch && !all)
 		return cli_usage_error("push", "--batch goes with --all");
 	/* Traffic proves a pushed fabric: not one device, not a dry run, not an uninstall. */
