@@ -71,7 +71,7 @@ static int connect_side(struct side *s, const struct qg_ssh_opts *o)
 static int read_facts(struct side *s, struct vr_facts *f)
 {
 	struct qg_buf script = {0}, out = {0};
-	vr_facts_script(s->h, &script);
+	vr_facts_script(&s->h->nics[0], &script);
 	int status = -1, rc = qg_ssh_run(s->ssh, "sh -s", script.data, script.len, &out, NULL,
 					 &status, s->fail, sizeof(s->fail));
 	if (rc == 0 && vr_facts_parse(out.data ? out.data : "", f, s->fail, sizeof(s->fail)) != 0)
@@ -196,7 +196,7 @@ static void run_pair(const struct qg_model *m, const struct verify_opts *vo, str
 	else {
 		snprintf(r->why, sizeof(r->why),
 			 "%s: no IPv4 address on %s to run RoCE traffic to (is the netdev up?)",
-			 s->h->name, s->h->netdev);
+			 s->h->name, s->h->nics[0].netdev);
 		r->unreachable = true;
 		return;
 	}
@@ -216,8 +216,8 @@ static void run_pair(const struct qg_model *m, const struct verify_opts *vo, str
 	cli.gid_index = c->before.have_qosgen ? -1 : c->before.gid_index;
 	r->run.tclass = cli.tclass;
 	struct qg_buf sscript = {0}, cscript = {0};
-	vr_run_script(s->h, &srv, &sscript);
-	vr_run_script(c->h, &cli, &cscript);
+	vr_run_script(&s->h->nics[0], &srv, &sscript);
+	vr_run_script(&c->h->nics[0], &cli, &cscript);
 
 	struct server_job job = {.s = s, .script = sscript.data};
 	pthread_t tid;

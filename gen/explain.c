@@ -396,18 +396,19 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 static void host_target_rows(cJSON *rows, const struct qg_host *h)
 {
 	char key[160];
-	if (!qg_target_takes(h->target, "function"))
+	if (!qg_target_takes(h->target, "function") || !h->n_nics)
 		return;
+	const struct qg_nic *nic = &h->nics[0];
 	snprintf(key, sizeof(key), "hosts.%s.function", h->name);
-	of(row_str(rows, key, h->function == QG_FN_PF ? "pf" : "vf",
-		   h->function_given ? "given" : "default",
-		   h->function == QG_FN_PF ? "sets trust and PFC"
+	of(row_str(rows, key, nic->function == QG_FN_PF ? "pf" : "vf",
+		   nic->function_given ? "given" : "default",
+		   nic->function == QG_FN_PF ? "sets trust and PFC"
 					   : "trust and PFC belong to the hypervisor"),
 	   h->name);
-	if (h->function == QG_FN_PF) {
+	if (nic->function == QG_FN_PF) {
 		snprintf(key, sizeof(key), "hosts.%s.qos_tool", h->name);
-		of(row_str(rows, key, h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
-			   h->qos_tool_given ? "given" : "default", NULL),
+		of(row_str(rows, key, nic->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
+			   nic->qos_tool_given ? "given" : "default", NULL),
 		   h->name);
 	}
 	if (qg_target_takes(h->target, "persist")) {

@@ -62,9 +62,12 @@ static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char 
 	}
 }
 
-/* A platform key of host h that its target takes: read it into the model. */
+/*
+ * A platform key of host h that its target takes: read it into the model; a
+ * NIC's key (the row's base QG_KB_NIC) into nic, the one-NIC shorthand's.
+ */
 static void load_host_key(struct walk *w, const struct qg_ynode *item, const char *path,
-			  const char *key, struct qg_host *h)
+			  const char *key, struct qg_host *h, struct qg_nic *nic)
 {
 	static const char *const booleans[] = {"false", "true", NULL};
 	char sub[PATH_LEN];
@@ -77,23 +80,24 @@ static void load_host_key(struct walk *w, const struct qg_ynode *item, const cha
 	const struct qg_key *r = walk_target_row(h->target, key);
 	if (!strcmp(key, "pvrdma_vmknic"))
 		h->pvrdma_vmknic_pos = v->pos; /* esxi's check() points at it */
-	if (r && r->base == QG_KB_HOST && (r->type & QG_KEY_STRING) && r->ok) {
+	char *base = r && r->base == QG_KB_NIC ? (char *)nic : r && r->base == QG_KB_HOST ? (char *)h : NULL;
+	if (base && (r->type & QG_KEY_STRING) && r->ok) {
 		/* Text: the target's row says its rule and where it lands. */
-		walk_read_str(w, v, sub, r->ok, r->rule, (char *)h + r->offset, r->size);
-	} else if (!strcmp(key, "function")) {
+		walk_read_str(w, v, sub, r->ok, r->rule, base + r->offset, r->size);
+	} else if (!strcmp(key, "function") && nic) {
 		int f = walk_read_enum(w, v, sub, walk_key_values(walk_target_row(h->target, key)));
 		if (f >= 0) {
-			h->function = (enum qg_function)f;
-			h->function_given = true;
+			nic->function = (enum qg_function)f;
+			nic->function_given = true;
 		}
-	} else if (!strcmp(key, "qos_tool")) {
+	} else if (!strcmp(key, "qos_tool") && nic) {
 		int t = walk_read_enum(w, v, sub, walk_key_values(walk_target_row(h->target, key)));
 		if (t >= 0) {
-			h->qos_tool = (enum qg_qos_tool)t;
-			h->qos_tool_given = true;
+			nic->qos_tool = (enum qg_qos_tool)t;
+			nic->qos_tool_given = true;
 		}
 		/* function is read before qos_tool (the target's keys list is in that order). */
-		if (t >= 0 && h->function == QG_FN_VF)
+		if (t >= 0 && nic->function == QG_FN_VF)
 			qg_warning(w->d, v->pos, QG_W_QOS_TOOL_IGNORED_FOR_VF,
 				   "%s: ignored for function vf; trust and PFC belong to the "
 				   "hypervisor",
@@ -111,6 +115,41 @@ static void load_host_key(struct walk *w, const struct qg_ynode *item, const cha
 			h->persist_given = true;
 		}
 	}
+}
+
+/* Whether target t's devices have NICs: a key row of it lands in one. */
+static bool target_has_nics(const struct qg_target *t)
+{
+	for (const struct qg_key *r = t->key_rows; r && r->path; r++)
+		if (r->base == QG_KB_NIC)
+			return true;
+	return false;
+}
+
+/*
+ * Host h's NICs: n of them, zeroed, owned by the model (its nic_blocks);
+ * NULL for a target without NICs, or out of memory (said).
+ */
+static struct qg_nic *host_nics(struct walk *w, struct qg_host *h, size_t n)
+{
+	struct qg_model *m = w->m;
+	if (!target_has_nics(h->target))
+		return NULL;
+	/* The list doubles when it fills (at 0, 1, 2, 4 ...): linear in the hosts entries. */
+	size_t have = m->n_nic_blocks;
+	struct qg_nic **blocks = m->nic_blocks;
+	if ((have & (have - 1)) == 0 &&
+	    (blocks = realloc(blocks, (have ? 2 * have : 1) * sizeof(*blocks))))
+		m->nic_blocks = blocks;
+	struct qg_nic *nics = blocks ? calloc(n, sizeof(*nics)) : NULL;
+	if (!nics) {
+		w->d->oom = true;
+		return NULL;
+	}
+	m->nic_blocks[m->n_nic_blocks++] = nics;
+	h->nics = nics;
+	h->n_nics = n;
+	return nics;
 }
 
 /* How many hosts a hosts entry gives: a host list's size, else 1. */
@@ -294,8 +333,11 @@ void intent_hosts_load(struct walk *w, const struct qg_ynode *n)
 		forbid_keys(w, item, path, keys, h->target);
 		/* A target that can install its settings does so unless told not to. */
 		h->persist = qg_target_takes(h->target, "persist");
+		struct qg_nic *nic = host_nics(w, h, 1);
+		if (nic)
+			nic->pos = h->pos;
 		for (size_t k = 0; h->target->keys && h->target->keys[k]; k++)
-			load_host_key(w, item, path, h->target->keys[k], h);
+			load_host_key(w, item, path, h->target->keys[k], h, nic);
 		/* Every setting read once, at the entry's lines: now one host per name. */
 		if (list)
 			expand_hosts(w, item, list, path, h);

@@ -51,6 +51,7 @@ enum qg_key_base {
 	QG_KB_VERIFY, /* struct qg_verify */
 	QG_KB_SWITCH, /* struct qg_switch */
 	QG_KB_HOST,   /* struct qg_host */
+	QG_KB_NIC,    /* struct qg_nic: a host's NIC (its nics[0] for the one-NIC shorthand) */
 	QG_KB_DVS,    /* struct qg_dvs */
 };
 

@@ -114,6 +114,18 @@ struct qg_port {
 	uint8_t split;
 };
 
+/*
+ * A role's ECN thresholds replace qos.lossless.ecn's on its ports; the MTU
+ * is the fabric's, one for every port (issue 28).
+ */
+struct qg_port_role {
+	char name[QG_NAME_LEN];
+	bool ecn_given; /* ecn: given: its thresholds, else the policy's */
+	int ecn_min_kb, ecn_max_kb;
+	int cable_m; /* 0: not given */
+	struct qg_pos pos;
+};
+
 struct qg_switch {
 	char name[QG_NAME_LEN];
 	const struct qg_target *target; /* from `platform:` */
@@ -129,11 +141,36 @@ struct qg_switch {
 	 * port a mapping without `default` leaves out.
 	 */
 	int *cable_m;
-	struct qg_pos pos, ports_pos, cable_pos;
+	/*
+	 * roles (issue 28): named sets of the switch's ports with their own ECN
+	 * thresholds and cable length, e.g. the ports to hosts and those to
+	 * spines. port_role is parallel to ports: the index of its role plus
+	 * one, 0 for a port in no role (it takes the policy's). NULL and 0 when
+	 * the intent gives no roles. A role's cable length lands in cable_m.
+	 */
+	struct qg_port_role *roles;
+	size_t n_roles;
+	uint8_t *port_role;
+	struct qg_pos pos, ports_pos, cable_pos, roles_pos;
 };
 
 enum qg_qos_tool { QG_TOOL_MLNX_QOS, QG_TOOL_DCB };
 enum qg_function { QG_FN_PF, QG_FN_VF };
+
+/*
+ * One RoCE NIC of a host (issue 28): its netdev, its RDMA device, and what
+ * shapes its calls. A GPU server has one per rail; the one-NIC shorthand
+ * (netdev, rdma_device, function, qos_tool on the host entry) is nics[0].
+ */
+struct qg_nic {
+	char netdev[QG_IFNAME_LEN];
+	char rdma_device[QG_NAME_LEN];
+	enum qg_qos_tool qos_tool;
+	bool qos_tool_given;
+	enum qg_function function;
+	bool function_given;
+	struct qg_pos pos;
+};
 
 struct qg_host {
 	char name[QG_NAME_LEN];
@@ -142,13 +179,17 @@ struct qg_host {
 	int port; /* SSH port */
 	bool port_given;
 	char user[QG_USER_LEN];
-	/* The platform keys: which a target takes is its keys list. */
-	char netdev[QG_IFNAME_LEN];
-	char rdma_device[QG_NAME_LEN];
-	enum qg_qos_tool qos_tool;
-	bool qos_tool_given;
-	enum qg_function function;
-	bool function_given;
+	/*
+	 * The platform keys: which a target takes is its keys list. nics: the
+	 * host's RoCE NICs in the order given, at least one for a target that
+	 * takes netdev (linux), none otherwise. The hosts of one host list share
+	 * one array (the model's nic_blocks own it). nics_listed: given as
+	 * `nics:`, not as the one-NIC shorthand.
+	 */
+	const struct qg_nic *nics;
+	size_t n_nics;
+	bool nics_listed;
+	struct qg_pos nics_pos;
 	char uplink[QG_IFNAME_LEN];
 	char pvrdma_vmknic[QG_IFNAME_LEN]; /* "" = not given */
 	/* Installed on the host so its settings come back after a reset (linux: default true). */
@@ -171,10 +212,19 @@ struct qg_dvs {
 	struct qg_pos pos;
 };
 
+/*
+ * A verify pair: client's NIC k talks to server's NIC k for each rail k it
+ * names (issue 28). rails: indices into both hosts' nics, ascending; a pair
+ * that names none (n_rails 0, rails_given false) runs rail 0 alone, the
+ * one-NIC behaviour; `rails: all` is every rail of the host with fewer.
+ */
 struct qg_pair {
 	size_t client, server;	/* indices into model.hosts */
 	int64_t min_gbps_centi; /* Gb/s x100 */
-	struct qg_pos pos;
+	size_t *rails;
+	size_t n_rails;
+	bool rails_given, rails_all;
+	struct qg_pos pos, rails_pos;
 };
 
 struct qg_verify {
@@ -213,6 +263,9 @@ struct qg_model {
 	size_t n_switches;
 	struct qg_host *hosts;
 	size_t n_hosts;
+	/* The hosts' nics arrays, one per hosts entry that has NICs: freed with the model. */
+	struct qg_nic **nic_blocks;
+	size_t n_nic_blocks;
 	struct qg_dvs *dvs;
 	size_t n_dvs;
 	struct qg_verify verify;

@@ -204,10 +204,12 @@ cJSON *qg_model_json(const struct qg_model *m)
 		/* The platform keys its target takes, defaults filled in: its rows, in order. */
 		for (const struct qg_key *r = h->target->key_rows; r && r->path; r++) {
 			/* A VF's trust and PFC are the hypervisor's: no tool sets them. */
-			if (!strcmp(r->path, "qos_tool") && h->function != QG_FN_PF)
+			if (!strcmp(r->path, "qos_tool") && h->n_nics && h->nics[0].function != QG_FN_PF)
 				continue;
 			if (r->base == QG_KB_HOST)
 				add_key(o, r, h);
+			else if (r->base == QG_KB_NIC && h->n_nics)
+				add_key(o, r, &h->nics[0]);
 		}
 		cJSON_AddItemToArray(hosts, o);
 	}

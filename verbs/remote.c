@@ -49,7 +49,7 @@ static const char facts_body[] =
     "command -v ib_write_bw >/dev/null 2>&1 && echo 'have ib_write_bw'\n"
     "exit 0\n";
 
-void vr_facts_script(const struct qg_host *h, struct qg_buf *out)
+void vr_facts_script(const struct qg_nic *h, struct qg_buf *out)
 {
 	qg_buf_puts(out, "net=");
 	qg_sh_word(out, h->netdev);
@@ -154,7 +154,7 @@ void vr_facts_free(struct vr_facts *f)
 	vc_counters_free(&f->counters);
 }
 
-void vr_run_script(const struct qg_host *h, const struct vr_run *r, struct qg_buf *out)
+void vr_run_script(const struct qg_nic *h, const struct vr_run *r, struct qg_buf *out)
 {
 	char gid[32] = "";
 	if (r->gid_index >= 0)

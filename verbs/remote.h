@@ -34,7 +34,7 @@ struct vr_facts {
 	struct vc_counters counters;
 };
 
-void vr_facts_script(const struct qg_host *h, struct qg_buf *out);
+void vr_facts_script(const struct qg_nic *h, struct qg_buf *out);
 /* 0, or -1 when the text is not a facts answer (err says why). */
 int vr_facts_parse(const char *text, struct vr_facts *f, char *err, size_t errlen);
 void vr_facts_free(struct vr_facts *f);
@@ -57,7 +57,7 @@ struct vr_run {
  * speak one protocol). A perftest client retries while the server is not
  * listening yet; qosgen probe retries by itself.
  */
-void vr_run_script(const struct qg_host *h, const struct vr_run *r, struct qg_buf *out);
+void vr_run_script(const struct qg_nic *h, const struct vr_run *r, struct qg_buf *out);
 
 struct vr_result {
 	bool ok;

@@ -65,7 +65,7 @@ static void step(struct walk *w, const char *key, const char *value, const char 
  * priority and never reads the map (mlnx_qos does not even print it then), and
  * a VF has no map of its own: the PF's, which the hypervisor owns, applies.
  */
-static void linux_walk_dscp_map(const struct qg_model *m, const struct qg_host *h, struct walk *w)
+static void linux_walk_dscp_map(const struct qg_model *m, const struct qg_nic *h, struct walk *w)
 {
 	const struct qg_qos *q = &m->qos;
 	if (h->function != QG_FN_PF || q->trust != QG_TRUST_DSCP)
@@ -89,11 +89,11 @@ static void linux_walk_dscp_map(const struct qg_model *m, const struct qg_host *
 }
 
 /*
- * Host h's settings, or its group's calls: h is then a copy whose device
+ * NIC h's settings, or its group's calls: h is then a copy whose device
  * names are host_script.h's markers, written as $qg_netdev and
  * $qg_rdma_device.
  */
-static void linux_walk(const struct qg_model *m, const struct qg_host *h, struct walk *w)
+static void linux_walk(const struct qg_model *m, const struct qg_nic *h, struct walk *w)
 {
 	const struct qg_qos *q = &m->qos;
 	char v[160], path[200], key[64];
@@ -173,7 +173,7 @@ static void linux_walk(const struct qg_model *m, const struct qg_host *h, struct
 static int linux_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
 {
 	struct walk w = {.set = out};
-	linux_walk(m, &m->hosts[i], &w);
+	linux_walk(m, &m->hosts[i].nics[0], &w);
 	return out->oom ? -ENOMEM : 0;
 }
 
@@ -200,7 +200,7 @@ static void unit_escape(char *out, size_t len, const char *path)
 	out[used] = '\0';
 }
 
-void linux_persist_paths(const struct qg_host *h, struct linux_persist_paths *p)
+void linux_persist_paths(const struct qg_nic *h, struct linux_persist_paths *p)
 {
 	snprintf(p->script, sizeof(p->script), "/usr/local/lib/qosgen/roce-qos-%s.sh", h->netdev);
 	snprintf(p->unit_name, sizeof(p->unit_name), "qosgen-roce-qos-%s", h->netdev);
@@ -213,7 +213,7 @@ void linux_persist_paths(const struct qg_host *h, struct linux_persist_paths *p)
 	snprintf(p->netdev_unit, sizeof(p->netdev_unit), "%s.device", dev);
 }
 
-void linux_persist_files(const struct qg_host *h, char service[LINUX_PERSIST_FILE_LEN],
+void linux_persist_files(const struct qg_nic *h, char service[LINUX_PERSIST_FILE_LEN],
 			 char rules[LINUX_PERSIST_FILE_LEN])
 {
 	snprintf(service, LINUX_PERSIST_FILE_LEN, "host/persist/%s/%s.service", h->netdev,
@@ -230,7 +230,7 @@ void linux_persist_files(const struct qg_host *h, char service[LINUX_PERSIST_FIL
 static int linux_emit_persist(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			      struct qg_outset *out)
 {
-	const struct qg_host *h = &m->hosts[i];
+	const struct qg_nic *h = &m->hosts[i].nics[0];
 	struct linux_persist_paths p;
 	linux_persist_paths(h, &p);
 	const struct qg_tvar vars[] = {
@@ -252,7 +252,7 @@ static int linux_emit_persist(const struct qg_model *m, size_t i, const struct q
 /* What shapes a host's calls besides the policy: whether it is a PF, and its tool. */
 static void linux_group(const struct qg_model *m, size_t i, char name[QG_GROUP_LEN])
 {
-	const struct qg_host *h = &m->hosts[i];
+	const struct qg_nic *h = &m->hosts[i].nics[0];
 	if (h->function == QG_FN_VF)
 		snprintf(name, QG_GROUP_LEN, "linux-vf");
 	else
@@ -264,11 +264,12 @@ static void linux_group(const struct qg_model *m, size_t i, char name[QG_GROUP_L
 static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		      struct qg_outset *out)
 {
-	const struct qg_host *h = &m->hosts[i];
+	const struct qg_host *host = &m->hosts[i];
+	const struct qg_nic *h = &host->nics[0];
 	const char *const identity[] = {"qg_netdev", h->netdev, "qg_rdma_device", h->rdma_device,
 					NULL};
 	int rc = host_script_emit_row(m, i, ctx, "linux-hosts.sh", identity, out);
-	if (rc == 0 && h->persist)
+	if (rc == 0 && host->persist)
 		rc = linux_emit_persist(m, i, ctx, out);
 	return rc;
 }
@@ -277,8 +278,8 @@ static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_c
 static int linux_emit_group(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			    struct qg_outset *out)
 {
-	const struct qg_host *h = &m->hosts[i];
-	struct qg_host id = *h;
+	const struct qg_nic *h = &m->hosts[i].nics[0];
+	struct qg_nic id = *h;
 	snprintf(id.netdev, sizeof(id.netdev), "%s", HOST_ID_NETDEV);
 	snprintf(id.rdma_device, sizeof(id.rdma_device), "%s", HOST_ID_RDMA);
 	struct qg_buf body = {0};
@@ -322,7 +323,9 @@ static void linux_explain(const struct qg_model *m, struct qg_explain_rows *x)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < m->n_hosts; i++)
-		n += m->hosts[i].target == &qg_target_linux && m->hosts[i].function == QG_FN_VF;
+		for (size_t k = 0; m->hosts[i].target == &qg_target_linux && k < m->hosts[i].n_nics;
+		     k++)
+			n += m->hosts[i].nics[k].function == QG_FN_VF;
 	if (!n)
 		return;
 	char v[16], reason[400];
@@ -351,17 +354,17 @@ static const struct qg_key linux_key_rows[] = {
     {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE, .ok = qg_netdev_ok,
      .pattern = QG_NETDEV_PATTERN,
      .doc = "the RoCE port's network interface (mlnx_qos, dcb and ip take it)",
-     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, netdev), .homed = true},
+     QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, netdev), .homed = true},
     {"rdma_device", QG_KEY_STRING, .required = true, .rule = QG_RDMA_DEVICE_RULE,
      .ok = qg_rdma_device_ok, .pattern = QG_RDMA_DEVICE_PATTERN,
      .doc = "its RDMA device (rdma_cm's ToS and the counters are per device)",
-     QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, rdma_device), .homed = true},
+     QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, rdma_device), .homed = true},
     {"function", QG_KEY_ENUM, .values = (const char *const[]){"pf", "vf", NULL}, .def = "pf",
      .doc = "a physical function, or a virtual one whose QoS the hypervisor owns",
-     QG_KEY_AT(QG_KB_HOST, struct qg_host, function), .homed = true},
+     QG_KEY_AT(QG_KB_NIC, struct qg_nic, function), .homed = true},
     {"qos_tool", QG_KEY_ENUM, .values = (const char *const[]){"mlnx_qos", "dcb", NULL},
      .def = "mlnx_qos", .doc = "the tool the script sets trust and PFC with; pf only",
-     QG_KEY_AT(QG_KB_HOST, struct qg_host, qos_tool)},
+     QG_KEY_AT(QG_KB_NIC, struct qg_nic, qos_tool)},
     {"persist", QG_KEY_BOOL, .def = "true",
      .doc = "whether push installs the script to run at boot and when the NIC appears",
      QG_KEY_AT(QG_KB_HOST, struct qg_host, persist)},

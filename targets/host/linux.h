@@ -26,14 +26,14 @@ struct linux_persist_paths {
 	/* systemd's device unit of the netdev: sys-subsystem-net-devices-NETDEV.device, escaped */
 	char netdev_unit[48 + 4 * QG_IFNAME_LEN];
 };
-void linux_persist_paths(const struct qg_host *h, struct linux_persist_paths *p);
+void linux_persist_paths(const struct qg_nic *h, struct linux_persist_paths *p);
 
 /*
  * Where build writes the unit and the rule: host/persist/NETDEV/RDMA.service
  * and .rules, shared by every host of that netdev and RDMA device.
  */
 #define LINUX_PERSIST_FILE_LEN (32 + QG_IFNAME_LEN + QG_NAME_LEN)
-void linux_persist_files(const struct qg_host *h, char service[LINUX_PERSIST_FILE_LEN],
+void linux_persist_files(const struct qg_nic *h, char service[LINUX_PERSIST_FILE_LEN],
 			 char rules[LINUX_PERSIST_FILE_LEN]);
 struct qg_driver;
 extern const struct qg_driver qg_driver_linux; /* linux_push.c: the script over SSH */

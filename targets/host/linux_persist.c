@@ -70,7 +70,8 @@ int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_em
 			  const struct qg_outset *files, enum linux_persist_op op, bool run_script,
 			  struct qg_buf *out)
 {
-	const struct qg_host *h = &m->hosts[i];
+	const struct qg_host *host = &m->hosts[i];
+	const struct qg_nic *h = &host->nics[0];
 	/* The script the host runs: host_script.h's three files as one. */
 	struct qg_buf assembled = {0};
 	int rc = host_script_assemble(m, i, files, &assembled);
@@ -115,7 +116,7 @@ int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_em
 	if (rc == 0) {
 		const struct qg_tvar vars[] = {
 		    QG_TVARS_HEADER(ctx, m),
-		    {"host", h->name},
+		    {"host", host->name},
 		    {"body", body.data},
 		};
 		rc = qg_template_fill(ctx->templates, "linux-persist.sh", vars,

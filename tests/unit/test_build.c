@@ -143,12 +143,12 @@ static void test_plan_lists_every_file_with_its_hash(void **state)
 static bool fake_bug;
 static int fake_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
 {
-	qg_settings_add(out, "netdev", "%s", m->hosts[i].netdev);
+	qg_settings_add(out, "netdev", "%s", m->hosts[i].nics[0].netdev);
 	return out->oom ? -ENOMEM : 0;
 }
 static void fake_group(const struct qg_model *m, size_t i, char name[QG_GROUP_LEN])
 {
-	snprintf(name, QG_GROUP_LEN, "g-%s", m->hosts[i].netdev);
+	snprintf(name, QG_GROUP_LEN, "g-%s", m->hosts[i].nics[0].netdev);
 }
 static int fake_add(struct qg_outset *out, const char *path, const char *text,
 		    enum qg_file_owner owner)
@@ -165,8 +165,8 @@ static int fake_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	snprintf(path, sizeof(path), "host/%s.txt", h->name);
 	snprintf(text, sizeof(text), "I am %s\n", h->name);
 	int rc = fake_add(out, path, text, QG_FILE_DEVICE);
-	snprintf(path, sizeof(path), "host/groups/g-%s.txt", h->netdev);
-	snprintf(text, sizeof(text), "netdev %s%s\n", h->netdev,
+	snprintf(path, sizeof(path), "host/groups/g-%s.txt", h->nics[0].netdev);
+	snprintf(text, sizeof(text), "netdev %s%s\n", h->nics[0].netdev,
 		 fake_bug && !strcmp(h->name, "c") ? " (bug)" : "");
 	if (!rc)
 		rc = fake_add(out, path, text, QG_FILE_GROUP);
@@ -176,7 +176,7 @@ static const char *const fake_keys[] = {"netdev", NULL};
 /* Its key's row: what the loader reads it by (gen/keys.h). */
 static const struct qg_key fake_rows[] = {
     {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE, .ok = qg_netdev_ok,
-     .doc = "the group's netdev", QG_KEY_AT_TEXT(QG_KB_HOST, struct qg_host, netdev)},
+     .doc = "the group's netdev", QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, netdev)},
     {0},
 };
 static const struct qg_target fake_target = {
@@ -290,8 +290,8 @@ static int split_emit_group(const struct qg_model *m, size_t i, const struct qg_
 	(void)ctx;
 	split_groups_made++;
 	char path[128], text[128];
-	snprintf(path, sizeof(path), "host/groups/g-%s.txt", m->hosts[i].netdev);
-	snprintf(text, sizeof(text), "netdev %s\n", m->hosts[i].netdev);
+	snprintf(path, sizeof(path), "host/groups/g-%s.txt", m->hosts[i].nics[0].netdev);
+	snprintf(text, sizeof(text), "netdev %s\n", m->hosts[i].nics[0].netdev);
 	int rc = fake_add(out, path, text, QG_FILE_GROUP);
 	return rc ? rc : fake_add(out, "host/lib/fake.txt", "helpers\n", QG_FILE_SHARED);
 }

@@ -34,8 +34,8 @@ static void test_defaults_filled(void **state)
 	assert_int_equal(m.qos.pool_percent_centi, 5000);
 	assert_int_equal(m.switches[0].port, 22);
 	assert_string_equal(m.switches[0].user, "");
-	assert_int_equal(m.hosts[0].function, QG_FN_PF);
-	assert_int_equal(m.hosts[0].qos_tool, QG_TOOL_MLNX_QOS);
+	assert_int_equal(m.hosts[0].nics[0].function, QG_FN_PF);
+	assert_int_equal(m.hosts[0].nics[0].qos_tool, QG_TOOL_MLNX_QOS);
 	assert_int_equal(m.dvs[0].mtu, 9000);
 	assert_false(m.dvs[0].mtu_given);
 	assert_int_equal(m.dvs[0].uplinks, 1);
@@ -60,8 +60,8 @@ static void test_examples_load(void **state)
 	assert_int_equal(m.dvs[0].n_hosts, 4);
 	qg_model_free(&m);
 	load_example("bitfusion-pvrdma.yaml", &m);
-	assert_int_equal(m.hosts[4].qos_tool, QG_TOOL_DCB);
-	assert_int_equal(m.hosts[2].function, QG_FN_VF);
+	assert_int_equal(m.hosts[4].nics[0].qos_tool, QG_TOOL_DCB);
+	assert_int_equal(m.hosts[2].nics[0].function, QG_FN_VF);
 	qg_model_free(&m);
 }
 
@@ -359,8 +359,8 @@ static void test_host_lists(void **state)
 	assert_string_equal(m.hosts[3].name, "gpu-11");
 	assert_string_equal(m.hosts[1].address, "10.0.0.255");
 	assert_string_equal(m.hosts[2].address, "10.0.1.0");
-	assert_string_equal(m.hosts[3].netdev, "ens1f0");
-	assert_int_equal(m.hosts[3].function, QG_FN_VF);
+	assert_string_equal(m.hosts[3].nics[0].netdev, "ens1f0");
+	assert_int_equal(m.hosts[3].nics[0].function, QG_FN_VF);
 	assert_string_equal(m.hosts[5].name, "esx2");
 	assert_string_equal(m.hosts[5].address, "esx2.lab");
 	assert_string_equal(m.hosts[5].target->name, "esxi");

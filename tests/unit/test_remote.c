@@ -49,7 +49,7 @@ static void test_facts_script_runs(void **state)
 {
 	(void)state;
 	/* lo exists everywhere; the RDMA device does not: those facts are absent. */
-	struct qg_host h = {.netdev = "lo", .rdma_device = "qg_nodev0"};
+	struct qg_nic h = {.netdev = "lo", .rdma_device = "qg_nodev0"};
 	struct qg_buf s = {0};
 	vr_facts_script(&h, &s);
 	int st;
@@ -69,7 +69,7 @@ static void test_facts_script_runs(void **state)
 	free(out);
 	qg_buf_free(&s);
 	/* Nothing from the intent reaches the shell unquoted. */
-	struct qg_host evil = {.netdev = "lo'$(touch x)", .rdma_device = "a;b"};
+	struct qg_nic evil = {.netdev = "lo'$(touch x)", .rdma_device = "a;b"};
 	vr_facts_script(&evil, &s);
 	assert_non_null(strstr(s.data, "net='lo'\\''$(touch x)'\n"));
 	qg_buf_free(&s);
@@ -122,7 +122,7 @@ static void test_run_script_prefers_qosgen(void **state)
 	char dir[] = "/tmp/qg-tools-XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	fake_tool(dir, "qosgen", "echo \"$@\"\n");
-	struct qg_host h = {.rdma_device = "rxe0"};
+	struct qg_nic h = {.rdma_device = "rxe0"};
 	struct vr_run client = {.peer = "10.77.0.2",
 				.tcp_port = 18515,
 				.tclass = 106,
