@@ -277,6 +277,42 @@ static void test_mixed_flavours(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * As the intent gives them (`nics:`, gen/intent_nics.c): eight NICs of one
+ * pattern, and a list of one, which is the shorthand's host byte for byte.
+ */
+static void test_nics_from_the_intent(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "hosts:\n"
+			 "  - {name: a, platform: linux, address: a.example.net, nics: "
+			 "[{netdev: \"ens[1-8]f0np0\", rdma_device: \"mlx5_[0-7]\"}]}\n"
+			 "  - {name: b, platform: linux, address: b.example.net, nics: "
+			 "[{netdev: x1, rdma_device: y1}]}\n"
+			 "  - {name: c, platform: linux, address: c.example.net, qos_tool: dcb, nics: "
+			 "[{netdev: e0, rdma_device: m0}, {netdev: e1, rdma_device: m1, function: "
+			 "vf}]}\n",
+		&m);
+	char g[QG_GROUP_LEN];
+	group_of(&m, 0, g);
+	assert_string_equal(g, "linux-pf-mlnx_qos-x8");
+	group_of(&m, 1, g);
+	assert_string_equal(g, "linux-pf-mlnx_qos");
+	group_of(&m, 2, g);
+	assert_string_equal(g, "linux-pf-dcb-x1-vf-x1");
+	struct qg_outset o;
+	build_ok(&m, &o);
+	const char *rows = file_text(&o, "host/hosts/linux.sh");
+	assert_non_null(strstr(rows, " qg_netdev_7='ens8f0np0' qg_rdma_device_7='mlx5_7'\n"));
+	assert_non_null(strstr(rows, "\nqg_host='b' qg_group='linux-pf-mlnx_qos' qg_netdev='x1' "
+				     "qg_rdma_device='y1'\n"));
+	assert_non_null(file_text(&o, "host/persist/x1/y1.service"));
+	assert_non_null(file_text(&o, "host/persist-nics/ens8f0np0/mlx5_7.rules"));
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
 /* A temporary root for the installed files, and the script's lock. */
 struct root {
 	char dir[64];
@@ -481,6 +517,7 @@ int main(void)
 	    cmocka_unit_test(test_one_nic_list_is_the_shorthand),
 	    cmocka_unit_test(test_eight_nics_one_group),
 	    cmocka_unit_test(test_mixed_flavours),
+	    cmocka_unit_test(test_nics_from_the_intent),
 	    cmocka_unit_test(test_script_one_nic_absent),
 	    cmocka_unit_test(test_persist_every_nic),
 	};
