@@ -237,7 +237,7 @@ static void sonic_explain_roles(const struct qg_model *m, const struct qg_switch
 			snprintf(cable, sizeof(cable), ", cable %dm", role->cable_m);
 		struct qg_buf key = {0}, v = {0};
 		qg_buf_printf(&key, "sonic.%s.roles.%s", s->name, role->name);
-		qg_buf_printf(&v, "%zu ports, %s%s", n, ecn, cable);
+		qg_buf_printf(&v, "%zu %s, %s%s", n, n == 1 ? "port" : "ports", ecn, cable);
 		if (!key.failed && !v.failed)
 			qg_explain_row(
 			    x, key.data, v.data,

@@ -140,7 +140,7 @@ static void test_role_profiles(void **state)
 	/* explain: a row per role. */
 	cJSON *x = qg_explain_json(&m);
 	char *text = cJSON_PrintUnformatted(x);
-	assert_non_null(strstr(text, "\"key\":\"sonic.sonic.roles.hosts\",\"value\":\"1 ports, "
+	assert_non_null(strstr(text, "\"key\":\"sonic.sonic.roles.hosts\",\"value\":\"1 port, "
 				     "ECN qosgen_ecn_hosts 200000..2000000 bytes, cable 3m\""));
 	assert_non_null(strstr(text, "\"key\":\"sonic.sonic.roles.spines\",\"value\":\"2 ports, "
 				     "ECN qosgen_ecn (the policy's thresholds), cable 40m\""));
