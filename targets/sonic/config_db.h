@@ -175,5 +175,4 @@ const char *sonic_port_wred(const struct qg_model *m, const struct qg_switch *s,
 /* The desired tree of switch i, keys in natural order. NULL: out of memory. */
 cJSON *sonic_config_from_model(const struct qg_model *m, size_t i);
 
-
 #endif

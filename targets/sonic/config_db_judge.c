@@ -69,7 +69,8 @@ static int judge_refs(const struct cdb_named *n, const char *name, const struct 
 			 "the intent no longer has %s|%s, but %s|%s, a port the intent "
 			 "does not list, uses it (%s): add %.*s to the intent, or change "
 			 "that row first",
-			 n->table, name, n->ref_table, r->string, n->ref_field, (int)len, r->string);
+			 n->table, name, n->ref_table, r->string, n->ref_field, (int)len,
+			 r->string);
 		errors++;
 	}
 	return errors;

@@ -125,7 +125,8 @@ static void sonic_check_roles(const struct qg_model *m, struct qg_diags *d)
 				continue;
 			qg_error(d, s->roles[r].pos,
 				 "role '%s': on sonic a role's ECN thresholds are WRED_PROFILE "
-				 "'" SONIC_WRED_ROLE_PREFIX "%s', and sonic-wred-profile.yang takes "
+				 "'" SONIC_WRED_ROLE_PREFIX
+				 "%s', and sonic-wred-profile.yang takes "
 				 "names of 1..%d characters of A-Z a-z 0-9 _ -; name the role with "
 				 "at most %zu characters of a-z 0-9 _ -",
 				 s->roles[r].name, s->roles[r].name, SONIC_WRED_NAME_MAX,
@@ -239,14 +240,16 @@ static void sonic_explain_roles(const struct qg_model *m, const struct qg_switch
 		qg_buf_printf(&key, "sonic.%s.roles.%s", s->name, role->name);
 		qg_buf_printf(&v, "%zu %s, %s%s", n, n == 1 ? "port" : "ports", ecn, cable);
 		if (!key.failed && !v.failed)
-			qg_explain_row(
-			    x, key.data, v.data,
-			    "a role's ECN thresholds are its own WRED_PROFILE, "
-			    SONIC_WRED_ROLE_PREFIX "<role> (bytes: min_kb and max_kb x 1000, "
-			    "the rest as " SONIC_WRED "), bound to the lossless queue of its "
-			    "ports (QUEUE|<port>|<tc> wred_profile); a role without ecn takes "
-			    SONIC_WRED "; its cable_length_m is its ports' CABLE_LENGTH; a "
-			    "profile of a role the intent no longer has is removed");
+			qg_explain_row(x, key.data, v.data,
+				       "a role's ECN thresholds are its own "
+				       "WRED_PROFILE, " SONIC_WRED_ROLE_PREFIX
+				       "<role> (bytes: min_kb and max_kb x 1000, "
+				       "the rest as " SONIC_WRED
+				       "), bound to the lossless queue of its "
+				       "ports (QUEUE|<port>|<tc> wred_profile); a role without ecn "
+				       "takes " SONIC_WRED
+				       "; its cable_length_m is its ports' CABLE_LENGTH; a "
+				       "profile of a role the intent no longer has is removed");
 		qg_buf_free(&key);
 		qg_buf_free(&v);
 	}
@@ -471,6 +474,7 @@ const struct qg_target qg_target_sonic = {
     .diff = sonic_diff,
     .explain = sonic_explain,
     .handoff = &qg_handoff_switch_push,
-    .features = QG_FEAT_ALL & ~(QG_FEAT_BUFFER_POOL | QG_FEAT_TRUST_PCP),
+    /* A role's ecn: its own WRED profile on its ports' lossless queue (config_db.h). */
+    .features = (QG_FEAT_ALL & ~(QG_FEAT_BUFFER_POOL | QG_FEAT_TRUST_PCP)) | QG_FEAT_ROLE_ECN,
     .gaps = sonic_gaps,
 };

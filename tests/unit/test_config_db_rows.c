@@ -21,8 +21,8 @@ static void test_table_kinds(void **state)
 	 * Each WRED_PROFILE row of qosgen's is matched by one entry alone: the
 	 * policy's, an earlier qosgen's, a role's (a family); another is not qosgen's.
 	 */
-	const char *rows[] = {"qosgen_ecn", "qosgen_lossless", "qosgen_ecn_hosts", "qosgen_ecn_",
-			      "AZURE_LOSSLESS", "qosgen_ecnx"};
+	const char *rows[] = {"qosgen_ecn",  "qosgen_lossless", "qosgen_ecn_hosts",
+			      "qosgen_ecn_", "AZURE_LOSSLESS",	"qosgen_ecnx"};
 	const int matched[] = {1, 1, 1, 0, 0, 0};
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		int n = 0;

@@ -19,10 +19,11 @@
 
 /* Three ports, Ethernet0, 4 and 8; lossless priority and TC 3, ECN 150..1500 kB. */
 #define R_INTENT                                                                                   \
-	"version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n    dscp: [26]\n"         \
-	"    pool: {name: roce, memory_percent: 50}\n    ecn: {min_kb: 150, max_kb: 1500}\n"  \
-	"  cnp: {priority: 6, dscp: 48, ets: strict}\n"                                        \
-	"switches:\n  - {name: sonic, platform: sonic, address: s.lab, ports: [Ethernet0-8/4]}\n"
+	"version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n    dscp: [26]\n"              \
+	"    pool: {name: roce, memory_percent: 50}\n    ecn: {min_kb: 150, max_kb: 1500}\n"       \
+	"  cnp: {priority: 6, dscp: 48, ets: strict}\n"                                            \
+	"switches:\n  - name: sonic\n    platform: sonic\n    address: s.lab\n"                    \
+	"    ports: [Ethernet0-8/4]\n"
 
 /*
  * A role set as the roles parser fills it (gen/model.h): names, thresholds
@@ -146,6 +147,35 @@ static void test_role_profiles(void **state)
 				     "ECN qosgen_ecn (the policy's thresholds), cable 40m\""));
 	cJSON_free(text);
 	cJSON_Delete(x);
+	qg_model_free(&m);
+}
+
+/* The roles as the intent gives them (gen/intent_roles.c) build the same tree as by hand. */
+static void test_roles_from_intent(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(R_INTENT "    roles:\n"
+			 "      hosts: {ports: [Ethernet0], cable_length_m: 3, ecn: {min_kb: 200, "
+			 "max_kb: 2000}}\n"
+			 "      spines: {ports: [Ethernet4-8/4], cable_length_m: 40}\n",
+		&m);
+	assert_int_equal(m.switches[0].n_roles, 2);
+	cJSON *got = sonic_config_from_model(&m, 0), *want = want_of(&rsets[3]);
+	assert_true(cJSON_Compare(got, want, true));
+	cJSON_Delete(got);
+	cJSON_Delete(want);
+	qg_model_free(&m);
+	/* And the name check at the role, in compiler form. */
+	struct qg_diags d;
+	load_ok(R_INTENT "    roles:\n      rack.1: {ports: [Ethernet0], ecn: {min_kb: 200, "
+			 "max_kb: 2000}}\n",
+		&m);
+	qg_diags_init(&d, "t.yaml");
+	assert_int_not_equal(qg_build_check(&m, &d, NULL), 0);
+	assert_true(diag_has(&d, "role 'rack.1': on sonic a role's ECN thresholds are WRED_PROFILE "
+				 "'qosgen_ecn_rack.1'"));
+	qg_diags_free(&d);
 	qg_model_free(&m);
 }
 
@@ -315,9 +345,8 @@ static void test_role_removed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_role_profiles),
-	    cmocka_unit_test(test_role_names),
-	    cmocka_unit_test(test_role_history),
+	    cmocka_unit_test(test_role_profiles),     cmocka_unit_test(test_role_names),
+	    cmocka_unit_test(test_roles_from_intent), cmocka_unit_test(test_role_history),
 	    cmocka_unit_test(test_role_removed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
