@@ -6,6 +6,7 @@
 #include "../../gen/strmap.h"
 #include "sonic_ports.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,9 +279,10 @@ static void maps(struct db *db, const struct qg_qos *q)
 	      q->lossless.priority);
 }
 
-static void wred(struct db *db, const struct qg_qos *q)
+/* A WRED profile: the policy's (SONIC_WRED) or a role's, with its thresholds in kB. */
+static void wred(struct db *db, const char *name, int min_kb, int max_kb)
 {
-	cJSON *w = row_of(db, "WRED_PROFILE", SONIC_WRED);
+	cJSON *w = row_of(db, "WRED_PROFILE", name);
 	str(db, w, "ecn", "ecn_all");
 	/*
 	 * Every colour alike: RoCE traffic is green (nothing polices it), and a
@@ -306,15 +308,41 @@ static void wred(struct db *db, const struct qg_qos *q)
 		snprintf(k, sizeof(k), "wred_%s_enable", colours[c]);
 		str(db, w, k, "false");
 		snprintf(k, sizeof(k), "%s_min_threshold", colours[c]);
-		num(db, w, k, qg_ecn_bytes(q->ecn_min_kb));
+		num(db, w, k, qg_ecn_bytes(min_kb));
 		snprintf(k, sizeof(k), "%s_max_threshold", colours[c]);
-		num(db, w, k, qg_ecn_bytes(q->ecn_max_kb));
+		num(db, w, k, qg_ecn_bytes(max_kb));
 		snprintf(k, sizeof(k), "%s_drop_probability", colours[c]);
 		num(db, w, k, SONIC_ECN_PROBABILITY);
 	}
 }
 
-static void port_rows(struct db *db, const struct qg_qos *q, const char *port)
+bool sonic_role_wred(const struct qg_switch *s, size_t r, char out[SONIC_WRED_NAME_MAX + 1])
+{
+	const struct qg_port_role *role = &s->roles[r];
+	if (!role->ecn_given)
+		return false;
+	int n = snprintf(out, SONIC_WRED_NAME_MAX + 1, SONIC_WRED_ROLE_PREFIX "%s", role->name);
+	if (n < 0 || n > SONIC_WRED_NAME_MAX)
+		return false;
+	/* sonic-wred-profile.yang: [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; the prefix starts it. */
+	for (const char *c = role->name; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
+			return false;
+	return true;
+}
+
+const char *sonic_port_wred(const struct qg_model *m, const struct qg_switch *s, size_t k,
+			    char name[SONIC_WRED_NAME_MAX + 1])
+{
+	if (!m->qos.ecn)
+		return NULL;
+	if (s->port_role && s->port_role[k] && sonic_role_wred(s, s->port_role[k] - 1u, name))
+		return name;
+	return SONIC_WRED;
+}
+
+/* wred: the lossless queue's WRED profile (sonic_port_wred()), NULL for none. */
+static void port_rows(struct db *db, const struct qg_qos *q, const char *port, const char *wred)
 {
 	const struct qg_class *l = &q->lossless;
 	cJSON *qm = port_row(db, child(db, db->root, "PORT_QOS_MAP"), port, -1);
@@ -337,8 +365,8 @@ static void port_rows(struct db *db, const struct qg_qos *q, const char *port)
 	for (int t = 0; t < SONIC_QUEUES; t++) {
 		cJSON *row = port_row(db, queues, port, t);
 		str(db, row, "scheduler", sonic_queue_scheduler(q, t));
-		if (q->ecn && t == l->traffic_class)
-			str(db, row, "wred_profile", SONIC_WRED);
+		if (wred && t == l->traffic_class)
+			str(db, row, "wred_profile", wred);
 		else
 			absent(db, row, "wred_profile");
 		str(db, port_row(db, bq, port, t), "profile",
@@ -407,12 +435,18 @@ cJSON *sonic_config_from_model(const struct qg_model *m, size_t i)
 	wide(db, root);
 	maps(db, q);
 	if (q->ecn)
-		wred(db, q);
+		wred(db, SONIC_WRED, q->ecn_min_kb, q->ecn_max_kb);
+	/* A role with thresholds of its own: its profile (config_db.h). */
+	for (size_t r = 0; q->ecn && r < s->n_roles; r++) {
+		char name[SONIC_WRED_NAME_MAX + 1];
+		if (sonic_role_wred(s, r, name))
+			wred(db, name, s->roles[r].ecn_min_kb, s->roles[r].ecn_max_kb);
+	}
 	schedulers(db, q);
 	for (size_t k = 0; k < s->n_ports; k++) {
-		char name[QG_PORT_TEXT_LEN], len[24];
+		char name[QG_PORT_TEXT_LEN], len[24], wname[SONIC_WRED_NAME_MAX + 1];
 		sonic_port_format(&s->ports[k], name);
-		port_rows(db, q, name);
+		port_rows(db, q, name, sonic_port_wred(m, s, k, wname));
 		/* sonic-cable-length: "[0-9]+m". */
 		snprintf(len, sizeof(len), "%dm", s->cable_m ? s->cable_m[k] : 0);
 		if (s->cable_m && s->cable_m[k]) {

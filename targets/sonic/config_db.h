@@ -22,6 +22,8 @@
  *                                     (= pfc_enable, as qos_config.j2; absent with
  *                                     pfc_watchdog false)
  *   WRED_PROFILE|qosgen_ecn           ECN marking only, on the lossless queue (with ecn)
+ *   WRED_PROFILE|qosgen_ecn_<role>    the same with a port role's thresholds (issue 28),
+ *                                     on the lossless queue of the role's ports
  *   SCHEDULER|qosgen_lossless, qosgen_cnp, qosgen_lossy   every queue's (sonic_shares())
  *   QUEUE|<port>|0..7                 scheduler; wred_profile on the lossless queue
  *                                     only (with ecn), absent on every other queue
@@ -78,6 +80,17 @@
  */
 #define SONIC_WRED "qosgen_ecn"
 #define SONIC_WRED_OLD "qosgen_lossless"
+/*
+ * A port role with its own ECN thresholds (gen/model.h, struct
+ * qg_port_role) gets its own profile, named for the role so that a reader
+ * of config_db sees which ports are whose: "qosgen_ecn_<role>". Every
+ * WRED_PROFILE row of that prefix is qosgen's (config_db_rows.c), so a
+ * role the intent no longer has loses its profile. sonic-wred-profile.yang
+ * takes names of 1..32 characters of A-Z a-z 0-9 _ -: sonic_check() refuses
+ * a role name that does not fit (a dot, or more than 21 characters).
+ */
+#define SONIC_WRED_ROLE_PREFIX SONIC_WRED "_"
+#define SONIC_WRED_NAME_MAX 32
 #define SONIC_SCHED_LOSSLESS "qosgen_lossless"
 #define SONIC_SCHED_CNP "qosgen_cnp"
 #define SONIC_SCHED_LOSSY "qosgen_lossy"
@@ -144,8 +157,22 @@ void sonic_dscp_tc(const struct qg_qos *q, int tc[64]);
  */
 void sonic_priority_tc(const struct qg_qos *q, int tc[8]);
 
+/*
+ * The WRED profile of role r of switch s (s->roles[r]) in out: true when the
+ * role has thresholds of its own and its name fits sonic-wred-profile.yang;
+ * false when its ports take the policy's profile (SONIC_WRED), or its name
+ * does not fit (sonic_check() refuses that).
+ */
+bool sonic_role_wred(const struct qg_switch *s, size_t r, char out[SONIC_WRED_NAME_MAX + 1]);
+
+/*
+ * The WRED profile on port k's lossless queue: its role's, else the
+ * policy's; NULL without ECN. name holds a role's profile name.
+ */
+const char *sonic_port_wred(const struct qg_model *m, const struct qg_switch *s, size_t k,
+			    char name[SONIC_WRED_NAME_MAX + 1]);
+
 /* The desired tree of switch i, keys in natural order. NULL: out of memory. */
 cJSON *sonic_config_from_model(const struct qg_model *m, size_t i);
-
 
 #endif

@@ -189,23 +189,39 @@ static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 	cdb_ix_free(&ix);
 }
 
-/* A row the intent no longer has goes, and every use of it from the intent's ports. */
+/* Every use of the row `name` from ref_table's field ref_field goes; a row left empty too. */
+static void remove_refs(cJSON *end, const struct cdb_named *n, const char *name)
+{
+	cJSON *refs = cdb_get(end, n->ref_table);
+	for (cJSON *r = refs ? refs->child : NULL, *next; r; r = next) {
+		next = r->next;
+		const cJSON *f = cdb_get(r, n->ref_field);
+		if (!cJSON_IsString(f) || strcmp(f->valuestring, name))
+			continue;
+		cJSON_DeleteItemFromObjectCaseSensitive(r, n->ref_field);
+		if (!r->child)
+			cJSON_Delete(cJSON_DetachItemViaPointer(refs, r));
+	}
+}
+
+/*
+ * A row the intent no longer has goes, and every use of it from the intent's
+ * ports: each of qosgen's names, and each row of a family (a port role's
+ * WRED profile) whatever roles the switch had.
+ */
 static void remove_dropped(cJSON *end, const cJSON *want)
 {
 	for (size_t i = 0; i < cdb_n_named; i++) {
 		const struct cdb_named *n = &cdb_named[i];
-		if (!cdb_get2(end, n->table, n->name) || cdb_get2(want, n->table, n->name))
-			continue;
-		cJSON_DeleteItemFromObjectCaseSensitive(cdb_get(end, n->table), n->name);
-		cJSON *refs = cdb_get(end, n->ref_table);
-		for (cJSON *r = refs ? refs->child : NULL, *next; r; r = next) {
-			next = r->next;
-			const cJSON *f = cdb_get(r, n->ref_field);
-			if (!cJSON_IsString(f) || strcmp(f->valuestring, n->name))
+		cJSON *t = cdb_get(end, n->table);
+		for (cJSON *row = t ? t->child : NULL, *next; row; row = next) {
+			next = row->next;
+			if (!cdb_named_match(n, row->string) ||
+			    cdb_get2(want, n->table, row->string))
 				continue;
-			cJSON_DeleteItemFromObjectCaseSensitive(r, n->ref_field);
-			if (!r->child)
-				cJSON_Delete(cJSON_DetachItemViaPointer(refs, r));
+			cJSON *gone = cJSON_DetachItemViaPointer(t, row);
+			remove_refs(end, n, gone->string);
+			cJSON_Delete(gone);
 		}
 	}
 }

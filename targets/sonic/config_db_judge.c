@@ -52,32 +52,46 @@ static int judge_indices(const struct qg_strmap *ports, const cJSON *wt, const c
 	return errors;
 }
 
-/* A row qosgen would remove that a port outside the intent still uses. */
+/* The rows of ref_table outside the intent that use `name`: each an error. */
+static int judge_refs(const struct cdb_named *n, const char *name, const struct qg_strmap *ports,
+		      const cJSON *have, struct qg_diags *d, bool *oom)
+{
+	int errors = 0;
+	const cJSON *refs = cdb_get(have, n->ref_table);
+	for (const cJSON *r = refs ? refs->child : NULL; r; r = r->next) {
+		const cJSON *f = cdb_get(r, n->ref_field);
+		size_t len;
+		if (!cJSON_IsString(f) || strcmp(f->valuestring, name) ||
+		    !cdb_row_port(n->ref_table, r->string, &len) ||
+		    cdb_intent_port(ports, r->string, len, oom))
+			continue;
+		qg_error(d, (struct qg_pos){0},
+			 "the intent no longer has %s|%s, but %s|%s, a port the intent "
+			 "does not list, uses it (%s): add %.*s to the intent, or change "
+			 "that row first",
+			 n->table, name, n->ref_table, r->string, n->ref_field, (int)len,
+			 r->string);
+		errors++;
+	}
+	return errors;
+}
+
+/*
+ * A row qosgen would remove that a port outside the intent still uses: one
+ * of qosgen's names, or a row of a family (a role's WRED profile) that the
+ * intent no longer has.
+ */
 static int judge_removals(const cJSON *want, const struct qg_strmap *ports, const cJSON *have,
 			  struct qg_diags *d, bool *oom)
 {
 	int errors = 0;
 	for (size_t i = 0; i < cdb_n_named; i++) {
 		const struct cdb_named *n = &cdb_named[i];
-		if (!cdb_get2(have, n->table, n->name) || cdb_get2(want, n->table, n->name))
-			continue;
-		for (const cJSON *r =
-			 cdb_get(have, n->ref_table) ? cdb_get(have, n->ref_table)->child : NULL;
-		     r; r = r->next) {
-			const cJSON *f = cdb_get(r, n->ref_field);
-			size_t len;
-			if (!cJSON_IsString(f) || strcmp(f->valuestring, n->name) ||
-			    !cdb_row_port(n->ref_table, r->string, &len) ||
-			    cdb_intent_port(ports, r->string, len, oom))
-				continue;
-			qg_error(d, (struct qg_pos){0},
-				 "the intent no longer has %s|%s, but %s|%s, a port the intent "
-				 "does not list, uses it (%s): add %.*s to the intent, or change "
-				 "that row first",
-				 n->table, n->name, n->ref_table, r->string, n->ref_field, (int)len,
-				 r->string);
-			errors++;
-		}
+		const cJSON *t = cdb_get(have, n->table);
+		for (const cJSON *row = t ? t->child : NULL; row; row = row->next)
+			if (cdb_named_match(n, row->string) &&
+			    !cdb_get2(want, n->table, row->string))
+				errors += judge_refs(n, row->string, ports, have, d, oom);
 	}
 	return errors;
 }

@@ -5,6 +5,7 @@
  */
 #include "config_db_owned.h"
 
+#include "../../gen/buf.h"
 #include "config_db_rows.h"
 
 #include <stdio.h>
@@ -48,6 +49,16 @@ static bool owned_fields(cJSON *ot, const cJSON *t, const cJSON *w)
 	return ok;
 }
 
+/* "TABLE|name": row (NULL: absent), in gone. Sized: a switch's names are its own. */
+static bool owned_gone(cJSON *gone, const char *table, const char *name, const cJSON *row)
+{
+	struct qg_buf key = {0};
+	qg_buf_printf(&key, "%s|%s", table, name);
+	bool ok = !key.failed && owned_put(gone, key.data, row);
+	qg_buf_free(&key);
+	return ok;
+}
+
 cJSON *sonic_config_owned(const cJSON *want, const cJSON *doc)
 {
 	cJSON *out = cJSON_CreateObject();
@@ -77,15 +88,26 @@ cJSON *sonic_config_owned(const cJSON *want, const cJSON *doc)
 		}
 		cdb_ix_free(&ix);
 	}
-	/* The rows qosgen names that want does not have: absent after a push. */
+	/*
+	 * The rows qosgen names that want does not have: absent after a push. A
+	 * family's (a role's WRED profile) only where doc has one: which roles
+	 * an earlier intent had is not known.
+	 */
 	cJSON *gone = ok ? cJSON_AddObjectToObject(out, "(qosgen's rows not in the intent)") : NULL;
 	for (size_t i = 0; gone && i < cdb_n_named; i++) {
-		char key[160];
-		if (cdb_get2(want, cdb_named[i].table, cdb_named[i].name))
+		const struct cdb_named *n = &cdb_named[i];
+		const cJSON *t = cdb_get(doc, n->table);
+		if (!n->prefix) {
+			if (!cdb_get2(want, n->table, n->name) &&
+			    !owned_gone(gone, n->table, n->name, cdb_get(t, n->name)))
+				gone = NULL;
 			continue;
-		snprintf(key, sizeof(key), "%s|%s", cdb_named[i].table, cdb_named[i].name);
-		if (!owned_put(gone, key, cdb_get2(doc, cdb_named[i].table, cdb_named[i].name)))
-			gone = NULL;
+		}
+		for (const cJSON *row = t ? t->child : NULL; gone && row; row = row->next)
+			if (cdb_named_match(n, row->string) &&
+			    !cdb_get2(want, n->table, row->string) &&
+			    !owned_gone(gone, n->table, row->string, row))
+				gone = NULL;
 	}
 	if (!gone) {
 		cJSON_Delete(out);

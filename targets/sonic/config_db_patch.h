@@ -10,7 +10,8 @@
  * What qosgen owns, and so what the patch may change:
  *   - rows it names itself (the QOSGEN maps, WRED_PROFILE|qosgen_ecn,
  *     SCHEDULER|qosgen_*, and an earlier qosgen's WRED_PROFILE|
- *     qosgen_lossless): whole; one the intent no longer has is removed,
+ *     qosgen_lossless), and every WRED_PROFILE|qosgen_ecn_<name> (a port
+ *     role's, config_db.h): whole; one the intent no longer has is removed,
  *     with the references to it from the intent's ports;
  *   - on the intent's ports, the whole lossless-RoCE state: PORT mtu, the
  *     PORT_QOS_MAP maps, pfc_enable and pfcwd_sw_enable, every queue's

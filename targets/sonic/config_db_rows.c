@@ -32,19 +32,29 @@ enum cdb_kind cdb_kind_of(const char *table)
 
 /* The rows qosgen names, and the field that refers to each from a port's row. */
 const struct cdb_named cdb_named[] = {
-    {"DSCP_TO_TC_MAP", SONIC_MAP, "PORT_QOS_MAP", "dscp_to_tc_map"},
-    {"TC_TO_QUEUE_MAP", SONIC_MAP, "PORT_QOS_MAP", "tc_to_queue_map"},
-    {"TC_TO_PRIORITY_GROUP_MAP", SONIC_MAP, "PORT_QOS_MAP", "tc_to_pg_map"},
-    {"MAP_PFC_PRIORITY_TO_QUEUE", SONIC_MAP, "PORT_QOS_MAP", "pfc_to_queue_map"},
-    {"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONIC_MAP, "PORT_QOS_MAP", "pfc_to_pg_map"},
-    {"WRED_PROFILE", SONIC_WRED, "QUEUE", "wred_profile"},
+    {"DSCP_TO_TC_MAP", SONIC_MAP, "PORT_QOS_MAP", "dscp_to_tc_map", false},
+    {"TC_TO_QUEUE_MAP", SONIC_MAP, "PORT_QOS_MAP", "tc_to_queue_map", false},
+    {"TC_TO_PRIORITY_GROUP_MAP", SONIC_MAP, "PORT_QOS_MAP", "tc_to_pg_map", false},
+    {"MAP_PFC_PRIORITY_TO_QUEUE", SONIC_MAP, "PORT_QOS_MAP", "pfc_to_queue_map", false},
+    {"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONIC_MAP, "PORT_QOS_MAP", "pfc_to_pg_map", false},
+    {"WRED_PROFILE", SONIC_WRED, "QUEUE", "wred_profile", false},
     /* An earlier qosgen's WRED profile (config_db.h): removed where it is. */
-    {"WRED_PROFILE", SONIC_WRED_OLD, "QUEUE", "wred_profile"},
-    {"SCHEDULER", SONIC_SCHED_LOSSLESS, "QUEUE", "scheduler"},
-    {"SCHEDULER", SONIC_SCHED_CNP, "QUEUE", "scheduler"},
-    {"SCHEDULER", SONIC_SCHED_LOSSY, "QUEUE", "scheduler"},
+    {"WRED_PROFILE", SONIC_WRED_OLD, "QUEUE", "wred_profile", false},
+    /* A port role's (issue 28): qosgen_ecn_<role>. */
+    {"WRED_PROFILE", SONIC_WRED_ROLE_PREFIX, "QUEUE", "wred_profile", true},
+    {"SCHEDULER", SONIC_SCHED_LOSSLESS, "QUEUE", "scheduler", false},
+    {"SCHEDULER", SONIC_SCHED_CNP, "QUEUE", "scheduler", false},
+    {"SCHEDULER", SONIC_SCHED_LOSSY, "QUEUE", "scheduler", false},
 };
 const size_t cdb_n_named = sizeof(cdb_named) / sizeof(cdb_named[0]);
+
+bool cdb_named_match(const struct cdb_named *n, const char *name)
+{
+	if (!n->prefix)
+		return !strcmp(name, n->name);
+	size_t len = strlen(n->name);
+	return !strncmp(name, n->name, len) && name[len];
+}
 
 cJSON *cdb_get(const cJSON *o, const char *key)
 {

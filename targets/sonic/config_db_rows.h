@@ -24,12 +24,21 @@ enum cdb_kind {
 
 enum cdb_kind cdb_kind_of(const char *table);
 
-/* The rows qosgen names, and the field that refers to each from a port's row. */
+/*
+ * The rows qosgen names, and the field that refers to each from a port's
+ * row. prefix: name is a family's prefix, every row whose name starts with
+ * it qosgen's (a port role's WRED profile, config_db.h), so that a row of a
+ * role the intent no longer has is found and removed.
+ */
 struct cdb_named {
 	const char *table, *name, *ref_table, *ref_field;
+	bool prefix;
 };
 extern const struct cdb_named cdb_named[];
 extern const size_t cdb_n_named;
+
+/* Whether a row of n's table called name is n's (its name, or one of its family). */
+bool cdb_named_match(const struct cdb_named *n, const char *name);
 
 /* o's member key (o an object), or NULL; cdb_get2: o[a][b]. */
 cJSON *cdb_get(const cJSON *o, const char *key);

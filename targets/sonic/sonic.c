@@ -106,6 +106,35 @@ static void sonic_check_pfcwd(const struct qg_pfc_watchdog *wd, struct qg_diags 
 				 t[k].key, t[k].v, t[k].min, t[k].max);
 }
 
+/*
+ * A port role with ECN thresholds of its own gets WRED_PROFILE
+ * qosgen_ecn_<role> (config_db.h), and sonic-wred-profile.yang takes 1..32
+ * characters of A-Z a-z 0-9 _ -: a role name with a dot, or too long, has
+ * no profile name. Refused rather than mangled, so that config_db names the
+ * role as the intent does.
+ */
+static void sonic_check_roles(const struct qg_model *m, struct qg_diags *d)
+{
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		if (s->target != &qg_target_sonic)
+			continue;
+		for (size_t r = 0; r < s->n_roles; r++) {
+			char name[SONIC_WRED_NAME_MAX + 1];
+			if (!s->roles[r].ecn_given || sonic_role_wred(s, r, name))
+				continue;
+			qg_error(d, s->roles[r].pos,
+				 "role '%s': on sonic a role's ECN thresholds are WRED_PROFILE "
+				 "'" SONIC_WRED_ROLE_PREFIX
+				 "%s', and sonic-wred-profile.yang takes "
+				 "names of 1..%d characters of A-Z a-z 0-9 _ -; name the role with "
+				 "at most %zu characters of a-z 0-9 _ -",
+				 s->roles[r].name, s->roles[r].name, SONIC_WRED_NAME_MAX,
+				 (size_t)SONIC_WRED_NAME_MAX - strlen(SONIC_WRED_ROLE_PREFIX));
+		}
+	}
+}
+
 static void sonic_check(const struct qg_model *m, struct qg_diags *d)
 {
 	const struct qg_qos *q = &m->qos;
@@ -118,6 +147,7 @@ static void sonic_check(const struct qg_model *m, struct qg_diags *d)
 			 SONIC_LOSSY_PG);
 	sonic_check_shares(q, d);
 	sonic_check_pfcwd(&q->pfcwd, d);
+	sonic_check_roles(m, d);
 }
 
 static int sonic_settings_of(const struct qg_model *m, size_t i, struct qg_settings *out)
@@ -184,6 +214,48 @@ static int sonic_diff(const struct qg_model *m, size_t i, const char *readback, 
 }
 
 /*
+ * A switch's port roles (issue 28): each role's ports, the WRED profile on
+ * their lossless queue and their cable length.
+ */
+static void sonic_explain_roles(const struct qg_model *m, const struct qg_switch *s,
+				struct qg_explain_rows *x)
+{
+	const struct qg_qos *q = &m->qos;
+	for (size_t r = 0; r < s->n_roles; r++) {
+		const struct qg_port_role *role = &s->roles[r];
+		char wname[SONIC_WRED_NAME_MAX + 1], ecn[128], cable[32] = "";
+		size_t n = 0;
+		for (size_t k = 0; k < s->n_ports; k++)
+			n += s->port_role && s->port_role[k] == r + 1;
+		if (!q->ecn)
+			snprintf(ecn, sizeof(ecn), "no ECN");
+		else if (sonic_role_wred(s, r, wname))
+			snprintf(ecn, sizeof(ecn), "ECN %s %ld..%ld bytes", wname,
+				 qg_ecn_bytes(role->ecn_min_kb), qg_ecn_bytes(role->ecn_max_kb));
+		else
+			snprintf(ecn, sizeof(ecn), "ECN " SONIC_WRED " (the policy's thresholds)");
+		if (role->cable_m)
+			snprintf(cable, sizeof(cable), ", cable %dm", role->cable_m);
+		struct qg_buf key = {0}, v = {0};
+		qg_buf_printf(&key, "sonic.%s.roles.%s", s->name, role->name);
+		qg_buf_printf(&v, "%zu %s, %s%s", n, n == 1 ? "port" : "ports", ecn, cable);
+		if (!key.failed && !v.failed)
+			qg_explain_row(x, key.data, v.data,
+				       "a role's ECN thresholds are its own "
+				       "WRED_PROFILE, " SONIC_WRED_ROLE_PREFIX
+				       "<role> (bytes: min_kb and max_kb x 1000, "
+				       "the rest as " SONIC_WRED
+				       "), bound to the lossless queue of its "
+				       "ports (QUEUE|<port>|<tc> wred_profile); a role without ecn "
+				       "takes " SONIC_WRED
+				       "; its cable_length_m is its ports' CABLE_LENGTH; a "
+				       "profile of a role the intent no longer has is removed");
+		qg_buf_free(&key);
+		qg_buf_free(&v);
+	}
+}
+
+/*
  * The state qosgen owns on every intent port of each sonic switch, in
  * SONiC's terms: per queue its buffer profile, ECN and share; the lossless
  * PGs; the DSCPs of each TC.
@@ -210,6 +282,7 @@ static void sonic_explain_owned(const struct qg_model *m, struct qg_explain_rows
 		    "the switch's intent ports: on each, the sonic.queue.* and "
 		    "sonic.pg rows below are the whole lossless-RoCE state after a push, "
 		    "whatever it had; its other ports and tables are left as they are");
+		sonic_explain_roles(m, s, x);
 	}
 	int dwrr = 0; /* the sum of the DWRR queues' weights */
 	for (int t = 0; t < SONIC_QUEUES; t++) {
@@ -401,6 +474,7 @@ const struct qg_target qg_target_sonic = {
     .diff = sonic_diff,
     .explain = sonic_explain,
     .handoff = &qg_handoff_switch_push,
-    .features = QG_FEAT_ALL & ~(QG_FEAT_BUFFER_POOL | QG_FEAT_TRUST_PCP),
+    /* A role's ecn: its own WRED profile on its ports' lossless queue (config_db.h). */
+    .features = (QG_FEAT_ALL & ~(QG_FEAT_BUFFER_POOL | QG_FEAT_TRUST_PCP)) | QG_FEAT_ROLE_ECN,
     .gaps = sonic_gaps,
 };

@@ -7,7 +7,10 @@
 # before: the lossless priority and DSCP moved (3 -> 4 -> 5), the CNP class
 # moved, ECN thresholds changed and ECN removed, ETS strict and a WRR weight,
 # the watchdog off and on again, the MTU, the cable lengths, a port added and
-# removed. Each is pushed over the one before (A then B), and then:
+# removed; then port roles (issue 28): roles added with their own ECN
+# thresholds and cable lengths, a role's thresholds changed and another's
+# removed, roles renamed and their ports moved, roles removed. Each is
+# pushed over the one before (A then B), and then:
 #   - the second diff is empty;
 #   - the state qosgen owns on B's ports (PORT_QOS_MAP, PORT, QUEUE,
 #     BUFFER_QUEUE and BUFFER_PG per index, however keyed; PFC_WD,
@@ -41,16 +44,18 @@ user=${USER:-$(id -un)}
 "$PY" "$SONIC_SIM" --state "$state" init "$DEVICE" >/dev/null ||
 	{ echo "FAIL sonic-history: the simulator refuses its device"; exit 1; }
 
-# intent N QOS PORTS CABLE: $dir/i.N.yaml
+# intent N QOS PORTS CABLE [ROLES]: $dir/i.N.yaml; CABLE - for none (the roles give it)
 intent() {
+	extra=
+	[ "$4" = - ] || extra=", cable_length_m: $4"
+	[ -z "${5:-}" ] || extra="$extra, roles: $5"
 	cat >"$dir/i.$1.yaml" <<YAML
 version: 1
 fabric: history
 qos:
 $2
 switches:
-  - {name: sonic, platform: sonic, address: 127.0.0.1, port: $port, user: $user, ports: [$3],
-     cable_length_m: $4}
+  - {name: sonic, platform: sonic, address: 127.0.0.1, port: $port, user: $user, ports: [$3]$extra}
 YAML
 }
 L3='  lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}, ets: {mode: wrr, weight: 50}}'
@@ -99,7 +104,26 @@ $WD" Ethernet0-12/4 5
 intent 13 "$L3
 $CNP
 $WD" Ethernet0-8/4 5
-last=13
+# Port roles: added, each with its ECN thresholds (WRED_PROFILE qosgen_ecn_<role>) and cable length
+intent 14 "$L3
+$CNP
+$WD" Ethernet0-8/4 - '{hosts: {ports: [Ethernet0-4/4], cable_length_m: 3, ecn: {min_kb: 100, max_kb: 1000}},
+       spines: {ports: [Ethernet8], cable_length_m: 40, ecn: {min_kb: 300, max_kb: 3000}}}'
+# a role's thresholds changed, another's removed (its port back on qosgen_ecn)
+intent 15 "$L3
+$CNP
+$WD" Ethernet0-8/4 - '{hosts: {ports: [Ethernet0-4/4], cable_length_m: 3, ecn: {min_kb: 200, max_kb: 2000}},
+       spines: {ports: [Ethernet8], cable_length_m: 40}}'
+# roles renamed, their ports moved
+intent 16 "$L3
+$CNP
+$WD" Ethernet0-8/4 - '{hosts: {ports: [Ethernet0], cable_length_m: 3},
+       leafs: {ports: [Ethernet4-8/4], cable_length_m: 5, ecn: {min_kb: 120, max_kb: 1200}}}'
+# roles removed
+intent 17 "$L3
+$CNP
+$WD" Ethernet0-8/4 5
+last=17
 
 run() { # VERB N ARGS...: qosgen VERB on intent N; output in $dir/out, $dir/err; status in $st
 	verb=$1

@@ -15,7 +15,9 @@
 # ranges, enumeration and musts, then left out of what yanglint reads; its
 # broken copies (a detection_time 50, a restoration_time below POLL_INTERVAL,
 # an action 'shutdown', POLL_INTERVAL on a port's row, a port the device
-# lacks) must each be refused by it.
+# lacks) must each be refused by it. A port role's profile (issue 28) missing
+# while its ports' queues name it, and one named past 32 characters, are
+# refused too.
 # Usage: validate.sh QOSGEN
 set -u
 Q=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -80,15 +82,19 @@ for intent in "$top"/tests/golden/*/intent.yaml; do
 		ok
 		# The first file with a PFC_WD table is the one the broken copies start from.
 		[ -f "$tmp/good.json" ] || ! grep -q '"PFC_WD"' "$f" || cp "$f" "$tmp/good.json"
+		# The first with a port role's WRED profile (issue 28): the roles' broken copies.
+		[ -f "$tmp/roles.json" ] || ! grep -q '"qosgen_ecn_' "$f" || cp "$f" "$tmp/roles.json"
 	done
 done
 [ "$n" -gt 0 ] || bad "golden" "no golden case writes a sonic/*.json"
 [ -f "$tmp/good.json" ] || bad "golden" "no golden case's sonic/*.json has a PFC_WD table"
+[ -f "$tmp/roles.json" ] || bad "golden" "no golden case's sonic/*.json has a port role's WRED profile"
 
 # break NAME PYTHON EXPECT: a copy of good.json changed by PYTHON (on db)
 # must be refused by yanglint with EXPECT in its message.
+# From $base, good.json unless set.
 break_copy() {
-	python3 - "$tmp/good.json" "$2" >"$tmp/broken.json" <<'PY'
+	python3 - "${base:-$tmp/good.json}" "$2" >"$tmp/broken.json" <<'PY'
 import json, sys
 db = json.load(open(sys.argv[1]))
 port = sorted(db["PORT"])[0]
@@ -146,6 +152,20 @@ if [ -f "$tmp/good.json" ]; then
 		"Must condition"
 	break_copy pfcwd-unknown-port 'db["PFC_WD"]["Ethernet1000"] = {"action": "drop"}' \
 		"Ethernet1000"
+fi
+
+# A role's profile (qosgen_ecn_<role>) is a WRED profile like any: the queues
+# of its ports name it, and its name is sonic-wred-profile.yang's 1..32
+# characters (sonic_check() refuses a role name past 21).
+if [ -f "$tmp/roles.json" ]; then
+	base=$tmp/roles.json
+	break_copy role-profile-missing \
+		'del db["WRED_PROFILE"][[k for k in db["WRED_PROFILE"] if k.startswith("qosgen_ecn_")][0]]' \
+		"Invalid leafref"
+	break_copy role-profile-name-33 \
+		'db["WRED_PROFILE"]["qosgen_ecn_" + "r" * 22] = db["WRED_PROFILE"]["qosgen_ecn"]' \
+		"Invalid length for wred profile name"
+	base=
 fi
 
 echo "$n sonic files validated; $pass passed, $fail failed"

@@ -17,6 +17,20 @@ static void test_table_kinds(void **state)
 	assert_true(cdb_n_named > 0);
 	for (size_t i = 0; i < cdb_n_named; i++)
 		assert_int_equal(cdb_kind_of(cdb_named[i].table), CDB_NAMED);
+	/*
+	 * Each WRED_PROFILE row of qosgen's is matched by one entry alone: the
+	 * policy's, an earlier qosgen's, a role's (a family); another is not qosgen's.
+	 */
+	const char *rows[] = {"qosgen_ecn",  "qosgen_lossless", "qosgen_ecn_hosts",
+			      "qosgen_ecn_", "AZURE_LOSSLESS",	"qosgen_ecnx"};
+	const int matched[] = {1, 1, 1, 0, 0, 0};
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		int n = 0;
+		for (size_t i = 0; i < cdb_n_named; i++)
+			n += !strcmp(cdb_named[i].table, "WRED_PROFILE") &&
+			     cdb_named_match(&cdb_named[i], rows[r]);
+		assert_int_equal(n, matched[r]);
+	}
 }
 
 static void test_index_keys(void **state)
