@@ -36,8 +36,9 @@ cJSON *qg_key_value_json(const struct qg_key *k, const void *base)
 	}
 	int v;
 	memcpy(&v, at, sizeof(v));
+	/* The table's own text, which lives as long as the program: not copied. */
 	if (k->type & QG_KEY_ENUM)
-		return cJSON_CreateString(k->values[v]);
+		return cJSON_CreateStringReference(k->values[v]);
 	if (k->type & QG_KEY_NUMBER) {
 		qg_centi_format(v, num);
 		return cJSON_CreateRaw(num);
@@ -45,9 +46,10 @@ cJSON *qg_key_value_json(const struct qg_key *k, const void *base)
 	return cJSON_CreateNumber(v);
 }
 
+/* The key's name is the table's (static): cJSON keeps the pointer, not a copy. */
 static void add_key(cJSON *o, const struct qg_key *k, const void *base)
 {
-	cJSON_AddItemToObject(o, key_name(k), qg_key_value_json(k, base));
+	cJSON_AddItemToObjectCS(o, key_name(k), qg_key_value_json(k, base));
 }
 
 /* The rows of mapping path's keys, in table order, NULL-terminated. */
@@ -116,23 +118,36 @@ static void add_nic_key(cJSON *o, const struct qg_key *k, const struct qg_nic *n
  * keys, in place of the one-NIC shorthand's. A host of one NIC has the
  * shorthand's JSON, and so the intent hash it had, whether its NIC was
  * given as the shorthand or as a `nics:` of one item: the same intent.
- */
-/*
- * The hosts of one host list share their nics array (gen/model.h): their
- * lists are one, made for the first and referenced by the others (cJSON's
+ *
+ * Hosts whose NICs are alike (those of one host list share their array,
+ * gen/model.h; a fleet's servers listed one by one have the same names):
+ * their lists are one, made for the first and referenced by the next (cJSON's
  * array reference, which cJSON_Delete leaves to its owner, an earlier
  * host of the same tree), so that 10,000 hosts of 8 NICs cost one list's
  * objects, not 80,000 NICs' (issue 28, item 5). *last: the last list made.
  */
 struct nics_made {
 	const struct qg_nic *nics;
+	size_t n;
 	cJSON *list;
 };
+
+/* Whether two hosts' NICs write the same JSON: their names and what shapes their calls. */
+static bool nics_alike(const struct qg_nic *a, size_t na, const struct qg_nic *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t k = 0; a != b && k < na; k++)
+		if (strcmp(a[k].netdev, b[k].netdev) || strcmp(a[k].rdma_device, b[k].rdma_device) ||
+		    a[k].function != b[k].function || a[k].qos_tool != b[k].qos_tool)
+			return false;
+	return true;
+}
 
 static void add_nics(cJSON *o, const struct qg_key *row, const struct qg_host *h,
 		     struct nics_made *last)
 {
-	if (last->list && last->nics == h->nics) {
+	if (last->list && nics_alike(last->nics, last->n, h->nics, h->n_nics)) {
 		cJSON_AddItemToObjectCS(o, row->path, cJSON_CreateArrayReference(last->list->child));
 		return;
 	}
@@ -143,7 +158,7 @@ static void add_nics(cJSON *o, const struct qg_key *row, const struct qg_host *h
 			add_nic_key(nic, r, &h->nics[k]);
 		cJSON_AddItemToArray(a, nic);
 	}
-	*last = (struct nics_made){h->nics, a};
+	*last = (struct nics_made){h->nics, h->n_nics, a};
 }
 
 static void ssh_json(cJSON *o, const char *address, int port, const char *user)
