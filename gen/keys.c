@@ -30,6 +30,7 @@
 static const char *const trusts[] = {"dscp", "pcp", NULL};
 static const char *const strict[] = {"strict", NULL};
 static const char *const ets_modes[] = {"strict", "wrr", NULL};
+static const char *const all_rails[] = {"all", NULL};
 
 /* Rows shared by the two classes, under "qos.lossless" and "qos.cnp". */
 /* clang-format off */
@@ -218,6 +219,16 @@ static const struct qg_key rows[] = {
      .pattern = QG_NAME_PATTERN},
     {"verify.pairs[].min_gbps", QG_KEY_NUMBER, 0, 320000, .required = true,
      .doc = "the least bandwidth that passes, in Gb/s (0, 3200]"},
+    /*
+     * Issue 28: rail K is the client's nics[K] with the server's nics[K]; the
+     * hosts' NICs bound an index, 255 keeps the schema's range finite.
+     */
+    {"verify.pairs[].rails", QG_KEY_ENUM | QG_KEY_LIST, .values = all_rails, .nonempty = true,
+     .unique = true, .def = "rail 0 alone",
+     .doc = "the rails to run, one after another: all (every NIC both hosts have) or a list of "
+	    "NIC indices"},
+    {"verify.pairs[].rails[]", QG_KEY_INT, 0, 255,
+     .doc = "a rail: the client's and the server's NIC of this index in their nics"},
 
     {"acknowledge[]", QG_KEY_ENUM | QG_KEY_MAP, .values_from = QG_KV_WARNINGS,
      .doc = "a warning's name, or {warning, because}"},
