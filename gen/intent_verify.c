@@ -222,10 +222,9 @@ void intent_verify_load(struct walk *w, const struct qg_ynode *n)
 				       .min_gbps_centi = gbps,
 				       .pos = p->pos};
 		const struct qg_ynode *rails = walk_get(p, "rails");
-		bool rails_ok = !rails || read_rails(w, rails, path,
-						      ci >= 0 ? &w->m->hosts[ci] : NULL,
-						      si >= 0 && si != ci ? &w->m->hosts[si] : NULL,
-						      &pair);
+		bool rails_ok =
+		    !rails || read_rails(w, rails, path, ci >= 0 ? &w->m->hosts[ci] : NULL,
+					 si >= 0 && si != ci ? &w->m->hosts[si] : NULL, &pair);
 		if (ci >= 0 && si >= 0 && ci != si && gbps > 0 && rails_ok)
 			vf->pairs[vf->n_pairs++] = pair;
 		else
