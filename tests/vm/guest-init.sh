@@ -135,7 +135,7 @@ fi
 
 # A second push changes nothing.
 qosgen push $I --all >/tmp/again.out 2>/tmp/again.err
-if [ "$(grep -c '(0 changed)' /tmp/again.err)" = 2 ]; then
+if [ "$(grep -c '(0 changed)' /tmp/again.err)" = 3 ]; then
 	result push-idempotent PASS "second push: nothing changed on either host"
 else
 	result push-idempotent FAIL "$(grep -E '^vm-|^qosgen|rror' /tmp/again.err | head -4 | tr '\n' ' ')"
@@ -144,7 +144,8 @@ fi
 # qosgen verify over SSH, tcpdump on the server's veth: the evidence of what
 # the run put on the wire (RDMA WRITE data at path MTU 4096: IP length > 4000).
 # The pair vm-a -> vm-b names no rails: rail 0 alone, as before issue 28;
-# vm-b -> vm-a runs both rails (rails: all), one after the other.
+# vm-a2 -> vm-b (vm-a's NICs under a second name) runs both rails (rails:
+# all), one after the other.
 verify_run() { # NAME [PAIR]: runs verify (of PAIR, else every pair) with a capture, prints both, leaves /tmp/NAME.{out,rc,dump}
 	tcpdump -i vethB -n -v -c 3000 -Z root udp port 4791 >"/tmp/$1.dump" 2>/dev/null &
 	d=$!
@@ -218,18 +219,18 @@ fi
 qosgen push $I --host vm-b >/tmp/repair2.out 2>/tmp/repair2.err
 [ "$(cat /sys/class/net/vethB/mtu)" = 9000 ] || info "push did not restore vethB's MTU: $(cat /tmp/repair2.err)"
 
-# Issue 28: verify rail by rail. vm-b -> vm-a names rails: all; rail K runs
-# on vm-b's nics[K] to vm-a's nics[K], each rail reported and judged alone.
+# Issue 28: verify rail by rail. vm-a2 -> vm-b names rails: all; rail K runs
+# on vm-a's nics[K] to vm-b's nics[K], each rail reported and judged alone.
 rail() { # FILE K: the report of rail K in a verify output
 	awk -v t="rail $2 (" 'index($0, "== ") == 1 {on = index($0, t) > 0} on' "$1"
 }
 clean() { rail "$1" "$2" | grep -q '^FATAL: 0$'; }
-verify_run verify-rails vm-b:vm-a
+verify_run verify-rails vm-a2:vm-b
 if [ "$(cat /tmp/verify-rails.rc)" = 0 ] &&
-	grep -q '^== vm-b -> vm-a rail 0 (vethB/rxe1 -> vethA/rxe0): .* to 10\.77\.0\.1$' /tmp/verify-rails.out &&
-	grep -q '^== vm-b -> vm-a rail 1 (vethD/rxe3 -> vethC/rxe2): .* to 10\.77\.1\.1$' /tmp/verify-rails.out &&
+	grep -q '^== vm-a2 -> vm-b rail 0 (vethA/rxe0 -> vethB/rxe1): .* to 10\.77\.0\.2$' /tmp/verify-rails.out &&
+	grep -q '^== vm-a2 -> vm-b rail 1 (vethC/rxe2 -> vethD/rxe3): .* to 10\.77\.1\.2$' /tmp/verify-rails.out &&
 	clean /tmp/verify-rails.out 0 && clean /tmp/verify-rails.out 1 &&
-	rail /tmp/verify-rails.out 1 | grep -q '^\[PASS\] Check RoCE marking on vm-a: ToS 106 ' &&
+	rail /tmp/verify-rails.out 1 | grep -q '^\[PASS\] Check RoCE marking on vm-a2: ToS 106 ' &&
 	rail /tmp/verify-rails.out 1 | grep -q '^\[PASS\] Check path MTU: 4096'; then
 	result verify-rails-pass PASS "both rails: $(grep '^\[PASS\] Check bandwidth' /tmp/verify-rails.out | tr '\n' ' ')"
 else
@@ -238,10 +239,10 @@ fi
 # One rail broken on purpose: vm-a's second NIC back to ToS 0. Rail 1 is
 # FATAL, rail 0 still passes; a push of vm-a repairs that NIC alone.
 echo 0 >/sys/kernel/config/rdma_cm/rxe2/ports/1/default_roce_tos
-verify_run verify-rail1-tos0 vm-b:vm-a
+verify_run verify-rail1-tos0 vm-a2:vm-b
 if [ "$(cat /tmp/verify-rail1-tos0.rc)" = 1 ] && clean /tmp/verify-rail1-tos0.out 0 &&
-	rail /tmp/verify-rail1-tos0.out 1 | grep -q '^\[FATAL\] Check RoCE marking on vm-a: ToS 0 (0x00) carries DSCP 0, expected 26' &&
-	rail /tmp/verify-rail1-tos0.out 0 | grep -q '^\[PASS\] Check RoCE marking on vm-a: ToS 106 '; then
+	rail /tmp/verify-rail1-tos0.out 1 | grep -q '^\[FATAL\] Check RoCE marking on vm-a2: ToS 0 (0x00) carries DSCP 0, expected 26' &&
+	rail /tmp/verify-rail1-tos0.out 0 | grep -q '^\[PASS\] Check RoCE marking on vm-a2: ToS 106 '; then
 	result verify-rail-fails-alone PASS "rail 1 $(rail /tmp/verify-rail1-tos0.out 1 | grep '^\[FATAL\]' | head -1); rail 0 FATAL: 0"
 else
 	result verify-rail-fails-alone FAIL "exit $(cat /tmp/verify-rail1-tos0.rc): $(grep -E '^(==|\[(FATAL|MARGINAL)\]|qosgen|error)' /tmp/verify-rail1-tos0.out | tr '\n' ' ')"
@@ -257,9 +258,9 @@ fi
 # device alone gets its settings back from the udev rule push installed for
 # that NIC (no push).
 rdma link delete rxe2
-verify_run verify-rail1-missing vm-b:vm-a
+verify_run verify-rail1-missing vm-a2:vm-b
 if [ "$(cat /tmp/verify-rail1-missing.rc)" = 3 ] && clean /tmp/verify-rail1-missing.out 0 &&
-	rail /tmp/verify-rail1-missing.out 1 | grep -q "^\[FATAL\] Check nic: vm-a: no RDMA device 'rxe2' on this host$"; then
+	rail /tmp/verify-rail1-missing.out 1 | grep -q "^\[FATAL\] Check nic: vm-a2: no RDMA device 'rxe2' on this host$"; then
 	result verify-rail-missing-nic PASS "rail 1: $(rail /tmp/verify-rail1-missing.out 1 | grep '^\[FATAL\]'); rail 0 FATAL: 0"
 else
 	result verify-rail-missing-nic FAIL "exit $(cat /tmp/verify-rail1-missing.rc): $(grep -E '^(==|\[(FATAL|MARGINAL)\]|qosgen|error)' /tmp/verify-rail1-missing.out | tr '\n' ' ')"
@@ -324,7 +325,7 @@ else
 fi
 qosgen push $I --host vm-b >/tmp/reset-b.out 2>/tmp/reset-b.err
 [ "$(tos_of rxe3)" = 106 ] || info "push did not set vm-b after the reset: $(cat /tmp/reset-b.err)"
-# Every pair: vm-a -> vm-b's rail 0 and both rails of vm-b -> vm-a.
+# Every pair: vm-a -> vm-b's rail 0 and both rails of vm-a2 -> vm-b.
 verify_run verify-reset
 n=$(big_with verify-reset 'tos 0x6a,ECT(0)')
 if [ "$(cat /tmp/verify-reset.rc)" = 0 ] && [ "$(grep -c '^FATAL: 0' /tmp/verify-reset.out)" = 3 ] &&
