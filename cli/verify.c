@@ -6,6 +6,14 @@
  * (verbs/verdict.c). Pairs run one after the other: two bandwidth tests at
  * once would measure each other.
  *
+ * A pair that names rails (issue 28) runs each rail on its own NICs, the
+ * client's nics[K] to the server's nics[K], one rail after another over the
+ * pair's two SSH sessions: rails at once would share the hosts' CPUs (and a
+ * software RoCE device's), and each would be judged against a floor the
+ * others pulled down. Each rail is reported and judged on its own; a rail
+ * whose NIC is missing fails alone and the others still run. A pair without
+ * rails runs rail 0 as before, with the same report.
+ *
  * The traffic class on the wire is the one the host itself applies (rdma_cm's
  * default_roce_tos, read back), not the intent's: verify tests the host's
  * marking, and a host left at ToS 0 must show up as FATAL, not be papered
@@ -33,15 +41,25 @@
 
 enum { EXIT_OK = 0, EXIT_FATAL = 1, EXIT_USAGE = 2, EXIT_SYSTEM = 3 };
 
+/* One host of a pair: its session and its persistence, shared by the pair's rails. */
+struct host_side {
+	const struct qg_host *h;
+	struct qg_ssh *ssh;
+	char persist[256]; /* the persist report line; "" unread (see vd_side) */
+	bool want_persist;
+	char fail[512]; /* why the host could not be reached */
+};
+
+/* One end of a rail: a host's NIC, what was read on it and the traffic tool's output. */
 struct side {
 	const struct qg_host *h;
+	struct host_side *host;
+	const struct qg_nic *nic;
 	struct qg_ssh *ssh;
 	struct vr_facts before, after;
 	bool have_before, have_after;
 	struct vc_counters delta;
 	bool have_delta;
-	char persist[256]; /* the persist report line; "" unread (see vd_side) */
-	bool want_persist;
 	struct qg_buf out, err; /* the traffic tool's output */
 	int status;
 	char fail[512]; /* why this side could not be run */
@@ -62,7 +80,7 @@ static void *run_server(void *arg)
 	return NULL;
 }
 
-static int connect_side(struct side *s, const struct qg_ssh_opts *o)
+static int connect_host(struct host_side *s, const struct qg_ssh_opts *o)
 {
 	struct qg_ssh_target t = qg_host_ssh_target(s->h);
 	return qg_ssh_connect(&t, o, &s->ssh, s->fail, sizeof(s->fail));
@@ -71,7 +89,7 @@ static int connect_side(struct side *s, const struct qg_ssh_opts *o)
 static int read_facts(struct side *s, struct vr_facts *f)
 {
 	struct qg_buf script = {0}, out = {0};
-	vr_facts_script(&s->h->nics[0], &script);
+	vr_facts_script(s->nic, &script);
 	int status = -1, rc = qg_ssh_run(s->ssh, "sh -s", script.data, script.len, &out, NULL,
 					 &status, s->fail, sizeof(s->fail));
 	if (rc == 0 && vr_facts_parse(out.data ? out.data : "", f, s->fail, sizeof(s->fail)) != 0)
@@ -86,7 +104,7 @@ static int read_facts(struct side *s, struct vr_facts *f)
  * as a dry run without the script (QG_DRY_RUN=1: nothing written), and its
  * one "persist" line kept. Built with the built-in templates, as build does.
  */
-static void read_persist(const struct qg_model *m, size_t i, struct side *s)
+static void read_persist(const struct qg_model *m, size_t i, struct host_side *s)
 {
 	s->persist[0] = '\0';
 	const struct qg_driver *drv = qg_driver_for(s->h->target);
@@ -145,21 +163,26 @@ static void side_result(const struct side *x, const char *role, struct vr_result
 	vr_result_init(res);
 }
 
+/*
+ * One rail of a pair: its report and verdict. A pair without rails is one
+ * of these, rail 0, not named (the report as it was before rails).
+ */
 struct pair_report {
 	const struct qg_pair *p;
+	size_t rail;
+	bool named;	     /* the pair names rails: the report names the rail and its NICs */
 	struct side side[2]; /* client, server */
 	struct vr_result client, server;
 	struct vr_run run;
 	char server_addr[16];
 	struct vd_list checks;
-	bool unreachable; /* a host could not be reached or the tool not run */
+	bool unreachable;	/* a host could not be reached or the tool not run */
+	const char *fail_check; /* the check an unreachable rail fails: "reach" or "nic" */
 	char why[600];
 };
 
 static void free_side(struct side *s)
 {
-	if (s->ssh)
-		qg_ssh_close(s->ssh);
 	if (s->have_before)
 		vr_facts_free(&s->before);
 	if (s->have_after)
@@ -169,34 +192,53 @@ static void free_side(struct side *s)
 	qg_buf_free(&s->err);
 }
 
-static void run_pair(const struct qg_model *m, const struct verify_opts *vo, struct pair_report *r)
+/*
+ * Rail r->rail of a pair whose hosts are connected (r's sides hold their
+ * sessions): read both NICs' facts, run the traffic between them, read the
+ * facts again.
+ */
+static void run_rail(const struct qg_model *m, const struct verify_opts *vo, struct pair_report *r)
 {
 	const struct qg_qos *q = &m->qos;
 	struct side *c = &r->side[0], *s = &r->side[1];
-	c->h = &m->hosts[r->p->client];
-	s->h = &m->hosts[r->p->server];
-	vr_result_init(&r->client);
-	vr_result_init(&r->server);
+	r->fail_check = "reach";
 	for (int i = 0; i < 2; i++) {
 		struct side *x = &r->side[i];
-		if (connect_side(x, &vo->ssh) != 0 || read_facts(x, &x->before) != 0) {
+		if (read_facts(x, &x->before) != 0) {
 			snprintf(r->why, sizeof(r->why), "%s: %s", x->h->name, x->fail);
 			r->unreachable = true;
 			return;
 		}
 		x->have_before = true;
-		read_persist(m, i == 0 ? r->p->client : r->p->server, x);
 	}
-	/* Where the client connects: the server's RoCE netdev address, else its SSH address. */
+	/* A named rail's NICs must be there: a missing one fails this rail alone. */
+	for (int i = 0; r->named && i < 2; i++) {
+		char why[300];
+		if (vr_nic_missing(&r->side[i].before, r->side[i].nic, why, sizeof(why))) {
+			size_t at = strlen(r->why);
+			snprintf(r->why + at, sizeof(r->why) - at, "%s%s: %s", at ? "; " : "",
+				 r->side[i].h->name, why);
+			r->fail_check = "nic";
+			r->unreachable = true;
+		}
+	}
+	if (r->unreachable)
+		return;
+	/*
+	 * Where the client connects: the server's RoCE netdev address, else (rail
+	 * 0 of a pair without rails, as before) its SSH address: another rail's
+	 * NIC is not where the SSH address leads.
+	 */
 	struct in_addr a;
 	if (s->before.ipv4[0])
 		snprintf(r->server_addr, sizeof(r->server_addr), "%s", s->before.ipv4);
-	else if (inet_pton(AF_INET, s->h->address, &a) == 1)
+	else if (!r->named && inet_pton(AF_INET, s->h->address, &a) == 1)
 		snprintf(r->server_addr, sizeof(r->server_addr), "%s", s->h->address);
 	else {
 		snprintf(r->why, sizeof(r->why),
 			 "%s: no IPv4 address on %s to run RoCE traffic to (is the netdev up?)",
-			 s->h->name, s->h->nics[0].netdev);
+			 s->h->name, s->nic->netdev);
+		r->fail_check = r->named ? "nic" : "reach";
 		r->unreachable = true;
 		return;
 	}
@@ -210,14 +252,19 @@ static void run_pair(const struct qg_model *m, const struct verify_opts *vo, str
 	struct vr_run srv = r->run, cli = r->run;
 	srv.server = true;
 	srv.tclass = s->before.roce_tos >= 0 ? s->before.roce_tos : tos;
-	srv.gid_index = s->before.have_qosgen ? -1 : s->before.gid_index;
 	cli.peer = r->server_addr;
 	cli.tclass = c->before.roce_tos >= 0 ? c->before.roce_tos : tos;
-	cli.gid_index = c->before.have_qosgen ? -1 : c->before.gid_index;
+	/*
+	 * qosgen probe picks a RoCE v2 GID of its device itself; a named rail
+	 * gives it the one of its own netdev (the facts'), as perftest always
+	 * gets, so that a device with GIDs of other netdevs still runs its rail.
+	 */
+	srv.gid_index = s->before.have_qosgen && !r->named ? -1 : s->before.gid_index;
+	cli.gid_index = c->before.have_qosgen && !r->named ? -1 : c->before.gid_index;
 	r->run.tclass = cli.tclass;
 	struct qg_buf sscript = {0}, cscript = {0};
-	vr_run_script(&s->h->nics[0], &srv, &sscript);
-	vr_run_script(&c->h->nics[0], &cli, &cscript);
+	vr_run_script(s->nic, &srv, &sscript);
+	vr_run_script(c->nic, &cli, &cscript);
 
 	struct server_job job = {.s = s, .script = sscript.data};
 	pthread_t tid;
@@ -298,22 +345,34 @@ static void judge_pair(const struct qg_model *m, struct pair_report *r)
 		    /* the verbs tool's own reading first: ibv_devinfo may be missing */
 		    .active_mtu = res->active_mtu >= 0 ? res->active_mtu : f->active_mtu,
 		    .tos = x->before.roce_tos,
-		    .persist = x->want_persist ? x->persist : NULL,
+		    .persist = x->host->want_persist ? x->host->persist : NULL,
 		    .delta = x->have_delta && x->delta.n ? &x->delta : NULL};
 	}
 	vd_judge(&e, &me, &r->checks);
 }
 
+/*
+ * "gpu-001 -> gpu-002", and for a named rail " rail 3 (ens4f0np0/mlx5_3 ->
+ * ens4f0np0/mlx5_3)": the hosts' names with the NICs the rail ran on.
+ */
+static void print_title(const struct pair_report *r, FILE *f)
+{
+	const struct side *c = &r->side[0], *s = &r->side[1];
+	fprintf(f, "== %s -> %s", c->h->name, s->h->name);
+	if (r->named)
+		fprintf(f, " rail %zu (%s/%s -> %s/%s)", r->rail, c->nic->netdev,
+			c->nic->rdma_device, s->nic->netdev, s->nic->rdma_device);
+}
+
 static void print_text(const struct pair_report *r, FILE *f)
 {
-	const char *cn = r->side[0].h->name, *sn = r->side[1].h->name;
+	print_title(r, f);
 	if (r->unreachable) {
-		fprintf(f,
-			"== %s -> %s\n[FATAL] Check reach: %s\n\nPASS: 0\nMARGINAL: 0\nFATAL: 1\n",
-			cn, sn, r->why);
+		fprintf(f, "\n[FATAL] Check %s: %s\n\nPASS: 0\nMARGINAL: 0\nFATAL: 1\n",
+			r->fail_check, r->why);
 		return;
 	}
-	fprintf(f, "== %s -> %s: %s to %s, %d B x %llu, traffic class %d, to %s\n", cn, sn,
+	fprintf(f, ": %s to %s, %d B x %llu, traffic class %d, to %s\n",
 		r->client.ok ? r->client.tool : "no result",
 		r->server.ok ? r->server.tool : "no result", r->run.size, r->run.iters,
 		r->run.tclass, r->server_addr);
@@ -358,9 +417,21 @@ static cJSON *pair_json(const struct pair_report *r, int count[3])
 	cJSON *o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "client", r->side[0].h->name);
 	cJSON_AddStringToObject(o, "server", r->side[1].h->name);
+	/* A named rail: its index and the NICs it ran on, the client's first. */
+	if (r->named) {
+		cJSON_AddNumberToObject(o, "rail", (double)r->rail);
+		cJSON *nics = cJSON_AddArrayToObject(o, "nics");
+		for (int i = 0; i < 2; i++) {
+			cJSON *n = cJSON_CreateObject();
+			cJSON_AddStringToObject(n, "host", r->side[i].h->name);
+			cJSON_AddStringToObject(n, "netdev", r->side[i].nic->netdev);
+			cJSON_AddStringToObject(n, "rdma_device", r->side[i].nic->rdma_device);
+			cJSON_AddItemToArray(nics, n);
+		}
+	}
 	cJSON *checks = cJSON_CreateArray();
 	if (r->unreachable) {
-		add_check(checks, VD_FATAL, "reach", r->why);
+		add_check(checks, VD_FATAL, r->fail_check, r->why);
 		mine[VD_FATAL]++;
 	} else {
 		for (size_t i = 0; i < r->checks.n; i++) {
@@ -411,45 +482,103 @@ static bool pair_wanted(const struct qg_model *m, const struct qg_pair *p, const
 	       !strcmp(colon + 1, sn);
 }
 
+/* Report r as text to out or as JSON into json; counts its checks; returns its exit code. */
+static int report_rail(const struct qg_model *m, struct pair_report *r, int batch, double t0,
+		       FILE *out, cJSON *json, int count[3])
+{
+	escape_why(r);
+	if (!r->unreachable)
+		judge_pair(m, r);
+	if (json) {
+		cJSON *o = pair_json(r, count);
+		if (o && batch > 0)
+			cJSON_AddNumberToObject(o, "batch", batch);
+		cJSON_AddItemToArray(json, o);
+	} else {
+		print_text(r, out);
+		fprintf(out, "(%.1f s)\n", qg_monotonic_s() - t0);
+		/* Counted as pair_json counts: a rail that did not run, one FATAL. */
+		if (r->unreachable)
+			count[VD_FATAL]++;
+		for (size_t k = 0; !r->unreachable && k < r->checks.n; k++)
+			count[r->checks.v[k].level]++;
+	}
+	fflush(out);
+	if (r->unreachable || !r->client.ok)
+		return EXIT_SYSTEM;
+	return vd_fatal(&r->checks) ? EXIT_FATAL : EXIT_OK;
+}
+
+/*
+ * One pair: both hosts connected once, then each of its rails (rail 0 alone
+ * when it names none), one after another. A host that cannot be reached
+ * fails the pair as one report, the rails unrun.
+ */
+static int run_pair(const struct qg_model *m, const struct verify_opts *vo, const struct qg_pair *p,
+		    int batch, FILE *out, cJSON *json, int count[3])
+{
+	struct host_side hs[2] = {{.h = &m->hosts[p->client]}, {.h = &m->hosts[p->server]}};
+	static const size_t rail0 = 0;
+	const size_t *rails = p->rails_given ? p->rails : &rail0;
+	size_t n_rails = p->rails_given ? p->n_rails : 1;
+	int rc = EXIT_OK;
+	double t0 = qg_monotonic_s();
+	for (int i = 0; i < 2; i++) {
+		if (connect_host(&hs[i], &vo->ssh) == 0) {
+			read_persist(m, i == 0 ? p->client : p->server, &hs[i]);
+			continue;
+		}
+		struct pair_report r = {.p = p, .unreachable = true, .fail_check = "reach"};
+		for (int k = 0; k < 2; k++)
+			r.side[k].h = hs[k].h;
+		vr_result_init(&r.client);
+		vr_result_init(&r.server);
+		snprintf(r.why, sizeof(r.why), "%s: %s", hs[i].h->name, hs[i].fail);
+		rc = report_rail(m, &r, batch, t0, out, json, count);
+		n_rails = 0;
+		break;
+	}
+	for (size_t k = 0; k < n_rails; k++) {
+		struct pair_report *r = calloc(1, sizeof(*r));
+		if (!r) {
+			rc = EXIT_SYSTEM;
+			break;
+		}
+		r->p = p;
+		r->rail = rails[k];
+		r->named = p->rails_given;
+		for (int i = 0; i < 2; i++)
+			r->side[i] = (struct side){.h = hs[i].h,
+						   .host = &hs[i],
+						   .nic = &hs[i].h->nics[rails[k]],
+						   .ssh = hs[i].ssh};
+		vr_result_init(&r->client);
+		vr_result_init(&r->server);
+		if (k > 0)
+			t0 = qg_monotonic_s();
+		run_rail(m, vo, r);
+		int one = report_rail(m, r, batch, t0, out, json, count);
+		if (one == EXIT_SYSTEM || (one == EXIT_FATAL && rc == EXIT_OK))
+			rc = one;
+		for (int i = 0; i < 2; i++)
+			free_side(&r->side[i]);
+		free(r);
+	}
+	for (int i = 0; i < 2; i++)
+		if (hs[i].ssh)
+			qg_ssh_close(hs[i].ssh);
+	return rc;
+}
+
 int verify_pairs_run(const struct qg_model *m, const struct verify_opts *vo, const size_t *idx,
 		     size_t n, int batch, FILE *out, cJSON *json, int count[3])
 {
-	struct pair_report *reports = calloc(n + 1, sizeof(*reports));
-	if (!reports)
-		return EXIT_SYSTEM;
 	int rc = EXIT_OK;
 	for (size_t i = 0; i < n; i++) {
-		struct pair_report *r = &reports[i];
-		r->p = &m->verify.pairs[idx[i]];
-		double t0 = qg_monotonic_s();
-		run_pair(m, vo, r);
-		escape_why(r);
-		if (!r->unreachable)
-			judge_pair(m, r);
-		if (json) {
-			cJSON *o = pair_json(r, count);
-			if (o && batch > 0)
-				cJSON_AddNumberToObject(o, "batch", batch);
-			cJSON_AddItemToArray(json, o);
-		} else {
-			print_text(r, out);
-			fprintf(out, "(%.1f s)\n", qg_monotonic_s() - t0);
-			/* Counted as pair_json counts: a pair that did not run, one FATAL. */
-			if (r->unreachable)
-				count[VD_FATAL]++;
-			for (size_t k = 0; !r->unreachable && k < r->checks.n; k++)
-				count[r->checks.v[k].level]++;
-		}
-		fflush(out);
-		if (r->unreachable || !r->client.ok)
-			rc = EXIT_SYSTEM;
-		else if (vd_fatal(&r->checks) && rc == EXIT_OK)
-			rc = EXIT_FATAL;
-		for (int k = 0; k < 2; k++)
-			if (r->side[k].h)
-				free_side(&r->side[k]);
+		int one = run_pair(m, vo, &m->verify.pairs[idx[i]], batch, out, json, count);
+		if (one == EXIT_SYSTEM || (one == EXIT_FATAL && rc == EXIT_OK))
+			rc = one;
 	}
-	free(reports);
 	return rc;
 }
 
@@ -480,6 +609,12 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo)
 	if (all) {
 		cJSON *sum = cJSON_AddObjectToObject(vo->json, "summary");
 		cJSON_AddNumberToObject(sum, "pairs", (double)n);
+		/* With rails, pairs has an entry per rail: how many, beside the pairs. */
+		bool rails = false;
+		for (size_t i = 0; i < n; i++)
+			rails |= m->verify.pairs[idx[i]].rails_given;
+		if (rails)
+			cJSON_AddNumberToObject(sum, "rails", cJSON_GetArraySize(all));
 		cJSON_AddNumberToObject(sum, "pass", count[VD_PASS]);
 		cJSON_AddNumberToObject(sum, "marginal", count[VD_MARGINAL]);
 		cJSON_AddNumberToObject(sum, "fatal", count[VD_FATAL]);

@@ -24,9 +24,10 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo);
 
 /*
  * The pairs m->verify.pairs[idx[0..n)] in that order, as verify_run runs
- * them (the caller has called ssh_init): each pair's report as text to out,
- * or, with json (an array), as its object there, with "batch": batch when
- * batch > 0 (push --verify). count[PASS, MARGINAL, FATAL] adds the checks.
+ * them (the caller has called ssh_init): each pair's report, one per rail
+ * when it names rails, as text to out, or, with json (an array), as its
+ * object there, with "batch": batch when batch > 0 (push --verify).
+ * count[PASS, MARGINAL, FATAL] adds the checks.
  * Returns verify_run's exit code for these pairs (0, 1 or 3).
  */
 int verify_pairs_run(const struct qg_model *m, const struct verify_opts *vo, const size_t *idx,

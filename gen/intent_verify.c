@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The intent's verify mapping: the host pairs qosgen verify runs traffic
- * between, the message size and duration.
+ * between, the rails of each pair, the message size and duration.
  */
 #include "intent_verify.h"
 
@@ -10,6 +10,138 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* A host's NICs for a message: "'gpu-001' has 2 NICs". */
+static const char *nics_word(size_t n)
+{
+	return n == 1 ? "NIC" : "NICs";
+}
+
+/*
+ * A pair's rails (issue 28): `all`, or a list of NIC indices; rail K is the
+ * client's nics[K] with the server's nics[K]. c and s are the pair's hosts,
+ * NULL where the reference failed (said there): then only the list itself is
+ * checked. The rails land in p ascending; false when anything was refused.
+ */
+static bool read_rails(struct walk *w, const struct qg_ynode *n, const char *path,
+		       const struct qg_host *c, const struct qg_host *s, struct qg_pair *p)
+{
+	char sub[PATH_LEN];
+	walk_join(sub, path, "rails");
+	p->rails_pos = n->pos;
+	p->rails_given = true;
+	/* A host without NICs has no rails to name (a platform that verifies through none). */
+	const struct qg_host *both[2] = {c, s};
+	bool ok = true;
+	for (int i = 0; i < 2; i++)
+		if (both[i] && !both[i]->n_nics) {
+			qg_error(w->d, n->pos, "%s: host '%s' has no NICs to name rails of", sub,
+				 both[i]->name);
+			ok = false;
+		}
+	size_t fewer = c && s ? (c->n_nics < s->n_nics ? c->n_nics : s->n_nics) : 0;
+	if (n->kind == QG_Y_SCALAR && !strcmp(n->value, "all")) {
+		p->rails_all = true;
+		if (!ok || !c || !s)
+			return false;
+		/* Every rail both hosts have: those of the host with fewer NICs. */
+		if (!(p->rails = calloc(fewer, sizeof(*p->rails)))) {
+			w->d->oom = true;
+			return false;
+		}
+		for (size_t k = 0; k < fewer; k++)
+			p->rails[k] = k;
+		p->n_rails = fewer;
+		return true;
+	}
+	long one;
+	if (n->kind == QG_Y_SCALAR && walk_scalar_int(n, &one)) {
+		qg_error(w->d, n->pos,
+			 "%s: expected 'all' or a list of rail indices, got the number %s; write "
+			 "[%s] for that one rail",
+			 sub, n->value, n->value);
+		return false;
+	}
+	if (n->kind != QG_Y_SEQ) {
+		qg_error(w->d, n->pos,
+			 "%s: expected 'all' or a list of rail indices (rail K is each host's "
+			 "nics[K]), got %s%s%s",
+			 sub, n->kind == QG_Y_SCALAR ? "'" : "",
+			 n->kind == QG_Y_SCALAR ? n->value : walk_kind_name(n),
+			 n->kind == QG_Y_SCALAR ? "'" : "");
+		return false;
+	}
+	if (n->n_kids == 0) {
+		qg_error(w->d, n->pos,
+			 "%s: the list is empty; name at least one rail (0 is each host's first "
+			 "NIC), or write 'all'",
+			 sub);
+		return false;
+	}
+	/* Each rail read so far, with the item that named it: a repeat's note points there. */
+	struct {
+		int rail;
+		const struct qg_ynode *at;
+	} *seen = calloc(n->n_kids, sizeof(*seen));
+	if (!seen) {
+		w->d->oom = true;
+		return false;
+	}
+	size_t n_seen = 0;
+	for (size_t i = 0; i < n->n_kids; i++) {
+		const struct qg_ynode *r = n->kids[i];
+		char item[PATH_LEN];
+		snprintf(item, sizeof(item), "%s[%zu]", sub, i);
+		int k;
+		if (!walk_read_key_int(w, r, item, &k)) {
+			ok = false;
+			continue;
+		}
+		size_t j = 0;
+		while (j < n_seen && seen[j].rail != k)
+			j++;
+		if (j < n_seen) {
+			qg_error(w->d, r->pos, "%s: rail %d is named twice", item, k);
+			qg_note(w->d, seen[j].at->pos, "rail %d is first named here", k);
+			ok = false;
+			continue;
+		}
+		seen[n_seen].rail = k;
+		seen[n_seen++].at = r;
+		if (c && s && c->n_nics && s->n_nics && (size_t)k >= fewer) {
+			char have[32];
+			if (fewer == 1)
+				snprintf(have, sizeof(have), "rail 0 alone");
+			else
+				snprintf(have, sizeof(have), "rails 0..%zu", fewer - 1);
+			qg_error(w->d, r->pos,
+				 "%s: rail %d is beyond the hosts' NICs: client '%s' has %zu %s, "
+				 "server '%s' has %zu %s (%s)",
+				 item, k, c->name, c->n_nics, nics_word(c->n_nics), s->name,
+				 s->n_nics, nics_word(s->n_nics), have);
+			ok = false;
+		}
+	}
+	if (ok && c && s) {
+		p->rails = calloc(n_seen, sizeof(*p->rails));
+		if (!p->rails) {
+			w->d->oom = true;
+			ok = false;
+		}
+		/* Ascending, the order verify runs and reports them in. */
+		for (size_t i = 0; p->rails && i < n_seen; i++) {
+			size_t at = p->n_rails++;
+			while (at > 0 && p->rails[at - 1] > (size_t)seen[i].rail) {
+				p->rails[at] = p->rails[at - 1];
+				at--;
+			}
+			p->rails[at] = (size_t)seen[i].rail;
+		}
+	}
+	free(seen);
+	return ok && c && s;
+}
 
 void intent_verify_load(struct walk *w, const struct qg_ynode *n)
 {
@@ -85,10 +217,17 @@ void intent_verify_load(struct walk *w, const struct qg_ynode *n)
 				gbps = 0;
 			}
 		}
-		if (ci >= 0 && si >= 0 && ci != si && gbps > 0)
-			vf->pairs[vf->n_pairs++] = (struct qg_pair){.client = (size_t)ci,
-								    .server = (size_t)si,
-								    .min_gbps_centi = gbps,
-								    .pos = p->pos};
+		struct qg_pair pair = {.client = (size_t)(ci >= 0 ? ci : 0),
+				       .server = (size_t)(si >= 0 ? si : 0),
+				       .min_gbps_centi = gbps,
+				       .pos = p->pos};
+		const struct qg_ynode *rails = walk_get(p, "rails");
+		bool rails_ok =
+		    !rails || read_rails(w, rails, path, ci >= 0 ? &w->m->hosts[ci] : NULL,
+					 si >= 0 && si != ci ? &w->m->hosts[si] : NULL, &pair);
+		if (ci >= 0 && si >= 0 && ci != si && gbps > 0 && rails_ok)
+			vf->pairs[vf->n_pairs++] = pair;
+		else
+			free(pair.rails);
 	}
 }

@@ -8,6 +8,7 @@
  */
 #include "keys.h"
 
+#include "bounds.h"
 #include "derive.h"
 #include "model.h"
 #include "names.h"
@@ -32,6 +33,7 @@
 static const char *const trusts[] = {"dscp", "pcp", NULL};
 static const char *const strict[] = {"strict", NULL};
 static const char *const ets_modes[] = {"strict", "wrr", NULL};
+static const char *const all_rails[] = {"all", NULL};
 
 /* Rows shared by the two classes, under "qos.lossless" and "qos.cnp". */
 /* clang-format off */
@@ -246,6 +248,16 @@ static const struct qg_key rows[] = {
      .pattern = QG_NAME_PATTERN},
     {"verify.pairs[].min_gbps", QG_KEY_NUMBER, 0, 320000, .required = true,
      .doc = "the least bandwidth that passes, in Gb/s (0, 3200]"},
+    /*
+     * Issue 28: rail K is the client's nics[K] with the server's nics[K]; an
+     * index is below a host's NICs, at most QG_NICS_MAX (gen/bounds.h).
+     */
+    {"verify.pairs[].rails", QG_KEY_ENUM | QG_KEY_LIST, .values = all_rails, .nonempty = true,
+     .unique = true, .def = "rail 0 alone",
+     .doc = "the rails to run, one after another: all (every NIC both hosts have) or a list of "
+	    "NIC indices"},
+    {"verify.pairs[].rails[]", QG_KEY_INT, 0, QG_NICS_MAX - 1,
+     .doc = "a rail: the client's and the server's NIC of this index in their nics"},
 
     {"acknowledge[]", QG_KEY_ENUM | QG_KEY_MAP, .values_from = QG_KV_WARNINGS,
      .doc = "a warning's name, or {warning, because}"},

@@ -292,6 +292,14 @@ cJSON *qg_model_json(const struct qg_model *m)
 		cJSON_AddStringToObject(o, "server", m->hosts[p->server].name);
 		qg_centi_format(p->min_gbps_centi, num);
 		cJSON_AddRawToObject(o, "min_gbps", num);
+		/*
+		 * The rails verify runs, `all` resolved to its indices (what it means
+		 * for these hosts); left out when the intent names none, so older
+		 * intents hash as before.
+		 */
+		cJSON *rails = p->rails_given ? cJSON_AddArrayToObject(o, "rails") : NULL;
+		for (size_t k = 0; rails && k < p->n_rails; k++)
+			cJSON_AddItemToArray(rails, cJSON_CreateNumber((double)p->rails[k]));
 		cJSON_AddItemToArray(pairs, o);
 	}
 	add_keys(vf, "verify", QG_KB_VERIFY, &m->verify);

@@ -19,6 +19,8 @@
  */
 static const char facts_body[] =
     "echo 'qosgen-facts 1'\n"
+    "[ -e \"/sys/class/net/$net\" ] || echo 'missing netdev'\n"
+    "[ -e \"/sys/class/infiniband/$dev\" ] || echo 'missing rdma_device'\n"
     "v=$(cat \"/sys/class/net/$net/mtu\" 2>/dev/null) && echo \"netdev_mtu $v\"\n"
     "ip -o -4 addr show dev \"$net\" 2>/dev/null | while read -r _ _ fam addr _; do\n"
     "\t[ \"$fam\" = inet ] && echo \"ipv4 ${addr%/*}\" && break\n"
@@ -121,7 +123,10 @@ int vr_facts_parse(const char *text, struct vr_facts *f, char *err, size_t errle
 				snprintf(f->ipv4, sizeof(f->ipv4), "%s", v);
 		} else if (!strcmp(k, "port_state"))
 			snprintf(f->port_state, sizeof(f->port_state), "%s", v);
-		else if (!strcmp(k, "have")) {
+		else if (!strcmp(k, "missing")) {
+			f->netdev_missing |= !strcmp(v, "netdev");
+			f->rdma_missing |= !strcmp(v, "rdma_device");
+		} else if (!strcmp(k, "have")) {
 			f->have_qosgen |= !strcmp(v, "qosgen");
 			f->have_perftest |= !strcmp(v, "ib_write_bw");
 		} else if (!strcmp(k, "counter")) {
@@ -152,6 +157,20 @@ int vr_facts_parse(const char *text, struct vr_facts *f, char *err, size_t errle
 void vr_facts_free(struct vr_facts *f)
 {
 	vc_counters_free(&f->counters);
+}
+
+bool vr_nic_missing(const struct vr_facts *f, const struct qg_nic *nic, char *why, size_t len)
+{
+	if (f->netdev_missing && f->rdma_missing)
+		snprintf(why, len, "no network device '%s' and no RDMA device '%s' on this host",
+			 nic->netdev, nic->rdma_device);
+	else if (f->netdev_missing)
+		snprintf(why, len, "no network device '%s' on this host", nic->netdev);
+	else if (f->rdma_missing)
+		snprintf(why, len, "no RDMA device '%s' on this host", nic->rdma_device);
+	else
+		return false;
+	return true;
 }
 
 void vr_run_script(const struct qg_nic *h, const struct vr_run *r, struct qg_buf *out)

@@ -15,6 +15,8 @@
  *   roce_tos 106             rdma_cm's default_roce_tos (configfs)
  *   counter NAME VALUE       .../counters, .../hw_counters, ethtool -S rx/tx_prioN_*
  *   have qosgen | have ib_write_bw
+ *   missing netdev | missing rdma_device   the NIC is not on this host (issue 28: a rail
+ *                                          whose NIC is missing fails alone)
  */
 #ifndef QG_REMOTE_H
 #define QG_REMOTE_H
@@ -31,6 +33,7 @@ struct vr_facts {
 	char ipv4[16];					 /* "": not read */
 	char port_state[24];
 	bool have_qosgen, have_perftest;
+	bool netdev_missing, rdma_missing; /* the host has no such netdev, RDMA device */
 	struct vc_counters counters;
 };
 
@@ -38,6 +41,12 @@ void vr_facts_script(const struct qg_nic *h, struct qg_buf *out);
 /* 0, or -1 when the text is not a facts answer (err says why). */
 int vr_facts_parse(const char *text, struct vr_facts *f, char *err, size_t errlen);
 void vr_facts_free(struct vr_facts *f);
+/*
+ * Whether the facts say nic is not on the host (its netdev, its RDMA device
+ * or both absent); why then says which, "no network device 'ens4f0np0' on
+ * this host", for the host's name to go before it.
+ */
+bool vr_nic_missing(const struct vr_facts *f, const struct qg_nic *nic, char *why, size_t len);
 
 struct vr_run {
 	bool server;

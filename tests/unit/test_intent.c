@@ -204,6 +204,68 @@ static void test_references(void **state)
 			"can join only one");
 }
 
+/* verify.pairs[].rails (issue 28): rail K is the client's nics[K] with the server's nics[K]. */
+static void test_verify_rails(void **state)
+{
+	(void)state;
+	struct qg_model m;
+#define PAIR(rails) "verify:\n  pairs: [{client: a, server: b, min_gbps: 1" rails "}]\n"
+	/* None named: rail 0 alone, nothing given. */
+	load_ok(BASE_QOS HOSTS PAIR(""), &m);
+	assert_false(m.verify.pairs[0].rails_given);
+	assert_int_equal(m.verify.pairs[0].n_rails, 0);
+	qg_model_free(&m);
+	load_ok(BASE_QOS HOSTS PAIR(", rails: [0]"), &m);
+	assert_true(m.verify.pairs[0].rails_given);
+	assert_false(m.verify.pairs[0].rails_all);
+	assert_int_equal(m.verify.pairs[0].n_rails, 1);
+	assert_int_equal(m.verify.pairs[0].rails[0], 0);
+	qg_model_free(&m);
+	/* all: every rail both hosts have (the one-NIC shorthand has rail 0). */
+	load_ok(BASE_QOS HOSTS PAIR(", rails: all"), &m);
+	assert_true(m.verify.pairs[0].rails_all);
+	assert_int_equal(m.verify.pairs[0].n_rails, 1);
+	assert_int_equal(m.verify.pairs[0].rails[0], 0);
+	qg_model_free(&m);
+	load_fails_with(BASE_QOS HOSTS PAIR(", rails: [1]"),
+			"rails[0]: rail 1 is beyond the hosts' NICs: client 'a' has 1 NIC, server "
+			"'b' has 1 NIC (rail 0 alone)");
+	load_fails_with(BASE_QOS HOSTS PAIR(", rails: [0, 0]"), "rails[1]: rail 0 is named twice");
+	load_fails_with(BASE_QOS HOSTS PAIR(", rails: []"), "rails: the list is empty");
+	load_fails_with(BASE_QOS HOSTS PAIR(", rails: 0"), "write [0] for that one rail");
+	load_fails_with(BASE_QOS HOSTS PAIR(", rails: any"),
+			"expected 'all' or a list of rail indices");
+	load_fails_with(BASE_QOS HOSTS PAIR(", rails: [-1]"), "rails[0]: -1 is out of range 0..31");
+#undef PAIR
+	/* Hosts of several NICs: rails ascending; all is every rail both hosts have. */
+#define NICS                                                                                       \
+	"hosts:\n  - {name: \"g[1-2]\", platform: linux, address: 192.0.2.1, nics: [{netdev: "     \
+	"\"ens[1-8]f0np0\", rdma_device: \"mlx5_[0-7]\"}]}\n"                                      \
+	"  - {name: c, platform: linux, address: 192.0.2.3, nics: [{netdev: e0, rdma_device: "     \
+	"m0}, {netdev: e1, rdma_device: m1}]}\n"
+	load_ok(BASE_QOS NICS "verify:\n  pairs:\n"
+			      "    - {client: g1, server: g2, min_gbps: 1, rails: [7, 0, 3]}\n"
+			      "    - {client: g1, server: g2, min_gbps: 1, rails: all}\n"
+			      "    - {client: c, server: g2, min_gbps: 1, rails: all}\n",
+		&m);
+	const struct qg_pair *p = m.verify.pairs;
+	assert_int_equal(p[0].n_rails, 3);
+	assert_int_equal(p[0].rails[0], 0);
+	assert_int_equal(p[0].rails[1], 3);
+	assert_int_equal(p[0].rails[2], 7);
+	assert_int_equal(p[1].n_rails, 8);
+	assert_int_equal(p[1].rails[7], 7);
+	assert_true(p[2].rails_all);
+	assert_int_equal(p[2].n_rails, 2); /* the host with fewer NICs bounds all */
+	qg_model_free(&m);
+	load_fails_with(
+	    BASE_QOS NICS
+	    "verify:\n  pairs: [{client: g1, server: c, min_gbps: 1, rails: [0, 2]}]\n",
+	    "rails[1]: rail 2 is beyond the hosts' NICs: client 'g1' has 8 NICs, server 'c' "
+	    "has 2 NICs (rails 0..1)");
+#undef NICS
+}
+
 static void test_platform_keys(void **state)
 {
 	(void)state;
@@ -775,6 +837,7 @@ int main(void)
 	    cmocka_unit_test(test_class_rules),
 	    cmocka_unit_test(test_ecn_and_mtu_rules),
 	    cmocka_unit_test(test_references),
+	    cmocka_unit_test(test_verify_rails),
 	    cmocka_unit_test(test_platform_keys),
 	    cmocka_unit_test(test_injection_refused),
 	    cmocka_unit_test(test_one_switch_mtu_per_fabric),

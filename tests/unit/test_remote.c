@@ -75,6 +75,71 @@ static void test_facts_script_runs(void **state)
 	qg_buf_free(&s);
 }
 
+/*
+ * Issue 28: a rail's facts and traffic are its own NIC's. Two NICs of one
+ * host: each script names its netdev and RDMA device only, and the facts say
+ * which of them the host lacks (a rail whose NIC is missing fails alone).
+ */
+static void test_per_nic_scripts(void **state)
+{
+	(void)state;
+	const struct qg_nic nics[2] = {{.netdev = "lo", .rdma_device = "qg_nodev0"},
+				       {.netdev = "qg_nonet3", .rdma_device = "qg_nodev3"}};
+	struct vr_facts f[2];
+	char err[256], why[200];
+	for (int i = 0; i < 2; i++) {
+		struct qg_buf s = {0};
+		vr_facts_script(&nics[i], &s);
+		assert_non_null(strstr(s.data, i ? "net='qg_nonet3'\ndev='qg_nodev3'\n"
+						 : "net='lo'\ndev='qg_nodev0'\n"));
+		assert_null(strstr(s.data, i ? "qg_nodev0" : "qg_nodev3"));
+		int st;
+		char *out = run_sh(s.data, NULL, &st);
+		assert_int_equal(st, 0);
+		assert_int_equal(vr_facts_parse(out, &f[i], err, sizeof(err)), 0);
+		free(out);
+		qg_buf_free(&s);
+	}
+	/* lo is there, its RDMA device is not; the second NIC has neither. */
+	assert_false(f[0].netdev_missing);
+	assert_true(f[0].rdma_missing);
+	assert_int_equal(f[0].netdev_mtu, 65536);
+	assert_true(vr_nic_missing(&f[0], &nics[0], why, sizeof(why)));
+	assert_string_equal(why, "no RDMA device 'qg_nodev0' on this host");
+	assert_true(f[1].netdev_missing && f[1].rdma_missing);
+	assert_int_equal(f[1].netdev_mtu, -1);
+	assert_string_equal(f[1].ipv4, "");
+	assert_true(vr_nic_missing(&f[1], &nics[1], why, sizeof(why)));
+	assert_string_equal(why, "no network device 'qg_nonet3' and no RDMA device 'qg_nodev3' on "
+				 "this host");
+	for (int i = 0; i < 2; i++)
+		vr_facts_free(&f[i]);
+	/* A NIC that is there says nothing missing. */
+	assert_int_equal(
+	    vr_facts_parse("qosgen-facts 1\nmissing netdev\n", &f[0], err, sizeof(err)), 0);
+	assert_true(vr_nic_missing(&f[0], &nics[1], why, sizeof(why)));
+	assert_string_equal(why, "no network device 'qg_nonet3' on this host");
+	vr_facts_free(&f[0]);
+	assert_int_equal(
+	    vr_facts_parse("qosgen-facts 1\nnetdev_mtu 9000\n", &f[0], err, sizeof(err)), 0);
+	assert_false(vr_nic_missing(&f[0], &nics[1], why, sizeof(why)));
+	vr_facts_free(&f[0]);
+	/* Each rail's traffic runs on its own RDMA device, with its own GID. */
+	struct vr_run run = {.server = true,
+			     .tcp_port = 18515,
+			     .tclass = 106,
+			     .gid_index = 3,
+			     .size = 65536,
+			     .iters = 100};
+	for (int i = 0; i < 2; i++) {
+		struct qg_buf s = {0};
+		vr_run_script(&nics[i], &run, &s);
+		assert_non_null(strstr(s.data, i ? "dev='qg_nodev3'\n" : "dev='qg_nodev0'\n"));
+		assert_non_null(strstr(s.data, "qosgen probe -d \"$dev\" -x 3 -p 18515"));
+		qg_buf_free(&s);
+	}
+}
+
 static void test_facts_parse(void **state)
 {
 	(void)state;
@@ -305,6 +370,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_facts_script_runs),
 	    cmocka_unit_test(test_facts_parse),
+	    cmocka_unit_test(test_per_nic_scripts),
 	    cmocka_unit_test(test_run_script_prefers_qosgen),
 	    cmocka_unit_test(test_result_parse),
 	    cmocka_unit_test(test_result_numbers_out_of_range),

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # /init of the soft-RoCE test VM (tests/vm/run.sh builds it into an initramfs).
-# Two RDMA hosts in one guest: rxe0 on vethA (10.77.0.1) and rxe1 on vethB
-# (10.77.0.2), both veth ends in the initial netns with policy routing to
-# force traffic across the veth (two netns do not work for rxe; see
+# Two RDMA hosts in one guest, each with two NICs (issue 28: one per rail):
+# rail 0 is rxe0 on vethA (10.77.0.1, vm-a) and rxe1 on vethB (10.77.0.2,
+# vm-b), rail 1 rxe2 on vethC (10.77.1.1, vm-a) and rxe3 on vethD (10.77.1.2,
+# vm-b). Every veth end is in the initial netns with policy routing to force
+# traffic across its veth (two netns do not work for rxe; see
 # shared/notes/soft-roce-vm/FINDINGS.md). The guest has no NIC: all traffic
 # stays inside it. Results are serial lines "@@ RESULT NAME PASS|FAIL DETAIL".
 export PATH=/opt/qosgen/bin:/bin:/sbin:/usr/bin:/usr/sbin:/bb
@@ -25,33 +27,45 @@ for m in $(cat /modules.order); do
 	insmod "/lib/modules/$m" 2>/dev/null || info "insmod $m failed"
 done
 
-# The veth pair starts at MTU 1500: the qosgen script must raise it.
-ip link add vethA type veth peer name vethB
-ip addr add 10.77.0.1/32 dev vethA
-ip addr add 10.77.0.2/32 dev vethB
-ip link set vethA up
-ip link set vethB up
-for k in all default vethA vethB; do
+# The veth pairs start at MTU 1500: the qosgen script must raise them.
+# rail_links A B NET TABLE: the veth pair A (NET.1, vm-a) - B (NET.2, vm-b)
+# up, and its routes in tables TABLE and TABLE+1 (the rules are the boot's).
+rail_links() {
+	ip link add "$1" type veth peer name "$2"
+	ip addr add "$3.1/32" dev "$1"
+	ip addr add "$3.2/32" dev "$2"
+	ip link set "$1" up
+	ip link set "$2" up
+	# Every packet either veth receives is handled by vCPU 0's backlog (RPS
+	# mask 1), as one RX queue of a real NIC handles a flow. Measured in one
+	# boot: ACK-timeout retries in 12 of 12 verify runs left to the sending
+	# vCPU, in 5 of 12 with this; the loss counters stayed 0 in all 24.
+	for d in "$1" "$2"; do
+		echo 1 >"/sys/class/net/$d/queues/rx-0/rps_cpus" || info "cannot set rps_cpus on $d"
+	done
+	ip route add "$3.2/32" dev "$1" table "$4"
+	ip route add "$3.1/32" dev "$2" table "$(($4 + 1))"
+}
+rail_links vethA vethB 10.77.0 100
+rail_links vethC vethD 10.77.1 102
+for k in all default vethA vethB vethC vethD; do
 	echo 1 >/proc/sys/net/ipv4/conf/$k/accept_local
 	echo 0 >/proc/sys/net/ipv4/conf/$k/rp_filter
 done
 ip rule add pref 10 iif vethA lookup local
 ip rule add pref 11 iif vethB lookup local
+ip rule add pref 12 iif vethC lookup local
+ip rule add pref 13 iif vethD lookup local
 ip rule add pref 20 to 10.77.0.2 lookup 100
 ip rule add pref 21 to 10.77.0.1 lookup 101
+ip rule add pref 22 to 10.77.1.2 lookup 102
+ip rule add pref 23 to 10.77.1.1 lookup 103
 ip rule del pref 0 lookup local
 ip rule add pref 1000 lookup local
-ip route add 10.77.0.2/32 dev vethA table 100
-ip route add 10.77.0.1/32 dev vethB table 101
-# Every packet either veth receives is handled by vCPU 0's backlog (RPS mask
-# 1), as one RX queue of a real NIC handles a flow. Measured in one boot:
-# ACK-timeout retries in 12 of 12 verify runs left to the sending vCPU, in 5
-# of 12 with this; the loss counters stayed 0 in all 24.
-for d in vethA vethB; do
-	echo 1 >/sys/class/net/$d/queues/rx-0/rps_cpus || info "cannot set rps_cpus on $d"
-done
 rdma link add rxe0 type rxe netdev vethA
 rdma link add rxe1 type rxe netdev vethB
+rdma link add rxe2 type rxe netdev vethC
+rdma link add rxe3 type rxe netdev vethD
 
 info "interfaces: $(ls /sys/class/net | tr '\n' ' ')"
 mtu_before=$(cat /sys/class/net/vethA/mtu)
@@ -88,21 +102,28 @@ I=/qosgen/intent.yaml
 /bb/syslogd -O /tmp/messages
 /usr/lib/systemd/systemd-udevd --daemon 2>/tmp/udevd.err || info "systemd-udevd failed: $(head -2 /tmp/udevd.err)"
 
-# qosgen push of both hosts' settings over SSH. rxe has no MLNX_OFED ECN
-# sysfs: push reports those knobs missing (PARTIAL, exit 3) and sets the rest.
+# qosgen push of both hosts' settings over SSH, both NICs of each in its one
+# run. rxe has no MLNX_OFED ECN sysfs: push reports those knobs missing
+# (PARTIAL, exit 3) and sets the rest.
 qosgen push $I --all >/tmp/push.out 2>/tmp/push.err
 rc=$?
 sed 's/^/@@ PUSH /' /tmp/push.err
 for h in vm-a vm-b; do
-	dev=rxe0 net=vethA
-	[ $h = vm-b ] && dev=rxe1 net=vethB
-	tos=$(cat /sys/kernel/config/rdma_cm/$dev/ports/1/default_roce_tos 2>/dev/null)
-	if [ $rc = 3 ] && grep -q "^$h: .* (3 changed); missing on this host: ecn" /tmp/push.err &&
-		grep -q "^$h  *linux *PARTIAL" /tmp/push.err && [ "$(cat /sys/class/net/$net/mtu)" = 9000 ] && [ "$tos" = 106 ]; then
-		result "push-$h" PASS "over SSH: $net MTU 1500 -> 9000, $dev default_roce_tos 0 -> 106, persistence installed, ECN knobs reported missing (PARTIAL, exit 3)"
+	nics="vethA/rxe0 vethC/rxe2"
+	[ $h = vm-b ] && nics="vethB/rxe1 vethD/rxe3"
+	ok=0 seen=""
+	for nic in $nics; do
+		net=${nic%/*} dev=${nic#*/}
+		mtu=$(cat /sys/class/net/$net/mtu) tos=$(cat /sys/kernel/config/rdma_cm/$dev/ports/1/default_roce_tos 2>/dev/null)
+		seen="$seen$net MTU $mtu, $dev roce_tos ${tos:-unread}; "
+		[ "$mtu" = 9000 ] && [ "$tos" = 106 ] || ok=1
+	done
+	if [ $rc = 3 ] && [ $ok = 0 ] && grep -q "^$h: .* ([0-9]* changed); missing on this host: .*ecn" /tmp/push.err &&
+		grep -q "^$h  *linux *PARTIAL" /tmp/push.err; then
+		result "push-$h" PASS "over SSH, both NICs: MTU 1500 -> 9000, default_roce_tos 0 -> 106 ($seen) ECN knobs reported missing (PARTIAL, exit 3)"
 	else
 		# What push said of this host, in the result line: a CI log may keep only its tail.
-		result "push-$h" FAIL "exit $rc, $net MTU $(cat /sys/class/net/$net/mtu), roce_tos ${tos:-unread}; push: $(grep -E "^$h|^qosgen|rror" /tmp/push.err | head -4 | tr '\n' ' '); sshd: $(tail -2 /tmp/sshd_a.log | tr '\n' ' ')"
+		result "push-$h" FAIL "exit $rc, $seen push: $(grep -E "^$h|^qosgen|rror" /tmp/push.err | head -4 | tr '\n' ' '); sshd: $(tail -2 /tmp/sshd_a.log | tr '\n' ' ')"
 	fi
 done
 active_after=$(ibv_devinfo -d rxe0 | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p')
@@ -114,7 +135,7 @@ fi
 
 # A second push changes nothing.
 qosgen push $I --all >/tmp/again.out 2>/tmp/again.err
-if [ "$(grep -c '(0 changed)' /tmp/again.err)" = 2 ]; then
+if [ "$(grep -c '(0 changed)' /tmp/again.err)" = 3 ]; then
 	result push-idempotent PASS "second push: nothing changed on either host"
 else
 	result push-idempotent FAIL "$(grep -E '^vm-|^qosgen|rror' /tmp/again.err | head -4 | tr '\n' ' ')"
@@ -122,12 +143,15 @@ fi
 
 # qosgen verify over SSH, tcpdump on the server's veth: the evidence of what
 # the run put on the wire (RDMA WRITE data at path MTU 4096: IP length > 4000).
-verify_run() { # NAME: runs verify with a capture, prints both, leaves /tmp/NAME.{out,rc,dump}
+# The pair vm-a -> vm-b names no rails: rail 0 alone, as before issue 28;
+# vm-a2 -> vm-b (vm-a's NICs under a second name) runs both rails (rails:
+# all), one after the other.
+verify_run() { # NAME [PAIR]: runs verify (of PAIR, else every pair) with a capture, prints both, leaves /tmp/NAME.{out,rc,dump}
 	tcpdump -i vethB -n -v -c 3000 -Z root udp port 4791 >"/tmp/$1.dump" 2>/dev/null &
 	d=$!
 	sleep 1
 	t0=$(date +%s)
-	qosgen verify $I >"/tmp/$1.out" 2>&1
+	qosgen verify $I ${2:+--pair "$2"} >"/tmp/$1.out" 2>&1
 	echo $? >"/tmp/$1.rc"
 	t1=$(date +%s)
 	sleep 1
@@ -141,7 +165,7 @@ verify_run() { # NAME: runs verify with a capture, prints both, leaves /tmp/NAME
 big_with() { grep "length [4-9][0-9][0-9][0-9])" "/tmp/$1.dump" | grep -c "$2"; }
 big_without() { grep "length [4-9][0-9][0-9][0-9])" "/tmp/$1.dump" | grep -vc "$2"; }
 
-verify_run verify-ok
+verify_run verify-ok vm-a:vm-b
 if [ "$(cat /tmp/verify-ok.rc)" = 0 ] && grep -q '^FATAL: 0' /tmp/verify-ok.out &&
 	grep -q '^\[PASS\] Check path MTU: 4096' /tmp/verify-ok.out &&
 	grep -q '^\[PASS\] Check RoCE marking on vm-a: ToS 106 (0x6a): DSCP 26, ECT(0)' /tmp/verify-ok.out &&
@@ -161,7 +185,7 @@ fi
 # Negative: vm-a's rdma_cm ToS back to 0. verify must call the marking FATAL,
 # and the wire must show the unmarked traffic; then push repairs it.
 echo 0 >/sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos
-verify_run verify-tos0
+verify_run verify-tos0 vm-a:vm-b
 if [ "$(cat /tmp/verify-tos0.rc)" = 1 ] &&
 	grep -q '^\[FATAL\] Check RoCE marking on vm-a: ToS 0 (0x00) carries DSCP 0, expected 26' /tmp/verify-tos0.out &&
 	grep -q '^\[PASS\] Check RoCE marking on vm-b' /tmp/verify-tos0.out; then
@@ -185,7 +209,7 @@ fi
 
 # Negative: MTU 1500 on vm-b's netdev: RoCE MTU 1024 there, path MTU FATAL.
 ip link set vethB mtu 1500
-verify_run verify-mtu1500
+verify_run verify-mtu1500 vm-a:vm-b
 if [ "$(cat /tmp/verify-mtu1500.rc)" = 1 ] &&
 	grep -q '^\[FATAL\] Check path MTU: 1024 < 4096: vm-b: active MTU 1024, netdev MTU 1500 (the intent sets 9000)' /tmp/verify-mtu1500.out; then
 	result verify-mtu-fatal PASS "$(grep '^\[FATAL\] Check path MTU' /tmp/verify-mtu1500.out)"
@@ -195,28 +219,81 @@ fi
 qosgen push $I --host vm-b >/tmp/repair2.out 2>/tmp/repair2.err
 [ "$(cat /sys/class/net/vethB/mtu)" = 9000 ] || info "push did not restore vethB's MTU: $(cat /tmp/repair2.err)"
 
-# Issue 16: a driver reload, as the hosts see it: both netdevs (one veth pair)
-# and both rxe devices deleted and made again, the addresses and routes put
-# back as the network's own configuration would. No push: the udev rules push
-# installed run the installed scripts, and the settings come back.
+# Issue 28: verify rail by rail. vm-a2 -> vm-b names rails: all; rail K runs
+# on vm-a's nics[K] to vm-b's nics[K], each rail reported and judged alone.
+rail() { # FILE K: the report of rail K in a verify output
+	awk -v t="rail $2 (" 'index($0, "== ") == 1 {on = index($0, t) > 0} on' "$1"
+}
+clean() { rail "$1" "$2" | grep -q '^FATAL: 0$'; }
+verify_run verify-rails vm-a2:vm-b
+if [ "$(cat /tmp/verify-rails.rc)" = 0 ] &&
+	grep -q '^== vm-a2 -> vm-b rail 0 (vethA/rxe0 -> vethB/rxe1): .* to 10\.77\.0\.2$' /tmp/verify-rails.out &&
+	grep -q '^== vm-a2 -> vm-b rail 1 (vethC/rxe2 -> vethD/rxe3): .* to 10\.77\.1\.2$' /tmp/verify-rails.out &&
+	clean /tmp/verify-rails.out 0 && clean /tmp/verify-rails.out 1 &&
+	rail /tmp/verify-rails.out 1 | grep -q '^\[PASS\] Check RoCE marking on vm-a2: ToS 106 ' &&
+	rail /tmp/verify-rails.out 1 | grep -q '^\[PASS\] Check path MTU: 4096'; then
+	result verify-rails-pass PASS "both rails: $(grep '^\[PASS\] Check bandwidth' /tmp/verify-rails.out | tr '\n' ' ')"
+else
+	result verify-rails-pass FAIL "exit $(cat /tmp/verify-rails.rc): $(grep -E '^(==|\[(FATAL|MARGINAL)\]|qosgen|error)' /tmp/verify-rails.out | tr '\n' ' ')"
+fi
+# One rail broken on purpose: vm-a's second NIC back to ToS 0. Rail 1 is
+# FATAL, rail 0 still passes; a push of vm-a repairs that NIC alone.
+echo 0 >/sys/kernel/config/rdma_cm/rxe2/ports/1/default_roce_tos
+verify_run verify-rail1-tos0 vm-a2:vm-b
+if [ "$(cat /tmp/verify-rail1-tos0.rc)" = 1 ] && clean /tmp/verify-rail1-tos0.out 0 &&
+	rail /tmp/verify-rail1-tos0.out 1 | grep -q '^\[FATAL\] Check RoCE marking on vm-a2: ToS 0 (0x00) carries DSCP 0, expected 26' &&
+	rail /tmp/verify-rail1-tos0.out 0 | grep -q '^\[PASS\] Check RoCE marking on vm-a2: ToS 106 '; then
+	result verify-rail-fails-alone PASS "rail 1 $(rail /tmp/verify-rail1-tos0.out 1 | grep '^\[FATAL\]' | head -1); rail 0 FATAL: 0"
+else
+	result verify-rail-fails-alone FAIL "exit $(cat /tmp/verify-rail1-tos0.rc): $(grep -E '^(==|\[(FATAL|MARGINAL)\]|qosgen|error)' /tmp/verify-rail1-tos0.out | tr '\n' ' ')"
+fi
+qosgen push $I --host vm-a >/tmp/repair3.out 2>/tmp/repair3.err
+if grep -q '^vm-a: .*(1 changed)' /tmp/repair3.err && [ "$(cat /sys/kernel/config/rdma_cm/rxe2/ports/1/default_roce_tos)" = 106 ]; then
+	result push-repairs-rail PASS "$(grep '^vm-a:' /tmp/repair3.err)"
+else
+	result push-repairs-rail FAIL "$(head -2 /tmp/repair3.err | tr '\n' ' ')"
+fi
+# A rail whose NIC is missing: vm-a's rxe2 deleted. Rail 1 fails naming it,
+# without running traffic; rail 0 still runs and passes. Made again, the
+# device alone gets its settings back from the udev rule push installed for
+# that NIC (no push).
+rdma link delete rxe2
+verify_run verify-rail1-missing vm-a2:vm-b
+if [ "$(cat /tmp/verify-rail1-missing.rc)" = 3 ] && clean /tmp/verify-rail1-missing.out 0 &&
+	rail /tmp/verify-rail1-missing.out 1 | grep -q "^\[FATAL\] Check nic: vm-a2: no RDMA device 'rxe2' on this host$"; then
+	result verify-rail-missing-nic PASS "rail 1: $(rail /tmp/verify-rail1-missing.out 1 | grep '^\[FATAL\]'); rail 0 FATAL: 0"
+else
+	result verify-rail-missing-nic FAIL "exit $(cat /tmp/verify-rail1-missing.rc): $(grep -E '^(==|\[(FATAL|MARGINAL)\]|qosgen|error)' /tmp/verify-rail1-missing.out | tr '\n' ' ')"
+fi
+: >/tmp/messages
+rdma link add rxe2 type rxe netdev vethC
+udevadm settle --timeout=60 2>/dev/null || sleep 5
+if [ "$(cat /sys/kernel/config/rdma_cm/rxe2/ports/1/default_roce_tos 2>/dev/null)" = 106 ] &&
+	[ "$(cat /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos 2>/dev/null)" = 106 ]; then
+	result nic-comes-back-alone PASS "rxe2 made again: default_roce_tos 106 from its own udev rule, no push"
+else
+	result nic-comes-back-alone FAIL "rxe2 default_roce_tos $(cat /sys/kernel/config/rdma_cm/rxe2/ports/1/default_roce_tos 2>&1); syslog: $(grep -c qosgen-roce-qos /tmp/messages) qosgen lines"
+	qosgen push $I --host vm-a >/dev/null 2>&1
+fi
+
+# Issue 16: a driver reload, as the hosts see it: every netdev (two veth
+# pairs) and every rxe device deleted and made again, the addresses and
+# routes put back as the network's own configuration would. No push: the
+# udev rules push installed run vm-a's installed script for each of its two
+# NICs, and their settings come back; vm-b (persist: false) comes back at
+# the kernel's defaults, and a push of it sets them for the verify after.
 reset_links() {
 	ip link del vethA
+	ip link del vethC
 	i=0
-	while [ -e /sys/class/infiniband/rxe0 ] || [ -e /sys/class/infiniband/rxe1 ]; do
+	while [ -e /sys/class/infiniband/rxe0 ] || [ -e /sys/class/infiniband/rxe1 ] ||
+		[ -e /sys/class/infiniband/rxe2 ] || [ -e /sys/class/infiniband/rxe3 ]; do
 		i=$((i + 1))
 		[ $i -gt 100 ] && break
 		sleep 0.1
 	done
-	ip link add vethA type veth peer name vethB
-	ip addr add 10.77.0.1/32 dev vethA
-	ip addr add 10.77.0.2/32 dev vethB
-	ip link set vethA up
-	ip link set vethB up
-	for d in vethA vethB; do
-		echo 1 >/sys/class/net/$d/queues/rx-0/rps_cpus
-	done
-	ip route add 10.77.0.2/32 dev vethA table 100
-	ip route add 10.77.0.1/32 dev vethB table 101
+	rail_links vethA vethB 10.77.0 100
+	rail_links vethC vethD 10.77.1 102
 	# The netdevs' own events first (their scripts set the MTU), then the rxe
 	# devices, as a soft-RoCE setup adds rxe once its netdev is configured. Made
 	# at once, an rxe device registering while the script changed its netdev's
@@ -226,28 +303,37 @@ reset_links() {
 	udevadm settle --timeout=60 2>/dev/null || sleep 5
 	rdma link add rxe0 type rxe netdev vethA
 	rdma link add rxe1 type rxe netdev vethB
+	rdma link add rxe2 type rxe netdev vethC
+	rdma link add rxe3 type rxe netdev vethD
 	udevadm settle --timeout=60 2>/dev/null || sleep 5
 }
 tos_of() { cat /sys/kernel/config/rdma_cm/$1/ports/1/default_roce_tos 2>/dev/null || echo unread; }
-state() { echo "vethA MTU $(cat /sys/class/net/vethA/mtu), vethB MTU $(cat /sys/class/net/vethB/mtu), rxe0 default_roce_tos $(tos_of rxe0), rxe1 default_roce_tos $(tos_of rxe1)"; }
+mtu_of() { cat /sys/class/net/$1/mtu 2>/dev/null || echo unread; }
+state() { echo "vethA MTU $(mtu_of vethA), vethB MTU $(mtu_of vethB), vethC MTU $(mtu_of vethC), vethD MTU $(mtu_of vethD), rxe0 default_roce_tos $(tos_of rxe0), rxe1 default_roce_tos $(tos_of rxe1), rxe2 default_roce_tos $(tos_of rxe2), rxe3 default_roce_tos $(tos_of rxe3)"; }
 info "reset: before: $(state)"
 : >/tmp/messages
 reset_links
 info "reset: after: $(state)"
 sed -n 's/.*qosgen-roce-qos: /@@ SYSLOG /p' /tmp/messages | head -24
-if [ "$(cat /sys/class/net/vethA/mtu)" = 9000 ] && [ "$(cat /sys/class/net/vethB/mtu)" = 9000 ] &&
-	[ "$(tos_of rxe0)" = 106 ] && [ "$(tos_of rxe1)" = 106 ] && grep -q 'qosgen-roce-qos: \[changed\] roce_tos: 0 -> 106' /tmp/messages; then
-	result reset-restored PASS "no push: after the netdevs and rxe devices were re-created, $(state) (udev ran the installed scripts; syslog has their report lines)"
+# Both NICs of vm-a come back: netdevs at 9000, rxe devices at ToS 106; vm-b's do not.
+if [ "$(mtu_of vethA)" = 9000 ] && [ "$(mtu_of vethC)" = 9000 ] && [ "$(tos_of rxe0)" = 106 ] &&
+	[ "$(tos_of rxe2)" = 106 ] && [ "$(mtu_of vethB)" = 1500 ] && [ "$(tos_of rxe3)" = 0 ] &&
+	grep -q 'qosgen-roce-qos: \[changed\] [^ ]*roce_tos[^:]*: 0 -> 106' /tmp/messages; then
+	result reset-restored PASS "no push: after the netdevs and rxe devices of both rails were re-created, $(state) (udev ran vm-a's installed script for each NIC; syslog has their report lines)"
 else
 	result reset-restored FAIL "$(state); syslog: $(grep -c qosgen-roce-qos /tmp/messages) qosgen lines; udevd: $(head -2 /tmp/udevd.err | tr '\n' ' ')"
 fi
+qosgen push $I --host vm-b >/tmp/reset-b.out 2>/tmp/reset-b.err
+[ "$(tos_of rxe3)" = 106 ] || info "push did not set vm-b after the reset: $(cat /tmp/reset-b.err)"
+# Every pair: vm-a -> vm-b's rail 0 and both rails of vm-a2 -> vm-b.
 verify_run verify-reset
 n=$(big_with verify-reset 'tos 0x6a,ECT(0)')
-if [ "$(cat /tmp/verify-reset.rc)" = 0 ] && grep -q '^FATAL: 0' /tmp/verify-reset.out &&
+if [ "$(cat /tmp/verify-reset.rc)" = 0 ] && [ "$(grep -c '^FATAL: 0' /tmp/verify-reset.out)" = 3 ] &&
+	clean /tmp/verify-reset.out 1 &&
 	grep -q '^\[PASS\] Check RoCE marking on vm-a: ToS 106 (0x6a)' /tmp/verify-reset.out && [ "$n" -gt 100 ] &&
 	grep -q '^\[PASS\] Check persistence on vm-a: installed, sha256 [0-9a-f]\{12\}$' /tmp/verify-reset.out &&
 	[ "$(big_without verify-reset 'tos 0x6a,ECT(0)')" = 0 ]; then
-	result reset-verify PASS "qosgen verify after the reset passes; $n full-size RoCE packets, all tos 0x6a"
+	result reset-verify PASS "qosgen verify after the reset passes, both rails too; $n full-size RoCE packets, all tos 0x6a"
 else
 	result reset-verify FAIL "exit $(cat /tmp/verify-reset.rc), $n packets with tos 0x6a: $(grep -E '^(\[(FATAL|MARGINAL)\]|qosgen|error)' /tmp/verify-reset.out | tr '\n' ' ')"
 fi
@@ -256,9 +342,11 @@ qosgen push $I --host vm-a --uninstall >/tmp/uninstall.out 2>/tmp/uninstall.err
 sed 's/^/@@ UNINSTALL /' /tmp/uninstall.err | head -3
 ls /etc/udev/rules.d /usr/local/lib/qosgen 2>&1 | tr '\n' ' ' | sed 's/^/@@ INFO after uninstall: /;s/$/\n/'
 reset_links
+qosgen push $I --host vm-b >/tmp/reset-b.out 2>/tmp/reset-b.err
 info "reset without persistence of vm-a: $(state)"
-verify_run verify-nopersist
-if [ "$(tos_of rxe0)" = 0 ] && [ "$(cat /sys/class/net/vethA/mtu)" = 1500 ] && [ "$(tos_of rxe1)" = 106 ] &&
+verify_run verify-nopersist vm-a:vm-b
+if [ "$(tos_of rxe0)" = 0 ] && [ "$(mtu_of vethA)" = 1500 ] && [ "$(tos_of rxe1)" = 106 ] &&
+	[ "$(tos_of rxe2)" = 0 ] && [ "$(mtu_of vethC)" = 1500 ] && [ "$(tos_of rxe3)" = 106 ] &&
 	[ "$(cat /tmp/verify-nopersist.rc)" = 1 ] &&
 	grep -q '^\[FATAL\] Check RoCE marking on vm-a: ToS 0 (0x00) carries DSCP 0, expected 26' /tmp/verify-nopersist.out &&
 	grep -q '^\[MARGINAL\] Check persistence on vm-a: missing -> sha256 ' /tmp/verify-nopersist.out; then
