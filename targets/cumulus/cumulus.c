@@ -389,10 +389,21 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "cumulus.profile", NVUE_PROFILE,
 		       "NVUE's global profiles apply to every port (its egress-queue-mapping "
 		       "has no other); the intent's ports get the link MTU");
-	bool cable = false;
-	for (size_t i = 0; i < m->n_switches; i++)
-		cable |= m->switches[i].target == &qg_target_cumulus && m->switches[i].cable_m;
-	if (cable)
+	bool cable = false, role_cable = false;
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		cable |= s->target == &qg_target_cumulus && s->cable_m;
+		for (size_t r = 0; s->target == &qg_target_cumulus && r < s->n_roles; r++)
+			role_cable |= nvue_role_has_pfc(&s->roles[r]);
+	}
+	if (role_cable)
+		qg_explain_row(x, "cumulus.pfc.cable_length", "each role's own; the longest of the rest",
+			       "NVUE sizes a PFC profile's headroom for one cable length: a role "
+			       "with cable_length_m gets its own PFC profile (cumulus.roles.*), and "
+			       "default-global, for every other port, each switch's longest "
+			       "cable_length_m among them, so no port has less headroom than its "
+			       "cable needs");
+	else if (cable)
 		qg_explain_row(x, "cumulus.pfc.cable_length", "the longest per switch",
 			       "NVUE sizes a PFC profile's headroom for one cable length, and "
 			       "qosgen writes one profile for all of a switch's ports: each "

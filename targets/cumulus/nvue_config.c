@@ -241,11 +241,12 @@ static void role_profiles(cJSON *qos, const struct qg_qos *q, const struct qg_sw
 		char name[NVUE_PROFILE_NAME_LEN];
 		if (!nvue_role_profile(role, name))
 			continue; /* check() refuses the name first */
-		if (nvue_role_has_ecn(q, role))
-			ecn_class(childn(child(child(child(qos, "congestion-control"), name),
-						   "traffic-class"),
-					     q->lossless.traffic_class),
-				  role->ecn_min_kb, role->ecn_max_kb);
+		if (nvue_role_has_ecn(q, role)) {
+			cJSON *tcs = child(child(child(qos, "congestion-control"), name),
+					   "traffic-class");
+			ecn_class(childn(tcs, q->lossless.traffic_class), role->ecn_min_kb,
+				  role->ecn_max_kb);
+		}
 		if (nvue_role_has_pfc(role))
 			pfc_profile(child(child(qos, "pfc"), name), q, role->cable_m);
 	}
