@@ -320,9 +320,15 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 			snprintf(v, sizeof(v), "%zu ports, link mtu %d, pfc cable-length kept",
 				 s->n_ports, q->switch_mtu);
 		qg_explain_row(x, key, v,
-			       "the intent's ports (link mtu, pfc-watchdog state when managed) and "
-			       "the default-global profiles above; a port the intent drops keeps "
-			       "what it has");
+			       s->n_roles
+				   ? "the intent's ports (link mtu, pfc-watchdog state when managed), "
+				     "the default-global profiles above, and each role's own "
+				     "(cumulus.roles.*), pfc cable-length here default-global's, the "
+				     "longest of the ports no role's PFC profile holds; a port the "
+				     "intent drops keeps what it has, but for its role's bindings"
+				   : "the intent's ports (link mtu, pfc-watchdog state when managed) and "
+				     "the default-global profiles above; a port the intent drops keeps "
+				     "what it has");
 	}
 }
 
