@@ -23,6 +23,12 @@
  */
 #define QG_PORTS_MAX 163840u
 /*
+ * Port roles of one switch (issue 28): the ports to hosts, to spines, to a
+ * storage rail; a switch has a handful. A port's role is kept in a byte
+ * (struct qg_switch's port_role).
+ */
+#define QG_ROLES_MAX 16u
+/*
  * A build's output, every file and plan.json together: the largest intent
  * the bounds above accept writes 401 MB since issue 23 (a SONiC port
  * owns its queues, buffers and schedulers), so 256 MiB refused an intent

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The intent's switches: platform, SSH endpoint (one switch per endpoint),
- * ports in the platform's names, cable lengths.
+ * ports in the platform's names, cable lengths, port roles (gen/intent_roles.c).
  */
 #include "intent_switches.h"
 
 #include "bounds.h"
 #include "intent_entry.h"
+#include "intent_roles.h"
 #include "names.h"
 #include "ports.h"
 
@@ -135,7 +136,8 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
  * `default` and port lists in the platform's names to lengths (the ports
  * must be the switch's, each named once). The lossless headroom a port needs
  * grows with its cable: SONiC's dynamic buffer model and NVUE size it from
- * this.
+ * this. src: per port, where its length was given (the key that named it,
+ * `default`, or the one length), for a role that gives one too.
  */
 static int port_cmp(const void *a, const void *b)
 {
@@ -143,7 +145,7 @@ static int port_cmp(const void *a, const void *b)
 }
 
 static void load_cable_length(struct walk *w, const struct qg_ynode *n, const char *path,
-			      struct qg_switch *s)
+			      struct qg_switch *s, struct qg_pos *src)
 {
 	const struct qg_port_syntax *syn = s->target->ports;
 	s->cable_pos = n->pos;
@@ -155,8 +157,10 @@ static void load_cable_length(struct walk *w, const struct qg_ynode *n, const ch
 	if (n->kind != QG_Y_MAP) {
 		int len;
 		if (walk_read_key_int(w, n, path, &len)) {
-			for (size_t k = 0; k < s->n_ports; k++)
+			for (size_t k = 0; k < s->n_ports; k++) {
 				m[k] = len;
+				src[k] = n->pos;
+			}
 			s->cable_m = m;
 		} else {
 			free(m);
@@ -186,8 +190,10 @@ static void load_cable_length(struct walk *w, const struct qg_ynode *n, const ch
 		}
 		if (!strcmp(k->value, "default")) {
 			for (size_t p = 0; p < s->n_ports; p++)
-				if (!named[p])
+				if (!named[p]) {
 					m[p] = len;
+					src[p] = k->pos;
+				}
 			continue;
 		}
 		struct qg_port *ports;
@@ -227,6 +233,7 @@ static void load_cable_length(struct walk *w, const struct qg_ynode *n, const ch
 			}
 			named[p] = k;
 			m[p] = len;
+			src[p] = k->pos;
 		}
 		free(ports);
 	}
@@ -334,9 +341,19 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 				    sub, ports, QG_PORTS_MAX);
 			}
 		}
+		struct qg_pos *cable_src = NULL;
 		if ((v = walk_get(item, "cable_length_m")) && s->n_ports) {
 			walk_join(sub, path, "cable_length_m");
-			load_cable_length(w, v, sub, s);
+			if (!(cable_src = calloc(s->n_ports, sizeof(*cable_src)))) {
+				w->d->oom = true;
+				return;
+			}
+			load_cable_length(w, v, sub, s, cable_src);
 		}
+		if ((v = walk_get(item, "roles")) && s->n_ports) {
+			walk_join(sub, path, "roles");
+			intent_roles_load(w, v, sub, s, cable_src);
+		}
+		free(cable_src);
 	}
 }

@@ -335,11 +335,22 @@ const struct qg_ynode *walk_require(struct walk *w, const struct qg_ynode *map, 
 	const struct qg_ynode *v = walk_get(map, key);
 	if (v)
 		return v;
-	/* A misspelling of it is reported at its own line, with the right name. */
+	/*
+	 * A misspelling of it is reported at its own line, with the right
+	 * name; a key of the table near it is no misspelling (an ecn with
+	 * min_kb and no max_kb).
+	 */
 	const char *const one[] = {key, NULL};
-	for (size_t i = 0; i < qg_ymap_len(map); i++)
-		if (nearest_key(map->kids[2 * i]->value, one))
+	for (size_t i = 0; i < qg_ymap_len(map); i++) {
+		const char *given = map->kids[2 * i]->value;
+		char sub[PATH_LEN];
+		if (!strcmp(path, "the intent file"))
+			snprintf(sub, sizeof(sub), "%s", given);
+		else
+			walk_join(sub, path, given);
+		if (nearest_key(given, one) && !walk_key_row(sub))
 			return NULL;
+	}
 	qg_error(w->d, map->pos, "missing key '%s' in %s", key, path);
 	walk_consequence(w, key, path);
 	return NULL;
@@ -545,25 +556,57 @@ int walk_read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 	return -1;
 }
 
+/* Is p a row's path, or the mapping or list one lies under? */
+static bool row_under(const char *p)
+{
+	size_t n, len = strlen(p);
+	const struct qg_key *keys = qg_keys(&n);
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(keys[i].path, p, len) &&
+		    (!keys[i].path[len] || keys[i].path[len] == '.' || keys[i].path[len] == '['))
+			return true;
+	return false;
+}
+
+/*
+ * The key table's path of a diagnostic path: list items as "[]", and a
+ * free key of a mapping as its "*" where the table has no row of that name
+ * ("switches[a].cable_length_m.default" -> "switches[].cable_length_m.*",
+ * "switches[a].roles.hosts.ecn" -> "switches[].roles.*.ecn").
+ */
+static void table_path(const char *path, char out[PATH_LEN])
+{
+	char p[PATH_LEN];
+	out[0] = '\0';
+	if (!strcmp(path, "the intent file"))
+		return;
+	qg_key_path(path, p, sizeof(p));
+	size_t o = 0;
+	for (const char *c = p; *c && o < PATH_LEN;) {
+		size_t l = strcspn(c, ".");
+		snprintf(out + o, PATH_LEN - o, "%s%.*s", o ? "." : "", (int)l, c);
+		if (!row_under(out)) {
+			snprintf(out + o, PATH_LEN - o, "%s*", o ? "." : "");
+			if (!row_under(out))
+				snprintf(out + o, PATH_LEN - o, "%s%.*s", o ? "." : "", (int)l, c);
+		}
+		o = strlen(out);
+		c += l + (c[l] == '.');
+	}
+}
+
 const struct qg_key *walk_key_row(const char *path)
 {
 	char p[PATH_LEN];
-	qg_key_path(path, p, sizeof(p));
-	const struct qg_key *k = qg_key_find(p);
-	char *dot = strrchr(p, '.');
-	if (!k && dot) {
-		strcpy(dot + 1, "*");
-		k = qg_key_find(p);
-	}
-	return k;
+	table_path(path, p);
+	return qg_key_find(p);
 }
 
 void walk_check_table_keys(struct walk *w, const struct qg_ynode *map, const char *path)
 {
 	const char *names[TABLE_KEYS + 1];
-	char p[PATH_LEN] = "";
-	if (strcmp(path, "the intent file"))
-		qg_key_path(path, p, sizeof(p));
+	char p[PATH_LEN];
+	table_path(path, p);
 	qg_key_children(p, names, TABLE_KEYS);
 	walk_check_keys(w, map, path, names);
 }

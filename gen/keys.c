@@ -26,6 +26,8 @@
 /* The units of the buffer's and the watchdog's fields (gen/keys.h's unit). */
 #define KB .unit = "kB", .unit_spellings = "kb k kib"
 #define MS .unit = "ms", .unit_spellings = "ms"
+/* ECN thresholds in kB: qos.lossless.ecn's and a port role's (issue 28) alike. */
+#define ECN_KB_RANGE 1, 100000
 
 static const char *const trusts[] = {"dscp", "pcp", NULL};
 static const char *const strict[] = {"strict", NULL};
@@ -96,10 +98,10 @@ static const struct qg_key rows[] = {
      .doc = "the pool's share of the switch buffer, in percent (0, 100]",
      AT(QG_KB_QOS, struct qg_qos, pool_percent_centi), .unit = "percent", .unit_spellings = "%",
      HOMED},
-    {"qos.lossless.ecn.min_kb", QG_KEY_INT, 1, 100000, .required = true,
+    {"qos.lossless.ecn.min_kb", QG_KEY_INT, ECN_KB_RANGE, .required = true,
      .doc = "the queue depth in kB where ECN marking starts",
      AT(QG_KB_QOS, struct qg_qos, ecn_min_kb), KB, HOMED},
-    {"qos.lossless.ecn.max_kb", QG_KEY_INT, 1, 100000, .required = true,
+    {"qos.lossless.ecn.max_kb", QG_KEY_INT, ECN_KB_RANGE, .required = true,
      .doc = "the queue depth in kB where every packet is marked; at least min_kb",
      AT(QG_KB_QOS, struct qg_qos, ecn_max_kb), KB, HOMED},
     {"qos.lossless.ets.mode", QG_KEY_ENUM, .values = ets_modes, .required = true,
@@ -161,6 +163,32 @@ static const struct qg_key rows[] = {
      .unit = "metres", .unit_spellings = "m", HOMED},
     {"switches[].cable_length_m.*", QG_KEY_INT, 1, QG_CABLE_M_MAX,
      .doc = "`default` or a list of the switch's ports, to a length in metres"},
+    /*
+     * Roles (issue 28): the ports to hosts and those to spines differ in
+     * cable length and so in the queue depth where marking should start.
+     * The loader reads them on its own (gen/intent_roles.c): a role's
+     * values are per port, not fields of the switch.
+     */
+    {"switches[].roles", QG_KEY_MAP,
+     .doc = "named sets of the switch's ports with their own ECN thresholds and cable length",
+     HOMED},
+    {"switches[].roles.*", QG_KEY_MAP, .rule = QG_NAME_RULE,
+     .doc = "a role: its name, to its ports and what they take instead of the policy's"},
+    {"switches[].roles.*.ports", QG_KEY_STRING | QG_KEY_LIST, .required = true, .nonempty = true,
+     .rule = "the platform's port names and ranges, ports of the switch's ports",
+     .doc = "the role's ports: one, or a list; a port has at most one role"},
+    {"switches[].roles.*.ports[]", QG_KEY_STRING, .rule = "the platform's port names and ranges",
+     .doc = "a port or a range of ports"},
+    {"switches[].roles.*.cable_length_m", QG_KEY_INT, 1, QG_CABLE_M_MAX,
+     .doc = "the role's ports' cable length in metres; not also given by the switch's "
+	    "cable_length_m",
+     .unit = "metres", .unit_spellings = "m"},
+    {"switches[].roles.*.ecn", QG_KEY_MAP,
+     .doc = "the role's ports' ECN thresholds instead of qos.lossless.ecn's, which must be on"},
+    {"switches[].roles.*.ecn.min_kb", QG_KEY_INT, ECN_KB_RANGE, .required = true,
+     .doc = "the queue depth in kB where ECN marking starts on the role's ports", KB},
+    {"switches[].roles.*.ecn.max_kb", QG_KEY_INT, ECN_KB_RANGE, .required = true,
+     .doc = "the queue depth in kB where every packet is marked; at least min_kb", KB},
 
     {"hosts[]", QG_KEY_MAP,
      .doc = "a host, or a host list; each platform adds its own keys (its target's rows)"},

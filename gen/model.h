@@ -123,7 +123,8 @@ struct qg_port_role {
 	bool ecn_given; /* ecn: given: its thresholds, else the policy's */
 	int ecn_min_kb, ecn_max_kb;
 	int cable_m; /* 0: not given */
-	struct qg_pos pos;
+	/* The role's name, its cable_length_m and its ecn: where a target lacking them says so. */
+	struct qg_pos pos, cable_pos, ecn_pos;
 };
 
 struct qg_switch {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "target_features.h"
 
+#include "bounds.h"
 #include "diag.h"
 #include "model.h"
 #include "names.h"
@@ -12,12 +13,15 @@
 
 /* A key of the intent that gives a feature: its path and where it is. */
 struct site {
-	char key[QG_NAME_LEN + 48];
+	char key[2 * QG_NAME_LEN + 48]; /* a role's key names the switch and the role */
 	struct qg_pos pos;
 };
 
+/* The most keys of one switch that give one feature: its cable_length_m and each role's. */
+#define SITES_MAX (QG_ROLES_MAX + 1)
+
 /* The keys of m (of switch i, for a per-switch feature) that give the feature; their count. */
-typedef size_t (*sites_fn)(const struct qg_model *m, size_t i, struct site out[2]);
+typedef size_t (*sites_fn)(const struct qg_model *m, size_t i, struct site out[SITES_MAX]);
 
 struct row {
 	unsigned feature;
@@ -41,7 +45,7 @@ static size_t one(struct site *s, struct qg_pos pos, const char *key)
 	return 1;
 }
 
-static size_t pfc_watchdog(const struct qg_model *m, size_t i, struct site out[2])
+static size_t pfc_watchdog(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	(void)i;
 	if (m->qos.pfcwd.state == QG_PFCWD_UNMANAGED)
@@ -49,7 +53,7 @@ static size_t pfc_watchdog(const struct qg_model *m, size_t i, struct site out[2
 	return one(out, m->qos.pfcwd.pos, "qos.pfc_watchdog");
 }
 
-static size_t restoration(const struct qg_model *m, size_t i, struct site out[2])
+static size_t restoration(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	(void)i;
 	const struct qg_pfc_watchdog *wd = &m->qos.pfcwd;
@@ -59,31 +63,57 @@ static size_t restoration(const struct qg_model *m, size_t i, struct site out[2]
 	return one(out, wd->restoration_pos, "qos.pfc_watchdog.restoration_ms");
 }
 
-static size_t cable_length(const struct qg_model *m, size_t i, struct site out[2])
+/* The switch's cable_length_m, then each role's (issue 28): a port's length comes from one. */
+static size_t cable_length(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	const struct qg_switch *s = &m->switches[i];
 	if (!s->cable_m)
 		return 0;
 	char path[QG_NAME_LEN + 16];
 	qg_device_path(path, sizeof(path), "switches", s->name, i);
-	snprintf(out->key, sizeof(out->key), "%s.cable_length_m", path);
-	out->pos = s->cable_pos;
-	return 1;
+	size_t n = 0;
+	if (s->cable_pos.line) {
+		snprintf(out[n].key, sizeof(out[n].key), "%s.cable_length_m", path);
+		out[n++].pos = s->cable_pos;
+	}
+	for (size_t r = 0; r < s->n_roles; r++)
+		if (s->roles[r].cable_m) {
+			snprintf(out[n].key, sizeof(out[n].key), "%s.roles.%s.cable_length_m", path,
+				 s->roles[r].name);
+			out[n++].pos = s->roles[r].cable_pos;
+		}
+	return n;
 }
 
-static size_t pool(const struct qg_model *m, size_t i, struct site out[2])
+/* Each role's ecn: its ports' thresholds instead of the policy's. */
+static size_t role_ecn(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
+{
+	const struct qg_switch *s = &m->switches[i];
+	char path[QG_NAME_LEN + 16];
+	qg_device_path(path, sizeof(path), "switches", s->name, i);
+	size_t n = 0;
+	for (size_t r = 0; r < s->n_roles; r++)
+		if (s->roles[r].ecn_given) {
+			snprintf(out[n].key, sizeof(out[n].key), "%s.roles.%s.ecn", path,
+				 s->roles[r].name);
+			out[n++].pos = s->roles[r].ecn_pos;
+		}
+	return n;
+}
+
+static size_t pool(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	(void)i;
 	return one(out, m->qos.lossless.pos, "qos.lossless.pool");
 }
 
-static size_t ecn(const struct qg_model *m, size_t i, struct site out[2])
+static size_t ecn(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	(void)i;
 	return m->qos.ecn ? one(out, m->qos.ecn_pos, "qos.lossless.ecn") : 0;
 }
 
-static size_t cnp(const struct qg_model *m, size_t i, struct site out[2])
+static size_t cnp(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	(void)i;
 	return m->qos.cnp ? one(out, m->qos.cnpc.pos, "qos.cnp") : 0;
@@ -101,7 +131,7 @@ static size_t classes(const struct qg_model *m, const struct qg_class *c[2], con
 	return 2;
 }
 
-static size_t ets_mode(const struct qg_model *m, enum qg_ets_mode mode, struct site out[2])
+static size_t ets_mode(const struct qg_model *m, enum qg_ets_mode mode, struct site out[SITES_MAX])
 {
 	const struct qg_class *c[2];
 	const char *name[2];
@@ -114,19 +144,19 @@ static size_t ets_mode(const struct qg_model *m, enum qg_ets_mode mode, struct s
 	return n;
 }
 
-static size_t ets_strict(const struct qg_model *m, size_t i, struct site out[2])
+static size_t ets_strict(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	(void)i;
 	return ets_mode(m, QG_ETS_STRICT, out);
 }
 
-static size_t ets_wrr(const struct qg_model *m, size_t i, struct site out[2])
+static size_t ets_wrr(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	(void)i;
 	return ets_mode(m, QG_ETS_WRR, out);
 }
 
-static size_t tc_remap(const struct qg_model *m, size_t i, struct site out[2])
+static size_t tc_remap(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	(void)i;
 	const struct qg_class *c[2];
@@ -140,7 +170,7 @@ static size_t tc_remap(const struct qg_model *m, size_t i, struct site out[2])
 	return n;
 }
 
-static size_t trust_pcp(const struct qg_model *m, size_t i, struct site out[2])
+static size_t trust_pcp(const struct qg_model *m, size_t i, struct site out[SITES_MAX])
 {
 	(void)i;
 	return m->qos.trust == QG_TRUST_PCP ? one(out, m->qos.trust_pos, "qos.trust") : 0;
@@ -159,6 +189,7 @@ static const struct row rows[] = {
     {QG_FEAT_ETS_WRR, "ets-wrr", 0, false, false, ets_wrr},
     {QG_FEAT_TC_REMAP, "traffic-class", 0, false, false, tc_remap},
     {QG_FEAT_TRUST_PCP, "trust-pcp", 0, false, false, trust_pcp},
+    {QG_FEAT_ROLE_ECN, "role-ecn", QG_FEAT_ECN, true, false, role_ecn},
 };
 #define N_ROWS (sizeof(rows) / sizeof(rows[0]))
 
@@ -224,7 +255,7 @@ void qg_features_check(const struct qg_model *m, struct qg_diags *d)
 			const struct qg_feature_gap *g = gap_of(tg, row->feature);
 			if (row->required && !(g && g->refused))
 				continue;
-			struct site s[2];
+			struct site s[SITES_MAX];
 			if (!row->per_switch) {
 				size_t n = row->sites(m, 0, s);
 				for (size_t k = 0; k < n; k++)

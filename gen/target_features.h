@@ -37,9 +37,15 @@ enum qg_feature {
 	QG_FEAT_ETS_WRR = 1u << 7,		    /* a class's ets: {mode: wrr, weight} */
 	QG_FEAT_TC_REMAP = 1u << 8,  /* a class's traffic_class other than its priority */
 	QG_FEAT_TRUST_PCP = 1u << 9, /* qos.trust: pcp */
+	QG_FEAT_ROLE_ECN = 1u << 10, /* a switch's port role's ecn: ECN thresholds per port */
 };
 
-/* Every feature: what a target that implements the whole intent declares. */
+/*
+ * Every feature before issue 28: what a target that implements the whole
+ * intent declares. QG_FEAT_ROLE_ECN is declared on its own by the targets
+ * that write it (issue 28 adds it target by target), so that a target not
+ * yet writing a role's thresholds says so instead of dropping them.
+ */
 #define QG_FEAT_ALL ((1u << 10) - 1)
 
 /* Why a target lacks a feature, in the target's words; and whether it refuses it. */

@@ -119,7 +119,8 @@ qos:
   cnp: {priority: 6, dscp: 48, ets: strict}
   pfc_watchdog: {restoration_ms: 400}
 switches:
-  - {name: sk1, platform: skeleton, address: sk1.example.net, ports: [port1, port2], cable_length_m: 5}
+  - {name: sk1, platform: skeleton, address: sk1.example.net, ports: [port1, port2], cable_length_m: 5,
+     roles: {spines: {ports: port2, ecn: {min_kb: 300, max_kb: 3000}}}}
 YAML
 if build/qosgen build "$tmp/sk.yaml" -o "$tmp/out" >/dev/null 2>"$tmp/err" &&
 	[ "$(cat "$tmp/out/skeleton/sk1.txt")" = "$(printf 'port1 mtu 9216\nport2 mtu 9216')" ]; then
@@ -128,11 +129,12 @@ else
 	bad "build with a skeleton switch" "$(cat "$tmp/err")"
 fi
 # The features, as qosgen names them for acknowledge; restoration_ms is
-# under pfc_watchdog, which the skeleton lacks too: that one warning covers it.
+# under pfc_watchdog, which the skeleton lacks too: that one warning covers it;
+# a role's ecn is under qos.lossless.ecn, likewise.
 printf 'acknowledge: [zz-none]\n' | cat "$tmp/sk.yaml" - >"$tmp/ack.yaml"
 features=$(build/qosgen check "$tmp/ack.yaml" 2>&1 |
 	sed -n 's/.*ignored-by-<platform>-<feature> (<feature>: \([^)]*\)).*/\1/p' | head -n 1 |
-	sed 's/, /\n/g' | grep -v '^pfc-watchdog-restoration$')
+	sed 's/, /\n/g' | grep -v -e '^pfc-watchdog-restoration$' -e '^role-ecn$')
 [ -n "$features" ] || bad features "qosgen lists no features"
 n=0
 for f in $features; do

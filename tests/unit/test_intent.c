@@ -6,6 +6,7 @@
  */
 #include "helpers.h"
 
+#include "../../gen/bounds.h"
 #include "../../gen/keys.h"
 
 #include "../../targets/onyx/onyx.h"
@@ -458,7 +459,9 @@ static void test_ranges_from_key_table(void **state)
 	    "  - {name: s, platform: onyx, address: s.example.net, port: 65536, ports: [1/1],\n"
 	    "     cable_length_m: 100001}\n"
 	    "  - {name: s2, platform: onyx, address: s2.example.net, ports: [1/1],\n"
-	    "     cable_length_m: {default: 100001}}\n"
+	    "     cable_length_m: {default: 100001},\n"
+	    "     roles: {r: {ports: 1/1, cable_length_m: 100001,\n"
+	    "                 ecn: {min_kb: 100001, max_kb: 100001}}}}\n"
 	    "hosts:\n"
 	    "  - {name: h, platform: linux, address: 10.0.0.1, port: 65536, netdev: e, "
 	    "rdma_device: m}\n"
@@ -487,6 +490,9 @@ static void test_ranges_from_key_table(void **state)
 	    {"switches[s].port", "switches[].port"},
 	    {"switches[s].cable_length_m", "switches[].cable_length_m"},
 	    {"switches[s2].cable_length_m.default", "switches[].cable_length_m.*"},
+	    {"switches[s2].roles.r.cable_length_m", "switches[].roles.*.cable_length_m"},
+	    {"switches[s2].roles.r.ecn.min_kb", "switches[].roles.*.ecn.min_kb"},
+	    {"switches[s2].roles.r.ecn.max_kb", "switches[].roles.*.ecn.max_kb"},
 	    {"hosts[h].port", "hosts[].port"},
 	    {"dvs[D].mtu", "dvs[].mtu"},
 	    {"dvs[D].uplinks", "dvs[].uplinks"},
@@ -506,6 +512,128 @@ static void test_ranges_from_key_table(void **state)
 			fail_msg("no diagnostic '%s'", want);
 	}
 	assert_false(diag_has(&d, "a bug"));
+	qg_diags_free(&d);
+}
+
+#define ROLES_SWITCH                                                                               \
+	"switches:\n"                                                                              \
+	"  - name: s\n"                                                                            \
+	"    platform: onyx\n"                                                                     \
+	"    address: s.example.net\n"                                                             \
+	"    ports: [1/1-1/32]\n"
+
+/* Roles (issue 28): each role's ports, thresholds and cable length land per port. */
+static void test_roles_load(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(
+	    BASE_QOS ROLES_SWITCH
+	    "    roles:\n"
+	    "      hosts: {ports: 1/1-1/16, cable_length_m: 3, ecn: {min_kb: 100, max_kb: 900}}\n"
+	    "      spines: {ports: [1/17-1/24, 1/26], cable_length_m: 40}\n",
+	    &m);
+	const struct qg_switch *s = &m.switches[0];
+	assert_int_equal(s->n_roles, 2);
+	assert_string_equal(s->roles[0].name, "hosts");
+	assert_true(s->roles[0].ecn_given);
+	assert_int_equal(s->roles[0].ecn_min_kb, 100);
+	assert_int_equal(s->roles[0].ecn_max_kb, 900);
+	assert_int_equal(s->roles[0].cable_m, 3);
+	assert_string_equal(s->roles[1].name, "spines");
+	assert_false(s->roles[1].ecn_given);
+	assert_non_null(s->port_role);
+	assert_non_null(s->cable_m);
+	/* 1/1 hosts, 1/17 spines, 1/25 in no role (the policy's), 1/26 spines. */
+	assert_int_equal(s->port_role[0], 1);
+	assert_int_equal(s->cable_m[0], 3);
+	assert_int_equal(s->port_role[16], 2);
+	assert_int_equal(s->cable_m[16], 40);
+	assert_int_equal(s->port_role[24], 0);
+	assert_int_equal(s->cable_m[24], 0);
+	assert_int_equal(s->port_role[25], 2);
+	qg_model_free(&m);
+
+	/* No roles: nothing allocated, as before issue 28. */
+	load_ok(BASE_QOS ROLES_SWITCH, &m);
+	assert_null(m.switches[0].roles);
+	assert_null(m.switches[0].port_role);
+	assert_null(m.switches[0].cable_m);
+	qg_model_free(&m);
+
+	/* A role's length beside the switch's, on other ports. */
+	load_ok(BASE_QOS ROLES_SWITCH
+		"    cable_length_m: {1/1-1/16: 5}\n"
+		"    roles: {spines: {ports: 1/17-1/32, cable_length_m: 40}}\n",
+		&m);
+	assert_int_equal(m.switches[0].cable_m[0], 5);
+	assert_int_equal(m.switches[0].cable_m[31], 40);
+	qg_model_free(&m);
+}
+
+/* Each rule of a role, refused with what is wrong. */
+static void test_roles_rules(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *qos, *roles, *want;
+	} cases[] = {
+	    {BASE_QOS, "    roles: {r: {ports: [1/1, 1/33]}}\n",
+	     "switches[s].roles.r.ports: port 1/33 is not among the switch's ports"},
+	    {BASE_QOS, "    roles: {a: {ports: 1/1-1/4}, b: {ports: 1/4-1/8}}\n",
+	     "switches[s].roles.b.ports: port 1/4 is also in role 'a'; a port has at most one "
+	     "role"},
+	    {BASE_QOS, "    roles: {a: {ports: [1/1, 1/1]}}\n",
+	     "switches[s].roles.a.ports: port 1/1 is listed twice"},
+	    {BASE_QOS, "    roles: {a: {ports: 1/1, mtu: 4200}}\n",
+	     "switches[s].roles.a.mtu: the MTU is one per fabric"},
+	    {BASE_QOS, "    roles: {a: {ports: 1/1, ecn: {min_kb: 900, max_kb: 100}}}\n",
+	     "switches[s].roles.a.ecn: min_kb 900 is above max_kb 100"},
+	    {BASE_QOS, "    roles: {a: {ports: 1/1, ecn: {min_kb: 900}}}\n",
+	     "missing key 'max_kb' in switches[s].roles.a.ecn"},
+	    {BASE_QOS, "    roles: {a: {ports: 1/1, ecn: {min_kb: 1, max_kb: 2, mid_kb: 1}}}\n",
+	     "unknown key 'mid_kb' in switches[s].roles.a.ecn"},
+	    {BASE_QOS, "    roles: {A: {ports: 1/1}}\n",
+	     "switches[s].roles: 'A' is not a role name"},
+	    {BASE_QOS, "    roles: {}\n", "switches[s].roles: the mapping is empty"},
+	    {BASE_QOS, "    roles: {a: {cable_length_m: 3}}\n",
+	     "missing key 'ports' in switches[s].roles.a"},
+	    {BASE_QOS, "    cable_length_m: 3\n    roles: {a: {ports: 1/2, cable_length_m: 4}}\n",
+	     "switches[s].roles.a.cable_length_m: port 1/2 has a length from "
+	     "switches[s].cable_length_m too"},
+	    {BASE_QOS,
+	     "    cable_length_m: {default: 3}\n"
+	     "    roles: {a: {ports: 1/2, cable_length_m: 4}}\n",
+	     "switches[s].roles.a.cable_length_m: port 1/2 has a length from "
+	     "switches[s].cable_length_m too"},
+	    {"version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: "
+	     "roce, "
+	     "memory_percent: 50}}\n",
+	     "    roles: {a: {ports: 1/1, ecn: {min_kb: 1, max_kb: 2}}}\n",
+	     "switches[s].roles.a.ecn: ECN is off in qos"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[1024];
+		snprintf(text, sizeof(text), "%s" ROLES_SWITCH "%s", cases[i].qos, cases[i].roles);
+		struct qg_diags d;
+		struct qg_model m;
+		if (load_text(text, &d, &m) != -1)
+			fail_msg("case %zu loaded", i);
+		if (!diag_has(&d, cases[i].want))
+			fail_msg("case %zu: no diagnostic '%s'", i, cases[i].want);
+		qg_diags_free(&d);
+	}
+
+	/* More roles than a switch may have. */
+	char text[4096];
+	size_t n = (size_t)snprintf(text, sizeof(text), BASE_QOS ROLES_SWITCH "    roles:\n");
+	for (unsigned r = 0; r <= QG_ROLES_MAX; r++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "      r%u: {ports: 1/%u}\n", r,
+				      r + 1);
+	struct qg_diags d;
+	struct qg_model m;
+	assert_int_equal(load_text(text, &d, &m), -1);
+	assert_true(diag_has(&d, "one more than a switch has at most"));
 	qg_diags_free(&d);
 }
 
@@ -529,6 +657,8 @@ int main(void)
 	    cmocka_unit_test(test_all_problems_in_one_run),
 	    cmocka_unit_test(test_host_lists),
 	    cmocka_unit_test(test_ranges_from_key_table),
+	    cmocka_unit_test(test_roles_load),
+	    cmocka_unit_test(test_roles_rules),
 	    cmocka_unit_test(test_pool_where_written),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
