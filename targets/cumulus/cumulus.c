@@ -478,6 +478,7 @@ const struct qg_target qg_target_cumulus = {
     .diff = cumulus_diff,
     .explain = cumulus_explain,
     .handoff = &qg_handoff_switch_push,
-    .features = QG_FEAT_ALL & ~QG_FEAT_PFC_WATCHDOG_RESTORATION,
+    /* A role's ecn: its own congestion-control profile (nvue_config.c, role_profiles). */
+    .features = (QG_FEAT_ALL & ~QG_FEAT_PFC_WATCHDOG_RESTORATION) | QG_FEAT_ROLE_ECN,
     .gaps = cumulus_gaps,
 };
