@@ -31,11 +31,15 @@ static void cumulus_check_roles(const struct qg_model *m, struct qg_diags *d)
 			char name[NVUE_PROFILE_NAME_LEN];
 			if (nvue_role_profile(&s->roles[r], name))
 				continue;
+			char path[QG_NAME_LEN + 16];
+			qg_device_path(path, sizeof(path), "switches", s->name, i);
 			qg_error(d, s->roles[r].pos,
-				 "role name '%s' is too long for cumulus: its NVUE profiles are "
-				 "named '%s<role>', at most %d characters (NVUE's profile names); "
-				 "use a name of at most %zu",
-				 s->roles[r].name, NVUE_ROLE_PREFIX, NVUE_PROFILE_NAME_LEN - 1,
+				 "%s.roles.%s: the role's NVUE profiles would be named '%s%s', "
+				 "%zu characters, and NVUE's profile names have at most %d on "
+				 "cumulus: use a role name of at most %zu characters",
+				 path, s->roles[r].name, NVUE_ROLE_PREFIX, s->roles[r].name,
+				 strlen(NVUE_ROLE_PREFIX) + strlen(s->roles[r].name),
+				 NVUE_PROFILE_NAME_LEN - 1,
 				 NVUE_PROFILE_NAME_LEN - 1 - strlen(NVUE_ROLE_PREFIX));
 		}
 	}

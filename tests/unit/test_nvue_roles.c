@@ -323,8 +323,8 @@ static void test_roles_check_name(void **state)
 	assert_false(nvue_role_profile(&m.switches[0].roles[1], name));
 	qg_target_cumulus.check(&m, &d);
 	assert_int_equal(d.n, 1);
-	assert_true(diag_has(&d, "is too long for cumulus"));
-	assert_true(diag_has(&d, "use a name of at most 56"));
+	assert_true(diag_has(&d, "switches[leaf1].roles.aaaa"));
+	assert_true(diag_has(&d, "use a role name of at most 56 characters"));
 	qg_diags_free(&d);
 	qg_model_free(&m);
 }
