@@ -7,7 +7,9 @@
 # filled=false: what is configured), and a second diff is empty. What is
 # compared: the whole qos tree (qos.pfc-watchdog only while the last intent
 # has the watchdog on: off, the switch's timers are not qosgen's), and the
-# last intent's ports; a port an intent drops is no longer owned.
+# last intent's ports; a port an intent drops is no longer owned. Port roles
+# (issue 28) are in both: their qosgen-<role> profiles in the qos tree, their
+# bindings on the ports, so a role gone must leave neither behind.
 # Usage: nvue_history.sh BUILD  (NVUE_HISTORY_ONLY=TEXT: the cases named with TEXT)
 set -u
 # shellcheck source=tests/e2e/lib.sh
