@@ -9,7 +9,10 @@
 # Targets (issue: fleet scale): at 500 + 10,000 qosgen >= 20x faster than the
 # baseline and its output under 15 MB; the larger fabric at most 11x the time
 # of the smaller, under 1 GiB. The bench prints and judges nothing.
-# Usage: bench/build.sh BUILD [small|both]  (default both)
+# The 8-NIC fleet (issue 28, item 5): 10,000 hosts of eight NICs each against
+# 10,000 hosts of one, no switches, so that the NICs' cost alone is measured:
+# both times and their ratio (target: within 2x).
+# Usage: bench/build.sh BUILD [small|both|nics]  (default both; nics: that figure alone)
 set -u
 BUILD=${1:-build}
 SIZES=${2:-both}
@@ -38,6 +41,25 @@ with open(path, "w") as f:
         f.write(f"  - {{name: gpu{i:06d}, platform: linux, function: pf, address: "
                 f"10.{100 + i // 65000}.{(i // 250) % 256}.{i % 250 + 1}, netdev: ens1f0, "
                 f"rdma_device: mlx5_0}}\n")
+PY
+}
+
+# hosts_fabric HOSTS NICS FILE: hosts alone, one per line, each with NICS NICs
+# (one: the shorthand; more: one nics item of two ranges, as a GPU server's
+# are written).
+hosts_fabric() {
+	/usr/bin/python3 - "$1" "$2" "$3" <<'PY'
+import sys
+n_h, n_nics, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+with open(path, "w") as f:
+    f.write("version: 1\nfabric: bench\nqos:\n  lossless: {priority: 3, dscp: [26], pool: "
+            "{name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n"
+            "  cnp: {priority: 6, dscp: 48, ets: strict}\nhosts:\n")
+    nics = ("netdev: ens1f0np0, rdma_device: mlx5_0" if n_nics == 1 else
+            f'nics: [{{netdev: "ens[1-{n_nics}]f0np0", rdma_device: "mlx5_[0-{n_nics - 1}]"}}]')
+    for i in range(n_h):
+        f.write(f"  - {{name: gpu{i:06d}, platform: linux, address: "
+                f"10.{100 + i // 65000}.{(i // 250) % 256}.{i % 250 + 1}, {nics}}}\n")
 PY
 }
 
@@ -74,8 +96,31 @@ run() { # SWITCHES HOSTS: prints one line each for qosgen and the baseline
 	rm -rf "$dir/out" "$dir/base" "$f"
 }
 
+nics_run() { # HOSTS NICS: sets n_secs, n_kb, n_out
+	f=$dir/hosts-$1-$2.yaml
+	hosts_fabric "$1" "$2" "$f"
+	rm -rf "$dir/out"
+	timed qosgen "$Q" build "$f" -o "$dir/out"
+	n_secs=$secs n_kb=$kb n_out=$(out_size "$dir/out")
+	rm -rf "$dir/out" "$f"
+}
+
+nics() {
+	nics_run 10000 1
+	one_secs=$n_secs one_kb=$n_kb one_out=$n_out
+	nics_run 10000 8
+	ratio=$(echo "$one_secs $n_secs" | awk '{ printf "%.2f", ($1 > 0 ? $2 / $1 : 0) }')
+	printf 'BENCH build 10000 hosts x 8 NICs: qosgen %.2f s, %d MB peak, out %s; 10000 one-NIC hosts: %.2f s, %d MB peak, out %s; 8-NIC/one-NIC %sx the time (target <= 2x)\n' \
+		"$n_secs" $((n_kb / 1024)) "$n_out" "$one_secs" $((one_kb / 1024)) "$one_out" "$ratio"
+}
+
+if [ "$SIZES" = nics ]; then
+	nics
+	exit 0
+fi
 run 500 10000
 small=$q_secs
+nics
 if [ "$SIZES" = both ]; then
 	run 5000 100000
 	echo "$small $q_secs" | awk '{ printf "BENCH build scaling 10x fabric: qosgen %.1fx the time (target <= 11x)\n", ($1 > 0 ? $2 / $1 : 0) }'

@@ -318,6 +318,26 @@ static bool device_access(const struct qg_model *m, enum qg_device_kind kind, si
 }
 
 /*
+ * A host of several NICs (issue 28): one inventory entry, its NICs a host
+ * variable, qosgen_nics, each NIC's netdev and RDMA device, in the host's
+ * order (K of the settings keys' nics[K]). A host of one NIC has none, as
+ * before: its names are in its script's row.
+ */
+static void inventory_nics(const struct qg_host *h, struct qg_buf *b)
+{
+	if (h->n_nics < 2)
+		return;
+	qg_buf_puts(b, "              qosgen_nics:\n");
+	for (size_t k = 0; k < h->n_nics; k++) {
+		qg_buf_puts(b, "                - {netdev: ");
+		qg_yaml_scalar(b, h->nics[k].netdev);
+		qg_buf_puts(b, ", rdma_device: ");
+		qg_yaml_scalar(b, h->nics[k].rdma_device);
+		qg_buf_puts(b, "}\n");
+	}
+}
+
+/*
  * Target t's handed-off devices: its group with its variables (qosgen_platform:
  * the target's name, then its hand-off's) and each device's facts (with
  * qosgen_group where the target groups its devices).
@@ -366,6 +386,8 @@ static void inventory_group(const struct qg_model *m, const struct qg_target *t,
 			qg_yaml_scalar(b, group);
 			qg_buf_puts(b, "\n");
 		}
+		if (t->kind == QG_DEVICE_HOST)
+			inventory_nics(&m->hosts[i], b);
 		/*
 		 * !unsafe: Ansible must not template it. A validated row holds no
 		 * {{ or {%, but the row is the script's own text, never Jinja.

@@ -603,7 +603,7 @@ static const struct qg_key linux_key_rows[] = {
     {"nics", QG_KEY_LIST, .nonempty = true,
      .doc = "the host's RoCE NICs, one per rail, instead of netdev and rdma_device; the "
 	    "host's function and qos_tool are their default",
-     .items = linux_nic_rows},
+     .items = linux_nic_rows, .homed = true},
     {0},
 };
 

@@ -188,6 +188,38 @@ static void test_site_plays_switches_then_hosts_in_waves(void **state)
  * --json; the NVUE password on the command's stdin, never its argv, the task
  * no_log when it is given; TLS and credentials are qosgen's own options.
  */
+/*
+ * A host of several NICs (issue 28) is one inventory entry with its NICs as
+ * qosgen_nics; a host of one NIC has no such variable, as before.
+ */
+static void test_inventory_host_nics(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	struct qg_outset o;
+	load_ok(BASE_QOS "hosts:\n"
+			 "  - {name: \"gpu-[1-2]\", platform: linux, address: 10.0.0.1, nics: "
+			 "[{netdev: \"ens[1-8]f0np0\", rdma_device: \"mlx5_[0-7]\"}]}\n"
+			 "  - {name: one, platform: linux, address: 10.0.1.1, nics: [{netdev: e1, "
+			 "rdma_device: m1}]}\n",
+		&m);
+	build_ok(&m, &o);
+	struct qg_ynode *inv = parse(&o, "ansible/inventory.yml");
+	const struct qg_ynode *hosts =
+	    at(inv, "all/children/Qosgen_hosts/children/Qosgen_linux/hosts");
+	assert_int_equal(qg_ymap_len(hosts), 3);
+	const struct qg_ynode *nics = at(hosts, "gpu-2/qosgen_nics");
+	assert_non_null(nics);
+	assert_int_equal(nics->kind, QG_Y_SEQ);
+	assert_int_equal(nics->n_kids, 8);
+	assert_string_equal(scalar(get(nics->kids[3], "netdev")), "ens4f0np0");
+	assert_string_equal(scalar(get(nics->kids[3], "rdma_device")), "mlx5_3");
+	assert_null(at(hosts, "one/qosgen_nics"));
+	qg_yaml_free(inv);
+	qg_outset_free(&o);
+	qg_model_free(&m);
+}
+
 static void test_switch_play_runs_qosgen_push(void **state)
 {
 	(void)state;
@@ -387,6 +419,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_inventory_groups_by_role_and_platform),
 	    cmocka_unit_test(test_site_plays_switches_then_hosts_in_waves),
+	    cmocka_unit_test(test_inventory_host_nics),
 	    cmocka_unit_test(test_switch_play_runs_qosgen_push),
 	    cmocka_unit_test(test_dvs_play_between_switches_and_hosts),
 	    cmocka_unit_test(test_group_names_never_device_names),

@@ -482,6 +482,11 @@ static void test_nics_refused(void **state)
 	load_fails_with(BASE_QOS "hosts:\n" NIC_HOST("nics: [{netdev: \"e[1-2]; x\", rdma_device: "
 						     "\"m[1-2]\"}]"),
 			"gives 'e1; x', which is not allowed");
+	/* Given to a switch: where it belongs. */
+	load_fails_with(BASE_QOS
+			"switches:\n  - {name: s, platform: onyx, address: 10.0.0.3, ports: "
+			"[1/1], nics: [{netdev: e1, rdma_device: m1}]}\n",
+			"'nics' is not a key of switches[s]: it belongs in a host of hosts");
 	load_fails_with(BASE_QOS "hosts:\n  - {name: esx, platform: esxi, address: 10.0.0.2, "
 				 "uplink: vmnic1, nics: [{netdev: e1, rdma_device: m1}]}\n",
 			"hosts[esx]: 'nics' does not apply to esxi hosts");

@@ -1,0 +1,14 @@
+# qosgen 0.1.0: who each Linux host of fabric gpu-pod is, one line per host:
+# its name, its group and its netdev and RDMA device, as shell variables.
+# A host's script is three parts run as one, as qosgen push sends it:
+# host/lib/linux.sh, the host's line here, then host/groups/GROUP.sh of the group
+# the line names. By hand, for host NAME of group GROUP (QG_DRY_RUN=1: a dry run;
+# awk's index() matches the name as it is, at the line's start: a grep pattern
+# would let a '.' in gpu.1 match gpu-1's line too):
+#   { cat host/lib/linux.sh; awk -v h="qg_host='NAME' " 'index($0, h) == 1' host/hosts/linux.sh; cat host/groups/GROUP.sh; } | ssh NAME sh -s
+# Generated: edit the intent, not this file.
+qg_host='gpu-001' qg_group='linux-pf-mlnx_qos-x8' qg_netdev_0='ens1f0np0' qg_rdma_device_0='mlx5_0' qg_netdev_1='ens2f0np0' qg_rdma_device_1='mlx5_1' qg_netdev_2='ens3f0np0' qg_rdma_device_2='mlx5_2' qg_netdev_3='ens4f0np0' qg_rdma_device_3='mlx5_3' qg_netdev_4='ens5f0np0' qg_rdma_device_4='mlx5_4' qg_netdev_5='ens6f0np0' qg_rdma_device_5='mlx5_5' qg_netdev_6='ens7f0np0' qg_rdma_device_6='mlx5_6' qg_netdev_7='ens8f0np0' qg_rdma_device_7='mlx5_7'
+qg_host='gpu-002' qg_group='linux-pf-mlnx_qos-x8' qg_netdev_0='ens1f0np0' qg_rdma_device_0='mlx5_0' qg_netdev_1='ens2f0np0' qg_rdma_device_1='mlx5_1' qg_netdev_2='ens3f0np0' qg_rdma_device_2='mlx5_2' qg_netdev_3='ens4f0np0' qg_rdma_device_3='mlx5_3' qg_netdev_4='ens5f0np0' qg_rdma_device_4='mlx5_4' qg_netdev_5='ens6f0np0' qg_rdma_device_5='mlx5_5' qg_netdev_6='ens7f0np0' qg_rdma_device_6='mlx5_6' qg_netdev_7='ens8f0np0' qg_rdma_device_7='mlx5_7'
+qg_host='gpu-003' qg_group='linux-pf-mlnx_qos-x8' qg_netdev_0='ens1f0np0' qg_rdma_device_0='mlx5_0' qg_netdev_1='ens2f0np0' qg_rdma_device_1='mlx5_1' qg_netdev_2='ens3f0np0' qg_rdma_device_2='mlx5_2' qg_netdev_3='ens4f0np0' qg_rdma_device_3='mlx5_3' qg_netdev_4='ens5f0np0' qg_rdma_device_4='mlx5_4' qg_netdev_5='ens6f0np0' qg_rdma_device_5='mlx5_5' qg_netdev_6='ens7f0np0' qg_rdma_device_6='mlx5_6' qg_netdev_7='ens8f0np0' qg_rdma_device_7='mlx5_7'
+qg_host='gpu-004' qg_group='linux-pf-mlnx_qos-x8' qg_netdev_0='ens1f0np0' qg_rdma_device_0='mlx5_0' qg_netdev_1='ens2f0np0' qg_rdma_device_1='mlx5_1' qg_netdev_2='ens3f0np0' qg_rdma_device_2='mlx5_2' qg_netdev_3='ens4f0np0' qg_rdma_device_3='mlx5_3' qg_netdev_4='ens5f0np0' qg_rdma_device_4='mlx5_4' qg_netdev_5='ens6f0np0' qg_rdma_device_5='mlx5_5' qg_netdev_6='ens7f0np0' qg_rdma_device_6='mlx5_6' qg_netdev_7='ens8f0np0' qg_rdma_device_7='mlx5_7'
+qg_host='gpu-005' qg_group='linux-pf-dcb-x8' qg_netdev_0='ens1f0np0' qg_rdma_device_0='mlx5_0' qg_netdev_1='ens2f0np0' qg_rdma_device_1='mlx5_1' qg_netdev_2='ens3f0np0' qg_rdma_device_2='mlx5_2' qg_netdev_3='ens4f0np0' qg_rdma_device_3='mlx5_3' qg_netdev_4='ens5f0np0' qg_rdma_device_4='mlx5_4' qg_netdev_5='ens6f0np0' qg_rdma_device_5='mlx5_5' qg_netdev_6='ens7f0np0' qg_rdma_device_6='mlx5_6' qg_netdev_7='ens8f0np0' qg_rdma_device_7='mlx5_7'
