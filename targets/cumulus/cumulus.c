@@ -19,6 +19,32 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * A role's profiles are named NVUE_ROLE_PREFIX + its name (nvue_config.h):
+ * a role name too long for that is refused at the role, before any file.
+ */
+static void cumulus_check_roles(const struct qg_model *m, struct qg_diags *d)
+{
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		for (size_t r = 0; s->target == &qg_target_cumulus && r < s->n_roles; r++) {
+			char name[NVUE_PROFILE_NAME_LEN];
+			if (nvue_role_profile(&s->roles[r], name))
+				continue;
+			char path[QG_NAME_LEN + 16];
+			qg_device_path(path, sizeof(path), "switches", s->name, i);
+			qg_error(d, s->roles[r].pos,
+				 "%s.roles.%s: the role's NVUE profiles would be named '%s%s', "
+				 "%zu characters, and NVUE's profile names have at most %d on "
+				 "cumulus: use a role name of at most %zu characters",
+				 path, s->roles[r].name, NVUE_ROLE_PREFIX, s->roles[r].name,
+				 strlen(NVUE_ROLE_PREFIX) + strlen(s->roles[r].name),
+				 NVUE_PROFILE_NAME_LEN - 1,
+				 NVUE_PROFILE_NAME_LEN - 1 - strlen(NVUE_ROLE_PREFIX));
+		}
+	}
+}
+
 /* NVUE's memory-percent is a whole number (Quality of Service, Traffic Pools). */
 static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 {
@@ -76,6 +102,7 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 			 "after at most %d polls (robustness) of poll_ms %d; raise poll_ms or "
 			 "lower detection_ms",
 			 wd->detection_ms, most, NVUE_PFCWD_ROBUSTNESS_MAX, wd->poll_ms);
+	cumulus_check_roles(m, d);
 }
 
 static int cumulus_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
@@ -297,9 +324,56 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 			snprintf(v, sizeof(v), "%zu ports, link mtu %d, pfc cable-length kept",
 				 s->n_ports, q->switch_mtu);
 		qg_explain_row(x, key, v,
-			       "the intent's ports (link mtu, pfc-watchdog state when managed) and "
-			       "the default-global profiles above; a port the intent drops keeps "
-			       "what it has");
+			       s->n_roles
+				   ? "the intent's ports (link mtu, pfc-watchdog state when managed), "
+				     "the default-global profiles above, and each role's own "
+				     "(cumulus.roles.*), pfc cable-length here default-global's, the "
+				     "longest of the ports no role's PFC profile holds; a port the "
+				     "intent drops keeps what it has, but for its role's bindings"
+				   : "the intent's ports (link mtu, pfc-watchdog state when managed) and "
+				     "the default-global profiles above; a port the intent drops keeps "
+				     "what it has");
+	}
+}
+
+/*
+ * Each role of a cumulus switch: its ports, and the profiles it gets (or
+ * default-global's, where it gives no ecn or cable length of its own).
+ */
+static void cumulus_explain_roles(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	const struct qg_qos *q = &m->qos;
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		for (size_t r = 0; s->target == &qg_target_cumulus && r < s->n_roles; r++) {
+			const struct qg_port_role *role = &s->roles[r];
+			char name[NVUE_PROFILE_NAME_LEN], key[2 * QG_NAME_LEN + 32], v[400];
+			if (!nvue_role_profile(role, name))
+				continue;
+			size_t ports = 0;
+			for (size_t k = 0; k < s->n_ports; k++)
+				ports += nvue_port_role(s, k) == role;
+			int n = snprintf(v, sizeof(v), "%zu ports; congestion-control ", ports);
+			if (nvue_role_has_ecn(q, role))
+				n += snprintf(v + n, sizeof(v) - (size_t)n, "%s %ld..%ld bytes", name,
+					      qg_ecn_bytes(role->ecn_min_kb),
+					      qg_ecn_bytes(role->ecn_max_kb));
+			else
+				n += snprintf(v + n, sizeof(v) - (size_t)n, "%s", NVUE_PROFILE);
+			if (nvue_role_has_pfc(role))
+				snprintf(v + n, sizeof(v) - (size_t)n, "; pfc %s cable-length %d", name,
+					 role->cable_m);
+			else
+				snprintf(v + n, sizeof(v) - (size_t)n, "; pfc %s", NVUE_PROFILE);
+			snprintf(key, sizeof(key), "cumulus.roles.%s.%s", s->name, role->name);
+			qg_explain_row(x, key, v,
+				       "NVUE port groups (QoS page, Port Groups: a profile overrides "
+				       "the global settings on its ports): the role's ecn as its own "
+				       "congestion-control profile (the lossless class, RED off), its "
+				       "cable_length_m as its own PFC profile (the lossless priority, "
+				       "headroom for its cable), its ports bound to them; a profile "
+				       "named qosgen-<role> whose role is gone is removed");
+		}
 	}
 }
 
@@ -325,10 +399,21 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "cumulus.profile", NVUE_PROFILE,
 		       "NVUE's global profiles apply to every port (its egress-queue-mapping "
 		       "has no other); the intent's ports get the link MTU");
-	bool cable = false;
-	for (size_t i = 0; i < m->n_switches; i++)
-		cable |= m->switches[i].target == &qg_target_cumulus && m->switches[i].cable_m;
-	if (cable)
+	bool cable = false, role_cable = false;
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		cable |= s->target == &qg_target_cumulus && s->cable_m;
+		for (size_t r = 0; s->target == &qg_target_cumulus && r < s->n_roles; r++)
+			role_cable |= nvue_role_has_pfc(&s->roles[r]);
+	}
+	if (role_cable)
+		qg_explain_row(x, "cumulus.pfc.cable_length", "each role's own; the longest of the rest",
+			       "NVUE sizes a PFC profile's headroom for one cable length: a role "
+			       "with cable_length_m gets its own PFC profile (cumulus.roles.*), and "
+			       "default-global, for every other port, each switch's longest "
+			       "cable_length_m among them, so no port has less headroom than its "
+			       "cable needs");
+	else if (cable)
 		qg_explain_row(x, "cumulus.pfc.cable_length", "the longest per switch",
 			       "NVUE sizes a PFC profile's headroom for one cable length, and "
 			       "qosgen writes one profile for all of a switch's ports: each "
@@ -338,6 +423,7 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		qg_explain_row(x, "cumulus.pfc.cable_length", "-",
 			       "left as the switch has it (NVUE's default is 10 m): no switch "
 			       "gives cable_length_m");
+	cumulus_explain_roles(m, x);
 	const struct qg_pfc_watchdog *wd = &q->pfcwd;
 	if (wd->state == QG_PFCWD_ON) {
 		char wv[64], r[480];
@@ -396,6 +482,7 @@ const struct qg_target qg_target_cumulus = {
     .diff = cumulus_diff,
     .explain = cumulus_explain,
     .handoff = &qg_handoff_switch_push,
-    .features = QG_FEAT_ALL & ~QG_FEAT_PFC_WATCHDOG_RESTORATION,
+    /* A role's ecn: its own congestion-control profile (nvue_config.c, role_profiles). */
+    .features = (QG_FEAT_ALL & ~QG_FEAT_PFC_WATCHDOG_RESTORATION) | QG_FEAT_ROLE_ECN,
     .gaps = cumulus_gaps,
 };

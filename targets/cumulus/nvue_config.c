@@ -162,11 +162,36 @@ void nvue_pfcwd_times(const struct qg_pfc_watchdog *wd, int *poll, int *robustne
 	*robustness = r;
 }
 
+bool nvue_role_profile(const struct qg_port_role *r, char out[NVUE_PROFILE_NAME_LEN])
+{
+	int n = snprintf(out, NVUE_PROFILE_NAME_LEN, "%s%s", NVUE_ROLE_PREFIX, r->name);
+	return n > 0 && n < NVUE_PROFILE_NAME_LEN;
+}
+
+/* The role of port k, or NULL: port_role holds its index plus one, 0 for none. */
+const struct qg_port_role *nvue_port_role(const struct qg_switch *s, size_t k)
+{
+	if (!s->port_role || !s->port_role[k] || s->port_role[k] > s->n_roles)
+		return NULL;
+	return &s->roles[s->port_role[k] - 1];
+}
+
+bool nvue_role_has_ecn(const struct qg_qos *q, const struct qg_port_role *r)
+{
+	return r && r->ecn_given && q->ecn;
+}
+
+bool nvue_role_has_pfc(const struct qg_port_role *r)
+{
+	return r && r->cable_m > 0;
+}
+
 int nvue_cable_length(const struct qg_switch *s)
 {
 	int longest = 0;
 	for (size_t k = 0; s->cable_m && k < s->n_ports; k++)
-		longest = s->cable_m[k] > longest ? s->cable_m[k] : longest;
+		if (!nvue_role_has_pfc(nvue_port_role(s, k)))
+			longest = s->cable_m[k] > longest ? s->cable_m[k] : longest;
 	return longest;
 }
 
@@ -174,6 +199,70 @@ static void null(cJSON *o, const char *key)
 {
 	if (o)
 		cJSON_AddNullToObject(o, key);
+}
+
+/* ECN on the lossless class: marking, RED off, the thresholds in bytes. */
+static void ecn_class(cJSON *t, int min_kb, int max_kb)
+{
+	str(t, "ecn", "enable");
+	/* RED drops RoCE packets above min: never on the lossless class. */
+	str(t, "red", "disable");
+	num(t, "min-threshold", qg_ecn_bytes(min_kb));
+	num(t, "max-threshold", qg_ecn_bytes(max_kb));
+	num(t, "probability", NVUE_ECN_PROBABILITY);
+}
+
+/* A PFC profile: exactly the lossless priority, tx and rx on, the cable length when given. */
+static void pfc_profile(cJSON *pfc, const struct qg_qos *q, int cable_m)
+{
+	member(child(pfc, "switch-priority"), q->lossless.priority);
+	str(pfc, "tx", "enable");
+	str(pfc, "rx", "enable");
+	if (cable_m)
+		num(pfc, "cable-length", cable_m);
+}
+
+/*
+ * A switch's roles (issue 28), as NVUE's port groups (QoS page, "Port
+ * Groups": "Configurations with a profile override the global settings for
+ * the ingress ports in the port group. Ports not in a profile use the global
+ * settings."): a role with its own ecn gets a congestion-control profile,
+ * the lossless class as default-global's with the role's thresholds; a role
+ * with its own cable_length_m a PFC profile, default-global's with the
+ * role's cable length, so its headroom is sized for its own cable (QoS
+ * page, Port Groups, PFC: `nv set qos pfc <profile> cable-length`). Both
+ * named qosgen-<role> (nvue_role_profile); the role's ports are bound to
+ * them (`interface <port> qos congestion-control|pfc profile`).
+ */
+static void role_profiles(cJSON *qos, const struct qg_qos *q, const struct qg_switch *s)
+{
+	for (size_t r = 0; r < s->n_roles; r++) {
+		const struct qg_port_role *role = &s->roles[r];
+		char name[NVUE_PROFILE_NAME_LEN];
+		if (!nvue_role_profile(role, name))
+			continue; /* check() refuses the name first */
+		if (nvue_role_has_ecn(q, role)) {
+			cJSON *tcs = child(child(child(qos, "congestion-control"), name),
+					   "traffic-class");
+			ecn_class(childn(tcs, q->lossless.traffic_class), role->ecn_min_kb,
+				  role->ecn_max_kb);
+		}
+		if (nvue_role_has_pfc(role))
+			pfc_profile(child(child(qos, "pfc"), name), q, role->cable_m);
+	}
+}
+
+/* Port k's bindings to its role's profiles, where its role has them. */
+static void role_bindings(cJSON *intf, const struct qg_qos *q, const struct qg_switch *s, size_t k)
+{
+	const struct qg_port_role *role = nvue_port_role(s, k);
+	char name[NVUE_PROFILE_NAME_LEN];
+	if (!role || !nvue_role_profile(role, name))
+		return;
+	if (nvue_role_has_ecn(q, role))
+		str(child(child(intf, "qos"), "congestion-control"), "profile", name);
+	if (nvue_role_has_pfc(role))
+		str(child(child(intf, "qos"), "pfc"), "profile", name);
 }
 
 /*
@@ -231,13 +320,7 @@ static void owned_qos(cJSON *qos, const struct qg_qos *q)
 	    child(child(child(qos, "congestion-control"), NVUE_PROFILE), "traffic-class");
 	for (int tc = 0; tc < 8; tc++) {
 		if (q->ecn && tc == q->lossless.traffic_class) {
-			cJSON *t = childn(cc, tc);
-			str(t, "ecn", "enable");
-			/* RED drops RoCE packets above min: never on the lossless class. */
-			str(t, "red", "disable");
-			num(t, "min-threshold", qg_ecn_bytes(q->ecn_min_kb));
-			num(t, "max-threshold", qg_ecn_bytes(q->ecn_max_kb));
-			num(t, "probability", NVUE_ECN_PROBABILITY);
+			ecn_class(childn(cc, tc), q->ecn_min_kb, q->ecn_max_kb);
 		} else {
 			char k[4];
 			snprintf(k, sizeof(k), "%d", tc);
@@ -257,18 +340,13 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 	str(child(qos, "roce"), "mode", "lossless");
 	owned_qos(qos, q);
 
-	cJSON *pfc = child(child(qos, "pfc"), NVUE_PROFILE);
-	member(child(pfc, "switch-priority"), q->lossless.priority);
-	str(pfc, "tx", "enable");
-	str(pfc, "rx", "enable");
 	/*
-	 * NVUE sizes the PFC profile's headroom for one cable length, and qosgen
-	 * writes one profile for all the switch's ports: the longest cable, so
-	 * that no port has less headroom than its cable needs.
+	 * NVUE sizes a PFC profile's headroom for one cable length, and
+	 * default-global holds every port no role's PFC profile holds: their
+	 * longest cable, so that no port has less headroom than its cable needs.
 	 */
-	int longest = nvue_cable_length(s);
-	if (longest)
-		num(pfc, "cable-length", longest);
+	pfc_profile(child(child(qos, "pfc"), NVUE_PROFILE), q, nvue_cable_length(s));
+	role_profiles(qos, q, s);
 
 	/* NVUE takes whole percents; the target's check() refuses others before this. */
 	int pct = q->pool_percent_centi / 100;
@@ -304,6 +382,7 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 		if (wd->state != QG_PFCWD_UNMANAGED)
 			str(child(child(child(ifs, name), "qos"), "pfc-watchdog"), "state",
 			    wd->state == QG_PFCWD_ON ? "enable" : "disable");
+		role_bindings(child(ifs, name), q, s, k);
 	}
 	if (!root || !qos || !ifs || !qg_json_sort(root)) {
 		cJSON_Delete(root);
@@ -415,6 +494,32 @@ static bool lossy_keeps_one(const cJSON *want, const cJSON *have)
 	return !sp;
 }
 
+/*
+ * A port a role binds to a PFC profile must not keep a link-pause profile:
+ * NVUE refuses both on one port (QoS page, "Link Pause": "You can not
+ * configure link pause and PFC on the same port"), and the apply would fail
+ * after the patch was sent. Not qosgen's to remove: refused, with the fix.
+ */
+static int pfc_beside_link_pause(const cJSON *want, const cJSON *have, struct qg_diags *d)
+{
+	int errors = 0;
+	const cJSON *ifs = at(want, (const char *const[]){"interface", NULL});
+	for (const cJSON *x = cJSON_IsObject(ifs) ? ifs->child : NULL; x; x = x->next) {
+		const cJSON *pfc = at(x, (const char *const[]){"qos", "pfc", "profile", NULL});
+		const cJSON *lp =
+		    at(have, (const char *const[]){"interface", x->string, "qos", "link-pause", NULL});
+		if (!cJSON_IsString(pfc) || !lp)
+			continue;
+		qg_error(d, (struct qg_pos){0},
+			 "the switch's interface %s has a link-pause profile, and its role gives it "
+			 "the PFC profile %s; NVUE cannot configure link pause and PFC on the same "
+			 "port: remove it there (nv unset interface %s qos link-pause)",
+			 x->string, pfc->valuestring, x->string);
+		errors++;
+	}
+	return errors;
+}
+
 int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 {
 	char path[256] = "";
@@ -458,6 +563,7 @@ int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 			 NVUE_POOL_LOSSY);
 		errors++;
 	}
+	errors += pfc_beside_link_pause(want, have, d);
 	if (ours + others > 100) {
 		qg_error(d, (struct qg_pos){0},
 			 "the switch's other traffic pools hold %ld%% of the buffer; with the "
@@ -592,6 +698,115 @@ static void share_lossy_pool(cJSON *want, const cJSON *have)
 	}
 }
 
+/* ---- the roles' profiles: qosgen's by their name ---- */
+
+/* The profile kinds a role writes, in qos and in an interface's qos (NVUE reference, QoS). */
+static const char *const role_kinds[] = {"congestion-control", "pfc"};
+#define N_ROLE_KINDS (sizeof(role_kinds) / sizeof(role_kinds[0]))
+
+static bool ours(const cJSON *name)
+{
+	return cJSON_IsString(name) &&
+	       !strncmp(name->valuestring, NVUE_ROLE_PREFIX, strlen(NVUE_ROLE_PREFIX));
+}
+
+/* The object at path under o, objects made where missing; NULL where a non-object is. */
+static cJSON *object_at(cJSON *o, const char *const *path)
+{
+	for (; o && *path; path++) {
+		cJSON *c = cJSON_GetObjectItemCaseSensitive(o, *path);
+		o = !c ? cJSON_AddObjectToObject(o, *path) : cJSON_IsObject(c) ? c : NULL;
+	}
+	return o;
+}
+
+/* w's profile ends as w says: each key of have's h that w lacks, null in w. */
+static void null_extras(cJSON *w, const cJSON *h)
+{
+	if (!cJSON_IsObject(w) || !cJSON_IsObject(h) || nvue_is_set(w))
+		return; /* a set: patch_of writes it exactly */
+	for (const cJSON *c = h->child; c; c = c->next) {
+		cJSON *mine = cJSON_GetObjectItemCaseSensitive(w, c->string);
+		if (!mine)
+			cJSON_AddNullToObject(w, c->string);
+		else
+			null_extras(mine, c);
+	}
+}
+
+/*
+ * Which of interface x's qos keys in have are bindings to a profile of
+ * qosgen's that w does not make (drop[k] for role_kinds[k]); returns how
+ * many, and in *kept how many of its keys stay.
+ */
+static int stale_bindings(const cJSON *w, const cJSON *x, bool drop[N_ROLE_KINDS], int *kept)
+{
+	const cJSON *hq = cJSON_GetObjectItemCaseSensitive(x, "qos");
+	int dropped = 0;
+	*kept = 0;
+	for (const cJSON *c = cJSON_IsObject(hq) ? hq->child : NULL; c; c = c->next) {
+		size_t k = 0;
+		while (k < N_ROLE_KINDS && strcmp(c->string, role_kinds[k]))
+			k++;
+		bool stale =
+		    k < N_ROLE_KINDS &&
+		    ours(cJSON_GetObjectItemCaseSensitive(c, "profile")) &&
+		    !at(w, (const char *const[]){"interface", x->string, "qos", c->string, "profile",
+						 NULL});
+		if (stale) {
+			drop[k] = true;
+			dropped++;
+		} else {
+			(*kept)++;
+		}
+	}
+	return dropped;
+}
+
+/*
+ * The profiles and bindings qosgen owns by name end exactly as w says
+ * (docs/intent.md, "What qosgen owns on a switch"): a profile of have's
+ * named NVUE_ROLE_PREFIX... that w lacks is null in w (its role is gone),
+ * one w has loses what w does not say; a binding to one that w does not
+ * make, on any interface (a port a role or the intent dropped), is unset,
+ * its interface's whole qos where nothing else is there, so no empty
+ * object stays behind that a factory switch would not have.
+ */
+static void own_role_state(cJSON *w, const cJSON *have)
+{
+	for (size_t k = 0; k < N_ROLE_KINDS; k++) {
+		const cJSON *hp = at(have, (const char *const[]){"qos", role_kinds[k], NULL});
+		for (const cJSON *p = cJSON_IsObject(hp) ? hp->child : NULL; p; p = p->next) {
+			if (strncmp(p->string, NVUE_ROLE_PREFIX, strlen(NVUE_ROLE_PREFIX)))
+				continue;
+			cJSON *kind = object_at(w, (const char *const[]){"qos", role_kinds[k], NULL});
+			cJSON *mine = kind ? cJSON_GetObjectItemCaseSensitive(kind, p->string) : NULL;
+			if (mine)
+				null_extras(mine, p);
+			else if (kind)
+				cJSON_AddNullToObject(kind, p->string);
+		}
+	}
+	const cJSON *ifs = at(have, (const char *const[]){"interface", NULL});
+	for (const cJSON *x = cJSON_IsObject(ifs) ? ifs->child : NULL; x; x = x->next) {
+		bool drop[N_ROLE_KINDS] = {false};
+		int kept;
+		if (!stale_bindings(w, x, drop, &kept))
+			continue;
+		const cJSON *wq = at(w, (const char *const[]){"interface", x->string, "qos", NULL});
+		if (!kept && !wq) {
+			cJSON *wx = object_at(w, (const char *const[]){"interface", x->string, NULL});
+			if (wx)
+				cJSON_AddNullToObject(wx, "qos");
+			continue;
+		}
+		cJSON *q = object_at(w, (const char *const[]){"interface", x->string, "qos", NULL});
+		for (size_t k = 0; q && k < N_ROLE_KINDS; k++)
+			if (drop[k])
+				cJSON_AddNullToObject(q, role_kinds[k]);
+	}
+}
+
 cJSON *nvue_config_patch(const cJSON *want, const cJSON *have, bool *oom)
 {
 	*oom = false;
@@ -601,6 +816,7 @@ cJSON *nvue_config_patch(const cJSON *want, const cJSON *have, bool *oom)
 		return NULL;
 	}
 	share_lossy_pool(w, have);
+	own_role_state(w, have);
 	cJSON *patch = patch_of(w, have, oom);
 	cJSON_Delete(w);
 	if (*oom) {

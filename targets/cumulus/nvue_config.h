@@ -50,10 +50,34 @@
 bool nvue_is_set(const cJSON *o);
 
 /*
- * The PFC profile's cable-length: the longest of the switch's cable_length_m
- * (one profile for all its ports); 0 when the intent gives none.
+ * default-global's PFC cable-length: the longest cable_length_m of the
+ * switch's ports that no role's PFC profile holds (without roles, all its
+ * ports); 0 when the intent gives none.
  */
 int nvue_cable_length(const struct qg_switch *s);
+
+/*
+ * A switch's port roles (issue 28) as NVUE port groups: a role's own
+ * profiles are named NVUE_ROLE_PREFIX + its name, in congestion-control
+ * (a role with ecn) and in pfc (a role with cable_length_m). Every profile
+ * and interface binding that carries the prefix is qosgen's: a profile whose
+ * role is gone is removed, and a binding the intent no longer makes is
+ * unset (nvue_config_patch).
+ */
+#define NVUE_ROLE_PREFIX "qosgen-"
+/*
+ * NVUE's profile names: the API schema's "generic-name", whose pattern the
+ * docs do not print; the NVUE simulator takes 1..63 of letters, digits and
+ * _ . : - (tests/sim/NVUE.md), which every role name (gen/names.h) is made of.
+ */
+#define NVUE_PROFILE_NAME_LEN 64
+/* The profile name of role r in out; false when it would pass 63 characters. */
+bool nvue_role_profile(const struct qg_port_role *r, char out[NVUE_PROFILE_NAME_LEN]);
+/* The role of the switch's port k, NULL for a port in no role. */
+const struct qg_port_role *nvue_port_role(const struct qg_switch *s, size_t k);
+/* Does role r (NULL: none) have a congestion-control profile? A PFC profile? */
+bool nvue_role_has_ecn(const struct qg_qos *q, const struct qg_port_role *r);
+bool nvue_role_has_pfc(const struct qg_port_role *r);
 
 /* NVUE's ranges (nv set qos pfc-watchdog ...). */
 #define NVUE_PFCWD_POLL_MAX 5000
@@ -94,7 +118,9 @@ const char *nvue_config_hostname(const cJSON *have);
  * Can the difference be computed and applied? Other lossy pools of have
  * (mc-lossy, roce-lossy) keep their priorities and memory: the buffer must
  * still add up to at most 100 %, and they must not hold the lossless
- * priority. Errors in d (at the read-back's start: JSON has no lines).
+ * priority. A port want binds to a PFC profile must have no link-pause
+ * profile (NVUE: "You can not configure link pause and PFC on the same
+ * port"). Errors in d (at the read-back's start: JSON has no lines).
  * Returns the number of errors.
  */
 int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d);
@@ -103,7 +129,9 @@ int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d);
  * The JSON merge patch (RFC 7396) that brings have to want for what qosgen
  * owns: every leaf of want, every null of want as null where have has it,
  * and every set want holds (an object whose members are all {}) exactly,
- * members it lacks as null. The lossless
+ * members it lacks as null. The profiles named NVUE_ROLE_PREFIX... end
+ * exactly as want has them (what have has beyond, null; a profile want
+ * lacks, null), and so do the interfaces' bindings to them. The lossless
  * pool's priority leaves default-lossy; default-lossy keeps every priority
  * no other pool of have holds. NULL when in sync (or out of memory: *oom).
  */

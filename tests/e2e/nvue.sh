@@ -12,6 +12,8 @@
 #   and says the revision applied;
 #   an apply that never ends: outcome unknown, said so, exit 3;
 #   a wrong password, an untrusted certificate, another hostname: nothing sent;
+#   port roles (issue 28): their profiles refused whole, applied with their
+#   bindings, a second diff empty, a role removed with its profiles;
 #   a mixed fabric from one intent, the three switch OSes: Onyx (its
 #   simulator behind a real sshd), Cumulus (NVUE) and SONiC (its simulator
 #   behind another sshd): diff --all shows all three, push --all converges
@@ -78,6 +80,42 @@ check "re-push sends nothing" $? "exit $st, revisions $revs -> $(nv_revisions): 
 run diff --switch leaf1 --exit-code
 [ $st -eq 0 ] && [ ! -s "$dir/out" ]
 check "diff after push: empty" $? "exit $st: $(cat "$dir/out")"
+
+# --- port roles (issue 28): NVUE port groups pushed, refused whole, removed ---
+intent_roles() { # ROLES
+	cat >"$dir/intent.yaml" <<YAML
+version: 1
+fabric: e2e
+$E2E_QOS
+switches:
+  - {name: leaf1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4, swp49s0-3],
+     cable_length_m: {swp3-4: 5}, roles: $1}
+YAML
+}
+ROLES='{hosts: {ports: [swp1-2], cable_length_m: 3, ecn: {min_kb: 300, max_kb: 3000}}, spines: {ports: [swp49s0-3], cable_length_m: 40}}'
+nv_start --refuse-path 'qos/pfc/qosgen-spines/cable-length=40'
+intent_roles "$ROLES"
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "UNCHANGED" "$dir/err" && grep -q "qos.pfc.qosgen-spines.cable-length" "$dir/err" &&
+	! nv_get qos/pfc | grep -q qosgen
+check "roles: a profile the switch refuses, nothing applied" $? "exit $st: $(cat "$dir/err")"
+nv_start
+intent_roles "$ROLES"
+run push --switch leaf1
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" &&
+	nv_get interface/swp2/qos | grep -q '"profile": *"qosgen-hosts"' &&
+	nv_get interface/swp49s3/qos/pfc | grep -q '"profile": *"qosgen-spines"' &&
+	nv_get qos/pfc/qosgen-spines | grep -q '"cable-length": *40' &&
+	nv_get qos/pfc/default-global | grep -q '"cable-length": *5'
+check "roles: profiles and bindings applied" $? "exit $st: $(cat "$dir/err")"
+run diff --switch leaf1 --exit-code
+[ $st -eq 0 ] && [ ! -s "$dir/out" ]
+check "roles: diff after push: empty" $? "exit $st: $(cat "$dir/out")"
+intent_roles '{spines: {ports: [swp49s0-3], cable_length_m: 40}}'
+run push --switch leaf1
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && ! nv_get qos | grep -q qosgen-hosts &&
+	! nv_get interface/swp1 | grep -q qosgen
+check "roles: a role removed, its profiles and bindings go" $? "exit $st: $(cat "$dir/err")"
 
 # --- a value the switch refuses: applied untouched, UNCHANGED ---
 nv_start --refuse-path 'qos/congestion-control/*/traffic-class/*/min-threshold=150000'

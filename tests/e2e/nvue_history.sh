@@ -7,7 +7,9 @@
 # filled=false: what is configured), and a second diff is empty. What is
 # compared: the whole qos tree (qos.pfc-watchdog only while the last intent
 # has the watchdog on: off, the switch's timers are not qosgen's), and the
-# last intent's ports; a port an intent drops is no longer owned.
+# last intent's ports; a port an intent drops is no longer owned. Port roles
+# (issue 28) are in both: their qosgen-<role> profiles in the qos tree, their
+# bindings on the ports, so a role gone must leave neither behind.
 # Usage: nvue_history.sh BUILD  (NVUE_HISTORY_ONLY=TEXT: the cases named with TEXT)
 set -u
 # shellcheck source=tests/e2e/lib.sh
@@ -21,8 +23,12 @@ export QOSGEN_NVUE_PASSWORD=e2e-pw
 intent() {
 	f=$1
 	P=3 D=26 CP=6 CD=48 EMIN=150 EMAX=1500 ETS='{mode: wrr, weight: 50}' WD=true SMTU=9216
-	POOL=50 CABLE='{default: 5, swp49s0-3: 50}' PORTS='[swp1-4, swp49s0-3]'
+	POOL=50 CABLE='{default: 5, swp49s0-3: 50}' PORTS='[swp1-4, swp49s0-3]' ROLES=''
 	eval "$2"
+	# ROLES: the switch's port roles (issue 28), as NVUE port groups; a port
+	# takes its cable length from its role or from CABLE, never both.
+	extra="cable_length_m: $CABLE"
+	[ -n "$ROLES" ] && extra="$extra, roles: $ROLES"
 	cat >"$f" <<YAML
 version: 1
 fabric: e2e
@@ -34,7 +40,7 @@ qos:
   pfc_watchdog: $WD
 switches:
   - {name: leaf1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: $PORTS,
-     cable_length_m: $CABLE}
+     $extra}
 YAML
 }
 
@@ -119,6 +125,17 @@ case_run "pool size (50 -> 60)" $p8 true "" "POOL=60"
 case_run "cable lengths (5/50 -> 3/100)" $p8 true "" "CABLE='{default: 3, swp49s0-3: 100}'"
 case_run "a port added, then ports removed" swp1,swp2,swp3,swp4 true "" \
 	"PORTS='[swp1-6, swp49s0-3]'" "PORTS='[swp1-4]' CABLE=7"
+# Port roles (issue 28): hosts with their own ECN and cable, spines with their own cable.
+R1="ROLES='{hosts: {ports: [swp1-2], cable_length_m: 3, ecn: {min_kb: 300, max_kb: 3000}}, spines: {ports: [swp49s0-3], cable_length_m: 40}}' CABLE='{swp3-4: 5}'"
+R2="ROLES='{hosts: {ports: [swp1-3], cable_length_m: 7, ecn: {min_kb: 200, max_kb: 2000}}, spines: {ports: [swp49s0-3], cable_length_m: 100, ecn: {min_kb: 400, max_kb: 4000}}}' CABLE='{swp4: 5}'"
+R3="ROLES='{gpus: {ports: [swp1], ecn: {min_kb: 100, max_kb: 1000}}}' CABLE='{default: 5, swp49s0-3: 50}'"
+case_run "roles added" $p8 true "" "$R1"
+case_run "a role's thresholds and cable changed, a port joins it, a role gains ecn" $p8 true "$R1" "$R2"
+case_run "roles removed" $p8 true "$R1" ""
+case_run "roles renamed, cable back to the switch's, ecn only" $p8 true "$R1" "$R3"
+case_run "lossless class moved under roles (3 -> 4)" $p8 true "$R1" "$R1 P=4 D=34"
+case_run "a role's port dropped from the switch" swp2,swp3,swp4,swp49s0,swp49s1,swp49s2,swp49s3 true \
+	"$R1" "$R1 PORTS='[swp2-4, swp49s0-3]' ROLES='{hosts: {ports: [swp2], cable_length_m: 3, ecn: {min_kb: 300, max_kb: 3000}}, spines: {ports: [swp49s0-3], cable_length_m: 40}}'"
 case_run "everything at once, and back" $p8 true "" \
 	"P=4 D=34 CP=5 CD=40 EMIN=200 EMAX=2000 ETS=strict WD=false SMTU=9100 POOL=60" ""
 

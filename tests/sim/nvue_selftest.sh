@@ -516,6 +516,48 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
     fi
 fi
 
+# --- 3b. port groups: per-interface profiles (issue 28's roles) ------------------------
+# The QoS page's Port Groups examples (CumulusNetworks/docs cumulus-linux-514 Quality of
+# Service _index.md @ 0d142afe6080, "Port Groups", PFC and ECN), sent as the API's JSON:
+# a profile other than default-global in qos pfc and congestion-control, bound to ports.
+if start_sim --ports swp1-8 --prompt never --apply-delay 0.1; then
+    new_rev; R=$REV
+    req PATCH "/?rev=$(enc "$R")" '{"qos": {
+        "pfc": {"my_pfc_ports": {"switch-priority": {"3,5": {}}}},
+        "congestion-control": {"my-red-profile": {"traffic-class": {"1,2": {"min-threshold": 40000,
+          "max-threshold": 200000, "probability": 10, "red": "enable"}}}}},
+      "interface": {"swp1-4,swp6": {"qos": {"pfc": {"profile": "my_pfc_ports"}}},
+                    "swp1,swp2": {"qos": {"congestion-control": {"profile": "my-red-profile"}}}}}'
+    expect "port groups: profiles and bindings, range keys expanded" 200 \
+        '/interface/swp6/qos/pfc/profile == "my_pfc_ports" | /interface/swp2/qos/congestion-control/profile == "my-red-profile"'
+    apply_rev "$R"
+    rev_state "$R" applied
+    expect "port groups: applied" 200 '/state == "applied"'
+    req GET "/interface/swp1/qos?rev=applied"
+    expect "port groups: swp1 bound to both" 200 \
+        '/pfc/profile == "my_pfc_ports" | /congestion-control/profile == "my-red-profile"'
+    req GET "/qos/congestion-control/my-red-profile/traffic-class/2?rev=applied"
+    expect "port groups: the ECN profile's class 2" 200 '/min-threshold == 40000 | /red == "enable"'
+
+    new_rev; R=$REV
+    req DELETE "/qos/pfc/my_pfc_ports?rev=$(enc "$R")"
+    expect "port groups: DELETE of a bound profile in a revision" 204
+    apply_rev "$R"
+    rev_state "$R" invalid
+    expect "port groups: a profile still bound cannot go" 200 \
+        '/state == "invalid" | /transition/issue/0/data/location == "interface.swp1.qos.pfc.profile"'
+    req PATCH "/?rev=$(enc "$R")" '{"interface": {"swp1": {"qos": {"pfc": null}}, "swp2": {"qos": {"pfc": null}},
+        "swp3": {"qos": null}, "swp4": {"qos": null}, "swp6": {"qos": null}}}'
+    apply_rev "$R"
+    rev_state "$R" applied
+    expect "port groups: the profile and its bindings go together" 200 '/state == "applied"'
+    req GET "/qos/pfc/my_pfc_ports?rev=applied"
+    expect "port groups: the profile is gone" 404
+    req GET "/interface/swp2/qos?rev=applied"
+    expect "port groups: swp2 keeps its ECN profile" 200 \
+        '/congestion-control/profile == "my-red-profile" | /pfc absent'
+fi
+
 # --- 4. fault injection -------------------------------------------------------------
 if start_sim --prompt never --apply-delay 0.2 \
         --refuse-path 'qos/congestion-control/*/traffic-class/*/min-threshold=150000'; then

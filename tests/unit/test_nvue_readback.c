@@ -46,6 +46,32 @@ static void test_ranges_expand_in_order(void **state)
 		    "{\"0\":{},\"1\":{},\"2\":{},\"4\":{}}}}}}");
 }
 
+/*
+ * A role's profiles (issue 28): their qosgen-<role> names stand for
+ * themselves, whatever digits and dashes the role's name has, and the
+ * interfaces bound to them expand like any other.
+ */
+static void test_role_profiles_read_back(void **state)
+{
+	(void)state;
+	expect_tree("- set:\n"
+		    "    interface:\n"
+		    "      swp1-2,swp49s0:\n"
+		    "        qos: {pfc: {profile: qosgen-rail1-3}}\n"
+		    "    qos:\n"
+		    "      pfc:\n"
+		    "        qosgen-rail1-3: {cable-length: '40', switch-priority: {'3': {}}}\n"
+		    "      congestion-control:\n"
+		    "        qosgen-2-4:\n"
+		    "          traffic-class: {'3': {min-threshold: '300000'}}\n",
+		    "{\"interface\":{\"swp1\":{\"qos\":{\"pfc\":{\"profile\":\"qosgen-rail1-3\"}}},"
+		    "\"swp2\":{\"qos\":{\"pfc\":{\"profile\":\"qosgen-rail1-3\"}}},"
+		    "\"swp49s0\":{\"qos\":{\"pfc\":{\"profile\":\"qosgen-rail1-3\"}}}},"
+		    "\"qos\":{\"pfc\":{\"qosgen-rail1-3\":{\"cable-length\":\"40\","
+		    "\"switch-priority\":{\"3\":{}}}},\"congestion-control\":{\"qosgen-2-4\":"
+		    "{\"traffic-class\":{\"3\":{\"min-threshold\":\"300000\"}}}}}}");
+}
+
 static void test_members_named_twice_merge(void **state)
 {
 	(void)state;
@@ -102,6 +128,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_ranges_expand_in_order),
 	    cmocka_unit_test(test_members_named_twice_merge),
+	    cmocka_unit_test(test_role_profiles_read_back),
 	    cmocka_unit_test(test_expansion_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
