@@ -14,6 +14,11 @@
 
 /* Hosts, after host lists are expanded. */
 #define QG_HOSTS_MAX 150000u
+/*
+ * RoCE NICs of one host, bracket ranges expanded (issue 28): a GPU server
+ * has one per rail, 8 today; each NIC is a run of its host's script.
+ */
+#define QG_NICS_MAX 32u
 /* Switches. */
 #define QG_SWITCHES_MAX 10000u
 /*

@@ -255,9 +255,11 @@ static const char *absent_map(const struct qg_qos *q, const char *path, cJSON *r
 			    off ? "off on the intent's ports: each target removes or disables it"
 				: "not managed: each switch keeps its own PFC watchdog");
 		else if (rows)
-			/* Required only where a used switch target writes one (intent_qos_settle_pool). */
-			row_str(rows, "qos.lossless.pool", NULL, "default",
-				"not given: no switch of the intent has a platform that writes a pool");
+			/* Required only where a used switch target writes one
+			 * (intent_qos_settle_pool). */
+			row_str(
+			    rows, "qos.lossless.pool", NULL, "default",
+			    "not given: no switch of the intent has a platform that writes a pool");
 		return maps[i];
 	}
 	return NULL;
@@ -392,24 +394,63 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 	row(rows, "derived.roce_path_mtu", cJSON_CreateNumber(pmtu), "derived", reason);
 }
 
+/*
+ * A NIC's function and qos_tool rows under prefix ("hosts.NAME" for the
+ * one-NIC shorthand's, "hosts.NAME.nics[K]" for one of several, whose
+ * reasons name its netdev: K alone says little to people).
+ */
+static void nic_rows(cJSON *rows, const struct qg_host *h, const char *prefix,
+		     const struct qg_nic *nic, bool named)
+{
+	char key[192], why[160];
+	const char *role = nic->function == QG_FN_PF ? "sets trust and PFC"
+						     : "trust and PFC belong to the hypervisor";
+	snprintf(key, sizeof(key), "%s.function", prefix);
+	if (named)
+		snprintf(why, sizeof(why), "%s: %s", nic->netdev, role);
+	of(row_str(rows, key, nic->function == QG_FN_PF ? "pf" : "vf",
+		   nic->function_given ? "given" : "default", named ? why : role),
+	   h->name);
+	if (nic->function == QG_FN_PF) {
+		snprintf(key, sizeof(key), "%s.qos_tool", prefix);
+		of(row_str(rows, key, nic->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
+			   nic->qos_tool_given ? "given" : "default", named ? nic->netdev : NULL),
+		   h->name);
+	}
+}
+
+/*
+ * A host of several NICs (issue 28): each NIC's netdev, RDMA device,
+ * function and qos_tool, "hosts.NAME.nics[K].netdev", K its index in the
+ * host's nics as the settings keys have it.
+ */
+static void nics_rows(cJSON *rows, const struct qg_host *h)
+{
+	char prefix[160], key[192], why[160];
+	for (size_t k = 0; k < h->n_nics; k++) {
+		const struct qg_nic *nic = &h->nics[k];
+		snprintf(prefix, sizeof(prefix), "hosts.%s.nics[%zu]", h->name, k);
+		snprintf(key, sizeof(key), "%s.netdev", prefix);
+		of(row_str(rows, key, nic->netdev, "given", "the NIC's network interface"),
+		   h->name);
+		snprintf(key, sizeof(key), "%s.rdma_device", prefix);
+		snprintf(why, sizeof(why), "%s's RDMA device", nic->netdev);
+		of(row_str(rows, key, nic->rdma_device, "given", why), h->name);
+		nic_rows(rows, h, prefix, nic, true);
+	}
+}
+
 /* The keys a host target's rows add that explain shows, with what each means. */
 static void host_target_rows(cJSON *rows, const struct qg_host *h)
 {
 	char key[160];
 	if (!qg_target_takes(h->target, "function") || !h->n_nics)
 		return;
-	const struct qg_nic *nic = &h->nics[0];
-	snprintf(key, sizeof(key), "hosts.%s.function", h->name);
-	of(row_str(rows, key, nic->function == QG_FN_PF ? "pf" : "vf",
-		   nic->function_given ? "given" : "default",
-		   nic->function == QG_FN_PF ? "sets trust and PFC"
-					   : "trust and PFC belong to the hypervisor"),
-	   h->name);
-	if (nic->function == QG_FN_PF) {
-		snprintf(key, sizeof(key), "hosts.%s.qos_tool", h->name);
-		of(row_str(rows, key, nic->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
-			   nic->qos_tool_given ? "given" : "default", NULL),
-		   h->name);
+	if (h->n_nics > 1) {
+		nics_rows(rows, h);
+	} else {
+		snprintf(key, sizeof(key), "hosts.%s", h->name);
+		nic_rows(rows, h, key, &h->nics[0], false);
 	}
 	if (qg_target_takes(h->target, "persist")) {
 		snprintf(key, sizeof(key), "hosts.%s.persist", h->name);

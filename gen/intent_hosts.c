@@ -9,6 +9,7 @@
 #include "bounds.h"
 #include "hostlist.h"
 #include "intent_entry.h"
+#include "intent_nics.h"
 #include "names.h"
 #include "warnings.h"
 
@@ -80,7 +81,9 @@ static void load_host_key(struct walk *w, const struct qg_ynode *item, const cha
 	const struct qg_key *r = walk_target_row(h->target, key);
 	if (!strcmp(key, "pvrdma_vmknic"))
 		h->pvrdma_vmknic_pos = v->pos; /* esxi's check() points at it */
-	char *base = r && r->base == QG_KB_NIC ? (char *)nic : r && r->base == QG_KB_HOST ? (char *)h : NULL;
+	char *base = r && r->base == QG_KB_NIC	  ? (char *)nic
+		     : r && r->base == QG_KB_HOST ? (char *)h
+						  : NULL;
 	if (base && (r->type & QG_KEY_STRING) && r->ok) {
 		/* Text: the target's row says its rule and where it lands. */
 		walk_read_str(w, v, sub, r->ok, r->rule, base + r->offset, r->size);
@@ -150,6 +153,62 @@ static struct qg_nic *host_nics(struct walk *w, struct qg_host *h, size_t n)
 	h->nics = nics;
 	h->n_nics = n;
 	return nics;
+}
+
+/*
+ * Whether key is one that `nics:` (row, when given) settles: nics itself, read
+ * by load_nics, and the shorthand's names it replaces (the rows that are
+ * required unless it is given), refused beside it.
+ */
+static bool nics_key(struct walk *w, const struct qg_ynode *item, const char *path, const char *key,
+		     const struct qg_host *h, const struct qg_key *row)
+{
+	if (!row)
+		return false;
+	if (!strcmp(key, row->path))
+		return true;
+	const struct qg_key *r = walk_target_row(h->target, key);
+	if (!r || !r->unless || strcmp(r->unless, row->path))
+		return false;
+	const struct qg_ynode *k = walk_get_key_node(item, key);
+	if (k) {
+		qg_error(w->d, k->pos,
+			 "%s: '%s' and '%s' both given; keep '%s' and give each NIC its %s there, "
+			 "or drop '%s' for a host with one NIC",
+			 path, key, row->path, row->path, key, row->path);
+		qg_note(w->d, walk_get_key_node(item, row->path)->pos, "'%s' given here",
+			row->path);
+	}
+	return true;
+}
+
+/*
+ * Host h's NICs: nics read (row's items), or the one-NIC shorthand def. A
+ * `nics:` that could not be read leaves one empty NIC, as a shorthand
+ * without netdev does: the errors stop the build.
+ */
+static void load_nics(struct walk *w, struct qg_host *h, const struct qg_ynode *item,
+		      const struct qg_ynode *nics, const struct qg_key *row, const char *path,
+		      const struct qg_nic *def)
+{
+	struct qg_nic read[QG_NICS_MAX];
+	size_t n = 0;
+	if (nics) {
+		char sub[PATH_LEN];
+		walk_join(sub, path, row->path);
+		h->nics_listed = true;
+		h->nics_pos = walk_get_key_node(item, row->path)->pos;
+		n = intent_nics_read(w, nics, sub, row, def, read);
+	}
+	struct qg_nic *nic = host_nics(w, h, n ? n : 1);
+	if (!nic)
+		return;
+	if (n)
+		memcpy(nic, read, n * sizeof(*nic));
+	else if (!nics)
+		*nic = *def;
+	else
+		nic->pos = def->pos;
 }
 
 /* How many hosts a hosts entry gives: a host list's size, else 1. */
@@ -333,11 +392,17 @@ void intent_hosts_load(struct walk *w, const struct qg_ynode *n)
 		forbid_keys(w, item, path, keys, h->target);
 		/* A target that can install its settings does so unless told not to. */
 		h->persist = qg_target_takes(h->target, "persist");
-		struct qg_nic *nic = host_nics(w, h, 1);
-		if (nic)
-			nic->pos = h->pos;
+		/*
+		 * The one-NIC shorthand's keys into def; with `nics:`, its
+		 * function and qos_tool are the NICs' default.
+		 */
+		struct qg_nic def = {.pos = h->pos};
+		const struct qg_key *nics_row = intent_nics_row(h->target);
+		const struct qg_ynode *nics = nics_row ? walk_get(item, nics_row->path) : NULL;
 		for (size_t k = 0; h->target->keys && h->target->keys[k]; k++)
-			load_host_key(w, item, path, h->target->keys[k], h, nic);
+			if (!nics_key(w, item, path, h->target->keys[k], h, nics ? nics_row : NULL))
+				load_host_key(w, item, path, h->target->keys[k], h, &def);
+		load_nics(w, h, item, nics, nics_row, path, &def);
 		/* Every setting read once, at the entry's lines: now one host per name. */
 		if (list)
 			expand_hosts(w, item, list, path, h);

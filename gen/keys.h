@@ -101,6 +101,17 @@ struct qg_key {
 	 * level: its home is the row's own path's mapping (gen/intent_walk.c).
 	 */
 	bool homed;
+	/*
+	 * Required unless the key `unless` of the same mapping is given, which
+	 * then refuses this one (a host's netdev: unless nics). NULL: none.
+	 */
+	const char *unless;
+	/*
+	 * LIST of mappings whose keys are not the core table's (a host
+	 * target's own list: linux's nics): its items' rows, paths relative to
+	 * the item, ending in a row whose path is NULL. NULL: none.
+	 */
+	const struct qg_key *items;
 };
 
 /* The patterns of gen/names.h's rules (their checks: gen/names.c). */

@@ -104,6 +104,56 @@ static void child_path(char out[KEY_PATH_LEN], const char *path, const char *key
 	snprintf(out, KEY_PATH_LEN, "%s%s%s", path, path[0] ? "." : "", key);
 }
 
+/*
+ * A mapping of a target's own rows (a list's items: linux's nics), each row
+ * relative to it.
+ */
+static cJSON *rows_schema(const struct qg_target *const *t, const struct qg_key *rows)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "type", "object");
+	cJSON *props = cJSON_AddObjectToObject(o, "properties");
+	cJSON *req = cJSON_CreateArray();
+	for (const struct qg_key *r = rows; r->path; r++) {
+		cJSON_AddItemToObject(props, r->path, key_schema(t, "", r));
+		if (r->required)
+			cJSON_AddItemToArray(req, cJSON_CreateString(r->path));
+	}
+	if (cJSON_GetArraySize(req))
+		cJSON_AddItemToObject(o, "required", req);
+	else
+		cJSON_Delete(req);
+	cJSON_AddFalseToObject(o, "additionalProperties");
+	return o;
+}
+
+/*
+ * The rows of t that are required unless another key is given (a linux
+ * host's netdev and rdma_device, unless nics): if that key is there, they
+ * are refused, else required.
+ */
+static void required_unless(const struct qg_target *t, cJSON *then)
+{
+	const char *unless = NULL;
+	for (const struct qg_key *r = t->key_rows; r && r->path && !unless; r++)
+		if (r->required && r->unless)
+			unless = r->unless;
+	if (!unless)
+		return;
+	cJSON *cond = cJSON_AddObjectToObject(then, "if");
+	cJSON *creq = cJSON_AddArrayToObject(cond, "required");
+	cJSON_AddItemToArray(creq, cJSON_CreateString(unless));
+	cJSON *refused =
+	    cJSON_AddObjectToObject(cJSON_AddObjectToObject(then, "then"), "properties");
+	cJSON *req = cJSON_AddArrayToObject(cJSON_AddObjectToObject(then, "else"), "required");
+	for (const struct qg_key *r = t->key_rows; r && r->path; r++) {
+		if (!r->required || !r->unless || strcmp(r->unless, unless))
+			continue;
+		cJSON_AddFalseToObject(refused, r->path);
+		cJSON_AddItemToArray(req, cJSON_CreateString(r->path));
+	}
+}
+
 /* A host entry's platform keys: every host target's rows, and which platform takes which. */
 static void host_platform_keys(const struct qg_target *const *t, cJSON *props, cJSON *o)
 {
@@ -129,8 +179,9 @@ static void host_platform_keys(const struct qg_target *const *t, cJSON *props, c
 		cJSON *req = cJSON_AddArrayToObject(then, "required");
 		cJSON *tp = cJSON_AddObjectToObject(then, "properties");
 		for (const struct qg_key *r = t[i]->key_rows; r && r->path; r++)
-			if (r->required)
+			if (r->required && !r->unless)
 				cJSON_AddItemToArray(req, cJSON_CreateString(r->path));
+		required_unless(t[i], then);
 		/* Another platform's key is refused on this platform's hosts. */
 		for (size_t j = 0; t[j]; j++)
 			for (const struct qg_key *r = t[j]->key_rows;
@@ -218,7 +269,9 @@ static cJSON *kind_schema(const struct qg_target *const *t, const char *path,
 		cJSON_AddStringToObject(o, "type", "array");
 		snprintf(sub, sizeof(sub), "%s[]", path);
 		const struct qg_key *item = qg_key_find(sub);
-		if (item)
+		if (k->items)
+			cJSON_AddItemToObject(o, "items", rows_schema(t, k->items));
+		else if (item)
 			cJSON_AddItemToObject(o, "items", key_schema(t, sub, item));
 		if (k->nonempty)
 			cJSON_AddNumberToObject(o, "minItems", 1);
@@ -350,6 +403,11 @@ void qg_keys_man(const struct qg_target *const *targets, struct qg_buf *out)
 		for (const struct qg_key *r = targets[i]->key_rows; r && r->path; r++) {
 			snprintf(path, sizeof(path), "hosts[].%s (%s)", r->path, targets[i]->name);
 			man_row(targets, out, path, r);
+			for (const struct qg_key *c = r->items; c && c->path; c++) {
+				snprintf(path, sizeof(path), "hosts[].%s[].%s (%s)", r->path,
+					 c->path, targets[i]->name);
+				man_row(targets, out, path, c);
+			}
 		}
 	}
 }

@@ -105,6 +105,31 @@ static cJSON *class_json(const char *path, const struct qg_class *c)
 	return o;
 }
 
+/* A NIC's key: a VF's trust and PFC are the hypervisor's, so no tool sets them. */
+static void add_nic_key(cJSON *o, const struct qg_key *k, const struct qg_nic *nic)
+{
+	if (!strcmp(k->path, "qos_tool") && nic->function != QG_FN_PF)
+		return;
+	add_key(o, k, nic);
+}
+
+/*
+ * A host of several NICs (issue 28): its NICs as a list of their item rows'
+ * keys, in place of the one-NIC shorthand's. A host of one NIC has the
+ * shorthand's JSON, and so the intent hash it had, whether its NIC was
+ * given as the shorthand or as a `nics:` of one item: the same intent.
+ */
+static void add_nics(cJSON *o, const struct qg_key *row, const struct qg_host *h)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, row->path);
+	for (size_t k = 0; k < h->n_nics; k++) {
+		cJSON *nic = cJSON_CreateObject();
+		for (const struct qg_key *r = row->items; r->path; r++)
+			add_nic_key(nic, r, &h->nics[k]);
+		cJSON_AddItemToArray(a, nic);
+	}
+}
+
 static void ssh_json(cJSON *o, const char *address, int port, const char *user)
 {
 	cJSON_AddStringToObject(o, "address", address);
@@ -260,13 +285,12 @@ cJSON *qg_model_json(const struct qg_model *m)
 		ssh_json(o, h->address, h->port, h->user);
 		/* The platform keys its target takes, defaults filled in: its rows, in order. */
 		for (const struct qg_key *r = h->target->key_rows; r && r->path; r++) {
-			/* A VF's trust and PFC are the hypervisor's: no tool sets them. */
-			if (!strcmp(r->path, "qos_tool") && h->n_nics && h->nics[0].function != QG_FN_PF)
-				continue;
 			if (r->base == QG_KB_HOST)
 				add_key(o, r, h);
-			else if (r->base == QG_KB_NIC && h->n_nics)
-				add_key(o, r, &h->nics[0]);
+			else if (r->base == QG_KB_NIC && h->n_nics == 1)
+				add_nic_key(o, r, &h->nics[0]);
+			else if (r->items && h->n_nics > 1)
+				add_nics(o, r, h);
 		}
 		cJSON_AddItemToArray(hosts, o);
 	}

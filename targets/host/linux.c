@@ -347,18 +347,39 @@ static void linux_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "linux.vf.mtu", v, reason);
 }
 
-static const char *const linux_keys[] = {"netdev",   "rdma_device", "function",
-					 "qos_tool", "persist",	    NULL};
+static const char *const linux_keys[] = {"netdev",  "rdma_device", "function", "qos_tool",
+					 "persist", "nics",	   NULL};
 static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
+/*
+ * A NIC of `nics:` (issue 28): the one-NIC shorthand's keys, each NIC its
+ * own. A name may be a bracket range (gen/hostlist.h), the two ranges of an
+ * item expanded pairwise; function and qos_tool default to the host's.
+ */
+static const struct qg_key linux_nic_rows[] = {
+    {"netdev", QG_KEY_STRING, .required = true,
+     .rule = QG_NETDEV_RULE "; or a range of them, ens[1-8]f0np0", .ok = qg_netdev_ok,
+     .doc = "the NIC's network interface", QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, netdev)},
+    {"rdma_device", QG_KEY_STRING, .required = true,
+     .rule = QG_RDMA_DEVICE_RULE "; or a range of them, mlx5_[0-7], as many as netdev's",
+     .ok = qg_rdma_device_ok, .doc = "its RDMA device",
+     QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, rdma_device)},
+    {"function", QG_KEY_ENUM, .values = (const char *const[]){"pf", "vf", NULL},
+     .def = "the host's function, else pf", .doc = "this NIC's function",
+     QG_KEY_AT(QG_KB_NIC, struct qg_nic, function), QG_KEY_GIVEN(struct qg_nic, function_given)},
+    {"qos_tool", QG_KEY_ENUM, .values = (const char *const[]){"mlnx_qos", "dcb", NULL},
+     .def = "the host's qos_tool, else mlnx_qos", .doc = "this NIC's QoS tool; pf only",
+     QG_KEY_AT(QG_KB_NIC, struct qg_nic, qos_tool), QG_KEY_GIVEN(struct qg_nic, qos_tool_given)},
+    {0},
+};
 static const struct qg_key linux_key_rows[] = {
     {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE, .ok = qg_netdev_ok,
      .pattern = QG_NETDEV_PATTERN,
      .doc = "the RoCE port's network interface (mlnx_qos, dcb and ip take it)",
-     QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, netdev), .homed = true},
+     QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, netdev), .homed = true, .unless = "nics"},
     {"rdma_device", QG_KEY_STRING, .required = true, .rule = QG_RDMA_DEVICE_RULE,
      .ok = qg_rdma_device_ok, .pattern = QG_RDMA_DEVICE_PATTERN,
      .doc = "its RDMA device (rdma_cm's ToS and the counters are per device)",
-     QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, rdma_device), .homed = true},
+     QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, rdma_device), .homed = true, .unless = "nics"},
     {"function", QG_KEY_ENUM, .values = (const char *const[]){"pf", "vf", NULL}, .def = "pf",
      .doc = "a physical function, or a virtual one whose QoS the hypervisor owns",
      QG_KEY_AT(QG_KB_NIC, struct qg_nic, function), .homed = true},
@@ -368,6 +389,10 @@ static const struct qg_key linux_key_rows[] = {
     {"persist", QG_KEY_BOOL, .def = "true",
      .doc = "whether push installs the script to run at boot and when the NIC appears",
      QG_KEY_AT(QG_KB_HOST, struct qg_host, persist)},
+    {"nics", QG_KEY_LIST, .nonempty = true,
+     .doc = "the host's RoCE NICs, one per rail, instead of netdev and rdma_device; the "
+	    "host's function and qos_tool are their default",
+     .items = linux_nic_rows},
     {0},
 };
 

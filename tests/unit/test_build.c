@@ -60,6 +60,52 @@ static void test_hash_covers_meaning_not_spelling(void **state)
 	assert_string_not_equal(h1, h3);
 }
 
+static void host_hash(const char *host, char out[QG_SHA256_HEX], cJSON **json)
+{
+	char text[1024];
+	struct qg_model m;
+	snprintf(text, sizeof(text),
+		 "%shosts:\n  - {name: g, platform: linux, address: 10.0.0.1, %s}\n", BASE_QOS,
+		 host);
+	load_ok(text, &m);
+	qg_model_hash(&m, out);
+	if (json)
+		*json = qg_model_json(&m);
+	qg_model_free(&m);
+}
+
+/*
+ * A host's NICs (issue 28): one NIC hashes as the shorthand did, whether
+ * given as it or as a nics: of one item; several are a "nics" list, each
+ * NIC with its keys, qos_tool left out for a vf as on a one-NIC host.
+ */
+static void test_hash_of_nics(void **state)
+{
+	(void)state;
+	char h1[QG_SHA256_HEX], h2[QG_SHA256_HEX], h3[QG_SHA256_HEX], h4[QG_SHA256_HEX];
+	cJSON *j;
+	host_hash("netdev: e0, rdma_device: m0, qos_tool: dcb", h1, NULL);
+	host_hash("qos_tool: dcb, nics: [{netdev: e0, rdma_device: m0}]", h2, NULL);
+	assert_string_equal(h1, h2);
+	host_hash("nics: [{netdev: \"e[0-1]\", rdma_device: \"m[0-1]\"}]", h3, NULL);
+	host_hash(
+	    "nics: [{netdev: e0, rdma_device: m0}, {netdev: e1, rdma_device: m1, function: vf}]",
+	    h4, &j);
+	assert_string_not_equal(h1, h3);
+	assert_string_not_equal(h3, h4);
+	const cJSON *host = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "hosts"), 0);
+	assert_null(cJSON_GetObjectItem(host, "netdev"));
+	const cJSON *nics = cJSON_GetObjectItem(host, "nics");
+	assert_int_equal(cJSON_GetArraySize(nics), 2);
+	const cJSON *nic = cJSON_GetArrayItem(nics, 1);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(nic, "netdev")), "e1");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(nic, "function")), "vf");
+	assert_null(cJSON_GetObjectItem(nic, "qos_tool"));
+	nic = cJSON_GetArrayItem(nics, 0);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(nic, "qos_tool")), "mlnx_qos");
+	cJSON_Delete(j);
+}
+
 /* Each file of a plan's files array is in o with that sha256; how many. */
 static size_t plan_files_match(const cJSON *files, const struct qg_outset *o)
 {
@@ -393,6 +439,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_byte_identical),
 	    cmocka_unit_test(test_hash_covers_meaning_not_spelling),
+	    cmocka_unit_test(test_hash_of_nics),
 	    cmocka_unit_test(test_plan_lists_every_file_with_its_hash),
 	    cmocka_unit_test(test_groups_share_files_once),
 	    cmocka_unit_test(test_group_file_that_differs_is_refused),

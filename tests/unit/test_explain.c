@@ -243,6 +243,47 @@ static void test_alike_hosts_grouped(void **state)
 }
 
 /*
+ * A host of several NICs (issue 28): a row per NIC per key, its netdev named
+ * beside K; a one-NIC host keeps the shorthand's rows.
+ */
+static void test_nics_rows(void **state)
+{
+	(void)state;
+	static const char hosts[] =
+	    "hosts:\n"
+	    "  - {name: \"g[1-2]\", platform: linux, address: 10.0.0.1, qos_tool: dcb, nics: "
+	    "[{netdev: \"ens[1-8]f0np0\", rdma_device: \"mlx5_[0-7]\"}]}\n"
+	    "  - {name: one, platform: linux, address: 10.0.1.1, nics: [{netdev: e1, rdma_device: "
+	    "m1}]}\n";
+	char text[2048];
+	struct qg_model m;
+	snprintf(text, sizeof(text), "%s%s", BASE_QOS, hosts);
+	load_ok(text, &m);
+	cJSON *e = qg_explain_json(&m);
+	const cJSON *r = find_row(e, "hosts.g2.nics[3].netdev");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "value")), "ens4f0np0");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "source")), "given");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "device")), "g2");
+	r = find_row(e, "hosts.g1.nics[7].rdma_device");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "value")), "mlx5_7");
+	r = find_row(e, "hosts.g1.nics[5].qos_tool");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "value")), "dcb");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "reason")), "ens6f0np0");
+	r = find_row(e, "hosts.g1.nics[5].function");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "source")), "default");
+	assert_non_null(find_row(e, "hosts.one.function"));
+	assert_non_null(find_row(e, "hosts.one.qos_tool"));
+	struct qg_buf out = {0};
+	qg_explain_text(e, &out);
+	assert_non_null(
+	    strstr(out.data, "\nhosts.*.nics[3].netdev                       ens4f0np0 "));
+	assert_int_equal(count(out.data, "nics[7].netdev"), 1);
+	qg_buf_free(&out);
+	cJSON_Delete(e);
+	qg_model_free(&m);
+}
+
+/*
  * The policy's rows come from the key table (issue 26): each key that lands
  * in the model has its row, its value read where the row says it lands,
  * "given" or "default" by its given flag, and its doc line where explain
@@ -348,6 +389,7 @@ int main(void)
 	    cmocka_unit_test(test_derived_with_reasons),
 	    cmocka_unit_test(test_one_vocabulary),
 	    cmocka_unit_test(test_alike_hosts_grouped),
+	    cmocka_unit_test(test_nics_rows),
 	    cmocka_unit_test(test_policy_rows_from_key_table),
 	    cmocka_unit_test(test_role_rows),
 	};

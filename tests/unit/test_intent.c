@@ -384,6 +384,126 @@ static void test_host_lists(void **state)
 			"name 'gpu-2' is used twice");
 }
 
+/* Whether two hosts' NICs are the same, field by field (positions aside). */
+static void assert_nics_equal(const struct qg_host *a, const struct qg_host *b)
+{
+	assert_int_equal(a->n_nics, b->n_nics);
+	for (size_t k = 0; k < a->n_nics; k++) {
+		assert_string_equal(a->nics[k].netdev, b->nics[k].netdev);
+		assert_string_equal(a->nics[k].rdma_device, b->nics[k].rdma_device);
+		assert_int_equal(a->nics[k].function, b->nics[k].function);
+		assert_int_equal(a->nics[k].qos_tool, b->nics[k].qos_tool);
+		assert_int_equal(a->nics[k].function_given, b->nics[k].function_given);
+		assert_int_equal(a->nics[k].qos_tool_given, b->nics[k].qos_tool_given);
+	}
+}
+
+#define NIC_HOST(rest) "  - {name: gpu, platform: linux, address: 10.0.0.1, " rest "}\n"
+/* One NIC as a list, and the same as the shorthand. */
+#define NIC_HOST2                                                                                  \
+	"  - {name: gpu2, platform: linux, address: 10.0.0.2, nics: [{netdev: e, rdma_device: "    \
+	"m}]}\n"                                                                                   \
+	"  - {name: gpu3, platform: linux, address: 10.0.0.3, netdev: e, rdma_device: m}\n"
+
+/* nics: (issue 28): the list form, the pattern form and the same model for both. */
+static void test_nics(void **state)
+{
+	(void)state;
+	struct qg_model a, b;
+	load_ok(BASE_QOS "hosts:\n" NIC_HOST("qos_tool: dcb, nics: [{netdev: \"ens[1-8]f0np0\", "
+					     "rdma_device: \"mlx5_[0-7]\"}]"),
+		&a);
+	assert_int_equal(a.hosts[0].n_nics, 8);
+	assert_true(a.hosts[0].nics_listed);
+	assert_string_equal(a.hosts[0].nics[0].netdev, "ens1f0np0");
+	assert_string_equal(a.hosts[0].nics[0].rdma_device, "mlx5_0");
+	assert_string_equal(a.hosts[0].nics[7].netdev, "ens8f0np0");
+	assert_string_equal(a.hosts[0].nics[7].rdma_device, "mlx5_7");
+	/* The host's qos_tool is its NICs' default. */
+	assert_int_equal(a.hosts[0].nics[5].qos_tool, QG_TOOL_DCB);
+	assert_true(a.hosts[0].nics[5].qos_tool_given);
+	assert_int_equal(a.hosts[0].nics[5].function, QG_FN_PF);
+	assert_false(a.hosts[0].nics[5].function_given);
+	char text[2048];
+	int o = snprintf(text, sizeof(text),
+			 "%shosts:\n  - name: gpu\n    platform: linux\n"
+			 "    address: 10.0.0.1\n    qos_tool: dcb\n    nics:\n",
+			 BASE_QOS);
+	for (int k = 0; k < 8; k++)
+		o += snprintf(text + o, sizeof(text) - (size_t)o,
+			      "      - {netdev: ens%df0np0, rdma_device: mlx5_%d}\n", k + 1, k);
+	load_ok(text, &b);
+	assert_nics_equal(&a.hosts[0], &b.hosts[0]);
+	qg_model_free(&a);
+	qg_model_free(&b);
+	/* Each NIC its own function and qos_tool; a list of one NIC is listed, not the shorthand.
+	 */
+	load_ok(BASE_QOS "hosts:\n" NIC_HOST("function: vf, nics: [{netdev: a, rdma_device: m0}, "
+					     "{netdev: b, rdma_device: m1, function: pf, "
+					     "qos_tool: dcb}]") NIC_HOST2,
+		&a);
+	assert_int_equal(a.hosts[0].n_nics, 2);
+	assert_int_equal(a.hosts[0].nics[0].function, QG_FN_VF);
+	assert_int_equal(a.hosts[0].nics[1].function, QG_FN_PF);
+	assert_int_equal(a.hosts[0].nics[1].qos_tool, QG_TOOL_DCB);
+	assert_int_equal(a.hosts[0].nics[0].qos_tool, QG_TOOL_MLNX_QOS);
+	assert_int_equal(a.hosts[1].n_nics, 1);
+	assert_true(a.hosts[1].nics_listed);
+	assert_false(a.hosts[2].nics_listed);
+	assert_nics_equal(&a.hosts[1], &a.hosts[2]);
+	qg_model_free(&a);
+}
+
+/* nics: refused as it should be, in compiler form. */
+static void test_nics_refused(void **state)
+{
+	(void)state;
+	load_fails_with(BASE_QOS "hosts:\n" NIC_HOST("nics: [{netdev: \"ens[1-8]f0np0\", "
+						     "rdma_device: \"mlx5_[0-6]\"}]"),
+			"'mlx5_[0-6]' gives 7 names for the 8 of netdev 'ens[1-8]f0np0'");
+	load_fails_with(BASE_QOS "hosts:\n" NIC_HOST("nics: [{netdev: e1, rdma_device: m1}, "
+						     "{netdev: e1, rdma_device: m2}]"),
+			"hosts[gpu].nics[1].netdev: 'e1' is already another NIC's netdev");
+	load_fails_with(BASE_QOS "hosts:\n" NIC_HOST("nics: [{netdev: \"e[1-3]\", rdma_device: "
+						     "\"m[1-3]\"}, {netdev: x, rdma_device: m2}]"),
+			"'m2' is already another NIC's rdma_device");
+	load_fails_with(BASE_QOS "hosts:\n" NIC_HOST("netdev: e1, nics: [{netdev: e1, "
+						     "rdma_device: m1}]"),
+			"'netdev' and 'nics' both given; keep 'nics'");
+	load_fails_with(BASE_QOS "hosts:\n" NIC_HOST("nics: []"), "hosts[gpu].nics: no NICs");
+	load_fails_with(BASE_QOS "hosts:\n" NIC_HOST("nics: [{netdev: e1}]"),
+			"missing key 'rdma_device' in hosts[gpu].nics[0]");
+	load_fails_with(BASE_QOS
+			"hosts:\n" NIC_HOST("nics: [{netdev: e1, rdma_device: m, speed: 1}]"),
+			"unknown key 'speed' in hosts[gpu].nics[0]");
+	load_fails_with(BASE_QOS "hosts:\n" NIC_HOST("nics: [{netdev: \"e[1-33]\", rdma_device: "
+						     "\"m[1-33]\"}]"),
+			"a host has at most 32 NICs");
+	load_fails_with(BASE_QOS "hosts:\n" NIC_HOST("nics: [{netdev: \"e[1-2]; x\", rdma_device: "
+						     "\"m[1-2]\"}]"),
+			"gives 'e1; x', which is not allowed");
+	load_fails_with(BASE_QOS "hosts:\n  - {name: esx, platform: esxi, address: 10.0.0.2, "
+				 "uplink: vmnic1, nics: [{netdev: e1, rdma_device: m1}]}\n",
+			"hosts[esx]: 'nics' does not apply to esxi hosts");
+}
+
+/* A host list with nics: every host of the list has the same NICs, one shared array. */
+static void test_nics_host_list(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "hosts:\n  - name: \"gpu-[001-512]\"\n    platform: linux\n"
+			 "    address: 10.1.0.1\n"
+			 "    nics: [{netdev: \"ens[1-8]f0np0\", rdma_device: \"mlx5_[0-7]\"}]\n",
+		&m);
+	assert_int_equal(m.n_hosts, 512);
+	assert_int_equal(m.hosts[511].n_nics, 8);
+	assert_ptr_equal(m.hosts[511].nics, m.hosts[0].nics);
+	assert_string_equal(m.hosts[511].nics[3].netdev, "ens4f0np0");
+	assert_int_equal(m.n_nic_blocks, 1);
+	qg_model_free(&m);
+}
+
 static void test_all_problems_in_one_run(void **state)
 {
 	(void)state;
@@ -656,6 +776,9 @@ int main(void)
 	    cmocka_unit_test(test_warnings),
 	    cmocka_unit_test(test_all_problems_in_one_run),
 	    cmocka_unit_test(test_host_lists),
+	    cmocka_unit_test(test_nics),
+	    cmocka_unit_test(test_nics_refused),
+	    cmocka_unit_test(test_nics_host_list),
 	    cmocka_unit_test(test_ranges_from_key_table),
 	    cmocka_unit_test(test_roles_load),
 	    cmocka_unit_test(test_roles_rules),

@@ -137,6 +137,11 @@ static void test_target_rows_match_keys(void **state)
 			for (size_t k = 0; tg->required && tg->required[k]; k++)
 				required |= !strcmp(tg->required[k], r->path);
 			assert_int_equal(required, r->required);
+			/* A list's own item rows (linux's nics): typed and documented too. */
+			for (const struct qg_key *c = r->items; c && c->path; c++)
+				check_row(c);
+			assert_true(!r->items || (r->type & QG_KEY_LIST));
+			assert_true(!r->unless || qg_target_takes(tg, r->unless));
 			/* Not a key every host takes. */
 			char common[64];
 			snprintf(common, sizeof(common), "hosts[].%s", r->path);
@@ -293,6 +298,10 @@ static void test_schema_shape(void **state)
 	v = at(s,
 	       (const char *const[]){"properties", "hosts", "items", "properties", "netdev", NULL});
 	assert_non_null(v);
+	/* A host's nics (issue 28): its items are the target's own rows. */
+	v = at(s, (const char *const[]){"properties", "hosts", "items", "properties", "nics",
+					"items", "required", NULL});
+	assert_int_equal(cJSON_GetArraySize(v), 2);
 	v = at(s, (const char *const[]){"properties", "hosts", "items", "allOf", NULL});
 	assert_true(cJSON_GetArraySize(v) >= 2);
 	v = at(s, (const char *const[]){"additionalProperties", NULL});
