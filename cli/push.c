@@ -101,6 +101,57 @@ static void put_device_lines(FILE *f, const char *s, size_t len)
 	}
 }
 
+/*
+ * A host of several NICs reports NIC K's settings as nics[K].KEY, plan.json's
+ * keys. Shown to people, each such key is followed by the NIC's netdev,
+ * "[changed] nics[3].mtu (ens4f0np0): 1500 -> 9000", so that nobody counts
+ * NICs to find the port; --json keeps the keys as they are (and lists the
+ * NICs). Into out: s with those names added (the host's text is escaped
+ * when printed, as before).
+ */
+static void name_nics(const struct qg_model *m, const struct job *j, const char *s, size_t len,
+		      struct qg_buf *out)
+{
+	const struct qg_host *h = j->kind == QG_DEVICE_HOST ? &m->hosts[j->index] : NULL;
+	if (!h || h->n_nics < 2) {
+		qg_buf_append(out, s, len);
+		return;
+	}
+	for (size_t i = 0; i < len;) {
+		size_t e = i + 5, k = 0;
+		bool key = (i == 0 || s[i - 1] == ' ') && len - i > 5 && !memcmp(s + i, "nics[", 5);
+		while (key && e < len && s[e] >= '0' && s[e] <= '9' && k < h->n_nics)
+			k = k * 10 + (size_t)(s[e++] - '0');
+		key = key && e > i + 5 && k < h->n_nics && e + 1 < len && s[e] == ']' &&
+		      s[e + 1] == '.';
+		if (!key) {
+			qg_buf_append(out, s + i, 1);
+			i++;
+			continue;
+		}
+		while (e < len && !strchr(" :,;\n", s[e]))
+			e++;
+		qg_buf_append(out, s + i, e - i);
+		qg_buf_printf(out, " (%s)", h->nics[k].netdev);
+		i = e;
+	}
+}
+
+/* put_device_text() or put_device_lines() of what job j's device said, its NICs named. */
+static void put_job_text(FILE *f, const struct qg_model *m, const struct job *j, const char *s,
+			 size_t len, bool lines)
+{
+	struct qg_buf b = {0};
+	name_nics(m, j, s, len, &b);
+	if (b.failed)
+		fputs("(out of memory)\n", f);
+	else if (lines)
+		put_device_lines(f, b.data ? b.data : "", b.len);
+	else
+		put_device_text(f, b.data ? b.data : "", b.len);
+	qg_buf_free(&b);
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -127,20 +178,21 @@ static void *worker(void *arg)
 			 */
 			if (!j->ok) {
 				fprintf(stderr, "qosgen diff: %s: ", name);
-				put_device_text(stderr, j->r.message, strlen(j->r.message));
+				put_job_text(stderr, p->m, j, j->r.message, strlen(j->r.message),
+					     false);
 				fputc('\n', stderr);
 			}
 			if (j->r.sent.len) {
 				if (p->n > 1)
 					printf("## %s\n", name);
-				put_device_lines(stdout, j->r.sent.data, j->r.sent.len);
+				put_job_text(stdout, p->m, j, j->r.sent.data, j->r.sent.len, true);
 			}
 		} else {
 			fprintf(stderr, "%s: ", name);
-			put_device_text(stderr, j->r.message, strlen(j->r.message));
+			put_job_text(stderr, p->m, j, j->r.message, strlen(j->r.message), false);
 			fputc('\n', stderr);
 			if (p->po->dry_run && j->r.sent.len)
-				put_device_lines(stdout, j->r.sent.data, j->r.sent.len);
+				put_job_text(stdout, p->m, j, j->r.sent.data, j->r.sent.len, true);
 		}
 		fflush(stdout);
 		pthread_mutex_unlock(&p->lock);
@@ -166,6 +218,16 @@ static cJSON *device_json(const struct qg_model *m, const struct job *j)
 	/* What would change (a dry run, a diff) or was sent, one string per line. */
 	cli_json_lines(o, "lines", j->r.sent.data, j->r.sent.len);
 	cli_json_failed_settings(o, j->r.failed.data, j->r.failed.len);
+	/* A host of several NICs: which NIC each nics[K] of its keys is (docs/json.md). */
+	const struct qg_host *h = j->kind == QG_DEVICE_HOST ? &m->hosts[j->index] : NULL;
+	cJSON *nics = h && h->n_nics > 1 ? cJSON_AddArrayToObject(o, "nics") : NULL;
+	for (size_t k = 0; nics && k < h->n_nics; k++) {
+		cJSON *nic = cJSON_CreateObject();
+		cJSON_AddNumberToObject(nic, "nic", (double)k);
+		cJSON_AddStringToObject(nic, "netdev", h->nics[k].netdev);
+		cJSON_AddStringToObject(nic, "rdma_device", h->nics[k].rdma_device);
+		cJSON_AddItemToArray(nics, nic);
+	}
 	cJSON_AddNumberToObject(o, "lines_planned", j->r.lines_planned);
 	cJSON_AddNumberToObject(o, "lines_sent", j->r.lines_sent);
 	cJSON_AddNumberToObject(o, "lines_rolled_back", j->r.lines_rolled_back);

@@ -472,7 +472,7 @@ int qg_build(const struct qg_checked *c, const struct qg_templates *t, struct qg
 	}
 
 	struct qg_emit_ctx ctx = {
-	    .templates = t, .generator = QG_GENERATOR, .intent_hash = hash, .d = d};
+	    .templates = t, .generator = QG_GENERATOR, .intent_hash = hash, .d = d, .built = out};
 	cJSON *plan = cJSON_CreateObject();
 	if (!plan) {
 		cJSON_Delete(intent);

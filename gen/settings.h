@@ -25,6 +25,9 @@ struct qg_settings {
 
 void qg_settings_add(struct qg_settings *s, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* key = value, the key after prefix (NULL: none): what a walk per NIC adds, unformatted. */
+void qg_settings_put(struct qg_settings *s, const char *prefix, const char *key,
+		     const char *value);
 const char *qg_settings_get(const struct qg_settings *s, const char *key);
 void qg_settings_free(struct qg_settings *s);
 

@@ -72,6 +72,14 @@ struct qg_emit_ctx {
 	const char *generator;	 /* "qosgen 0.1.0" */
 	const char *intent_hash; /* sha256 hex of the normalised intent */
 	struct qg_diags *d;	 /* template problems go here */
+	/*
+	 * The build's files so far (NULL outside a build): a target may leave
+	 * out a QG_FILE_SHARED file already there, which another device of the
+	 * same names wrote byte for byte, rather than fill its template again for
+	 * every host (issue 28: a fleet of 8-NIC hosts has eight pairs of them
+	 * per host, and a handful in all).
+	 */
+	const struct qg_outset *built;
 };
 
 /*

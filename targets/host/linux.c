@@ -20,11 +20,13 @@
 #include "../common/host_script.h"
 
 #include "../../gen/derive.h"
+#include "../../gen/hash.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The RDMA port whose defaults we set; mlx5 and rxe have one port per device. */
@@ -33,15 +35,25 @@
 struct walk {
 	struct qg_settings *set; /* may be NULL */
 	struct qg_buf *sh;	 /* may be NULL */
+	/*
+	 * A host of several NICs: each setting's key is NIC K's, "nics[K].mtu"
+	 * (so that hosts of one group share settings whatever their netdev
+	 * names); its script's calls sit in a function per flavour, one tab
+	 * in, and the caller checks the netdev (a missing one is that NIC's
+	 * alone). NULL for a one-NIC host, whose keys and calls are as before.
+	 */
+	const char *prefix;
 };
 
 /* One setting: its key and value, and the script line that applies it. */
 static void step(struct walk *w, const char *key, const char *value, const char *fn, ...)
 {
 	if (w->set && key)
-		qg_settings_add(w->set, key, "%s", value);
+		qg_settings_put(w->set, w->prefix, key, value);
 	if (!w->sh)
 		return;
+	if (w->prefix)
+		qg_buf_puts(w->sh, "\t");
 	qg_buf_puts(w->sh, fn);
 	va_list ap;
 	va_start(ap, fn);
@@ -98,7 +110,8 @@ static void linux_walk(const struct qg_model *m, const struct qg_nic *h, struct 
 	const struct qg_qos *q = &m->qos;
 	char v[160], path[200], key[64];
 
-	step(w, NULL, NULL, "qg_need_netdev", h->netdev, NULL);
+	if (!w->prefix)
+		step(w, NULL, NULL, "qg_need_netdev", h->netdev, NULL);
 	snprintf(v, sizeof(v), "%d", q->mtu);
 	if (h->function == QG_FN_VF) {
 		/*
@@ -170,10 +183,64 @@ static void linux_walk(const struct qg_model *m, const struct qg_nic *h, struct 
 	}
 }
 
+/*
+ * What shapes a NIC's calls besides the policy: whether it is a PF, and its
+ * tool. A flavour's name is its part of the group's name, its function the
+ * one that holds its calls in the group file of a host of several NICs.
+ */
+enum linux_flavour { LINUX_PF_MLNX_QOS, LINUX_PF_DCB, LINUX_VF, LINUX_FLAVOURS };
+static const struct {
+	const char *name, *fn, *about;
+} linux_flavours[LINUX_FLAVOURS] = {
+    {"pf-mlnx_qos", "qg_nic_pf_mlnx_qos", "PF, QoS through mlnx_qos."},
+    {"pf-dcb", "qg_nic_pf_dcb", "PF, QoS through dcb (iproute2)."},
+    {"vf", "qg_nic_vf", "VF / PVRDMA adapter: trust and PFC belong to the hypervisor."},
+};
+
+static enum linux_flavour linux_flavour_of(const struct qg_nic *n)
+{
+	if (n->function == QG_FN_VF)
+		return LINUX_VF;
+	return n->qos_tool == QG_TOOL_MLNX_QOS ? LINUX_PF_MLNX_QOS : LINUX_PF_DCB;
+}
+
+/* A host of several NICs; one NIC (the shorthand or a list of one) keeps today's output. */
+static bool linux_several(const struct qg_host *host)
+{
+	return host->n_nics > 1;
+}
+
 static int linux_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
 {
+	const struct qg_host *host = &m->hosts[i];
 	struct walk w = {.set = out};
-	linux_walk(m, &m->hosts[i].nics[0], &w);
+	if (!linux_several(host)) {
+		linux_walk(m, &host->nics[0], &w);
+		return out->oom ? -ENOMEM : 0;
+	}
+	/*
+	 * Each flavour's settings walked once, then put under each of its NICs'
+	 * prefixes: a NIC's settings are its flavour's and the policy's, never
+	 * its names' (the walk puts names in the script, not in a value), and a
+	 * fleet of 8-NIC hosts walks 80,000 NICs otherwise (issue 28, item 5).
+	 */
+	struct qg_settings of[LINUX_FLAVOURS] = {0};
+	bool walked[LINUX_FLAVOURS] = {false};
+	for (size_t k = 0; k < host->n_nics && !out->oom; k++) {
+		enum linux_flavour f = linux_flavour_of(&host->nics[k]);
+		if (!walked[f]) {
+			struct walk fw = {.set = &of[f]};
+			linux_walk(m, &host->nics[k], &fw);
+			walked[f] = true;
+			out->oom |= of[f].oom;
+		}
+		char prefix[32];
+		snprintf(prefix, sizeof(prefix), "nics[%zu].", k);
+		for (size_t j = 0; j < of[f].n; j++)
+			qg_settings_put(out, prefix, of[f].v[j].key, of[f].v[j].value);
+	}
+	for (int f = 0; f < LINUX_FLAVOURS; f++)
+		qg_settings_free(&of[f]);
 	return out->oom ? -ENOMEM : 0;
 }
 
@@ -200,9 +267,22 @@ static void unit_escape(char *out, size_t len, const char *path)
 	out[used] = '\0';
 }
 
-void linux_persist_paths(const struct qg_nic *h, struct linux_persist_paths *p)
+void linux_persist_paths(const struct qg_host *host, size_t k, struct linux_persist_paths *p)
 {
-	snprintf(p->script, sizeof(p->script), "/usr/local/lib/qosgen/roce-qos-%s.sh", h->netdev);
+	const struct qg_nic *h = &host->nics[k];
+	if (linux_several(host)) {
+		/*
+		 * One script for the host (a name no netdev's can be), run by
+		 * each NIC's rule and unit with that NIC's netdev: it then
+		 * configures that NIC alone.
+		 */
+		snprintf(p->script, sizeof(p->script), "/usr/local/lib/qosgen/roce-qos.sh");
+		snprintf(p->command, sizeof(p->command), "%s %s", p->script, h->netdev);
+	} else {
+		snprintf(p->script, sizeof(p->script), "/usr/local/lib/qosgen/roce-qos-%s.sh",
+			 h->netdev);
+		snprintf(p->command, sizeof(p->command), "%s", p->script);
+	}
 	snprintf(p->unit_name, sizeof(p->unit_name), "qosgen-roce-qos-%s", h->netdev);
 	snprintf(p->unit, sizeof(p->unit), "/etc/systemd/system/%s@.service", p->unit_name);
 	snprintf(p->rules, sizeof(p->rules), "/etc/udev/rules.d/90-qosgen-roce-qos-%s.rules",
@@ -213,78 +293,212 @@ void linux_persist_paths(const struct qg_nic *h, struct linux_persist_paths *p)
 	snprintf(p->netdev_unit, sizeof(p->netdev_unit), "%s.device", dev);
 }
 
-void linux_persist_files(const struct qg_nic *h, char service[LINUX_PERSIST_FILE_LEN],
-			 char rules[LINUX_PERSIST_FILE_LEN])
+void linux_persist_files(const struct qg_host *host, size_t k,
+			 char service[LINUX_PERSIST_FILE_LEN], char rules[LINUX_PERSIST_FILE_LEN])
 {
-	snprintf(service, LINUX_PERSIST_FILE_LEN, "host/persist/%s/%s.service", h->netdev,
+	const struct qg_nic *h = &host->nics[k];
+	/* Their texts differ (the script, its argument): a folder of their own. */
+	const char *dir = linux_several(host) ? "host/persist-nics" : "host/persist";
+	snprintf(service, LINUX_PERSIST_FILE_LEN, "%s/%s/%s.service", dir, h->netdev,
 		 h->rdma_device);
-	snprintf(rules, LINUX_PERSIST_FILE_LEN, "host/persist/%s/%s.rules", h->netdev,
-		 h->rdma_device);
+	snprintf(rules, LINUX_PERSIST_FILE_LEN, "%s/%s/%s.rules", dir, h->netdev, h->rdma_device);
 }
 
 /*
- * The systemd unit and the udev rule that run the installed script again:
- * they name the netdev and the RDMA device and nothing else of the host, so
- * every host with those two shares them (a fleet has a handful of pairs).
+ * The systemd unit and the udev rule that run the installed script again,
+ * one pair per NIC: they name the netdev and the RDMA device and nothing
+ * else of the host, so every host with those two shares them (a fleet has a
+ * handful of pairs).
  */
 static int linux_emit_persist(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			      struct qg_outset *out)
 {
-	const struct qg_nic *h = &m->hosts[i].nics[0];
-	struct linux_persist_paths p;
-	linux_persist_paths(h, &p);
-	const struct qg_tvar vars[] = {
-	    QG_TVARS_HEADER(ctx, m),	     {"netdev", h->netdev},
-	    {"rdma_device", h->rdma_device}, {"script_path", p.script},
-	    {"unit_path", p.unit},	     {"unit_name", p.unit_name},
-	    {"rules_path", p.rules},	     {"netdev_unit", p.netdev_unit},
-	};
-	size_t n = sizeof(vars) / sizeof(vars[0]);
-	char service[LINUX_PERSIST_FILE_LEN], rules[LINUX_PERSIST_FILE_LEN];
-	linux_persist_files(h, service, rules);
-	int rc = qg_emit_template_owned(ctx, "linux.service", vars, n, service, 0644,
-					QG_FILE_SHARED, out);
-	return rc ? rc
-		  : qg_emit_template_owned(ctx, "linux.rules", vars, n, rules, 0644, QG_FILE_SHARED,
-					   out);
+	const struct qg_host *host = &m->hosts[i];
+	bool several = linux_several(host);
+	int rc = 0;
+	for (size_t k = 0; rc == 0 && k < host->n_nics; k++) {
+		const struct qg_nic *h = &host->nics[k];
+		char service[LINUX_PERSIST_FILE_LEN], rules[LINUX_PERSIST_FILE_LEN];
+		linux_persist_files(host, k, service, rules);
+		/* Named by the netdev and RDMA device alone: an earlier host's are these. */
+		if (ctx->built && qg_outset_find(ctx->built, service) &&
+		    qg_outset_find(ctx->built, rules))
+			continue;
+		struct linux_persist_paths p;
+		linux_persist_paths(host, k, &p);
+		const struct qg_tvar vars[] = {
+		    QG_TVARS_HEADER(ctx, m),
+		    {"netdev", h->netdev},
+		    {"rdma_device", h->rdma_device},
+		    {"script_path", p.script},
+		    {"unit_path", p.unit},
+		    {"unit_name", p.unit_name},
+		    {"rules_path", p.rules},
+		    {"netdev_unit", p.netdev_unit},
+		    {"command", p.command},
+		};
+		/* A one-NIC host's templates take no command: theirs is the script alone. */
+		size_t n = sizeof(vars) / sizeof(vars[0]) - !several;
+		rc = qg_emit_template_owned(ctx, several ? "linux-nic.service" : "linux.service",
+					    vars, n, service, 0644, QG_FILE_SHARED, out);
+		if (!rc)
+			rc = qg_emit_template_owned(ctx, several ? "linux-nic.rules" : "linux.rules",
+						    vars, n, rules, 0644, QG_FILE_SHARED, out);
+	}
+	return rc;
 }
 
-/* What shapes a host's calls besides the policy: whether it is a PF, and its tool. */
+/*
+ * A host of several NICs: its NICs' flavours in order, as runs
+ * ("linux-pf-mlnx_qos-x8", "linux-pf-mlnx_qos-x4-vf-x4"), or, where the runs
+ * do not fit QG_GROUP_LEN, their count and the first 12 hex digits of the
+ * SHA-256 of the flavour list ("linux-mixed-x8-0123456789ab"): unique in any
+ * fleet a build can hold, and "mixed" is no flavour, so no run name is one.
+ */
+static void linux_group_nics(const struct qg_host *host, char name[QG_GROUP_LEN])
+{
+	size_t n = host->n_nics, used = (size_t)snprintf(name, QG_GROUP_LEN, "linux");
+	for (size_t k = 0; k < n;) {
+		enum linux_flavour f = linux_flavour_of(&host->nics[k]);
+		size_t run = 1;
+		while (k + run < n && linux_flavour_of(&host->nics[k + run]) == f)
+			run++;
+		int w = snprintf(name + used, QG_GROUP_LEN - used, "-%s-x%zu",
+				 linux_flavours[f].name, run);
+		if (w < 0 || used + (size_t)w >= QG_GROUP_LEN)
+			break;
+		used += (size_t)w;
+		k += run;
+		if (k == n)
+			return;
+	}
+	struct qg_buf list = {0};
+	for (size_t k = 0; k < n; k++)
+		qg_buf_printf(&list, "%s\n", linux_flavours[linux_flavour_of(&host->nics[k])].name);
+	char sha[QG_SHA256_HEX] = "";
+	if (list.failed || qg_sha256_hex(list.data, list.len, sha) != 0)
+		snprintf(sha, sizeof(sha), "unknown"); /* out of memory: build fails later */
+	qg_buf_free(&list);
+	snprintf(name, QG_GROUP_LEN, "linux-mixed-x%zu-%.12s", n, sha);
+}
+
 static void linux_group(const struct qg_model *m, size_t i, char name[QG_GROUP_LEN])
 {
-	const struct qg_nic *h = &m->hosts[i].nics[0];
-	if (h->function == QG_FN_VF)
-		snprintf(name, QG_GROUP_LEN, "linux-vf");
+	const struct qg_host *host = &m->hosts[i];
+	if (linux_several(host))
+		linux_group_nics(host, name);
 	else
-		snprintf(name, QG_GROUP_LEN, "linux-pf-%s",
-			 h->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb");
+		snprintf(name, QG_GROUP_LEN, "linux-%s",
+			 linux_flavours[linux_flavour_of(&host->nics[0])].name);
 }
 
-/* The host's own: its row of the table, and its persistence unit and rule (small, shared). */
+/*
+ * Host i's row: its devices, qg_netdev and qg_rdma_device; with several NICs
+ * qg_netdev_K and qg_rdma_device_K for NIC K, which its group's file hands
+ * to each NIC's calls.
+ */
+static int linux_emit_row(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
+			  struct qg_outset *out)
+{
+	const struct qg_host *host = &m->hosts[i];
+	if (!linux_several(host)) {
+		const struct qg_nic *h = &host->nics[0];
+		const char *const identity[] = {"qg_netdev", h->netdev, "qg_rdma_device",
+						h->rdma_device, NULL};
+		return host_script_emit_row(m, i, ctx, "linux-hosts.sh", identity, out);
+	}
+	size_t n = host->n_nics;
+	const char **identity = calloc(4 * n + 1, sizeof(*identity));
+	char(*var)[32] = calloc(2 * n, sizeof(*var));
+	int rc = -ENOMEM;
+	if (identity && var) {
+		for (size_t k = 0; k < n; k++) {
+			snprintf(var[2 * k], sizeof(var[0]), "qg_netdev_%zu", k);
+			snprintf(var[2 * k + 1], sizeof(var[0]), "qg_rdma_device_%zu", k);
+			identity[4 * k] = var[2 * k];
+			identity[4 * k + 1] = host->nics[k].netdev;
+			identity[4 * k + 2] = var[2 * k + 1];
+			identity[4 * k + 3] = host->nics[k].rdma_device;
+		}
+		rc = host_script_emit_row(m, i, ctx, "linux-hosts.sh", identity, out);
+	}
+	free(identity);
+	free(var);
+	return rc;
+}
+
+/* The host's own: its row of the table, and its persistence units and rules (small, shared). */
 static int linux_emit(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		      struct qg_outset *out)
 {
-	const struct qg_host *host = &m->hosts[i];
-	const struct qg_nic *h = &host->nics[0];
-	const char *const identity[] = {"qg_netdev", h->netdev, "qg_rdma_device", h->rdma_device,
-					NULL};
-	int rc = host_script_emit_row(m, i, ctx, "linux-hosts.sh", identity, out);
-	if (rc == 0 && host->persist)
+	int rc = linux_emit_row(m, i, ctx, out);
+	if (rc == 0 && m->hosts[i].persist)
 		rc = linux_emit_persist(m, i, ctx, out);
 	return rc;
+}
+
+/* NIC n as its group's file names it: its devices are host_script.h's markers. */
+static struct qg_nic linux_nic_as_group(const struct qg_nic *n)
+{
+	struct qg_nic id = *n;
+	snprintf(id.netdev, sizeof(id.netdev), "%s", HOST_ID_NETDEV);
+	snprintf(id.rdma_device, sizeof(id.rdma_device), "%s", HOST_ID_RDMA);
+	return id;
+}
+
+/*
+ * The group body of a host of several NICs: a function per flavour its NICs
+ * have (their calls, on $qg_netdev and $qg_rdma_device), then one qg_nic
+ * line per NIC, which sets those two from the row's and calls its flavour's
+ * function (templates/linux-nics-group.sh.in).
+ */
+static void linux_body_nics(const struct qg_model *m, const struct qg_host *host,
+			    struct qg_buf *body)
+{
+	for (int f = 0; f < LINUX_FLAVOURS; f++) {
+		size_t k = 0;
+		while (k < host->n_nics && linux_flavour_of(&host->nics[k]) != (enum linux_flavour)f)
+			k++;
+		if (k == host->n_nics)
+			continue;
+		struct qg_nic id = linux_nic_as_group(&host->nics[k]);
+		struct walk w = {.sh = body, .prefix = ""};
+		qg_buf_printf(body, "# %s\n%s() {\n", linux_flavours[f].about, linux_flavours[f].fn);
+		linux_walk(m, &id, &w);
+		qg_buf_puts(body, "}\n");
+	}
+	for (size_t k = 0; k < host->n_nics; k++)
+		qg_buf_printf(body, "qg_nic %zu %s \"$qg_netdev_%zu\" \"$qg_rdma_device_%zu\"\n", k,
+			      linux_flavours[linux_flavour_of(&host->nics[k])].fn, k, k);
 }
 
 /* The lib and the group's body: the calls, walked on a host whose devices are markers. */
 static int linux_emit_group(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			    struct qg_outset *out)
 {
-	const struct qg_nic *h = &m->hosts[i].nics[0];
-	struct qg_nic id = *h;
-	snprintf(id.netdev, sizeof(id.netdev), "%s", HOST_ID_NETDEV);
-	snprintf(id.rdma_device, sizeof(id.rdma_device), "%s", HOST_ID_RDMA);
+	const struct qg_host *host = &m->hosts[i];
+	bool several = linux_several(host);
 	struct qg_buf body = {0};
-	struct walk w = {.sh = &body};
-	linux_walk(m, &id, &w);
+	char flavour[96];
+	if (several) {
+		linux_body_nics(m, host, &body);
+		enum linux_flavour f = linux_flavour_of(&host->nics[0]);
+		bool alike = true;
+		for (size_t k = 1; k < host->n_nics; k++)
+			alike &= linux_flavour_of(&host->nics[k]) == f;
+		if (alike)
+			snprintf(flavour, sizeof(flavour), "%zu NICs, each a %s", host->n_nics,
+				 linux_flavours[f].about);
+		else
+			snprintf(flavour, sizeof(flavour), "%zu NICs, of the flavours below.",
+				 host->n_nics);
+	} else {
+		struct qg_nic id = linux_nic_as_group(&host->nics[0]);
+		struct walk w = {.sh = &body};
+		linux_walk(m, &id, &w);
+		snprintf(flavour, sizeof(flavour), "%s",
+			 linux_flavours[linux_flavour_of(&host->nics[0])].about);
+	}
 	if (body.failed) {
 		qg_buf_free(&body);
 		return -ENOMEM;
@@ -293,11 +507,8 @@ static int linux_emit_group(const struct qg_model *m, size_t i, const struct qg_
 		body.data[--body.len] = '\0'; /* the template's line ends it */
 	const struct host_script_text x = {
 	    .lib_template = "linux-lib.sh",
-	    .group_template = "linux-group.sh",
-	    .flavour = h->function == QG_FN_VF
-			   ? "VF / PVRDMA adapter: trust and PFC belong to the hypervisor."
-		       : h->qos_tool == QG_TOOL_MLNX_QOS ? "PF, QoS through mlnx_qos."
-							 : "PF, QoS through dcb (iproute2).",
+	    .group_template = several ? "linux-nics-group.sh" : "linux-group.sh",
+	    .flavour = flavour,
 	    .body = body.data ? body.data : "",
 	};
 	int rc = host_script_emit_group(m, i, ctx, &x, out);

@@ -12,29 +12,35 @@
 extern const struct qg_target qg_target_linux;
 
 /*
- * Where `qosgen push` installs a host's files so that its settings come back
- * by themselves (persist: true). Keyed by the netdev: one machine may be
- * several intent hosts, one per RoCE NIC (multi-rail), and each keeps its own.
- * The same for every host of that netdev name: the paths are part of the
- * files' contents (the unit names the script, the rule names both).
+ * Where `qosgen push` installs host k's NIC's files so that its settings come
+ * back by themselves (persist: true). A one-NIC host's are keyed by the
+ * netdev: one machine may be several intent hosts, one per RoCE NIC (the
+ * multi-rail of before issue 28), and each keeps its own. A host of several
+ * NICs has one script, /usr/local/lib/qosgen/roce-qos.sh, and a unit and a
+ * rule per NIC that run it with that NIC's netdev (command), so that a NIC
+ * that comes back alone is configured alone. The same for every host of
+ * that netdev name (and count of NICs): the paths are part of the files'
+ * contents (the unit names the script, the rule names both).
  */
 struct linux_persist_paths {
 	char script[64 + QG_IFNAME_LEN]; /* /usr/local/lib/qosgen/roce-qos-NETDEV.sh */
+	char command[80 + 2 * QG_IFNAME_LEN]; /* the script, then NETDEV for a NIC of several */
 	char unit[64 + QG_IFNAME_LEN];	 /* /etc/systemd/system/qosgen-roce-qos-NETDEV@.service */
 	char unit_name[32 + QG_IFNAME_LEN]; /* qosgen-roce-qos-NETDEV (instances @netdev, @rdma) */
 	char rules[64 + QG_IFNAME_LEN];	    /* /etc/udev/rules.d/90-qosgen-roce-qos-NETDEV.rules */
 	/* systemd's device unit of the netdev: sys-subsystem-net-devices-NETDEV.device, escaped */
 	char netdev_unit[48 + 4 * QG_IFNAME_LEN];
 };
-void linux_persist_paths(const struct qg_nic *h, struct linux_persist_paths *p);
+void linux_persist_paths(const struct qg_host *host, size_t k, struct linux_persist_paths *p);
 
 /*
- * Where build writes the unit and the rule: host/persist/NETDEV/RDMA.service
- * and .rules, shared by every host of that netdev and RDMA device.
+ * Where build writes NIC k's unit and rule: host/persist/NETDEV/RDMA.service
+ * and .rules, shared by every one-NIC host of that netdev and RDMA device;
+ * host/persist-nics/NETDEV/RDMA.* for a NIC of a host of several.
  */
-#define LINUX_PERSIST_FILE_LEN (32 + QG_IFNAME_LEN + QG_NAME_LEN)
-void linux_persist_files(const struct qg_nic *h, char service[LINUX_PERSIST_FILE_LEN],
-			 char rules[LINUX_PERSIST_FILE_LEN]);
+#define LINUX_PERSIST_FILE_LEN (40 + QG_IFNAME_LEN + QG_NAME_LEN)
+void linux_persist_files(const struct qg_host *host, size_t k,
+			 char service[LINUX_PERSIST_FILE_LEN], char rules[LINUX_PERSIST_FILE_LEN]);
 struct qg_driver;
 extern const struct qg_driver qg_driver_linux; /* linux_push.c: the script over SSH */
 

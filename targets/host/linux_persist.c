@@ -71,7 +71,6 @@ int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_em
 			  struct qg_buf *out)
 {
 	const struct qg_host *host = &m->hosts[i];
-	const struct qg_nic *h = &host->nics[0];
 	/* The script the host runs: host_script.h's three files as one. */
 	struct qg_buf assembled = {0};
 	int rc = host_script_assemble(m, i, files, &assembled);
@@ -86,23 +85,30 @@ int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_em
 		qg_buf_free(&assembled);
 		return out->failed ? -ENOMEM : 0;
 	}
-	char service[LINUX_PERSIST_FILE_LEN], rules[LINUX_PERSIST_FILE_LEN];
-	linux_persist_files(h, service, rules);
+	/* The script is the host's, one for all its NICs; a unit and a rule per NIC. */
 	struct linux_persist_paths p;
-	linux_persist_paths(h, &p);
+	linux_persist_paths(host, 0, &p);
 	struct qg_buf body = {0};
 	if (op == LINUX_PERSIST_INSTALL) {
-		/* The script first: the unit and the rule name it. */
+		/* The script first: the units and the rules name it. */
 		rc = install_one(&body, p.script, 0755, script);
-		if (!rc)
+		for (size_t k = 0; rc == 0 && k < host->n_nics; k++) {
+			char service[LINUX_PERSIST_FILE_LEN], rules[LINUX_PERSIST_FILE_LEN];
+			linux_persist_files(host, k, service, rules);
+			linux_persist_paths(host, k, &p);
 			rc = install_one(&body, p.unit, 0644, qg_outset_find(files, service));
-		if (!rc)
-			rc = install_one(&body, p.rules, 0644, qg_outset_find(files, rules));
+			if (!rc)
+				rc = install_one(&body, p.rules, 0644,
+						 qg_outset_find(files, rules));
+		}
 		qg_buf_puts(&body, "qg_persist_end\n");
 	} else {
-		/* The rule first: nothing may start the script while it goes. */
-		remove_one(&body, p.rules);
-		remove_one(&body, p.unit);
+		/* The rules first: nothing may start the script while it goes. */
+		for (size_t k = 0; k < host->n_nics; k++) {
+			linux_persist_paths(host, k, &p);
+			remove_one(&body, p.rules);
+			remove_one(&body, p.unit);
+		}
 		remove_one(&body, p.script);
 		qg_buf_puts(&body, "qg_persist_removed ");
 		char dir[sizeof(p.script)];

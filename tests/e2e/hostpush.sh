@@ -15,6 +15,7 @@ dir=$(mktemp -d)
 state="$dir/state"
 cleanup() {
 	sh "$here/sshd.sh" stop "$dir/sshd"
+	[ ! -d "$dir/nics-sshd" ] || sh "$here/sshd.sh" stop "$dir/nics-sshd"
 	rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
@@ -293,6 +294,95 @@ fpush --all -j 3
 	! LC_ALL=C grep -q "$(printf '\r')" "$dir/out" "$dir/err" &&
 	! grep -q '                                        ' "$dir/out" "$dir/err"
 check push-all-to-file-no-redraw $? "exit $st: $(od -c "$dir/err" | head -20)"
+
+# ---- issue 28: a host of two NICs, one push configures both ----
+# A simulated Linux host (tests/sim/host_sim.sh: the fake tools, and a sysfs of
+# its own bound over /sys for each session) with two ConnectX PFs as they come
+# up. One push converges both, a second is in sync; the one script and each
+# NIC's unit and rule are installed as build writes them; a NIC gone is
+# missing alone, the push PARTIAL; --uninstall removes every NIC's files.
+nics=$dir/nics
+sh "$here/../sim/host_sim.sh" init linux "$nics" ens1f0np0 mlx5_0
+sh "$here/../sim/host_sim.sh" init linux "$nics" ens2f0np0 mlx5_1
+if ! why=$(sh "$here/../sim/host_sim.sh" check "$nics" 2>&1); then
+	check nics-simulated-host 1 "the simulated Linux host cannot run here: $why"
+else
+	mainport=$port
+	sshd_start "$dir/nics-sshd" "sh $here/../sim/host_sim.sh serve $nics"
+	nport=$port
+	port=$mainport
+	cat "$dir/sshd/client_key.pub" >>"$dir/nics-sshd/authorized_keys"
+	cat >"$dir/nics.yaml" <<YAML
+version: 1
+fabric: e2e-nics
+$E2E_QOS
+hosts:
+  - {name: rails, platform: linux, address: 127.0.0.1, port: $nport, user: $user, nics: [{netdev: "ens[1-2]f0np0", rdma_device: "mlx5_[0-1]"}]}
+YAML
+	npush() { # ARGS...: push of nics.yaml; $dir/out, $dir/err, $st
+		# shellcheck disable=SC2086
+		"$Q" push "$dir/nics.yaml" $opts "$@" >"$dir/out" 2>"$dir/err"
+		st=$?
+	}
+	sysv() { cat "$nics/sys/$1"; }
+	npush --host rails --dry-run
+	[ $st -eq 0 ] && grep -q "^rails: [0-9]* settings would change (dry run: nothing changed)" "$dir/err" &&
+		grep -qxF "[differs] nics[0].mtu (ens1f0np0): 1500 -> 9000" "$dir/out" &&
+		grep -qxF "[differs] nics[1].mtu (ens2f0np0): 1500 -> 9000" "$dir/out" &&
+		grep -qxF "[differs] nics[1].roce_tos (ens2f0np0): 0 -> 106" "$dir/out" &&
+		[ "$(sysv class/net/ens2f0np0/mtu)" = 1500 ]
+	check nics-dry-run-names-both $? "exit $st: $(cat "$dir/err" "$dir/out")"
+	npush --host rails
+	[ $st -eq 0 ] && grep -q "^rails: [0-9]* of [0-9]* settings changed, all set" "$dir/err" &&
+		(for n in ens1f0np0 ens2f0np0; do
+			[ "$(sysv "class/net/$n/mtu")" = 9000 ] && [ "$(sysv "class/net/$n/ecn/roce_np/enable/3")" = 1 ] &&
+				[ "$(sysv "class/net/$n/ecn/roce_np/cnp_dscp")" = 48 ] || exit 1
+		done) &&
+		[ "$(sysv kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos)" = 106 ] &&
+		[ "$(sysv kernel/config/rdma_cm/mlx5_1/ports/1/default_roce_tos)" = 106 ]
+	check nics-push-converges-both $? "exit $st: $(cat "$dir/err")"
+	npush --host rails
+	[ $st -eq 0 ] && grep -q "^rails: in sync, all [0-9]* settings already right" "$dir/err"
+	check nics-second-push-in-sync $? "exit $st: $(cat "$dir/err")"
+	# shellcheck disable=SC2086
+	"$Q" diff "$dir/nics.yaml" --host rails $opts --exit-code >"$dir/d" 2>&1
+	check nics-diff-in-sync $? "$(cat "$dir/d")"
+	# One script for the host; a unit and a rule per NIC, each running it for its NIC.
+	"$Q" build "$dir/nics.yaml" -o "$dir/nbuilt" >/dev/null 2>&1
+	r=$nics/root
+	(cd "$dir/nbuilt" && cat host/lib/linux.sh && grep "^qg_host='rails' " host/hosts/linux.sh &&
+		cat host/groups/linux-pf-mlnx_qos-x2.sh) >"$dir/rails.script"
+	ok=0
+	cmp -s "$dir/rails.script" "$r/usr/local/lib/qosgen/roce-qos.sh" &&
+		[ "$(stat -c %a "$r/usr/local/lib/qosgen/roce-qos.sh")" = 755 ] || ok=1
+	for nic in ens1f0np0/mlx5_0 ens2f0np0/mlx5_1; do
+		n=${nic%/*}
+		cmp -s "$dir/nbuilt/host/persist-nics/$nic.service" "$r/etc/systemd/system/qosgen-roce-qos-$n@.service" &&
+			cmp -s "$dir/nbuilt/host/persist-nics/$nic.rules" "$r/etc/udev/rules.d/90-qosgen-roce-qos-$n.rules" &&
+			grep -qxF "ExecStart=/usr/local/lib/qosgen/roce-qos.sh $n" "$r/etc/systemd/system/qosgen-roce-qos-$n@.service" || ok=1
+	done
+	check nics-persist-installed-per-nic $ok "$(ls -lR "$r")"
+	npush --host rails --json
+	[ $st -eq 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+assert d["nics"] == [{"nic": 0, "netdev": "ens1f0np0", "rdma_device": "mlx5_0"},
+                     {"nic": 1, "netdev": "ens2f0np0", "rdma_device": "mlx5_1"}], d
+' "$dir/out" && /usr/bin/python3 "$here/../cli/json_shape.py" "$here/../../docs/json.schema.json" push "$dir/out" $st ran
+	check nics-json-lists-nics $? "exit $st: $(cat "$dir/out" "$dir/err")"
+	# NIC 1 gone (its driver unloaded): missing alone, NIC 0 still set.
+	mv "$nics/sys/class/net/ens2f0np0" "$nics/gone"
+	echo 1500 >"$nics/sys/class/net/ens1f0np0/mtu"
+	npush --host rails
+	[ $st -eq 3 ] && grep -q "^rails: .*missing on this host: nics\[1\].netdev (ens2f0np0)" "$dir/err" &&
+		grep -q "PARTIAL" "$dir/err" && [ "$(sysv class/net/ens1f0np0/mtu)" = 9000 ]
+	check nics-one-gone-missing-alone $? "exit $st: $(cat "$dir/err")"
+	mv "$nics/gone" "$nics/sys/class/net/ens2f0np0"
+	npush --host rails --uninstall
+	[ $st -eq 0 ] && [ ! -e "$r/usr/local/lib/qosgen" ] &&
+		[ -z "$(find "$r/etc" -name '*qosgen*' 2>/dev/null)" ]
+	check nics-uninstall-every-nic $? "exit $st: $(cat "$dir/err"; ls -lR "$r")"
+fi
 
 # verify over real SSH: the facts are read on the host (lo: MTU 65536,
 # 127.0.0.1), and a host without the RDMA device fails loudly, naming the

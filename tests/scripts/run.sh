@@ -366,6 +366,62 @@ check another-groups-body-refused $? "exit $st: $(cat "$tmp/log" "$QG_STATE/call
 	! grep -q 'pf-mlnx\|pf-dcb' "$tmp/out/host/persist/lo/qgtest0.service" "$tmp/out/host/persist/lo/qgtest0.rules"
 check persist-files-shared $? "$(find "$tmp/out/host/persist")"
 
+# ---- a host of several NICs (issue 28): one run sets every NIC ----
+# NIC 0 the loopback, NIC 1 a netdev no machine has: NIC 1 is missing alone
+# (exit 2), NIC 0 still set, every line keyed nics[K]. as plan.json's settings.
+{ sed -n '1,/^hosts:/p' "$here/intent.yaml"
+  echo "  - {name: two, platform: linux, address: 127.0.0.1, nics: [{netdev: lo, rdma_device: qgtest0}, {netdev: qgabsent0, rdma_device: qgtest1}]}"
+  other=
+  for n in /sys/class/net/*; do
+	[ -n "$other" ] || [ "${n##*/}" = lo ] || [ ! -e "$n/mtu" ] || other=${n##*/}
+  done
+  [ -z "$other" ] || echo "  - {name: both, platform: linux, address: 127.0.0.1, nics: [{netdev: lo, rdma_device: qgtest0}, {netdev: $other, rdma_device: qgtest1}]}"
+} >"$tmp/nics.yaml"
+"$Q" build "$tmp/nics.yaml" -o "$tmp/nics" >"$tmp/log" 2>&1
+check nics-build $? "$(cat "$tmp/log")"
+grep -v '^\$' "$fixtures/host/mlnx_qos_pcp_default_2023.txt" >"$QG_STATE/mlnx_qos"
+rm -f "$QG_STATE/calls" "$QG_STATE/mlnx_qos.dscp2prio"
+run_in "$tmp/nics" two
+[ $st -eq 2 ] && has "$tmp/log" "[missing] nics[1].netdev: no network device qgabsent0 on this host" &&
+	has "$tmp/log" "[changed] nics[0].trust: pcp -> dscp" &&
+	has "$tmp/log" "[changed] nics[0].pfc: 0,0,0,0,0,0,0,0 -> 0,0,0,1,0,0,0,0" &&
+	has "$QG_STATE/calls" "mlnx_qos -i lo --trust dscp" && ! grep -q qgabsent0 "$QG_STATE/calls" &&
+	[ "$(grep -c '^\[[a-z/]*\] nics\[1\]\.' "$tmp/log")" -eq 1 ] &&
+	[ "$(grep -vc '^\[[a-z/]*\] nics\[[01]\]\.' "$tmp/log")" -eq 0 ]
+check nics-one-absent-reported-alone $? "exit $st: $(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
+# The settings plan.json gives the host are the keys its lines carry.
+python3 - "$tmp/nics/plan.json" "$tmp/log" <<'PY' >"$tmp/why" 2>&1
+import json, re, sys
+plan = json.load(open(sys.argv[1]))
+host = next(d for d in plan["devices"] if d.get("name") == "two")
+keys = set(next(g for g in plan["groups"] if g["name"] == host["group"])["settings"])
+said = {m.group(1) for m in re.finditer(r"^\[[a-z/]+\] (nics\[0\]\.[^:]+):", open(sys.argv[2]).read(), re.M)}
+assert said and said <= keys, (sorted(said - keys), sorted(keys))
+assert all(k.startswith(("nics[0].", "nics[1].")) for k in keys), sorted(keys)
+PY
+check nics-report-keys-are-settings $? "$(cat "$tmp/why")"
+# The installed copy given a netdev (a NIC's unit or rule) does that NIC alone.
+sh_nics=$(script_of "$tmp/nics" two)
+PATH="$here/fake:$PATH" sh "$sh_nics" lo >"$tmp/log" 2>&1
+st=$?
+[ $st -ne 1 ] && has "$tmp/log" "[ok] nics[0].trust: dscp" && ! grep -q 'nics\[1\]' "$tmp/log"
+check nics-argument-one-nic $? "exit $st: $(cat "$tmp/log")"
+PATH="$here/fake:$PATH" sh "$sh_nics" eth-none >"$tmp/log" 2>&1
+st=$?
+[ $st -eq 1 ] && [ "$(cat "$tmp/log")" = "[failed] nic: host two has no NIC eth-none in the intent" ]
+check nics-argument-unknown-netdev $? "exit $st: $(cat "$tmp/log")"
+# Two NICs present (a second netdev of this machine): both set. The fake
+# mlnx_qos keeps one state for the host: NIC 0's changes read back [ok] on NIC 1.
+if [ -n "$other" ]; then
+	grep -v '^\$' "$fixtures/host/mlnx_qos_pcp_default_2023.txt" >"$QG_STATE/mlnx_qos"
+	rm -f "$QG_STATE/calls" "$QG_STATE/mlnx_qos.dscp2prio"
+	run_in "$tmp/nics" both
+	has "$tmp/log" "[changed] nics[0].trust: pcp -> dscp" && has "$tmp/log" "[ok] nics[1].trust: dscp" &&
+		has "$tmp/log" "[ok] nics[1].pfc: 0,0,0,1,0,0,0,0" && has "$tmp/log" "[ok] nics[1].dscp2prio.26: 3" &&
+		grep -q '^\[\(ok\|changed\)\] nics\[1\]\.mtu: ' "$tmp/log" && has "$QG_STATE/calls" "ip link set dev lo mtu 9000"
+	check nics-both-set $? "exit $st: $(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
+fi
+
 # ---- the reference switch configuration, straight from the seed document ----
 seed=$here/../../../shared/seeds/000_d0a5270bf41eb4a2.txt
 if [ -f "$seed" ]; then
