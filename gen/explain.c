@@ -560,6 +560,59 @@ static void device_rows(cJSON *rows, const struct qg_model *m, const char *list,
 	}
 }
 
+/*
+ * A switch's port roles (issue 28), each after its ports: its ECN
+ * thresholds (given, or the policy's for a role that gives none) and its
+ * cable length where it gives one.
+ */
+static void role_rows(cJSON *rows, const struct qg_model *m, size_t i)
+{
+	const struct qg_switch *s = &m->switches[i];
+	char key[2 * QG_NAME_LEN + 64];
+	for (size_t r = 0; r < s->n_roles; r++) {
+		const struct qg_port_role *role = &s->roles[r];
+		snprintf(key, sizeof(key), "switches.%s.roles.%s.ports", s->name, role->name);
+		/* As the target prints a port list: its runs, ","-joined. */
+		cJSON *runs = qg_role_ports_json(s, r), *run;
+		char list[512] = "";
+		size_t used = 0;
+		cJSON_ArrayForEach(run, runs)
+		{
+			if (used < sizeof(list))
+				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+							 used ? "," : "", run->valuestring);
+		}
+		cJSON_Delete(runs);
+		of(row(rows, key, cJSON_CreateString(list), "given",
+		       qg_key_find("switches[].roles.*.ports")->doc),
+		   s->name);
+		if (role->cable_m) {
+			snprintf(key, sizeof(key), "switches.%s.roles.%s.cable_length_m", s->name,
+				 role->name);
+			of(row(rows, key, cJSON_CreateNumber(role->cable_m), "given",
+			       qg_key_find("switches[].roles.*.cable_length_m")->doc),
+			   s->name);
+		}
+		if (!m->qos.ecn)
+			continue;
+		static const char *const ends[] = {"min_kb", "max_kb"};
+		for (int e = 0; e < 2; e++) {
+			int v = e ? role->ecn_max_kb : role->ecn_min_kb;
+			int policy = e ? m->qos.ecn_max_kb : m->qos.ecn_min_kb;
+			char path[64], why[96];
+			snprintf(path, sizeof(path), "switches[].roles.*.ecn.%s", ends[e]);
+			snprintf(why, sizeof(why), "default: qos.lossless.ecn.%s, the policy's",
+				 ends[e]);
+			snprintf(key, sizeof(key), "switches.%s.roles.%s.ecn.%s", s->name,
+				 role->name, ends[e]);
+			of(row(rows, key, cJSON_CreateNumber(role->ecn_given ? v : policy),
+			       role->ecn_given ? "given" : "default",
+			       role->ecn_given ? qg_key_find(path)->doc : why),
+			   s->name);
+		}
+	}
+}
+
 cJSON *qg_explain_json(const struct qg_model *m)
 {
 	char hash[QG_SHA256_HEX], key[160], reason[96];
@@ -574,6 +627,7 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	for (size_t i = 0; i < m->n_switches; i++) {
 		const struct qg_switch *s = &m->switches[i];
 		device_rows(rows, m, "switches[]", i);
+		role_rows(rows, m, i);
 		/* A count: device.NAME.ports is the port list, as the target writes it. */
 		snprintf(key, sizeof(key), "switches.%s.port_count", s->name);
 		snprintf(reason, sizeof(reason), "%zu ports", s->n_ports);

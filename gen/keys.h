@@ -81,6 +81,7 @@ struct qg_key {
 	 * STRING: rule as a regular expression that accepts exactly what ok
 	 * does (tests/unit/test_keys.c compares them), for the JSON Schema; in
 	 * the syntax ECMA 262 and POSIX ERE share. NULL: no such expression.
+	 * A mapping's free-key row ("<map>.*") of MAP type: its keys' (names').
 	 */
 	const char *pattern;
 	/*

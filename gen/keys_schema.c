@@ -204,6 +204,10 @@ static cJSON *map_schema(const struct qg_target *const *t, const char *path)
 	if (any) {
 		/* Free keys (a switch's ports), each of one kind of value. */
 		cJSON_AddItemToObject(o, "additionalProperties", key_schema(t, sub, any));
+		/* Free keys that are names (a switch's roles): the name's pattern. */
+		if (any->pattern && (any->type & QG_KEY_MAP))
+			cJSON_AddStringToObject(cJSON_AddObjectToObject(o, "propertyNames"),
+						"pattern", any->pattern);
 		return o;
 	}
 	const char *names[64];

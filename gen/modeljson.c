@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "modeljson.h"
 
+#include "bounds.h"
+
 #include "fixed.h"
 #include "keys.h"
 #include "ports.h"
@@ -187,6 +189,58 @@ static void lossless_json(cJSON *qos, const struct qg_qos *q)
 		cJSON_AddNullToObject(ll, "ecn");
 }
 
+cJSON *qg_role_ports_json(const struct qg_switch *s, size_t r)
+{
+	cJSON *a = cJSON_CreateArray();
+	struct qg_port *ports = calloc(s->n_ports ? s->n_ports : 1, sizeof(*ports));
+	struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
+	size_t n = 0;
+	for (size_t k = 0; ports && k < s->n_ports; k++)
+		if (s->port_role && s->port_role[k] == r + 1)
+			ports[n++] = s->ports[k];
+	size_t nr = ports && runs ? qg_port_runs(ports, n, runs) : 0;
+	for (size_t k = 0; a && k < nr; k++) {
+		char text[QG_PORT_TEXT_LEN];
+		s->target->ports->format_run(&runs[k], text);
+		cJSON_AddItemToArray(a, cJSON_CreateString(text));
+	}
+	free(ports);
+	free(runs);
+	return a;
+}
+
+/*
+ * A switch's roles by name (sorted: the intent's order of a mapping's keys
+ * does not change the hash), each with its ports as runs, and its cable
+ * length and ECN thresholds where it gives them.
+ */
+static cJSON *roles_json(const struct qg_switch *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	size_t order[QG_ROLES_MAX];
+	size_t n = s->n_roles < QG_ROLES_MAX ? s->n_roles : QG_ROLES_MAX;
+	/* An insertion sort: a handful of names, and no state shared with another thread. */
+	for (size_t r = 0; r < n; r++) {
+		size_t j = r;
+		for (; j > 0 && strcmp(s->roles[order[j - 1]].name, s->roles[r].name) > 0; j--)
+			order[j] = order[j - 1];
+		order[j] = r;
+	}
+	for (size_t j = 0; j < n; j++) {
+		const struct qg_port_role *role = &s->roles[order[j]];
+		cJSON *ro = cJSON_AddObjectToObject(o, role->name);
+		cJSON_AddItemToObject(ro, "ports", qg_role_ports_json(s, order[j]));
+		if (role->cable_m)
+			cJSON_AddNumberToObject(ro, "cable_length_m", role->cable_m);
+		if (role->ecn_given) {
+			cJSON *e = cJSON_AddObjectToObject(ro, "ecn");
+			cJSON_AddNumberToObject(e, "min_kb", role->ecn_min_kb);
+			cJSON_AddNumberToObject(e, "max_kb", role->ecn_max_kb);
+		}
+	}
+	return o;
+}
+
 cJSON *qg_model_json(const struct qg_model *m)
 {
 	const struct qg_qos *q = &m->qos;
@@ -249,6 +303,9 @@ cJSON *qg_model_json(const struct qg_model *m)
 			}
 		}
 		free(runs);
+		/* Left out without roles: switches of older intents hash as before. */
+		if (s->n_roles)
+			cJSON_AddItemToObject(o, "roles", roles_json(s));
 		cJSON_AddItemToArray(sw, o);
 	}
 

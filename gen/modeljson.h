@@ -21,6 +21,9 @@
  */
 cJSON *qg_key_value_json(const struct qg_key *k, const void *base);
 
+/* Role r of s's ports (issue 28), as runs in the platform's names: a JSON array of text. */
+cJSON *qg_role_ports_json(const struct qg_switch *s, size_t r);
+
 cJSON *qg_model_json(const struct qg_model *m);
 /* sha256 hex of the compact normalised JSON; 0 or -1. */
 int qg_model_hash(const struct qg_model *m, char out[QG_SHA256_HEX]);

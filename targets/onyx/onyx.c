@@ -74,8 +74,62 @@ static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 /*
  * The settings of switch i, read off its desired config (one model for the
  * file, the diff and these): every port gets the same values, so the first
- * port's are the switch's.
+ * port's are the switch's, but for a port role's ECN thresholds (issue 28):
+ * tcT.ecn is the ports in no role's, roles.NAME.tcT.ecn each role's, with
+ * roles.NAME.ports.
  */
+/* A role's ports, as the OS prints ranges, ","-joined; NULL when out of memory. */
+static char *onyx_role_ports(const struct qg_switch *s, size_t r)
+{
+	struct qg_port *ports = calloc(s->n_ports ? s->n_ports : 1, sizeof(*ports));
+	struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
+	struct qg_buf list = {0};
+	size_t n = 0;
+	for (size_t k = 0; ports && k < s->n_ports; k++)
+		if (s->port_role && s->port_role[k] == r + 1)
+			ports[n++] = s->ports[k];
+	size_t n_runs = ports && runs ? qg_port_runs(ports, n, runs) : 0;
+	for (size_t k = 0; k < n_runs; k++) {
+		char text[QG_PORT_TEXT_LEN];
+		onyx_port_run_format(&runs[k], text);
+		qg_buf_printf(&list, "%s%s", k ? "," : "", text);
+	}
+	free(ports);
+	free(runs);
+	if (!ports || !runs || list.failed) {
+		qg_buf_free(&list);
+		return NULL;
+	}
+	return list.data ? list.data : strdup("");
+}
+
+/* Role r's settings: its ports and, where it gives them, its ECN thresholds. */
+static void onyx_settings_role(const struct qg_switch *s, const struct onyx_config *want, size_t r,
+			       struct qg_settings *out)
+{
+	char key[QG_NAME_LEN + 32];
+	char *ports = onyx_role_ports(s, r);
+	if (!ports) {
+		out->oom = true;
+		return;
+	}
+	snprintf(key, sizeof(key), "roles.%s.ports", s->roles[r].name);
+	qg_settings_add(out, key, "%s", ports);
+	free(ports);
+	for (size_t k = 0; k < want->n_ports; k++) {
+		if (!s->port_role || s->port_role[k] != r + 1)
+			continue;
+		for (int tc = 0; tc < 8; tc++) {
+			const struct onyx_tc_cfg *t = &want->ports[k].tc[tc];
+			if (t->cc != ONYX_CC_ECN)
+				continue;
+			snprintf(key, sizeof(key), "roles.%s.tc%d.ecn", s->roles[r].name, tc);
+			qg_settings_add(out, key, "%d..%d KB", t->cc_min, t->cc_max);
+		}
+		return;
+	}
+}
+
 static int onyx_settings(const struct qg_model *m, size_t i, struct qg_settings *out)
 {
 	struct onyx_config want;
@@ -111,13 +165,19 @@ static int onyx_settings(const struct qg_model *m, size_t i, struct qg_settings 
 	for (int prio = 0; prio < 8; prio++)
 		if (pool->priority_mask & (1u << prio))
 			qg_settings_add(out, "pool.switch_priority", "%d", prio);
-	for (int tc = 0; p && tc < 8; tc++) {
-		const struct onyx_tc_cfg *t = &p->tc[tc];
+	const struct onyx_port_cfg *policy = NULL;
+	for (size_t k = 0; k < want.n_ports && !policy; k++)
+		if (!onyx_port_role(s, k))
+			policy = &want.ports[k];
+	for (int tc = 0; policy && tc < 8; tc++) {
+		const struct onyx_tc_cfg *t = &policy->tc[tc];
 		if (t->cc == ONYX_CC_ECN) {
 			snprintf(key, sizeof(key), "tc%d.ecn", tc);
 			qg_settings_add(out, key, "%d..%d KB", t->cc_min, t->cc_max);
 		}
 	}
+	for (size_t r = 0; r < s->n_roles; r++)
+		onyx_settings_role(s, &want, r, out);
 	for (int tc = 0; p && tc < 8; tc++) {
 		const struct onyx_tc_cfg *t = &p->tc[tc];
 		snprintf(key, sizeof(key), "tc%d.ets", tc);
@@ -237,6 +297,51 @@ static int onyx_diff(const struct qg_model *m, size_t i, const char *readback, s
 	return rc;
 }
 
+/* One port's congestion control of every traffic class, as explain shows it. */
+static void onyx_explain_cc_port(const struct onyx_port_cfg *p, struct qg_buf *val)
+{
+	for (int tc = 0; tc < 8; tc++) {
+		const struct onyx_tc_cfg *t = &p->tc[tc];
+		if (t->cc == ONYX_CC_NONE)
+			qg_buf_printf(val, "%stc%d none", tc ? ", " : "", tc);
+		else
+			qg_buf_printf(val, "%stc%d ecn %d..%d KB", tc ? ", " : "", tc, t->cc_min,
+				      t->cc_max);
+	}
+}
+
+/*
+ * Switch i's congestion control: its ports in no role's, then each port
+ * role's (issue 28), read off the first port of each.
+ */
+static void onyx_explain_cc(const struct qg_model *m, size_t i, const struct onyx_config *want,
+			    struct qg_explain_rows *x)
+{
+	const struct qg_switch *s = &m->switches[i];
+	char key[2 * QG_NAME_LEN + 48];
+	struct qg_buf val = {0};
+	for (size_t r = 0; r <= s->n_roles; r++) {
+		size_t k = 0;
+		while (k < want->n_ports && (s->port_role ? s->port_role[k] : 0) != r)
+			k++;
+		if (k == want->n_ports)
+			continue;
+		val.len = 0;
+		onyx_explain_cc_port(&want->ports[k], &val);
+		if (r == 0)
+			snprintf(key, sizeof(key), "onyx.%s.congestion_control", s->name);
+		else
+			snprintf(key, sizeof(key), "onyx.%s.roles.%s.congestion_control", s->name,
+				 s->roles[r - 1].name);
+		qg_explain_row(x, key, val.data ? val.data : "",
+			       r == 0 ? "every traffic class is owned: 'none' is written as 'no "
+					"traffic-class T congestion-control', Onyx's default"
+				      : "the role's ports: its ECN thresholds where it gives them, "
+					"else the policy's; written per interface as the others");
+	}
+	qg_buf_free(&val);
+}
+
 static void onyx_explain(const struct qg_model *m, struct qg_explain_rows *x)
 {
 	const struct qg_qos *q = &m->qos;
@@ -285,19 +390,7 @@ static void onyx_explain(const struct qg_model *m, struct qg_explain_rows *x)
 			       "the pool maps exactly this priority (PFC follows it); any other "
 			       "pool gives it up, and a priority the intent no longer names goes "
 			       "back to the switch's default lossy pool");
-		val.len = 0;
-		for (int tc = 0; tc < 8; tc++) {
-			const struct onyx_tc_cfg *t = &p->tc[tc];
-			if (t->cc == ONYX_CC_NONE)
-				qg_buf_printf(&val, "%stc%d none", tc ? ", " : "", tc);
-			else
-				qg_buf_printf(&val, "%stc%d ecn %d..%d KB", tc ? ", " : "", tc,
-					      t->cc_min, t->cc_max);
-		}
-		snprintf(key, sizeof(key), "onyx.%s.congestion_control", m->switches[i].name);
-		qg_explain_row(x, key, val.data ? val.data : "",
-			       "every traffic class is owned: 'none' is written as 'no "
-			       "traffic-class T congestion-control', Onyx's default");
+		onyx_explain_cc(m, i, &want, x);
 		val.len = 0;
 		for (int tc = 0; tc < 8; tc++) {
 			const struct onyx_tc_cfg *t = &p->tc[tc];
@@ -359,6 +452,8 @@ const struct qg_target qg_target_onyx = {
     .diff = onyx_diff,
     .explain = onyx_explain,
     .handoff = &qg_handoff_switch_push,
-    .features = QG_FEAT_ALL & ~(QG_FEAT_PFC_WATCHDOG | QG_FEAT_CABLE_LENGTH | QG_FEAT_TC_REMAP),
+    /* A role's ECN thresholds: per interface, as the policy's (onyx_config_from_model). */
+    .features = (QG_FEAT_ALL | QG_FEAT_ROLE_ECN) &
+		~(QG_FEAT_PFC_WATCHDOG | QG_FEAT_CABLE_LENGTH | QG_FEAT_TC_REMAP),
     .gaps = onyx_gaps,
 };

@@ -75,6 +75,11 @@ struct onyx_pool_cfg *onyx_pool_get(struct onyx_config *c, const char *name, boo
 
 /* ---- the desired state ---- */
 
+const struct qg_port_role *onyx_port_role(const struct qg_switch *s, size_t k)
+{
+	return s->port_role && s->port_role[k] ? &s->roles[s->port_role[k] - 1] : NULL;
+}
+
 int onyx_config_from_model(const struct qg_model *m, size_t i, struct onyx_config *out)
 {
 	const struct qg_switch *s = &m->switches[i];
@@ -104,10 +109,18 @@ int onyx_config_from_model(const struct qg_model *m, size_t i, struct onyx_confi
 		p->own_tcs = true;
 		onyx_ets_plan(q, p->tc);
 		if (q->ecn) {
+			/*
+			 * Onyx sets ECN per interface and traffic class
+			 * (`interface ethernet X traffic-class T
+			 * congestion-control ecn minimum-absolute ...`), so a
+			 * port role's thresholds (issue 28) are its ports' own
+			 * lines; the diff groups equal ports into ranges.
+			 */
+			const struct qg_port_role *role = onyx_port_role(s, k);
 			struct onyx_tc_cfg *t = &p->tc[q->lossless.traffic_class];
 			t->cc = ONYX_CC_ECN;
-			t->cc_min = q->ecn_min_kb;
-			t->cc_max = q->ecn_max_kb;
+			t->cc_min = role && role->ecn_given ? role->ecn_min_kb : q->ecn_min_kb;
+			t->cc_max = role && role->ecn_given ? role->ecn_max_kb : q->ecn_max_kb;
 		}
 	}
 	return 0;

@@ -131,7 +131,10 @@ struct onyx_pool_cfg *onyx_pool_get(struct onyx_config *c, const char *name, boo
  */
 int onyx_ets_plan(const struct qg_qos *q, struct onyx_tc_cfg tc[8]);
 
-/* The desired state of switch i. 0 or -ENOMEM. */
+/* The role of port k of s (issue 28), or NULL: the port takes the policy's values. */
+const struct qg_port_role *onyx_port_role(const struct qg_switch *s, size_t k);
+
+/* The desired state of switch i: a port role's ECN thresholds on its ports. 0 or -ENOMEM. */
 int onyx_config_from_model(const struct qg_model *m, size_t i, struct onyx_config *out);
 
 #endif

@@ -12,8 +12,9 @@
 # DSCP moved, CNP moved, ECN thresholds changed, ECN removed, the lossless
 # scheduler wrr 60 and strict, the MTU, the pool size, a port added, a port
 # removed, and pfc_watchdog + cable_length_m, which the onyx target ignores
-# with a warning), each pushed after the base and the base after it; and a
-# few changes chained (moved -> wrr, wrr -> ECN removed, ...).
+# with a warning; port roles with their own ECN thresholds, issue 28), each
+# pushed after the base and the base after it; and a few changes chained
+# (moved -> wrr, wrr -> ECN removed, a role's thresholds and ports changed, ...).
 # Usage: onyx_history.sh BUILD
 set -u
 # shellcheck source=tests/e2e/lib.sh
@@ -46,6 +47,10 @@ intent() {
 	port-removed) ports='1/1-1/3' nums='1 2 3' ;;
 	wd-cable) extra='  pfc_watchdog: true' sw_extra=', cable_length_m: 5' ;;
 	moved-wrr) prio=4 dscp=34 ets='ets: {mode: wrr, weight: 30}' ;;
+	roles) sw_extra=', roles: {hosts: {ports: 1/1-1/2, ecn: {min_kb: 100, max_kb: 1000}},
+       spines: {ports: 1/3-1/4, ecn: {min_kb: 300, max_kb: 3000}}}' ;;
+	roles-changed) sw_extra=', roles: {hosts: {ports: 1/1}, spines: {ports: 1/2-1/3,
+       ecn: {min_kb: 400, max_kb: 4000}}}' ;;
 	*) echo "unknown intent $1" >&2 && exit 2 ;;
 	esac
 	{
@@ -85,7 +90,8 @@ owned() {
 	done
 }
 
-names="moved cnp-moved ecn-changed ecn-removed wrr strict mtu pool port-added port-removed wd-cable moved-wrr"
+names="moved cnp-moved ecn-changed ecn-removed wrr strict mtu pool port-added port-removed wd-cable moved-wrr
+roles roles-changed"
 for n in base $names; do
 	intent "$n"
 	factory
@@ -124,6 +130,10 @@ pair ecn-removed moved-wrr
 pair moved-wrr cnp-moved
 pair strict wrr
 pair port-added port-removed
+pair roles roles-changed
+pair roles-changed roles
+pair roles-changed ecn-changed
+pair moved roles
 
 # The warnings change nothing: B with pfc_watchdog and cable lengths after the
 # base sends no line at all.

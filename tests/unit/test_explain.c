@@ -332,6 +332,56 @@ static void test_policy_rows_from_key_table(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * Port roles (issue 28): each role's values per switch, given or the
+ * policy's; the model's JSON holds them sorted by name, and a switch
+ * without roles has no "roles" key (older intents hash as before).
+ */
+static void test_role_rows(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS
+		"switches:\n"
+		"  - {name: leaf1, platform: onyx, address: 192.0.2.1, ports: [1/1-1/32],\n"
+		"     roles: {spines: {ports: [1/17-1/24, 1/26], cable_length_m: 40,\n"
+		"                      ecn: {min_kb: 300, max_kb: 3000}},\n"
+		"             hosts: {ports: 1/1-1/16}}}\n"
+		"  - {name: leaf2, platform: onyx, address: 192.0.2.2, ports: [1/1]}\n",
+		&m);
+	cJSON *e = qg_explain_json(&m);
+	const cJSON *r = find_row(e, "switches.leaf1.roles.spines.ecn.min_kb");
+	assert_non_null(r);
+	assert_int_equal(cJSON_GetObjectItem(r, "value")->valueint, 300);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "source")), "given");
+	r = find_row(e, "switches.leaf1.roles.hosts.ecn.max_kb");
+	assert_non_null(r);
+	assert_int_equal(cJSON_GetObjectItem(r, "value")->valueint, 1500);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "source")), "default");
+	r = find_row(e, "switches.leaf1.roles.spines.ports");
+	assert_non_null(r);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(r, "value")),
+			    "1/17-1/24,1/26");
+	r = find_row(e, "switches.leaf1.roles.spines.cable_length_m");
+	assert_non_null(r);
+	assert_int_equal(cJSON_GetObjectItem(r, "value")->valueint, 40);
+	cJSON_Delete(e);
+
+	cJSON *j = qg_model_json(&m);
+	const cJSON *sw = cJSON_GetObjectItem(j, "switches");
+	const cJSON *roles = cJSON_GetObjectItem(cJSON_GetArrayItem(sw, 0), "roles");
+	assert_non_null(roles);
+	assert_string_equal(roles->child->string, "hosts");
+	assert_string_equal(roles->child->next->string, "spines");
+	char *text = cJSON_PrintUnformatted(cJSON_GetObjectItem(roles, "spines"));
+	assert_string_equal(text, "{\"ports\":[\"1/17-1/24\",\"1/26\"],\"cable_length_m\":40,"
+				  "\"ecn\":{\"min_kb\":300,\"max_kb\":3000}}");
+	free(text);
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(sw, 1), "roles"));
+	cJSON_Delete(j);
+	qg_model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +391,7 @@ int main(void)
 	    cmocka_unit_test(test_alike_hosts_grouped),
 	    cmocka_unit_test(test_nics_rows),
 	    cmocka_unit_test(test_policy_rows_from_key_table),
+	    cmocka_unit_test(test_role_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -412,6 +412,65 @@ static void test_restore_has_no_cap(void **state)
 	qg_model_free(&m);
 }
 
+/* A port role's ECN thresholds (issue 28): its ports' own lines, the rest the policy's. */
+static void test_role_thresholds(void **state)
+{
+	(void)state;
+	const char *intent =
+	    BASE_QOS "switches:\n"
+		     "  - {name: s, platform: onyx, address: s.example.net, ports: [1/1-1/8],\n"
+		     "     roles: {hosts: {ports: 1/1-1/2}, spines: {ports: 1/5-1/8,\n"
+		     "             ecn: {min_kb: 300, max_kb: 3000}}}}\n";
+#define RUNNING_HEAD                                                                               \
+	"traffic pool roce type lossless\n"                                                        \
+	"traffic pool roce memory percent 50.00\n"                                                 \
+	"traffic pool roce map switch-priority 3\n"                                                \
+	"interface ethernet 1/1-1/8 mtu 9216 force\n"                                              \
+	"interface ethernet 1/1-1/8 qos trust L3\n"                                                \
+	"interface ethernet 1/1-1/8 traffic-class 6 dcb ets strict\n"
+	const char *policy = RUNNING_HEAD "interface ethernet 1/1-1/8 traffic-class 3 "
+					  "congestion-control ecn minimum-absolute 150 "
+					  "maximum-absolute 1500\n";
+	const char *roles = RUNNING_HEAD "interface ethernet 1/1-1/4 traffic-class 3 "
+					 "congestion-control ecn minimum-absolute 150 "
+					 "maximum-absolute 1500\n"
+					 "interface ethernet 1/5-1/8 traffic-class 3 "
+					 "congestion-control ecn minimum-absolute 300 "
+					 "maximum-absolute 3000\n";
+#undef RUNNING_HEAD
+	char *out = diff_for(intent, policy);
+	assert_string_equal(out, "2\tinterface ethernet 1/5-1/8 traffic-class 3 congestion-control "
+				 "ecn minimum-absolute 300 maximum-absolute 3000\n");
+	free(out);
+	out = diff_for(intent, roles);
+	assert_string_equal(out, "");
+	free(out);
+	/* The policy's intent on the roles' switch: the spines' ports go back. */
+	out = diff_for(SWITCH_INTENT("[1/1-1/8]"), roles);
+	assert_string_equal(out, "2\tinterface ethernet 1/5-1/8 traffic-class 3 congestion-control "
+				 "ecn minimum-absolute 150 maximum-absolute 1500\n");
+	free(out);
+	/* The rollback of the roles' push restores the policy's thresholds on 1/5-1/8 only. */
+	struct qg_model m;
+	load_ok(intent, &m);
+	struct onyx_config scope, before, now;
+	assert_int_equal(onyx_config_from_model(&m, 0, &scope), 0);
+	parse_ok(policy, &before);
+	parse_ok(roles, &now);
+	struct qg_buf undo = {0};
+	onyx_config_restore(&scope, &before, &now, &undo);
+	assert_non_null(undo.data);
+	assert_non_null(strstr(undo.data, "interface ethernet 1/5-1/8 traffic-class 3 "
+					  "congestion-control ecn minimum-absolute 150 "
+					  "maximum-absolute 1500\n"));
+	assert_null(strstr(undo.data, "1/1"));
+	qg_buf_free(&undo);
+	onyx_config_free(&scope);
+	onyx_config_free(&before);
+	onyx_config_free(&now);
+	qg_model_free(&m);
+}
+
 /* Security review: a pool type the switch printed went back into it in a rollback. */
 static void test_pool_type_whitelisted(void **state)
 {
@@ -558,6 +617,7 @@ int main(void)
 	    cmocka_unit_test(test_not_a_running_config),
 	    cmocka_unit_test(test_hostname_matches),
 	    cmocka_unit_test(test_restore_has_no_cap),
+	    cmocka_unit_test(test_role_thresholds),
 	    cmocka_unit_test(test_restore_moves_priority_back),
 	    cmocka_unit_test(test_pool_type_whitelisted),
 	    cmocka_unit_test(test_priority_move_leaves_nothing_behind),

@@ -156,6 +156,45 @@ static void test_acknowledged(void **state)
 	qg_diags_free(&d);
 }
 
+/*
+ * A port role's ecn and cable length (issue 28): one warning each at the
+ * role's key where the target lacks them; none where it declares role-ecn;
+ * nothing of a role's ecn where the target lacks ECN itself.
+ */
+static void test_role_features(void **state)
+{
+	(void)state;
+	static const char roles[] =
+	    "version: 1\nfabric: t\nqos:\n"
+	    "  lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}, "
+	    "ecn: {min_kb: 150, max_kb: 1500}}\n"
+	    "  cnp: {priority: 6, dscp: 48, ets: strict}\n"
+	    "switches:\n"
+	    "  - {name: a, platform: fake, address: a.example.net, ports: [1/1-1/4],\n"
+	    "     cable_length_m: {1/1-1/2: 3},\n"
+	    "     roles: {hosts: {ports: 1/1-1/2, ecn: {min_kb: 100, max_kb: 900}},\n"
+	    "             spines: {ports: 1/3-1/4, cable_length_m: 40,\n"
+	    "                      ecn: {min_kb: 300, max_kb: 3000}}}}\n";
+	struct qg_diags d;
+	fake_reset(QG_FEAT_ALL & ~QG_FEAT_CABLE_LENGTH, NULL);
+	assert_int_equal(check(roles, &d), 0);
+	one_warning(&d, "switches[a].cable_length_m", "ignored-by-fake-cable-length");
+	one_warning(&d, "switches[a].roles.spines.cable_length_m", "ignored-by-fake-cable-length");
+	one_warning(&d, "switches[a].roles.hosts.ecn", "ignored-by-fake-role-ecn");
+	one_warning(&d, "switches[a].roles.spines.ecn", "ignored-by-fake-role-ecn");
+	assert_int_equal(count(&d, "ignored by fake"), 4);
+	qg_diags_free(&d);
+	fake_reset(QG_FEAT_ALL | QG_FEAT_ROLE_ECN, NULL);
+	assert_int_equal(check(roles, &d), 0);
+	assert_int_equal(count(&d, "ignored by"), 0);
+	qg_diags_free(&d);
+	fake_reset(QG_FEAT_ALL & ~QG_FEAT_ECN, NULL);
+	assert_int_equal(check(roles, &d), 0);
+	one_warning(&d, "qos.lossless.ecn", "ignored-by-fake-ecn");
+	assert_int_equal(count(&d, "ignored by fake"), 1);
+	qg_diags_free(&d);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -199,6 +238,7 @@ int main(void)
 	    cmocka_unit_test(test_declared_features_quiet),
 	    cmocka_unit_test(test_refused_is_an_error),
 	    cmocka_unit_test(test_acknowledged),
+	    cmocka_unit_test(test_role_features),
 	    cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
