@@ -34,7 +34,8 @@ void qg_settings_put(struct qg_settings *s, const char *prefix, const char *key,
 		s->oom = true;
 		return;
 	}
-	memcpy(block, prefix, pl);
+	if (pl) /* memcpy from NULL is undefined even for 0 bytes */
+		memcpy(block, prefix, pl);
 	memcpy(block + pl, key, kl + 1);
 	memcpy(block + pl + kl + 1, value, vl + 1);
 	s->v[s->n++] = (struct qg_kv){block, block + pl + kl + 1};
