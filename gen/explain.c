@@ -542,6 +542,9 @@ static void device_rows(cJSON *rows, const struct qg_model *m, const char *list,
 			continue;
 		const char *field = k->path + ll + 1, *why = k->doc;
 		bool given = qg_key_given(k, dev);
+		/* A switch whose target declares no versions has none to show. */
+		if (!strcmp(field, "os_version") && !((const char *)dev + k->offset)[0])
+			continue;
 		/* The port's protocol, the user's fallback, a default that names its source. */
 		if (!strcmp(field, "port")) {
 			snprintf(reason, sizeof(reason), "%s port", t->access ? t->access : "SSH");

@@ -9,6 +9,7 @@
 #include "intent_entry.h"
 #include "intent_roles.h"
 #include "names.h"
+#include "osversion.h"
 #include "ports.h"
 
 #include <stdio.h>
@@ -280,6 +281,48 @@ static void check_endpoint(struct walk *w, const struct qg_ynode *item, const ch
 	qg_note(w->d, w->address_pos[k], "%s's address given here", first_path);
 }
 
+/* Digits with at most one dot: what YAML reads as an integer or a float. */
+static bool yaml_number(const char *v)
+{
+	const char *dot = strchr(v, '.');
+	return qg_version_ok(v) && (!dot || !strchr(dot + 1, '.'));
+}
+
+/*
+ * os_version (issue 34): the version the switch runs, which its target
+ * writes the dialect of. YAML reads a plain 5.10 as the number 5.1, and so
+ * would any other reader of the intent (an editor's schema, Ansible): a
+ * version that is a number to YAML is asked for quoted, never taken in one
+ * reader's spelling and another's value. A target that declares no
+ * versions takes none; one outside a target's range is refused with it.
+ */
+static void load_os_version(struct walk *w, const struct qg_ynode *n, const char *path,
+			    struct qg_switch *s)
+{
+	if (n->kind == QG_Y_SCALAR && n->plain && yaml_number(n->value)) {
+		qg_error(w->d, n->pos,
+			 "%s: %s is a number to YAML, not text (5.10 is 5.1 to other readers of "
+			 "the intent); quote it: \"%s\"",
+			 path, n->value, n->value);
+		return;
+	}
+	if (!walk_read_str(w, n, path, qg_version_ok, QG_VERSION_RULE, s->os_version,
+			   sizeof(s->os_version)))
+		return;
+	s->os_version_given = true;
+	s->os_version_pos = n->pos;
+	const struct qg_os_versions *vs = s->target ? s->target->versions : NULL;
+	if (s->target && !vs)
+		qg_error(w->d, n->pos,
+			 "%s: platform %s declares no OS versions, so it writes one dialect for "
+			 "all; leave os_version out",
+			 path, s->target->name);
+	else if (vs && !qg_os_version_supported(vs, s->os_version))
+		qg_error(w->d, n->pos, "%s: %s %s is not a version %s writes: %s to %s (%s)", path,
+			 vs->os, s->os_version, s->target->name, vs->oldest, vs->newest,
+			 vs->source);
+}
+
 void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 {
 	const char *keys[TABLE_KEYS + 1];
@@ -355,5 +398,13 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 			intent_roles_load(w, v, sub, s, cable_src);
 		}
 		free(cable_src);
+		if ((v = walk_get(item, "os_version"))) {
+			walk_join(sub, path, "os_version");
+			load_os_version(w, v, sub, s);
+		}
+		/* Not given: the target's newest, which its build is written for. */
+		if (!s->os_version_given && s->target && s->target->versions)
+			snprintf(s->os_version, sizeof(s->os_version), "%s",
+				 s->target->versions->newest);
 	}
 }

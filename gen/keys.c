@@ -12,6 +12,7 @@
 #include "derive.h"
 #include "model.h"
 #include "names.h"
+#include "osversion.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -192,6 +193,13 @@ static const struct qg_key rows[] = {
      .doc = "the queue depth in kB where ECN marking starts on the role's ports", KB},
     {"switches[].roles.*.ecn.max_kb", QG_KEY_INT, ECN_KB_RANGE, .required = true,
      .doc = "the queue depth in kB where every packet is marked; at least min_kb", KB},
+
+    {"switches[].os_version", QG_KEY_STRING, .rule = QG_VERSION_RULE,
+     .def = "the platform's newest supported version",
+     .doc = "the OS version the switch runs: its files are written in that version's dialect, "
+	    "and push refuses a switch that runs one of another dialect",
+     AT_TEXT(QG_KB_SWITCH, struct qg_switch, os_version), GIVEN(struct qg_switch, os_version_given),
+     .ok = qg_version_ok, .pattern = QG_VERSION_PATTERN},
 
     {"hosts[]", QG_KEY_MAP,
      .doc = "a host, or a host list; each platform adds its own keys (its target's rows)"},

@@ -13,6 +13,7 @@
 #define QG_MODEL_H
 
 #include "diag.h"
+#include "osversion.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -152,7 +153,14 @@ struct qg_switch {
 	struct qg_port_role *roles;
 	size_t n_roles;
 	uint8_t *port_role;
-	struct qg_pos pos, ports_pos, cable_pos, roles_pos;
+	/*
+	 * os_version (issue 34): the OS version the switch runs, whose dialect
+	 * its files are written in; when not given, its target's newest
+	 * (gen/osversion.h), "" for a target that declares no versions.
+	 */
+	char os_version[QG_VERSION_LEN];
+	bool os_version_given;
+	struct qg_pos pos, ports_pos, cable_pos, roles_pos, os_version_pos;
 };
 
 enum qg_qos_tool { QG_TOOL_MLNX_QOS, QG_TOOL_DCB };

@@ -306,6 +306,12 @@ cJSON *qg_model_json(const struct qg_model *m)
 		/* Left out without roles: switches of older intents hash as before. */
 		if (s->n_roles)
 			cJSON_AddItemToObject(o, "roles", roles_json(s));
+		/*
+		 * Given only: a build for the target's newest is the same whether
+		 * or not the intent names it, and older intents hash as before.
+		 */
+		if (s->os_version_given)
+			cJSON_AddStringToObject(o, "os_version", s->os_version);
 		cJSON_AddItemToArray(sw, o);
 	}
 
