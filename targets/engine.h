@@ -30,8 +30,12 @@
 /* How one step that talks to the device ended. */
 enum qg_step {
 	QG_STEP_OK = 0,
-	/* the device answered no, or an answer that does not parse: the step took no effect
-	 * beyond what the result counts (r->lines_sent for apply) */
+	/* the device answered no, or an answer that does not parse, and the step is over: it
+	 * took no effect beyond what the result counts (r->lines_sent for apply), and nothing
+	 * of it can still take effect later. A step that goes on on the device after its
+	 * answer (NVUE's apply) is REFUSED only once the device says it ended so; until
+	 * then it is TIMED_OUT, never REFUSED, or the read-back could find it not yet
+	 * applied and say UNCHANGED (issue 36) */
 	QG_STEP_REFUSED = 1,
 	QG_STEP_LOST = -1,	/* the connection failed: the step may or may not have run */
 	QG_STEP_TIMED_OUT = -2, /* no end within --timeout: the step may still be running */

@@ -381,6 +381,30 @@ st=$?
 [ $st -eq 1 ] && [ "$(cat "$tmp/err")" = "$tmp/switches.yaml:10011:5: error: switches[sw10000]: one switch more than a fabric has at most (10000), which keeps its build bounded (docs/intent.md, \"Bounds\")" ]
 check switches-bounded $? "exit $st: $(cat "$tmp/err")"
 
+# Issue 36, finding 2: 150,000 hosts of 32 NICs, each host its own names
+# (18.5 MB). Each bound held alone (hosts, NICs per host), so the build ran
+# 17.8 s and 3.6 GB before the output bound refused it (check alone 807 MB).
+# Now refused at the `nics` of the entry that passes the fabric's NIC bound
+# (5,121 hosts of 32), counted before any range is expanded, within 1 GiB,
+# nothing written.
+{ sed -n '1,/^  cnp:/p' "$top/tests/golden/errors/bounds/intent.yaml"
+  echo "hosts:"
+  awk 'BEGIN { for (i = 1; i <= 150000; i++) { a = 167772161 + i
+	printf "  - {name: h%d, platform: linux, address: %d.%d.%d.%d, nics: [{netdev: \"e%d_[0-31]\", rdma_device: \"m%d_[0-31]\"}]}\n",
+		i, int(a / 16777216), int(a / 65536) % 256, int(a / 256) % 256, a % 256, i, i } }'
+} >"$tmp/nics.yaml"
+line=$(grep -n '{name: h5121,' "$tmp/nics.yaml" | cut -d: -f1)
+col=$(sed -n "${line}p" "$tmp/nics.yaml" | awk '{ print index($0, "nics:") }')
+/usr/bin/time -f '%e %M' -o "$tmp/time" "$Q" build "$tmp/nics.yaml" -o "$tmp/nics-out" >"$tmp/out" 2>"$tmp/err"
+st=$?
+# time's last line: its first says the exit status when it is not 0.
+secs=$(tail -n 1 "$tmp/time" | cut -d' ' -f1)
+kb=$(tail -n 1 "$tmp/time" | cut -d' ' -f2)
+[ $st -eq 1 ] && [ "$(head -n 1 "$tmp/err")" = "$tmp/nics.yaml:$line:$col: error: hosts[h5121]: brings the fabric's RoCE NICs to 163872 (here 1 host of 32 NICs), hosts times their NICs, ranges expanded; a fabric has at most 163840 NICs, which keeps its build bounded (docs/intent.md, \"Bounds\")" ] &&
+	[ "${kb:-9999999}" -lt 1048576 ] && [ ! -e "$tmp/nics-out" ]
+check nics-fabric-bounded $? "exit $st, $secs s, ${kb:-?} KB peak: $(head -c 600 "$tmp/err")"
+rm -f "$tmp/nics.yaml"
+
 # Issue 24, item 9: a build stopped by SIGTERM or SIGINT while it writes its
 # temporary tree removes it and dies of the signal (before the fix the tree
 # stayed beside -o); env --default-signal undoes the SIGINT a non-interactive

@@ -11,6 +11,9 @@
 #   the connection dropped after the apply request: the read-back decides,
 #   and says the revision applied;
 #   an apply that never ends: outcome unknown, said so, exit 3;
+#   an apply answered 502/504/408/429 by the front end, or cut, while NVUE
+#   goes on (issue 36): followed to the revision's end, never UNCHANGED
+#   while it may still apply; an unknown state word keeps the poll going;
 #   a wrong password, an untrusted certificate, another hostname: nothing sent;
 #   port roles (issue 28): their profiles refused whole, applied with their
 #   bindings, a second diff empty, a role removed with its profiles;
@@ -233,6 +236,52 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 [ $st -eq 3 ] && grep -q "still applying" "$dir/err" && grep -q "NOT RESTORED" "$dir/err" &&
 	[ "$ms" -lt 10000 ]
 check "slow polls: the apply wait ends by --timeout" $? "exit $st after $ms ms: $(cat "$dir/err")"
+
+# --- issue 36: an apply whose answer does not say whether it ran ---
+# nginx in front of NVUE answers 502/504 (and a front end 408/429) while NVUE
+# goes on applying: qosgen follows the revision's state to its end, so the
+# change that lands a moment later is read back and saved, never UNCHANGED.
+for code in 502 504 408 429; do
+	nv_start --apply-error "$code" --apply-delay 1.5
+	intent leaf1
+	run push --switch leaf1
+	[ $st -eq 0 ] && grep -q "converged" "$dir/err" && grep -q "answered HTTP $code" "$dir/err" &&
+		! grep -q UNCHANGED "$dir/err" && nv_get qos/pfc | grep -q '"3"'
+	check "apply answered $code, applied later: followed, converged" $? "exit $st: $(cat "$dir/err")"
+done
+# A state word NVIDIA does not document as an end, for a while before
+# `applied`: the poll goes on.
+nv_start --apply-state verifying --apply-delay 1.5
+intent leaf1
+run push --switch leaf1
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && ! grep -q UNCHANGED "$dir/err"
+check "an unknown in-progress state word: polled on, converged" $? "exit $st: $(cat "$dir/err")"
+# The connection cut after the apply, then nginx answers 502 while NVUE
+# restarts: polls that fail are asked again until the revision's end.
+nv_start --drop-apply 1 --busy-after-apply 1 --apply-delay 1.5
+intent leaf1
+run push --switch leaf1
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && grep -q "the connection dropped after the apply" "$dir/err" &&
+	grep -q 'answered 502 by the front end (--busy-after-apply)' "$dir/nvsim.log"
+check "connection cut, then 502s while it applies: followed, converged" $? "exit $st: $(cat "$dir/err")"
+# Answered 502 and never ending within --timeout: outcome unknown, read
+# back, not rolled back under it, NOT RESTORED; never UNCHANGED.
+nv_start --apply-error 502 --hang-apply --apply-state verifying
+intent leaf1
+at=$(nvlog_at)
+run push --switch leaf1 --timeout 2
+[ $st -eq 3 ] && grep -q "NOT RESTORED" "$dir/err" && grep -q "still applying after 2 s" "$dir/err" &&
+	grep -q "in state 'verifying', which NVIDIA does not document as an end" "$dir/err" &&
+	! grep -q UNCHANGED "$dir/err" && [ "$(tail -n +$((at + 1)) "$dir/nvsim.log" | grep -c '"PATCH /nvue_v1/revision/')" -eq 1 ]
+check "apply answered 502, never ends: NOT RESTORED, no rollback" $? "exit $st: $(cat "$dir/err")"
+# A documented end after all: answered 502, the revision ends invalid, the
+# applied configuration untouched: that is UNCHANGED, and said so.
+nv_start --apply-error 502 --refuse-path 'qos/congestion-control/*/traffic-class/*/min-threshold=150000'
+intent leaf1
+before=$(nv_get qos)
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "UNCHANGED" "$dir/err" && grep -q "(invalid)" "$dir/err" && [ "$(nv_get qos)" = "$before" ]
+check "apply answered 502, then invalid: unchanged" $? "exit $st: $(cat "$dir/err")"
 
 echo "$pass nvue checks passed, $fail failed"
 [ "$fail" -eq 0 ]

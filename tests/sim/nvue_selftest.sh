@@ -607,6 +607,54 @@ if start_sim --prompt never --apply-delay 0.1 --hang-apply --delay 0.5; then
         bad "--delay 0.5: the answer takes at least 0.5 s" "took ${t:-?}s"
     fi
 fi
+# Issue 36: nginx's own answers while NVUE goes on, and a state word not documented as an end.
+if start_sim --prompt never --apply-delay 0.5 --apply-error 502 --apply-error 429 --apply-state verifying; then
+    new_rev; R=$REV
+    req PATCH "/interface/swp6/link?rev=$(enc "$R")" '{"mtu": 9000}'
+    apply_rev "$R" ays
+    if [ "$STATUS" = 502 ] && grep -q '<center><h1>502 Bad Gateway</h1></center>' "$TMP/body" &&
+            grep -q '<hr><center>nginx</center>' "$TMP/body"; then
+        ok "--apply-error 502: nginx's error page answers the apply"
+    else
+        bad "--apply-error 502: nginx's error page answers the apply" "status $STATUS: $(head -c 200 "$TMP/body")"
+    fi
+    rev_state "$R"
+    if [ "$STATE" = verifying ]; then ok "--apply-state verifying: shown while it applies"
+    else bad "--apply-state verifying: shown while it applies" "state '$STATE'"; fi
+    rev_state "$R" applied
+    expect "--apply-error: the apply runs on to applied" 200 '/state == "applied"'
+    req GET "/interface/swp6/link?rev=applied"
+    expect "--apply-error: its change is applied" 200 '/mtu == 9000'
+    new_rev; R=$REV
+    req PATCH "/interface/swp7/link?rev=$(enc "$R")" '{"mtu": 9000}'
+    apply_rev "$R" ays
+    if [ "$STATUS" = 429 ] && grep -q '429 Too Many Requests' "$TMP/body"; then
+        ok "--apply-error given twice: the second apply answered 429"
+    else
+        bad "--apply-error given twice: the second apply answered 429" "status $STATUS"
+    fi
+    rev_state "$R" applied
+    new_rev; R=$REV
+    req PATCH "/interface/swp8/link?rev=$(enc "$R")" '{"mtu": 9000}'
+    apply_rev "$R" ays
+    expect "--apply-error: the third apply is answered" 200 '/state == "apply"'
+fi
+
+if start_sim --prompt never --apply-delay 0.2 --busy-after-apply 0.8; then
+    new_rev; R=$REV
+    req PATCH "/interface/swp6/link?rev=$(enc "$R")" '{"mtu": 9000}'
+    apply_rev "$R" ays
+    expect "--busy-after-apply: the apply itself is answered" 200 '/state == "apply"'
+    req GET "/revision/$(enc "$R")"
+    if [ "$STATUS" = 502 ] && grep -q '502 Bad Gateway' "$TMP/body"; then
+        ok "--busy-after-apply: nginx answers 502 meanwhile"
+    else
+        bad "--busy-after-apply: nginx answers 502 meanwhile" "status $STATUS"
+    fi
+    sleep 1
+    rev_state "$R" applied
+    expect "--busy-after-apply: answered again after it, applied" 200 '/state == "applied"'
+fi
 stop_sim
 
 echo "nvue selftest: $PASS passed, $FAIL failed"

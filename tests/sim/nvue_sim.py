@@ -47,6 +47,35 @@ class ApiError(Exception):
         self.detail = detail
 
 
+class FrontEndError(Exception):
+    """Fault injection: nginx in front of NVUE answers status with its own error page.
+
+    NVUE's API is reached through nginx (the API page's "Access the API": the
+    nvue.conf site of /etc/nginx); nginx answers 502 or 504 itself when its
+    backend closes the connection or is slow, whatever the backend goes on to do."""
+
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+# nginx's error pages (nginx/nginx src/http/ngx_http_special_response.c @ 05b1a8f1e359:
+# "<html>" / "<head><title>502 Bad Gateway</title></head>" / "<body bgcolor=\"white\">" /
+# "<center><h1>502 Bad Gateway</h1></center>" / "<hr><center>nginx</center>" / "</body>" /
+# "</html>", CRLF line ends, text/html). That commit has no 429 page: its title here is
+# the status's reason phrase (RFC 6585), in the same form.
+NGINX_TITLES = {408: "408 Request Time-out", 429: "429 Too Many Requests",
+                500: "500 Internal Server Error", 502: "502 Bad Gateway",
+                503: "503 Service Temporarily Unavailable", 504: "504 Gateway Time-out"}
+
+
+def nginx_page(status):
+    title = NGINX_TITLES[status]
+    return ("<html>\r\n<head><title>%s</title></head>\r\n<body bgcolor=\"white\">\r\n"
+            "<center><h1>%s</h1></center>\r\n"
+            "<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n" % (title, title)).encode()
+
+
 # ---------------------------------------------------------------------------
 # Object model (schema).  Only qos and the interface link/qos subtrees are
 # modelled strictly; the other documented top-level objects are accepted as
@@ -518,9 +547,11 @@ class Revision:
         self.issues = {}
         self.progress = ""
         self.ops = []          # ("patch", wrapped-body) or ("delete", path)
+        self.word = "apply"    # the state shown while it applies (--apply-state)
 
     def body(self):
-        obj = {"state": self.state, "transition": {"issue": self.issues, "progress": self.progress}}
+        state = self.word if self.state == "apply" else self.state
+        obj = {"state": state, "transition": {"issue": self.issues, "progress": self.progress}}
         # The docs print the ays_fail answer keyed by the revision id (both in
         # the 5.0 and 5.14 pages), the other states unkeyed; kept as printed.
         return {self.id: obj} if self.state == "ays_fail" else obj
@@ -540,6 +571,8 @@ class Switch:
         self.counter = 0
         self.applies_done = 0
         self.drops_left = opts.drop_apply
+        self.apply_errors = list(opts.apply_error)   # --apply-error, one per apply, in order
+        self.busy_until = 0.0                         # --busy-after-apply: monotonic seconds
 
     # --- ids --------------------------------------------------------------
     def new_id(self):
@@ -659,6 +692,9 @@ class Switch:
         prompt = body.get("auto-prompt") or {}
         ays_yes = prompt.get("ays") == "ays_yes"
         rev.state, rev.issues, rev.progress = "apply", {}, ""
+        rev.word = self.opts.apply_state
+        if self.opts.busy_after_apply:
+            self.busy_until = time.monotonic() + self.opts.busy_after_apply
         if not self.opts.hang_apply:
             timer = threading.Timer(self.opts.apply_delay, self.finish_apply, (rev, ays_yes))
             timer.daemon = True
@@ -760,6 +796,16 @@ class Handler(BaseHTTPRequestHandler):
         if status != 204:
             self.wfile.write(data)
 
+    def send_nginx(self, status, fault):
+        data = nginx_page(status)
+        self.log_message('"%s" answered %d by the front end (%s)', self.requestline, status, fault)
+        self.send_response_only(status)
+        self.send_header("Server", "nginx")
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def send_problem(self, status, detail):
         phrase = HTTPStatus(status).phrase
         self.send_body(status, {"detail": detail, "status": status, "title": phrase,
@@ -790,6 +836,10 @@ class Handler(BaseHTTPRequestHandler):
             return
         if sim.opts.delay:
             time.sleep(sim.opts.delay)
+        if time.monotonic() < sim.busy_until:
+            # Fault: nginx answers for a backend that restarts after an apply.
+            self.send_nginx(502, "--busy-after-apply")
+            return
         if not self.authorized():
             self.send_problem(401, "Authentication is required")
             return
@@ -810,6 +860,9 @@ class Handler(BaseHTTPRequestHandler):
                     status, obj, drop = self.config_route(method, segs, query, raw)
         except ApiError as e:
             self.send_problem(e.status, e.detail)
+            return
+        except FrontEndError as e:
+            self.send_nginx(e.status, "--apply-error")
             return
         if drop:
             # Fault injection: the apply was accepted and runs; the answer is lost.
@@ -861,6 +914,9 @@ class Handler(BaseHTTPRequestHandler):
         drop = sim.drops_left > 0
         if drop:
             sim.drops_left -= 1
+        if not drop and sim.apply_errors:
+            # Fault: the apply runs on and ends as it would; its answer is nginx's.
+            raise FrontEndError(sim.apply_errors.pop(0))
         return 200, answer, drop
 
     def config_route(self, method, path, query, raw):
@@ -1020,7 +1076,16 @@ def parse_args(argv):
                    help="fault: the Nth new revision is named the Nth TEXT, whatever it is")
     p.add_argument("--slow-poll", type=float, default=0.0, metavar="SECONDS",
                    help="fault: GET /revision/<id> answers wait this long")
+    p.add_argument("--apply-error", type=int, action="append", default=[], metavar="STATUS",
+                   choices=sorted(NGINX_TITLES),
+                   help="fault: the Nth apply is answered STATUS by nginx while it runs on; repeatable")
+    p.add_argument("--apply-state", default="apply", metavar="WORD",
+                   help="fault: the state a revision shows while it applies (default apply)")
+    p.add_argument("--busy-after-apply", type=float, default=0.0, metavar="SECONDS",
+                   help="fault: for SECONDS after an apply starts, nginx answers 502 to every request")
     opts = p.parse_args(argv)
+    if not re.fullmatch(r"[a-z][a-z_]{0,31}", opts.apply_state):
+        p.error("--apply-state: a word of lower-case letters and '_'")
 
     try:
         if not ipaddress.ip_address(opts.listen).is_loopback:

@@ -514,6 +514,21 @@ static void test_apply_timed_out(void **state)
 	expect(QG_PUSH_CONVERGED, 3, 1, 0);
 	assert_int_equal(f.saves, 1);
 
+	/*
+	 * Issue 36: an apply whose answer said nothing of its effect (NVUE behind
+	 * nginx's 502) reports TIMED_OUT with nothing applied yet; the change that
+	 * lands by the read-back is saved, never said UNCHANGED.
+	 */
+	f = fresh();
+	f.apply_fault = TIME_OUT;
+	f.apply_partial = 0;
+	f.apply_late = true;
+	assert_int_equal(run(&f, false, false), 0);
+	expect(QG_PUSH_CONVERGED, 3, 0, 0);
+	says("(timed out; the read-back shows it applied)");
+	assert_int_equal(f.rollbacks, 0);
+	device_is(&f, 1, 1, 1);
+
 	for (int partial = 0; partial < N_SET; partial++) {
 		f = fresh();
 		f.apply_fault = TIME_OUT;
