@@ -69,17 +69,40 @@
  * capture we hold either (tests/onyx/real/ may have one later): placed where
  * replaying the file needs it.
  *
+ * The release and the operational state (issue 34):
+ *  - `show version` prints the release --version or $ONYX_SIM_VERSION gives
+ *    (default 3.10.4606), text and json-print, in the shapes of mellanox.onyx's
+ *    and napalm-onyx's captures (tests/fixtures/onyx/);
+ *  - `show traffic pool NAME` prints "Memory actual" computed from the pool's
+ *    percent of the simulated buffer (50.00 % prints the capture's "5.9M");
+ *  - `show dcb priority-flow-control`: PFC is on for the switch-priorities of
+ *    the lossless pools (Onyx User Manual 3.10.2202, Shared Buffers: the
+ *    lossless type "enables a flow control mechanism for the mapped
+ *    priority"), so an interface reads "PFC admin Auto, PFC oper Enabled" (the
+ *    text capture show_dcb_priority_flow_control.txt; "on" with `dcb
+ *    priority-flow-control mode on force`); json-print in the list shape
+ *    mellanox.onyx's onyx_pfc_interface reads from 3.6.6000 (interfaces in the
+ *    third element), text as the capture. Not modelled: PFC on a priority by
+ *    `dcb priority-flow-control priority P enable` alone;
+ *  - operational faults in DIR/faults (below), where the switch's own state
+ *    differs from its configuration.
+ *
  * Its model and printer are its own (not qosgen's), so a qosgen bug cannot
  * hide behind a shared one.
  *
- * Usage: onyx-sim --state DIR [--ports N]
+ * Usage: onyx-sim --state DIR [--ports N] [--version RELEASE]
  *   DIR/state     the switch's running state (created on first use; a file
  *                 written before splits and advanced mode existed loads as
  *                 all ports unsplit, basic mode)
  *   DIR/faults    optional: "cut_after K" (drop the session right after the
  *                 K-th configuration command took effect; once, then the file
  *                 is renamed faults.done), "reject TEXT" (refuse commands
- *                 containing TEXT), "latency_ms N" (before every reply)
+ *                 containing TEXT), "latency_ms N" (before every reply);
+ *                 operational: "pool_unsized" (every pool's "Memory actual"
+ *                 0: the ASIC could not size it), "pfc_oper_disabled PORT"
+ *                 (1/5: that interface's "PFC oper" Disabled), "ets_default"
+ *                 (`show dcb ets` shows the default scheduler, WRR 12, whatever
+ *                 is configured)
  *   DIR/trace     every line received, appended
  *   DIR/saved/    configuration files written with `configuration write to`
  * With SSH_ORIGINAL_COMMAND set (ssh host CMD), runs that one command in
