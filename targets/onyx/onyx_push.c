@@ -110,47 +110,11 @@ static int op_os_version(void *dev, char *out, size_t cap, char *err, size_t err
 	return rc;
 }
 
-/*
- * The json-print show `line` parsed by parse(text, len, ctx, err): enum
- * qg_step; an answer that does not parse is REFUSED, naming the show.
- */
-typedef int (*oper_parse_fn)(const char *text, size_t len, void *ctx, char *err, size_t errlen);
-static int read_oper(struct onyx_push *p, const char *line, oper_parse_fn parse, void *ctx,
-		     char *err, size_t errlen)
+/* A show's answer that does not parse: REFUSED, naming the show. */
+static int unreadable(const char *line, const char *why, char *err, size_t errlen)
 {
-	struct qg_buf text = {0};
-	int rc = show(p, line, &text, err, errlen);
-	char why[300];
-	if (rc == QG_STEP_OK &&
-	    parse(text.data ? text.data : "", text.len, ctx, why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "'%s': %s", line, why);
-		rc = QG_STEP_REFUSED;
-	}
-	qg_buf_free(&text);
-	return rc;
-}
-
-struct pool_ctx {
-	const char *name;
-	struct onyx_oper_pool *out;
-};
-static int parse_pool(const char *text, size_t len, void *ctx, char *err, size_t errlen)
-{
-	struct pool_ctx *c = ctx;
-	return onyx_oper_pool_parse(text, len, c->name, c->out, err, errlen);
-}
-static int parse_pfc(const char *text, size_t len, void *ctx, char *err, size_t errlen)
-{
-	return onyx_oper_pfc_parse(text, len, ctx, err, errlen);
-}
-struct ets_ctx {
-	const char *ifname;
-	struct onyx_oper_ets *out;
-};
-static int parse_ets(const char *text, size_t len, void *ctx, char *err, size_t errlen)
-{
-	struct ets_ctx *c = ctx;
-	return onyx_oper_ets_parse(text, len, c->ifname, c->out, err, errlen);
+	snprintf(err, errlen, "'%s': %s", line, why);
+	return QG_STEP_REFUSED;
 }
 
 /*
@@ -168,25 +132,37 @@ static int op_verdict(void *dev, struct qg_push_result *r, char *err, size_t err
 		return QG_STEP_OK;
 	struct onyx_oper o = {0};
 	struct onyx_oper_ets *ets = calloc(want->n_ports ? want->n_ports : 1, sizeof(*ets));
-	char line[160];
-	int rc = ets ? QG_STEP_OK : QG_STEP_REFUSED;
-	if (!ets)
+	struct qg_buf text = {0};
+	char line[160], why[300];
+	if (!ets) {
 		snprintf(err, errlen, "out of memory");
-	struct pool_ctx pc = {want->pools[0].name, &o.pool};
+		return QG_STEP_REFUSED;
+	}
 	snprintf(line, sizeof(line), "show traffic pool %s | json-print", want->pools[0].name);
+	int rc = show(p, line, &text, err, errlen);
+	if (rc == QG_STEP_OK &&
+	    onyx_oper_pool_parse(text.data ? text.data : "", text.len, want->pools[0].name, &o.pool,
+				 why, sizeof(why)))
+		rc = unreadable(line, why, err, errlen);
+	qg_buf_free(&text);
+	snprintf(line, sizeof(line), "show dcb priority-flow-control | json-print");
 	if (rc == QG_STEP_OK)
-		rc = read_oper(p, line, parse_pool, &pc, err, errlen);
-	if (rc == QG_STEP_OK)
-		rc = read_oper(p, "show dcb priority-flow-control | json-print", parse_pfc, &o.pfc,
-			       err, errlen);
+		rc = show(p, line, &text, err, errlen);
+	if (rc == QG_STEP_OK &&
+	    onyx_oper_pfc_parse(text.data ? text.data : "", text.len, &o.pfc, why, sizeof(why)))
+		rc = unreadable(line, why, err, errlen);
+	qg_buf_free(&text);
 	for (size_t k = 0; rc == QG_STEP_OK && k < want->n_ports; k++) {
 		char port[QG_PORT_TEXT_LEN], ifname[QG_PORT_TEXT_LEN + 4];
 		onyx_port_format(&want->ports[k].id, port);
 		snprintf(ifname, sizeof(ifname), "Eth%s", port);
 		snprintf(line, sizeof(line), "show dcb ets interface ethernet %s | json-print",
 			 port);
-		struct ets_ctx ec = {ifname, &ets[k]};
-		rc = read_oper(p, line, parse_ets, &ec, err, errlen);
+		rc = show(p, line, &text, err, errlen);
+		if (rc == QG_STEP_OK && onyx_oper_ets_parse(text.data ? text.data : "", text.len,
+							    ifname, &ets[k], why, sizeof(why)))
+			rc = unreadable(line, why, err, errlen);
+		qg_buf_free(&text);
 	}
 	if (rc == QG_STEP_OK) {
 		/*

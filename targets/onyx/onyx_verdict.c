@@ -147,16 +147,19 @@ bool onyx_verdict_figure(const char *what, int64_t expected, int64_t shown, int 
 	if (expected <= 0 || shown < 0)
 		return false;
 	int64_t diff = shown > expected ? shown - expected : expected - shown;
-	/* diff / expected > tol / 100, in integers; a size past 2^63 / 100 is beyond any tolerance.
-	 */
+	if (tolerance_pct < 0 || tolerance_pct > 100)
+		tolerance_pct = tolerance_pct < 0 ? 0 : 100;
+	/* diff / expected > tol / 100 in integers; a size past 2^63 / 100 is beyond any. */
 	if (diff <= INT64_MAX / 100 && expected <= INT64_MAX / 100 &&
 	    diff * 100 <= expected * tolerance_pct)
 		return false;
+	/* How far apart, in percent, without overflow for sizes no switch has. */
+	int64_t pct = diff <= INT64_MAX / 100 && expected <= INT64_MAX / 100 ? diff * 100 / expected
+		      : diff / expected <= INT64_MAX / 100		     ? diff / expected * 100
+									     : INT64_MAX;
 	qg_buf_printf(warn,
 		      "%s: Onyx shows %lld bytes, qosgen computes %lld (%lld %% apart, beyond the "
 		      "%d %% tolerance)\n",
-		      what, (long long)shown, (long long)expected,
-		      (long long)(diff / expected * 100 + diff % expected * 100 / expected),
-		      tolerance_pct);
+		      what, (long long)shown, (long long)expected, (long long)pct, tolerance_pct);
 	return true;
 }

@@ -93,25 +93,24 @@ static void test_versions_declared(void **state)
 				    "(3.6.5000 to 3.10.4706"));
 }
 
+/* A one-port onyx switch with these keys more, loaded into m. */
+#define ONE_PORT(more)                                                                             \
+	BASE_QOS                                                                                   \
+	"switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: [1/1]" more "}\n"
+
 static void test_os_version_key(void **state)
 {
 	(void)state;
 	struct qg_model m;
-	load_ok(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, "
-			 "ports: [1/1]}\n",
-		&m);
+	load_ok(ONE_PORT(""), &m);
 	assert_string_equal(m.switches[0].os_version, "3.10.4706");
 	assert_false(m.switches[0].os_version_given);
 	qg_model_free(&m);
-	load_ok(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, "
-			 "ports: [1/1], os_version: 3.8.2004}\n",
-		&m);
+	load_ok(ONE_PORT(", os_version: 3.8.2004"), &m);
 	assert_string_equal(m.switches[0].os_version, "3.8.2004");
 	assert_true(m.switches[0].os_version_given);
 	qg_model_free(&m);
-	load_fails_with(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, "
-				 "ports: [1/1], os_version: 3.5.1000}\n",
-			"3.5.1000");
+	load_fails_with(ONE_PORT(", os_version: 3.5.1000"), "3.5.1000");
 }
 
 static void test_pool_from_capture(void **state)
@@ -254,6 +253,15 @@ static void holding(const struct onyx_config *want, struct onyx_oper *o,
 	o->ets = ets;
 }
 
+/* The desired config of the intent's one switch. */
+static void want_of(const char *intent, struct onyx_config *want)
+{
+	struct qg_model m;
+	load_ok(intent, &m);
+	assert_int_equal(onyx_config_from_model(&m, 0, want), 0);
+	qg_model_free(&m);
+}
+
 static int judge(const struct onyx_config *want, const struct onyx_oper *o, char *why,
 		 struct qg_buf *warn)
 {
@@ -264,10 +272,8 @@ static int judge(const struct onyx_config *want, const struct onyx_oper *o, char
 static void test_verdict_judge(void **state)
 {
 	(void)state;
-	struct qg_model m;
-	load_ok(WRR_INTENT, &m);
 	struct onyx_config want;
-	assert_int_equal(onyx_config_from_model(&m, 0, &want), 0);
+	want_of(WRR_INTENT, &want);
 	struct onyx_oper o;
 	struct onyx_oper_ets ets[2];
 	struct qg_buf warn = {0};
@@ -335,19 +341,16 @@ static void test_verdict_judge(void **state)
 	onyx_oper_pfc_free(&o.pfc);
 	assert_int_equal(warn.len, 0);
 	onyx_config_free(&want);
-	qg_model_free(&m);
 }
 
 static void test_verdict_default_classes_not_judged(void **state)
 {
 	(void)state;
 	/* A strict lossless class: the other six stay at Onyx's default, which is not judged. */
-	struct qg_model m;
-	load_ok(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, "
-			 "ports: [1/1-1/2]}\n",
-		&m);
 	struct onyx_config want;
-	assert_int_equal(onyx_config_from_model(&m, 0, &want), 0);
+	want_of(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, "
+			 "ports: [1/1-1/2]}\n",
+		&want);
 	struct onyx_oper o;
 	struct onyx_oper_ets ets[2];
 	struct qg_buf warn = {0};
@@ -360,7 +363,6 @@ static void test_verdict_default_classes_not_judged(void **state)
 	assert_int_equal(judge(&want, &o, why, &warn), 0);
 	onyx_oper_pfc_free(&o.pfc);
 	onyx_config_free(&want);
-	qg_model_free(&m);
 }
 
 static void test_verdict_figures(void **state)
@@ -382,10 +384,8 @@ static void test_verdict_figures(void **state)
 	qg_buf_free(&w);
 
 	/* Through the judge: qosgen's figure for the pool, and the capture's 5.9M. */
-	struct qg_model m;
-	load_ok(WRR_INTENT, &m);
 	struct onyx_config want;
-	assert_int_equal(onyx_config_from_model(&m, 0, &want), 0);
+	want_of(WRR_INTENT, &want);
 	struct onyx_oper o;
 	struct onyx_oper_ets ets[2];
 	char why[600];
@@ -398,7 +398,6 @@ static void test_verdict_figures(void **state)
 	qg_buf_free(&w);
 	onyx_oper_pfc_free(&o.pfc);
 	onyx_config_free(&want);
-	qg_model_free(&m);
 }
 
 int main(void)
