@@ -346,7 +346,10 @@ static void test_verdict_judge(void **state)
 static void test_verdict_default_classes_not_judged(void **state)
 {
 	(void)state;
-	/* A strict lossless class: the other six stay at Onyx's default, which is not judged. */
+	/*
+	 * The reference policy: the classes it leaves at Onyx's default (whatever
+	 * `show dcb ets` prints for them) are not judged.
+	 */
 	struct onyx_config want;
 	want_of(BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, "
 			 "ports: [1/1-1/2]}\n",
