@@ -22,6 +22,7 @@
 #include "onyx_diff.h"
 #include "onyx_judge.h"
 #include "onyx_parse.h"
+#include "onyx_version.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -456,4 +457,6 @@ const struct qg_target qg_target_onyx = {
     .features = (QG_FEAT_ALL | QG_FEAT_ROLE_ECN) &
 		~(QG_FEAT_PFC_WATCHDOG | QG_FEAT_CABLE_LENGTH | QG_FEAT_TC_REMAP),
     .gaps = onyx_gaps,
+    /* One dialect from 3.6.5000 to 3.10.4706 (onyx_version.c, docs/intent.md). */
+    .versions = &onyx_os_versions,
 };
