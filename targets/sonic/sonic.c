@@ -12,6 +12,7 @@
 #include "../../gen/fixed.h"
 #include "../../gen/handoff.h"
 #include "../../gen/names.h"
+#include "../../gen/osversion.h"
 #include "config_db.h"
 #include "config_db_judge.h"
 #include "config_db_patch.h"
@@ -459,6 +460,41 @@ static const struct qg_feature_gap sonic_gaps[] = {
     {0, false, NULL},
 };
 
+/*
+ * The releases qosgen writes (issue 34; docs/intent.md, "SONiC versions",
+ * has the table with every source). The oldest is the first release whose
+ * YANG models cover every table and field qosgen writes, since GCU's
+ * apply-patch refuses a patch to a table or field without one: CABLE_LENGTH's
+ * model (sonic-cable-length.yang, sonic-buildimage #9273) and PORT_QOS_MAP's
+ * pfcwd_sw_enable (#10444) first ship in 202205; the rest (BUFFER_PG's
+ * "NULL" profile, PFC_WD, WRED_PROFILE's fields, the maps) are in 202111
+ * already. The
+ * newest is the newest release branch read (202605). Between them nothing
+ * qosgen writes was renamed or removed: the changes are wider patterns
+ * (PORT_QOS_MAP pfc_enable may be empty from 202505, TC_TO_QUEUE_MAP takes
+ * queues 0..9 from 202411), new leaves qosgen does not write
+ * (pfc_stat_history, a port's scheduler, tc_to_dscp_map) and narrower
+ * ranges qosgen keeps to already (PORT mtu 68..9216 from 202211, PFC_WD
+ * POLL_INTERVAL 100..1000 from 202511): one dialect. What GCU's field
+ * validators refuse on some releases (a new WRED_PROFILE row on 202205 and
+ * 202305..202505) is the switch's refusal, said as such: docs/intent.md.
+ */
+static const struct qg_dialect sonic_dialects[] = {
+    {"202205", "config-db",
+     "config_db's tables and fields as SONiC's YANG models give them, CABLE_LENGTH and "
+     "pfcwd_sw_enable included; none of those qosgen writes renamed through 202605",
+     "sonic-buildimage src/sonic-yang-models/yang-models on branches 202205 to 202605"},
+    {0},
+};
+
+static const struct qg_os_versions sonic_versions = {
+    .os = "SONiC",
+    .oldest = "202205",
+    .newest = "202605",
+    .source = "sonic-buildimage's YANG models: CABLE_LENGTH and pfcwd_sw_enable from 202205",
+    .dialects = sonic_dialects,
+};
+
 const struct qg_target qg_target_sonic = {
     .name = "sonic",
     .aliases = (const char *const[]){"sonic-vs", "sonic-os", "community-sonic", NULL},
@@ -477,4 +513,5 @@ const struct qg_target qg_target_sonic = {
     /* A role's ecn: its own WRED profile on its ports' lossless queue (config_db.h). */
     .features = (QG_FEAT_ALL & ~(QG_FEAT_BUFFER_POOL | QG_FEAT_TRUST_PCP)) | QG_FEAT_ROLE_ECN,
     .gaps = sonic_gaps,
+    .versions = &sonic_versions,
 };
