@@ -212,7 +212,7 @@ static void settle(struct txn *t, int how)
  */
 static int check_version(struct txn *t, const struct qg_switch *sw)
 {
-	const struct qg_os_versions *vs = sw->target ? sw->target->versions : NULL;
+	const struct qg_os_versions *vs = sw && sw->target ? sw->target->versions : NULL;
 	if (!t->ops->os_version || !vs)
 		return 0;
 	char running[QG_VERSION_LEN], msg[768];

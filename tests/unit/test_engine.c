@@ -694,6 +694,12 @@ static void test_version(void **state)
 	expect(QG_PUSH_UNREACHABLE, 0, 0, 0);
 	says("cannot read the switch's OS version (dropped)");
 
+	/* A push without a switch (a DVS) has no versions to check. */
+	f = versioned("junk");
+	use_sw = NULL;
+	assert_int_equal(run(&f, false, false), 0);
+	expect(QG_PUSH_CONVERGED, 3, 3, 0);
+
 	/* A patch release of the built version's dialect converges. */
 	f = versioned("5.15.3");
 	assert_int_equal(run(&f, false, false), 0);
