@@ -697,6 +697,7 @@ static void test_version(void **state)
 	/* A push without a switch (a DVS) has no versions to check. */
 	f = versioned("junk");
 	use_sw = NULL;
+	verdict_ops.hostname = NULL; /* nor a hostname, as the DVS's adapter */
 	assert_int_equal(run(&f, false, false), 0);
 	expect(QG_PUSH_CONVERGED, 3, 3, 0);
 
