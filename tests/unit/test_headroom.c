@@ -10,7 +10,10 @@
 #include "helpers.h"
 
 #include "../../gen/headroom.h"
+#include "../../gen/headroom_report.h"
+#include "../../gen/modeljson.h"
 #include "../../gen/switch_hw.h"
+#include "../../gen/warnings.h"
 
 /* One row of a pg_profile_lookup.ini. */
 struct row {
@@ -253,13 +256,296 @@ static void test_models(void **state)
 	assert_null(qg_switch_hw(-1));
 }
 
+/* A fabric of three OSes, each switch's model named (the golden case headroom's, smaller). */
+#define FABRIC                                                                                     \
+	BASE_QOS                                                                                   \
+	"switches:\n"                                                                              \
+	"  - name: leaf-nvue\n"                                                                    \
+	"    platform: cumulus\n"                                                                  \
+	"    address: 192.0.2.11\n"                                                                \
+	"    user: cumulus\n"                                                                      \
+	"    model: SN3700\n"                                                                      \
+	"    ports: [swp1-4]\n"                                                                    \
+	"    roles:\n"                                                                             \
+	"      hosts: {ports: swp1-2, cable_length_m: 3, speed_gbps: 100}\n"                       \
+	"      spines: {ports: swp3, cable_length_m: 40}\n"                                        \
+	"  - {name: spine, platform: sonic, address: 192.0.2.12, model: SN5600, ports: "           \
+	"[Ethernet0-8/8]}\n"                                                                       \
+	"  - {name: leaf-onyx, platform: onyx, address: 192.0.2.13, model: SN2700, ports: "        \
+	"[1/1-1/2], cable_length_m: {1/1: 300}}\n"                                                 \
+	"  - {name: bare, platform: onyx, address: 192.0.2.14, ports: [1/1]}\n"
+
+/*
+ * A switch of the intent: each port's figures with its OS's inputs. The
+ * Cumulus SN3700 takes its SKU's table (its role ports' rows reproduce it:
+ * 200G at 40 m is the table's own row), a port in no role NVUE's default
+ * 10 m at the native 200G; the SONiC SN5600 the dynamic model's Lua with
+ * SONiC's 50 % small packets and its templates' 5 m; an Onyx port without a
+ * cable length, and a switch without a model, are not proven.
+ */
+static void test_ports(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(FABRIC, &m);
+	struct qg_headroom_pg pg;
+	/* leaf-nvue swp3: spines, 200G native, 40 m: ACS-MSN3700's row 200000 40m. */
+	assert_int_equal(qg_headroom_port(&m, 0, 2, &pg), 0);
+	assert_int_equal(pg.speed_gbps, 200);
+	assert_int_equal(pg.cable_m, 40);
+	assert_int_equal(pg.mtu, 9216);
+	assert_int_equal(pg.xoff_bytes, 55296);
+	assert_int_equal(pg.xon_bytes, 19456);
+	assert_int_equal(pg.size_bytes, 74752);
+	/* swp1: hosts, 100G over 3 m. */
+	assert_int_equal(qg_headroom_port(&m, 0, 0, &pg), 0);
+	assert_int_equal(pg.speed_gbps, 100);
+	assert_int_equal(pg.cable_m, 3);
+	/* swp4: no role, no length: NVUE's 10 m. */
+	assert_int_equal(qg_headroom_port(&m, 0, 3, &pg), 0);
+	assert_int_equal(pg.cable_m, 10);
+	assert_int_equal(pg.speed_gbps, 200);
+	/* The SONiC spine: the dynamic model's figures at 800G on 8 lanes, 5 m. */
+	assert_int_equal(qg_headroom_port(&m, 1, 0, &pg), 0);
+	assert_int_equal(pg.cable_m, 5);
+	assert_int_equal(pg.speed_gbps, 800);
+	assert_int_equal(pg.xon_bytes, 38912);
+	assert_int_equal(pg.size_bytes, pg.xoff_bytes + pg.xon_bytes + 9216);
+	/* Onyx: 1/1 has its 300 m (ACS-MSN2700's row 100000 300m); 1/2 has none, and no default. */
+	assert_int_equal(qg_headroom_port(&m, 2, 0, &pg), 0);
+	assert_int_equal(pg.size_bytes, 123904);
+	assert_int_equal(qg_headroom_port(&m, 2, 1, &pg), -1);
+	assert_string_equal(qg_headroom_unproven(&m, 2, 1), "no cable length");
+	assert_int_equal(qg_headroom_port(&m, 3, 0, &pg), -1);
+	assert_string_equal(qg_headroom_unproven(&m, 3, 0), "no model");
+	assert_null(qg_headroom_unproven(&m, 0, 0));
+	qg_model_free(&m);
+}
+
+/* The check's diagnostics of a loaded intent: its rc, and d to read. */
+static int headroom_check(const char *text, struct qg_diags *d, struct qg_model *m)
+{
+	int rc = load_text(text, d, m);
+	assert_int_equal(rc, 0);
+	return qg_build_check(m, d, NULL);
+}
+
+/* Whether a note of some diagnostic contains needle. */
+static bool note_has(const struct qg_diags *d, const char *needle)
+{
+	for (size_t i = 0; i < d->n; i++)
+		for (size_t k = 0; k < d->v[i].n_notes; k++)
+			if (strstr(d->v[i].notes[k].msg, needle))
+				return true;
+	return false;
+}
+
+static size_t named(const struct qg_diags *d, enum qg_warning_id w)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		n += d->v[i].warning == w;
+	return n;
+}
+
+/* What cannot be proven is a warning by name, one per switch, at the key that would prove it. */
+static void test_unproven(void **state)
+{
+	(void)state;
+	struct qg_diags d;
+	struct qg_model m;
+	assert_int_equal(headroom_check(FABRIC, &d, &m), 0);
+	assert_int_equal(named(&d, QG_W_HEADROOM_UNPROVEN), 2);
+	assert_true(diag_has(&d, "switches[bare]: lossless headroom not proven: no model"));
+	assert_true(diag_has(&d, "switches[leaf-onyx]: lossless headroom of 1 port (1/2) not "
+				 "proven: no cable length, and onyx documents no default"));
+	assert_int_equal(d.errors, 0);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	/* Acknowledged, it is not said. */
+	char text[4096];
+	snprintf(text, sizeof(text),
+		 "%sacknowledge: [headroom-unproven, ignored-by-onyx-cable-length]\n", FABRIC);
+	assert_int_equal(headroom_check(text, &d, &m), 0);
+	qg_warnings_acknowledge(&m, &d, true);
+	assert_int_equal(d.warnings, 0);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
+/*
+ * Over budget: an error at the key that adds the most (here the role's
+ * cable length), with the figures, which limit, and the fixes; the numbers
+ * the ones the arithmetic gives.
+ */
+static void test_over_budget(void **state)
+{
+	(void)state;
+	static const char text[] =
+	    BASE_QOS "switches:\n"
+		     "  - name: leaf1\n"
+		     "    platform: cumulus\n"
+		     "    address: 192.0.2.11\n"
+		     "    user: cumulus\n"
+		     "    model: SN2700\n"
+		     "    ports: [swp1-32]\n"
+		     "    roles:\n"
+		     "      hosts: {ports: swp1-16, cable_length_m: 3}\n"
+		     "      spines: {ports: swp17-32, cable_length_m: 2000}\n";
+	struct qg_diags d;
+	struct qg_model m;
+	assert_int_equal(headroom_check(text, &d, &m), -1);
+	assert_int_equal(d.errors, 1);
+	const struct qg_diag *e = &d.v[0];
+	for (size_t i = 0; i < d.n && e->sev != QG_SEV_ERROR; i++)
+		e = &d.v[i];
+	assert_int_equal(e->pos.line, 19); /* spines' cable_length_m */
+	assert_true(strstr(e->msg,
+			   "switches[leaf1]: the lossless headroom of its 32 ports, 9568256 "
+			   "bytes, does not fit the lossless pool, 6972912 bytes"));
+	assert_true(strstr(e->msg, "raise memory_percent to 68.62"));
+	assert_true(note_has(&d, "role 'spines': 16 ports, the largest PG at 100 Gb/s and 2000 m: "
+				 "548864 bytes"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	/* The same on a pool that holds it: no error, and the JSON says it fits. */
+	char big[2048];
+	snprintf(big, sizeof(big), "%s", text);
+	char *pct = strstr(big, "memory_percent: 50");
+	memcpy(pct, "memory_percent: 70", 18);
+	assert_int_equal(headroom_check(big, &d, &m), 0);
+	cJSON *j = qg_headroom_json(&m, 0);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "fits")));
+	assert_int_equal(cJSON_GetObjectItem(j, "use_bytes")->valuedouble, 9568256);
+	assert_int_equal(cJSON_GetObjectItem(j, "budget_bytes")->valuedouble, 9762076);
+	cJSON *spines = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "roles"), "spines");
+	assert_int_equal(cJSON_GetObjectItem(spines, "size_bytes")->valuedouble, 548864);
+	assert_int_equal(cJSON_GetObjectItem(spines, "ports")->valuedouble, 16);
+	cJSON_Delete(j);
+	qg_diags_free(&d);
+	qg_model_free(&m);
+}
+
+/* The loader's rules: a speed the model's ports take, or one the formula knows; a known model. */
+static void test_loader(void **state)
+{
+	(void)state;
+	char text[2048];
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], model: SN2700, speed_gbps: 200}\n",
+		 BASE_QOS);
+	load_fails_with(text, "switches[a].speed_gbps: 200 is not a speed of SN2700's ports: 10, "
+			      "25, 40, 50, 100 (sonic-buildimage "
+			      "device/mellanox/x86_64-mlnx_msn2700-r0/platform.json)");
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], speed_gbps: 30}\n",
+		 BASE_QOS);
+	load_fails_with(text, "switches[a].speed_gbps: 30 is not an Ethernet speed qosgen knows");
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], model: SN2700, roles: {r: {ports: swp1, speed_gbps: 400}}}\n",
+		 BASE_QOS);
+	load_fails_with(text, "switches[a].roles.r.speed_gbps: 400 is not a speed of SN2700's");
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], model: sn5600}\n",
+		 BASE_QOS);
+	load_fails_with(text, "(did you mean 'SN5600'?)");
+	/* A speed without a model is kept, and the model's native speed is a default. */
+	struct qg_model m;
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], speed_gbps: 25}\n  - {name: b, platform: cumulus, address: "
+		 "b.example.net, user: u, ports: [swp1], model: SN4700}\n",
+		 BASE_QOS);
+	load_ok(text, &m);
+	assert_int_equal(m.switches[0].speed_gbps, 25);
+	assert_false(m.switches[0].model_given);
+	assert_int_equal(m.switches[1].speed_gbps, 400);
+	assert_false(m.switches[1].speed_given);
+	qg_model_free(&m);
+}
+
+/*
+ * The model's JSON holds model and speed_gbps only when given: an intent
+ * without them hashes as before issue 34; and writing a default is leaving
+ * it out (docs/intent.md): the model's native speed, or a role's speed
+ * that is the switch's.
+ */
+static void test_model_json(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(FABRIC, &m);
+	cJSON *j = qg_model_json(&m);
+	cJSON *sw = cJSON_GetObjectItem(j, "switches");
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(sw, 0), "model")->valuestring,
+			    "SN3700");
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(sw, 0), "speed_gbps")->valuedouble,
+			 200);
+	assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(sw, 3), "model"));
+	cJSON *hosts =
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(sw, 0), "roles"), "hosts");
+	assert_int_equal(cJSON_GetObjectItem(hosts, "speed_gbps")->valuedouble, 100);
+	assert_null(cJSON_GetObjectItem(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(sw, 0), "roles"), "spines"),
+	    "speed_gbps"));
+	cJSON_Delete(j);
+	qg_model_free(&m);
+	char a[QG_SHA256_HEX], b[QG_SHA256_HEX];
+	char text[2048];
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], model: SN4700}\n",
+		 BASE_QOS);
+	load_ok(text, &m);
+	qg_model_hash(&m, a);
+	qg_model_free(&m);
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], model: SN4700, speed_gbps: 400}\n",
+		 BASE_QOS);
+	load_ok(text, &m);
+	qg_model_hash(&m, b);
+	qg_model_free(&m);
+	assert_string_equal(a, b);
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], model: SN4700, speed_gbps: 400, roles: {r: {ports: swp1, "
+		 "speed_gbps: 400}}}\n",
+		 BASE_QOS);
+	load_ok(text, &m);
+	qg_model_hash(&m, b);
+	qg_model_free(&m);
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], model: SN4700, roles: {r: {ports: swp1}}}\n",
+		 BASE_QOS);
+	load_ok(text, &m);
+	qg_model_hash(&m, a);
+	qg_model_free(&m);
+	assert_string_equal(a, b);
+	/* Another speed is another intent. */
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], model: SN4700, speed_gbps: 100}\n",
+		 BASE_QOS);
+	load_ok(text, &m);
+	qg_model_hash(&m, b);
+	qg_model_free(&m);
+	assert_string_not_equal(a, b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_vendor_tables),
-	    cmocka_unit_test(test_wrong_formula_fails),
-	    cmocka_unit_test(test_dynamic),
-	    cmocka_unit_test(test_models),
+	    cmocka_unit_test(test_vendor_tables), cmocka_unit_test(test_wrong_formula_fails),
+	    cmocka_unit_test(test_dynamic),	  cmocka_unit_test(test_models),
+	    cmocka_unit_test(test_ports),	  cmocka_unit_test(test_unproven),
+	    cmocka_unit_test(test_over_budget),	  cmocka_unit_test(test_loader),
+	    cmocka_unit_test(test_model_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
