@@ -474,6 +474,20 @@ static void test_loader(void **state)
  * it out (docs/intent.md): the model's native speed, or a role's speed
  * that is the switch's.
  */
+/* The intent hash of the policy and one Cumulus switch of one port with keys more. */
+static void one_switch_hash(const char *more, char out[QG_SHA256_HEX])
+{
+	char text[2048];
+	struct qg_model m;
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "ports: [swp1], %s}\n",
+		 BASE_QOS, more);
+	load_ok(text, &m);
+	qg_model_hash(&m, out);
+	qg_model_free(&m);
+}
+
 static void test_model_json(void **state)
 {
 	(void)state;
@@ -495,46 +509,15 @@ static void test_model_json(void **state)
 	cJSON_Delete(j);
 	qg_model_free(&m);
 	char a[QG_SHA256_HEX], b[QG_SHA256_HEX];
-	char text[2048];
-	snprintf(text, sizeof(text),
-		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
-		 "ports: [swp1], model: SN4700}\n",
-		 BASE_QOS);
-	load_ok(text, &m);
-	qg_model_hash(&m, a);
-	qg_model_free(&m);
-	snprintf(text, sizeof(text),
-		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
-		 "ports: [swp1], model: SN4700, speed_gbps: 400}\n",
-		 BASE_QOS);
-	load_ok(text, &m);
-	qg_model_hash(&m, b);
-	qg_model_free(&m);
+	one_switch_hash("model: SN4700", a);
+	one_switch_hash("model: SN4700, speed_gbps: 400", b);
 	assert_string_equal(a, b);
-	snprintf(text, sizeof(text),
-		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
-		 "ports: [swp1], model: SN4700, speed_gbps: 400, roles: {r: {ports: swp1, "
-		 "speed_gbps: 400}}}\n",
-		 BASE_QOS);
-	load_ok(text, &m);
-	qg_model_hash(&m, b);
-	qg_model_free(&m);
-	snprintf(text, sizeof(text),
-		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
-		 "ports: [swp1], model: SN4700, roles: {r: {ports: swp1}}}\n",
-		 BASE_QOS);
-	load_ok(text, &m);
-	qg_model_hash(&m, a);
-	qg_model_free(&m);
+	one_switch_hash(
+	    "model: SN4700, speed_gbps: 400, roles: {r: {ports: swp1, speed_gbps: 400}}", a);
+	one_switch_hash("model: SN4700, roles: {r: {ports: swp1}}", b);
 	assert_string_equal(a, b);
 	/* Another speed is another intent. */
-	snprintf(text, sizeof(text),
-		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
-		 "ports: [swp1], model: SN4700, speed_gbps: 100}\n",
-		 BASE_QOS);
-	load_ok(text, &m);
-	qg_model_hash(&m, b);
-	qg_model_free(&m);
+	one_switch_hash("model: SN4700, speed_gbps: 100", b);
 	assert_string_not_equal(a, b);
 }
 
