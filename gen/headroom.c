@@ -144,39 +144,84 @@ static const struct qg_headroom_os *switch_os(const struct qg_switch *s)
 	return s->target ? s->target->headroom : NULL;
 }
 
-const char *qg_headroom_unproven(const struct qg_model *m, size_t i, size_t k)
+/*
+ * The longest cable length among switch s's ports that no role of its own
+ * cable length holds: what an OS that sizes one length per profile gives
+ * them all (NVUE's default-global PFC profile, as the cumulus target writes
+ * it); 0 when none is given.
+ */
+static int longest_shared(const struct qg_switch *s)
 {
-	const struct qg_switch *s = &m->switches[i];
+	int longest = 0;
+	for (size_t k = 0; s->cable_m && k < s->n_ports; k++) {
+		int r = s->port_role ? s->port_role[k] : 0;
+		if (!(r && s->roles[r - 1].cable_m) && s->cable_m[k] > longest)
+			longest = s->cable_m[k];
+	}
+	return longest;
+}
+
+/*
+ * The cable length the OS sizes port k's headroom for: the port's own, or
+ * on an OS that sizes one per profile, its role's where the role gives one,
+ * else `longest` (longest_shared()); then the OS's default, 0 where it has
+ * none. *dflt: it is the default.
+ */
+static int port_cable(const struct qg_switch *s, const struct qg_headroom_os *os, size_t k,
+		      int longest, bool *dflt)
+{
+	int r = s->port_role ? s->port_role[k] : 0;
+	int cable = s->cable_m ? s->cable_m[k] : 0;
+	if (os->cable_per_profile && !(r && s->roles[r - 1].cable_m))
+		cable = longest;
+	*dflt = !cable;
+	return cable ? cable : os->default_cable_m;
+}
+
+/* Why port k of s cannot be proven (longest: longest_shared()'s), or NULL. */
+static const char *unproven(const struct qg_switch *s, size_t k, int longest)
+{
 	const struct qg_headroom_os *os = switch_os(s);
+	bool dflt;
 	if (!os)
 		return "its platform declares no headroom model";
 	if (!s->model_given || !qg_switch_hw(s->model))
 		return "no model";
-	if (!(s->cable_m && s->cable_m[k]) && !os->default_cable_m)
+	if (!port_cable(s, os, k, longest, &dflt))
 		return "no cable length";
 	if (!port_speed(s, k))
 		return "no speed";
 	return NULL;
 }
 
-/* Port k's figures; *cable_default: it took the OS's default cable length. */
-static int port_pg(const struct qg_model *m, size_t i, size_t k, struct qg_headroom_pg *out,
-		   bool *cable_default)
+/* longest_shared() where the switch's OS reads it, else 0 (not needed). */
+static int shared_cable(const struct qg_switch *s)
 {
-	if (qg_headroom_unproven(m, i, k))
-		return -1;
+	const struct qg_headroom_os *os = switch_os(s);
+	return os && os->cable_per_profile ? longest_shared(s) : 0;
+}
+
+const char *qg_headroom_unproven(const struct qg_model *m, size_t i, size_t k)
+{
+	return unproven(&m->switches[i], k, shared_cable(&m->switches[i]));
+}
+
+/* Port k's figures; *cable_default: it took the OS's default cable length. */
+static int port_pg(const struct qg_model *m, size_t i, size_t k, int longest,
+		   struct qg_headroom_pg *out, bool *cable_default)
+{
 	const struct qg_switch *s = &m->switches[i];
+	if (unproven(s, k, longest))
+		return -1;
 	const struct qg_headroom_os *os = switch_os(s);
 	const struct qg_switch_hw *hw = qg_switch_hw(s->model);
-	int cable = s->cable_m ? s->cable_m[k] : 0;
-	*cable_default = !cable;
 	bool dynamic = os->method == QG_HRM_DYNAMIC;
 	int speed = port_speed(s, k);
 	struct qg_headroom_in in = {
 	    .asic = hw->asic,
 	    .formula = dynamic ? QG_HR_LUA : hw->table_formula,
 	    .speed_gbps = speed,
-	    .cable_m = cable ? cable : os->default_cable_m,
+	    .cable_m = port_cable(s, os, k, longest, cable_default),
 	    .port_mtu = m->qos.switch_mtu,
 	    .lossless_mtu = dynamic ? os->lossless_mtu : TABLE_LOSSLESS_MTU,
 	    .small_packet_pct = dynamic ? os->small_packet_pct : TABLE_SMALL_PACKET_PCT,
@@ -190,7 +235,7 @@ static int port_pg(const struct qg_model *m, size_t i, size_t k, struct qg_headr
 int qg_headroom_port(const struct qg_model *m, size_t i, size_t k, struct qg_headroom_pg *out)
 {
 	bool dflt;
-	return port_pg(m, i, k, out, &dflt);
+	return port_pg(m, i, k, shared_cable(&m->switches[i]), out, &dflt);
 }
 
 static void group_add(struct qg_headroom_group *g, const struct qg_headroom_pg *pg, bool proven,
@@ -222,13 +267,15 @@ void qg_headroom_switch(const struct qg_model *m, size_t i, struct qg_headroom_g
 	 * ports of one speed and cable length share one computation.
 	 */
 	struct qg_headroom_pg pg = {0}, last = {0};
-	int last_cable = -1, last_speed = -1;
+	int last_cable = -1, last_speed = -1, longest = shared_cable(s);
 	bool last_ok = false, last_dflt = false;
 	for (size_t k = 0; k < s->n_ports; k++) {
-		int cable = s->cable_m ? s->cable_m[k] : 0, speed = port_speed(s, k);
-		bool ok = last_ok, dflt = last_dflt;
+		bool dflt = last_dflt;
+		int cable = out->os ? port_cable(s, out->os, k, longest, &dflt) : 0;
+		int speed = port_speed(s, k);
+		bool ok = last_ok;
 		if (cable != last_cable || speed != last_speed) {
-			ok = port_pg(m, i, k, &pg, &dflt) == 0;
+			ok = port_pg(m, i, k, longest, &pg, &dflt) == 0;
 			last = pg;
 			last_cable = cable;
 			last_speed = speed;

@@ -83,6 +83,12 @@ struct qg_headroom_os {
 	int lossless_mtu, small_packet_pct; /* QG_HRM_DYNAMIC: the OS's defaults */
 	int default_cable_m;		    /* 0: the OS documents none */
 	const char *cable_source;	    /* where the default is, or that there is none */
+	/*
+	 * The OS sizes one cable length per profile: a role's where the role
+	 * gives one, else the longest of the switch's other ports, for each of
+	 * them (NVUE's PFC profiles, as the cumulus target writes them).
+	 */
+	bool cable_per_profile;
 	enum qg_headroom_budget budget;
 	const char *budget_source;
 	/* Whether the OS has a shared headroom pool, and what qosgen counts then. */

@@ -482,6 +482,8 @@ static const struct qg_headroom_os cumulus_headroom = {
     .default_cable_m = 10,
     .cable_source = "NVUE's PFC cable-length default, 10 m (Cumulus Linux QoS page, Port Groups, "
 		    "PFC)",
+    /* One length per PFC profile (nvue_cable_length(): the switch's longest outside a role's). */
+    .cable_per_profile = true,
     .budget = QG_HRB_POOL,
     .budget_source = "qos traffic-pool roce-lossless memory-percent: the lossless pool's share "
 		     "of the buffer (Cumulus Linux QoS page, Traffic Pools)",

@@ -320,6 +320,34 @@ static void test_ports(void **state)
 	assert_string_equal(qg_headroom_unproven(&m, 3, 0), "no model");
 	assert_null(qg_headroom_unproven(&m, 0, 0));
 	qg_model_free(&m);
+	/*
+	 * NVUE sizes one cable length per PFC profile: the cumulus target gives
+	 * default-global the longest of the ports outside a role of their own
+	 * length, so every such port gets its headroom; a role's keeps its own.
+	 */
+	char text[2048];
+	snprintf(text, sizeof(text),
+		 "%sswitches:\n  - {name: a, platform: cumulus, address: a.example.net, user: u, "
+		 "model: SN2700, ports: [swp1-4], cable_length_m: {swp1-2: 5, swp3: 300}, roles: "
+		 "{r: {ports: swp4, cable_length_m: 40}}}\n",
+		 BASE_QOS);
+	load_ok(text, &m);
+	assert_int_equal(qg_headroom_port(&m, 0, 0, &pg), 0);
+	assert_int_equal(pg.cable_m, 300);
+	assert_int_equal(pg.size_bytes, 123904); /* ACS-MSN2700's row 100000 300m */
+	assert_int_equal(qg_headroom_port(&m, 0, 3, &pg), 0);
+	assert_int_equal(pg.cable_m, 40);
+	qg_model_free(&m);
+	/* An Onyx switch of the same lengths: each port its own. */
+	snprintf(
+	    text, sizeof(text),
+	    "%sswitches:\n  - {name: a, platform: onyx, address: a.example.net, model: SN2700, "
+	    "ports: [1/1-1/4], cable_length_m: {default: 5, 1/3: 300}}\n",
+	    BASE_QOS);
+	load_ok(text, &m);
+	assert_int_equal(qg_headroom_port(&m, 0, 0, &pg), 0);
+	assert_int_equal(pg.cable_m, 5);
+	qg_model_free(&m);
 }
 
 /* The check's diagnostics of a loaded intent: its rc, and d to read. */
