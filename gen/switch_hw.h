@@ -61,7 +61,15 @@ struct qg_switch_hw {
 	 * pools and every port's headroom come out of.
 	 */
 	long buffer_bytes;
-	int gearbox_delay_ns;		  /* PERIPHERAL_TABLE gearbox_delay; 0: no gearbox */
+	int gearbox_delay_ns; /* PERIPHERAL_TABLE gearbox_delay; 0: no gearbox */
+	/*
+	 * No per-port headroom limit: SAI_PORT_ATTR_QOS_MAXIMUM_HEADROOM_SIZE
+	 * is the firmware's, read at run time (sonic-swss
+	 * buffer_check_headroom_mellanox.lua reads it from STATE_DB
+	 * BUFFER_MAX_PARAM_TABLE, Linux's mlxsw from the MAX_HEADROOM_SIZE
+	 * resource), and NVIDIA publishes it for no model. The shared headroom
+	 * pool's per-port limit is the ASIC's (struct qg_asic).
+	 */
 	enum qg_hr_formula table_formula; /* how its pg_profile_lookup.ini was made */
 	const char *sku;		  /* its folder: device/mellanox/<platform>/<SKU> */
 };
