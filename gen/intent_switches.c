@@ -11,6 +11,7 @@
 #include "names.h"
 #include "osversion.h"
 #include "ports.h"
+#include "switch_hw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,64 @@ static void load_os_version(struct walk *w, const struct qg_ynode *n, const char
 			 vs->source);
 }
 
+/*
+ * model and speed_gbps (issue 34): the hardware, and the speed its ports
+ * run at (the model's native speed when not given), for their headroom. A
+ * speed is one of the model's ports', or without a model one the formula
+ * knows (gen/switch_hw.h).
+ */
+static void load_model(struct walk *w, const struct qg_ynode *item, const char *path,
+		       struct qg_switch *s)
+{
+	const struct qg_ynode *v;
+	char sub[PATH_LEN];
+	if ((v = walk_get(item, "model"))) {
+		walk_join(sub, path, "model");
+		int i = walk_read_enum(w, v, sub, qg_switch_models);
+		s->model_pos = v->pos;
+		if (i >= 0) {
+			s->model = i;
+			s->model_given = true;
+		}
+	}
+	const struct qg_switch_hw *hw = s->model_given ? qg_switch_hw(s->model) : NULL;
+	if ((v = walk_get(item, "speed_gbps"))) {
+		walk_join(sub, path, "speed_gbps");
+		s->speed_pos = v->pos;
+		if (intent_speed_read(w, v, sub, hw, &s->speed_gbps))
+			s->speed_given = true;
+	}
+	if (!s->speed_given && hw)
+		s->speed_gbps = hw->native_gbps;
+}
+
+bool intent_speed_read(struct walk *w, const struct qg_ynode *n, const char *path,
+		       const struct qg_switch_hw *hw, int *out)
+{
+	const struct qg_key *row = qg_key_find("switches[].speed_gbps");
+	int v;
+	if (!walk_read_int(w, n, path, row->lo, row->hi, &v))
+		return false;
+	char speeds[96];
+	qg_switch_hw_speeds(hw, speeds, sizeof(speeds));
+	if (hw && !qg_switch_hw_speed_ok(hw, v)) {
+		/* Its platform's folder: the SKU's parent, where platform.json is. */
+		const char *slash = strrchr(hw->sku, '/');
+		qg_error(w->d, n->pos,
+			 "%s: %d is not a speed of %s's ports: %s (sonic-buildimage "
+			 "%.*s/platform.json)",
+			 path, v, hw->model, speeds, (int)(slash - hw->sku), hw->sku);
+		return false;
+	}
+	if (!qg_speed_known(v)) {
+		qg_error(w->d, n->pos, "%s: %d is not an Ethernet speed qosgen knows: %s", path, v,
+			 speeds);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
 void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 {
 	const char *keys[TABLE_KEYS + 1];
@@ -384,6 +443,7 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 				    sub, ports, QG_PORTS_MAX);
 			}
 		}
+		load_model(w, item, path, s);
 		struct qg_pos *cable_src = NULL;
 		if ((v = walk_get(item, "cable_length_m")) && s->n_ports) {
 			walk_join(sub, path, "cable_length_m");

@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "headroom.h"
 #include "keys.h"
 #include "model.h"
 #include "osversion.h"
@@ -148,6 +149,14 @@ struct qg_target {
 	 * and an os_version given for its switches is refused.
 	 */
 	const struct qg_os_versions *versions;
+	/*
+	 * Switches: what the OS does with a lossless port's headroom (issue 34,
+	 * gen/headroom.h): whose figure sizes it, the cable length it takes
+	 * when the intent gives none, what holds it; each with its source.
+	 * NULL: the target declares nothing, and its switches' headroom is
+	 * not proven (a warning, headroom-unproven).
+	 */
+	const struct qg_headroom_os *headroom;
 	/*
 	 * Report what this target cannot express, at the intent's positions;
 	 * called once when at least one device uses the target. NULL: takes all.

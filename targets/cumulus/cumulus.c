@@ -465,6 +465,31 @@ static const struct qg_feature_gap cumulus_gaps[] = {
     {0, false, NULL},
 };
 
+/*
+ * Issue 34 (gen/headroom.h). NVUE sizes a PFC profile's port-buffer and
+ * xoff-threshold itself and publishes no formula ("NVIDIA recommends ...
+ * let Cumulus Linux configure the settings dynamically"): the figure is the
+ * SKU's own table. Its PFC cable-length "default is 10 meters" (Cumulus
+ * Linux 5.14 QoS page, Port Groups, PFC; CumulusNetworks/docs
+ * content/cumulus-linux-514/Layer-1-and-Switch-Ports/Quality-of-Service/_index.md),
+ * and the roce-lossless traffic pool's memory-percent is the lossless
+ * pool's share of the buffer (same page, Traffic Pools); NVUE documents no
+ * shared headroom pool.
+ */
+static const struct qg_headroom_os cumulus_headroom = {
+    .method = QG_HRM_SKU_TABLE,
+    .method_source = "NVUE publishes no headroom formula: the model's own lookup table",
+    .default_cable_m = 10,
+    .cable_source = "NVUE's PFC cable-length default, 10 m (Cumulus Linux QoS page, Port Groups, "
+		    "PFC)",
+    /* One length per PFC profile (nvue_cable_length(): the switch's longest outside a role's). */
+    .cable_per_profile = true,
+    .budget = QG_HRB_POOL,
+    .budget_source = "qos traffic-pool roce-lossless memory-percent: the lossless pool's share "
+		     "of the buffer (Cumulus Linux QoS page, Traffic Pools)",
+    .shared_pool = "none documented",
+};
+
 const struct qg_target qg_target_cumulus = {
     .name = "cumulus",
     .aliases =
@@ -473,6 +498,7 @@ const struct qg_target qg_target_cumulus = {
     .kind = QG_DEVICE_SWITCH,
     .ports = &cumulus_port_syntax,
     .switch_mtu_max = 9216, /* NVUE: nv set interface <if> link mtu, 552-9216 */
+    .headroom = &cumulus_headroom,
     /* NVUE's REST API (nginx on the switch): Cumulus Linux 5.x, NVUE API. */
     .access = "NVUE REST API (HTTPS)",
     .default_port = 8765,

@@ -495,6 +495,36 @@ static const struct qg_os_versions sonic_versions = {
     .dialects = sonic_dialects,
 };
 
+/*
+ * Issue 34 (gen/headroom.h). The sonic target requires the dynamic buffer
+ * model (docs/intent.md, sonic), whose buffer manager sizes each lossless
+ * PG with sonic-swss cfgmgr/buffer_headroom_mellanox.lua and SONiC's
+ * LOSSLESS_TRAFFIC_PATTERN, which sonic-buildimage
+ * files/build_templates/buffers_config.j2 writes as mtu 1024,
+ * small_packet_percentage 50 (since #20632). buffermgrdyn.cpp sizes no
+ * lossless PG of a port without a CABLE_LENGTH; the SKUs' templates write
+ * default_cable '5m' (device/mellanox/<platform>/<SKU>/buffers_defaults_t0.j2,
+ * t1) for a port the minigraph names no neighbour of. The target writes no
+ * BUFFER_POOL: the model sizes the pools from the buffer the headroom
+ * leaves. A shared headroom pool (BUFFER_POOL ingress_lossless_pool xoff,
+ * DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) keeps only xon in
+ * each PG; the target writes neither, and qosgen counts each PG whole, the
+ * larger.
+ */
+static const struct qg_headroom_os sonic_headroom = {
+    .method = QG_HRM_DYNAMIC,
+    .method_source = "the dynamic buffer model: sonic-swss cfgmgr/buffer_headroom_mellanox.lua",
+    .lossless_mtu = 1024,
+    .small_packet_pct = 50,
+    .default_cable_m = 5,
+    .cable_source = "the SKU templates' default_cable, 5m (buffers_defaults_t0.j2, t1.j2)",
+    .budget = QG_HRB_BUFFER,
+    .budget_source = "no BUFFER_POOL is written: the dynamic model sizes the pools from the "
+		     "buffer the headroom leaves",
+    .shared_pool = "ingress_lossless_pool xoff or over_subscribe_ratio: each PG then keeps xon "
+		   "alone; not written, so each PG counts whole",
+};
+
 const struct qg_target qg_target_sonic = {
     .name = "sonic",
     .aliases = (const char *const[]){"sonic-vs", "sonic-os", "community-sonic", NULL},
@@ -502,6 +532,7 @@ const struct qg_target qg_target_sonic = {
     .kind = QG_DEVICE_SWITCH,
     .ports = &sonic_port_syntax,
     .switch_mtu_max = 9216, /* sonic-port.yang: PORT mtu, uint16 range 68..9216 */
+    .headroom = &sonic_headroom,
     .access = "SSH",
     .default_port = 22,
     .check = sonic_check,

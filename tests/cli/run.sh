@@ -19,13 +19,21 @@ check() { # NAME STATUS DETAIL
 }
 cd "$top" || exit 3
 rdg=examples/rdg-vsphere.yaml
+# The example's switch has no cable length, which Onyx has no default for:
+# headroom-unproven (issue 34). The checks that want nothing on stderr take it
+# acknowledged.
+rdg_ack=$tmp/rdg-vsphere.yaml
+cat "$rdg" - >"$rdg_ack" <<'YAML'
+acknowledge:
+  - {warning: headroom-unproven, because: "the guide gives no cable length"}
+YAML
 
 # The RDG's own switch, as its show running-config prints it: only the MTU differs.
 sed -n '/^## Running database/,/^cli default prefix-modes enable/p' \
 	"$shared/seeds/000_d0a5270bf41eb4a2.txt" >"$tmp/seed.rc"
 [ -s "$tmp/seed.rc" ]
 check seed-extracted $? "no running-config found in the seed at $shared/seeds"
-"$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" --exit-code >"$tmp/out" 2>"$tmp/err"
+"$Q" diff "$rdg_ack" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" --exit-code >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] && [ "$(cat "$tmp/out")" = "interface ethernet 1/1-1/32 mtu 9216 force" ] && [ ! -s "$tmp/err" ]
 check diff-seed-needs-mtu-only $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
@@ -35,7 +43,7 @@ check diff-without-exit-code-is-0 $? "exit $?"
 
 # Apply what diff printed: then nothing is left, and --exit-code says 0.
 cat "$tmp/seed.rc" "$tmp/out" >"$tmp/applied.rc"
-"$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$tmp/applied.rc" --exit-code >"$tmp/out2" 2>&1
+"$Q" diff "$rdg_ack" --switch swx-mld-1-2 --running-config "$tmp/applied.rc" --exit-code >"$tmp/out2" 2>&1
 st=$?
 [ $st -eq 0 ] && [ ! -s "$tmp/out2" ]
 check diff-converged-prints-nothing $? "exit $st: $(cat "$tmp/out2")"
@@ -99,9 +107,11 @@ if [ -x "$sim" ]; then
 	done
 	printf 'enable\nconfigure terminal\nhostname tor-1\ninterface ethernet 1/5 qos trust L2\ninterface ethernet 1/9-1/10 mtu 1500 force\nexit\nshow running-config\n' |
 		"$sim" --state "$tmp/sim" | sed -n 's/^.*\(## Running database\)/\1/; /^## Running database/,$p' >"$tmp/sim2.rc"
-	"$Q" diff examples/bitfusion-pvrdma.yaml --switch tor-1 --running-config "$tmp/sim2.rc" >"$tmp/d2" 2>&1
-	printf 'interface ethernet 1/9-1/10 mtu 9216 force\ninterface ethernet 1/5 qos trust L3\n' | cmp -s - "$tmp/d2"
-	check sim-drift-found-and-minimal $? "$(cat "$tmp/d2")"
+	"$Q" diff examples/bitfusion-pvrdma.yaml --switch tor-1 --running-config "$tmp/sim2.rc" >"$tmp/d2" 2>"$tmp/d2.err"
+	# Nothing on stderr but the example's unproven headroom (no model: issue 34).
+	printf 'interface ethernet 1/9-1/10 mtu 9216 force\ninterface ethernet 1/5 qos trust L3\n' | cmp -s - "$tmp/d2" &&
+		! grep -v '\[headroom-unproven\]$' "$tmp/d2.err"
+	check sim-drift-found-and-minimal $? "$(cat "$tmp/d2" "$tmp/d2.err")"
 	# Every json-print the simulator offers has the shape of the real capture.
 	fx=$shared/fixtures/onyx
 	rm -rf "$tmp/simj"
@@ -356,10 +366,10 @@ check help-synopses-ask-password $? "$("$Q" --help)"
 for what in missing empty file; do
 	rm -rf "$tmp/nobuild"
 	case $what in empty) mkdir -p "$tmp/nobuild" && echo x >"$tmp/nobuild/README" ;; file) echo x >"$tmp/nobuild" ;; esac
-	"$Q" build "$rdg" --check -o "$tmp/nobuild" >"$tmp/out" 2>"$tmp/err"
+	"$Q" build "$rdg_ack" --check -o "$tmp/nobuild" >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] &&
-		[ "$(cat "$tmp/err")" = "qosgen build: $tmp/nobuild: no output tree here (no plan.json); build it first with qosgen build $rdg -o $tmp/nobuild" ]
+		[ "$(cat "$tmp/err")" = "qosgen build: $tmp/nobuild: no output tree here (no plan.json); build it first with qosgen build $rdg_ack -o $tmp/nobuild" ]
 	check "check-no-output-tree-$what" $? "exit $st: $(head -c 300 "$tmp/out") $(cat "$tmp/err")"
 done
 rm -rf "$tmp/nobuild"

@@ -25,6 +25,8 @@ fabric: e2e
 $E2E_QOS
 switches:
   - {name: sw1, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1-1/32]}
+acknowledge:
+  - {warning: headroom-unproven, because: "the Onyx simulator has no hardware"}
 YAML
 kh="$dir/known_hosts"
 ssh_opts="--known-hosts $kh --identity $dir/sshd/client_key --ssh-config /dev/null --timeout 20"
