@@ -29,6 +29,12 @@ bool nvue_list_has(const cJSON *list, int n)
 {
 	if (cJSON_IsNumber(list))
 		return list->valuedouble == n;
+	if (cJSON_IsObject(list)) {
+		/* A set as NVUE's JSON writes one ({"3": {}}), should the status come so. */
+		char key[16];
+		snprintf(key, sizeof(key), "%d", n);
+		return cJSON_GetObjectItemCaseSensitive(list, key) != NULL;
+	}
 	const char *p = cJSON_GetStringValue(list);
 	bool found = false;
 	/* "0,3", "0-2,4": NVUE's lists as its show commands print them, read whole. */

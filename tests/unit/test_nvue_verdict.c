@@ -161,6 +161,9 @@ static void test_lists(void **state)
 	v = cJSON_CreateNumber(3);
 	assert_true(nvue_list_has(v, 3));
 	cJSON_Delete(v);
+	v = cJSON_Parse("{\"3\": {}, \"4\": {}}");
+	assert_true(nvue_list_has(v, 3) && !nvue_list_has(v, 5));
+	cJSON_Delete(v);
 	assert_false(nvue_list_has(NULL, 3));
 }
 
