@@ -288,6 +288,114 @@ ECN_MAX_DEFAULT = 1500000
 
 
 # ---------------------------------------------------------------------------
+# Releases (--version): the dialect of the qos roce switch, the system build,
+# and the operational view of RoCE (nv show qos roce, nv show interface <if>
+# qos roce status).  Sources in NVUE.md, "Versions and dialects" and "The
+# operational view".
+# ---------------------------------------------------------------------------
+
+VERSION_RE = re.compile(r"(\d{1,2})\.(\d{1,2})(?:\.(\d{1,2}))?")
+
+
+def parse_version(text):
+    """'5.9', '5.15.0' -> (5, 15, 0); None for anything else (5.x only)."""
+    m = VERSION_RE.fullmatch(text)
+    if not m or m.group(1) != "5":
+        return None
+    return (5, int(m.group(2)), int(m.group(3) or 0))
+
+
+def dialect_of(version):
+    """Cumulus Linux 5.15 renamed `nv set qos roce enable on|off` to `nv set qos roce
+    state enabled|disabled` (its New and Changed NVUE Commands, On/Off; the NVUE
+    reference: "In Cumulus Linux 5.14 and earlier, you specify enable on or enable off")."""
+    return "roce-state" if version[:2] >= (5, 15) else "roce-enable"
+
+
+def roce_switch(version):
+    """(key, on, off) of the RoCE switch in the release's dialect."""
+    if dialect_of(version) == "roce-state":
+        return "state", "enabled", "disabled"
+    return "enable", "on", "off"
+
+
+def use_version(version):
+    """The schema and the factory state in the release's words: a release refuses the
+    other dialect's key as it refuses any unknown key (400), as its schema would."""
+    key, on, off = roce_switch(version)
+    roce = {k: v for k, v in QOS.children["roce"].children.items() if k not in ("enable", "state")}
+    roce[key] = enum(on, off)
+    QOS.children["roce"] = Obj(roce)
+    QOS_DEFAULTS["roce"] = {key: off}
+
+
+def roce_running(qos, version):
+    key, on, _ = roce_switch(version)
+    return (qos.get("roce") or {}).get(key) == on
+
+
+def pfc_status(pfc, yes, no):
+    """The pfc rows of a RoCE status: pfc-priority, rx-enabled, tx-enabled."""
+    out = {"rx-enabled": yes if pfc.get("rx") == "enable" else no,
+           "tx-enabled": yes if pfc.get("tx") == "enable" else no}
+    prios = sorted(int(k) for k in (pfc.get("switch-priority") or {}))
+    if prios:
+        out["pfc-priority"] = ",".join(str(p) for p in prios)
+    return out
+
+
+def roce_status(config, version):
+    """`nv show qos roce`'s operational column: mode, pfc, congestion-control; empty while
+    RoCE is off.  What the applied configuration sets: the simulator derives nothing."""
+    qos = filled_qos(config)
+    if not roce_running(qos, version):
+        return {}
+    pfc = (qos.get("pfc") or {}).get("default-global")
+    tcs = ((qos.get("congestion-control") or {}).get("default-global") or {}).get("traffic-class") or {}
+    marked = sorted(int(tc) for tc, t in tcs.items() if (t or {}).get("ecn") == "enable")
+    out = {"mode": qos["roce"].get("mode", "lossless"),
+           "congestion-control": {"congestion-mode": "ECN",
+                                  "enabled-tc": ",".join(str(t) for t in marked)}}
+    if pfc:
+        out["pfc"] = pfc_status(pfc, "enabled", "disabled")
+    return out
+
+
+def port_status(config, name, version, not_operational):
+    """`nv show interface <if> qos roce status`: its pfc rows (the port's PFC profile, or
+    default-global) and mode.  A port of --pfc-not-operational has its PFC applied but not
+    running: no pfc-priority, rx and tx no."""
+    qos = filled_qos(config)
+    if name in not_operational:
+        return {"pfc": {"rx-enabled": "no", "tx-enabled": "no"}, "mode": qos["roce"].get("mode", "lossless")}
+    intf = (config.get("interface") or {}).get(name) or {}
+    ref = ((intf.get("qos") or {}).get("pfc") or {}).get("profile", "default-global")
+    pfc = (qos.get("pfc") or {}).get(ref)
+    return {"pfc": pfc_status(pfc, "yes", "no") if pfc else {},
+            "mode": qos["roce"].get("mode", "lossless")}
+
+
+def operational_state(tree, config, opts, uptime):
+    """What the switch reports beside its configuration in the operational revision: the
+    system's build (GET /nvue_v1/system: "build": "Cumulus Linux 5.4.0", the 5.6 API page)
+    and RoCE's status, switch-wide and on each configured port."""
+    system = tree.setdefault("system", {})
+    system.setdefault("hostname", "cumulus")
+    system.setdefault("timezone", "Etc/UTC")
+    system["build"] = f"Cumulus Linux {opts.version_text}"
+    system["uptime"] = int(uptime)
+    qos = tree.setdefault("qos", {})
+    qos["roce"] = roce_status(config, opts.version)
+    if not qos["roce"]:
+        return tree
+    for name, intf in (tree.get("interface") or {}).items():
+        if SWP_RE.fullmatch(name) and name in opts.port_set and isinstance(intf, dict):
+            iq = intf.setdefault("qos", {})
+            iq["roce"] = {"status": port_status(config, name, opts.version, opts.pfc_not_operational)}
+    return tree
+
+
+# ---------------------------------------------------------------------------
 # Range keys ("swp1-4", "swp1,51-54", "vlan10,20", "4,5,7") as NVUE writes them
 # in startup.yaml; expanded wherever the model knows the key is a collection id.
 # ---------------------------------------------------------------------------
@@ -566,6 +674,7 @@ class Switch:
         self.applied = config
         self.startup = copy.deepcopy(config)
         self.header = header
+        self.started = time.monotonic()
         self.saved = False
         self.revisions = {}
         self.counter = 0
@@ -622,6 +731,8 @@ class Switch:
             tree["qos"] = filled_qos(tree)
             if self.header:
                 tree["header"] = copy.deepcopy(self.header)
+        if rev in (None, "operational"):
+            tree = operational_state(tree, self.applied, self.opts, time.monotonic() - self.started)
         return tree
 
     @staticmethod
@@ -1065,6 +1176,12 @@ def parse_args(argv):
                    help="revision ids as 1, 2, ... or changeset/<user>/<time>_<tag>")
     p.add_argument("--legacy-5.9", dest="legacy_59", action="store_true",
                    help="PATCH answers the full state and DELETE 200 {} (CL 5.9 and earlier)")
+    p.add_argument("--version", default="5.15.0", metavar="5.X[.Y]",
+                   help="the Cumulus Linux release: its build, its qos roce dialect "
+                        "(enable on|off before 5.15, state enabled|disabled from 5.15), "
+                        "and before 5.10 the 5.9 answers of --legacy-5.9 (default 5.15.0)")
+    p.add_argument("--pfc-not-operational", default="", metavar="PORTS",
+                   help="fault: these ports' PFC is applied but not operational (their RoCE status)")
     p.add_argument("--refuse-path", action="append", default=[], metavar="PATH[=VALUE]",
                    help="fault: applies containing this leaf (* matches one segment) end invalid")
     p.add_argument("--drop-apply", type=int, default=0, metavar="N",
@@ -1101,6 +1218,17 @@ def parse_args(argv):
     except ApiError as e:
         p.error(f"--ports: {e.detail}")
     opts.auto_save = opts.auto_save == "on"
+    opts.version = parse_version(opts.version)
+    if not opts.version:
+        p.error("--version: a Cumulus Linux 5.x release, like 5.9 or 5.15.0")
+    opts.version_text = "%d.%d.%d" % opts.version
+    # The 5.10 notes of the API page: PATCH answers the change, DELETE 204; 5.9 and earlier not.
+    opts.legacy_59 = opts.legacy_59 or opts.version[:2] < (5, 10)
+    try:
+        opts.pfc_not_operational = set(expand_key(opts.pfc_not_operational)) \
+            if opts.pfc_not_operational else set()
+    except ApiError as e:
+        p.error(f"--pfc-not-operational: {e.detail}")
     opts.refuse = []
     for item in opts.refuse_path:
         path, eq, value = item.partition("=")
@@ -1110,6 +1238,7 @@ def parse_args(argv):
 
 def main(argv):
     opts = parse_args(argv)
+    use_version(opts.version)
     config, header = load_config(opts.config) if opts.config else ({}, {})
     issues = semantic_issues(config, opts.port_set, [])
     if issues:
