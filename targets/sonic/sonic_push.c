@@ -2,6 +2,7 @@
 /* The SONiC driver: see sonic_push.h. */
 #include "sonic_push.h"
 #include "../../gen/errmsg.h"
+#include "../../gen/headroom.h"
 #include "../../gen/names.h"
 #include "../driver.h"
 #include "../engine.h"
@@ -250,18 +251,22 @@ static void sleep_s(double s)
 }
 
 /*
- * qosgen's own figures for port k's lossless PG, and the tolerance within
- * which the switch's agree: gen/headroom.h's qg_headroom_port() and
- * QG_HEADROOM_TOLERANCE_PCT (issue 34, being built beside this). Until they
- * are wired here, -1: nothing to compare, no warning.
+ * qosgen's own figures for port k's lossless PG (gen/headroom.h, the same
+ * Lua the dynamic model runs, with SONiC's template inputs), and the
+ * tolerance within which the switch's agree; -1 when qosgen cannot prove
+ * the port (no model): nothing to compare, and check has said so. A switch
+ * of a release before the Lua's latest change (sonic-swss #3235, 202405)
+ * may differ by more: the warning says by how much.
  */
 static int expected_headroom(const struct sonic *c, size_t k, struct sonic_figures *out, int *pct)
 {
-	(void)c;
-	(void)k;
-	(void)out;
-	(void)pct;
-	return -1;
+	struct qg_headroom_pg pg;
+	if (qg_headroom_port(c->m, c->i, k, &pg) != 0)
+		return -1;
+	*out = (struct sonic_figures){
+	    .xon = pg.xon_bytes, .xoff = pg.xoff_bytes, .size = pg.size_bytes};
+	*pct = QG_HEADROOM_TOLERANCE_PCT;
+	return 0;
 }
 
 /*
@@ -316,12 +321,18 @@ static int op_verdict(void *dev, struct qg_push_result *r, char *err, size_t err
 		if (sonic_verdict_refused(&v, c->now ? (waited > 0 ? waited : 1) : 0, err, errlen))
 			rc = QG_STEP_REFUSED;
 		sonic_verdict_notes(&v, &r->warnings);
+		int differ = 0;
 		for (size_t k = 0; k < v.n; k++) {
 			struct sonic_figures want;
 			int pct;
 			if (expected_headroom(c, k, &want, &pct) == 0)
-				sonic_headroom_compare(&v.pg[k], &want, pct, &r->warnings);
+				differ +=
+				    sonic_headroom_compare(&v.pg[k], &want, pct, &r->warnings);
 		}
+		const struct qg_headroom_os *os = sw->target->headroom;
+		if (differ && os)
+			sonic_pattern_note(config, os->lossless_mtu, os->small_packet_pct,
+					   &r->warnings);
 	}
 	sonic_verdict_free(&v);
 	cJSON_Delete(appl);

@@ -454,3 +454,32 @@ int sonic_headroom_compare(const struct sonic_pg *p, const struct sonic_figures 
 		      want->xon, want->size, tolerance_pct);
 	return 1;
 }
+
+/* A row's field as a number, -1 when absent or not a number. */
+static long field_number(const cJSON *row, const char *name)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(row, name);
+	char *end;
+	if (!cJSON_IsString(f) || !f->valuestring[0])
+		return -1;
+	long v = strtol(f->valuestring, &end, 10);
+	return *end || v < 0 ? -1 : v;
+}
+
+void sonic_pattern_note(const cJSON *config, int mtu, int small_pct, struct qg_buf *warnings)
+{
+	const cJSON *row = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(config, "LOSSLESS_TRAFFIC_PATTERN"), "AZURE");
+	long have_mtu = field_number(row, "mtu"),
+	     have_small = field_number(row, "small_packet_percentage");
+	if (have_mtu < 0 || have_small < 0 || (have_mtu == mtu && have_small == small_pct))
+		return;
+	qg_buf_printf(
+	    warnings,
+	    "the switch's LOSSLESS_TRAFFIC_PATTERN|AZURE is mtu %ld, "
+	    "small_packet_percentage %ld, where qosgen's headroom figures take mtu %d, "
+	    "small_packet_percentage %d (SONiC's template since sonic-buildimage #20632): "
+	    "buffermgrd sizes every lossless PG from it, so the switch's figures and its "
+	    "budget are its own, not those check proved\n",
+	    have_mtu, have_small, mtu, small_pct);
+}

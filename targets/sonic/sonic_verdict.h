@@ -127,4 +127,14 @@ void sonic_verdict_notes(const struct sonic_verdict *v, struct qg_buf *warnings)
 int sonic_headroom_compare(const struct sonic_pg *p, const struct sonic_figures *want,
 			   int tolerance_pct, struct qg_buf *warnings);
 
+/*
+ * Why figures differ when they do (issue 34): the switch's own
+ * LOSSLESS_TRAFFIC_PATTERN in config (its "AZURE" row, which qosgen does not
+ * own) against the mtu and small_packet_percentage qosgen's figures take
+ * (SONiC's template's: gen/headroom.h). A warning line when they differ:
+ * buffermgrd's Lua sizes every lossless PG from them, so the switch's
+ * figures differ from qosgen's by them, and so may its budget.
+ */
+void sonic_pattern_note(const cJSON *config, int mtu, int small_pct, struct qg_buf *warnings);
+
 #endif

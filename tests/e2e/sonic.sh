@@ -344,6 +344,42 @@ run push --switch sonic
 [ $st -eq 3 ] && grep -q "FAILED" "$dir/err" && grep -q "nothing sent" "$dir/err" &&
 	! grep -q "apply-patch\|checkpoint" "$state/sim.log" && same "$state/running.json" "$dir/refused.json"
 check "refused state configured: push FAILED, nothing sent" $? "exit $st: $(cat "$dir/err")"
+# qosgen's own headroom (gen/headroom.c, with the intent's model) against what the
+# simulated buffermgrd computed. The device is a real MSN2700's config_db, whose
+# LOSSLESS_TRAFFIC_PATTERN predates SONiC's template of sonic-buildimage #20632
+# (small_packet_percentage 100, where qosgen's figures take the template's 50): every
+# port's figures differ, each said, and why. The same switch on today's template: alike
+# within the tolerance, no warning; then a port whose speed the intent gets wrong:
+# converged (the switch holds its own figures), one warning naming it.
+cat >"$dir/intent.yaml" <<YAML
+version: 1
+fabric: e2e
+$E2E_QOS
+switches:
+  - {name: sonic, platform: sonic, model: SN2700, address: 127.0.0.1, port: $port, user: $user,
+     ports: [Ethernet0-12/4], cable_length_m: {default: 5, Ethernet12: 40},
+     roles: {g10: {ports: Ethernet0, speed_gbps: 10}, g25: {ports: Ethernet4, speed_gbps: 25},
+             g40: {ports: Ethernet8, speed_gbps: 40}, g50: {ports: Ethernet12, speed_gbps: 50}}}
+YAML
+device
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" &&
+	[ "$(grep -c "sonic: warning: Ethernet[0-9]* PG 3: the switch's own headroom" "$dir/err")" -eq 4 ] &&
+	grep -q "sonic: warning: the switch's LOSSLESS_TRAFFIC_PATTERN|AZURE is mtu 1024, small_packet_percentage 100, where qosgen's headroom figures take mtu 1024, small_packet_percentage 50" "$dir/err"
+check "a model's headroom on an older template: converged, each port's figures and the cause said" $? "exit $st: $(cat "$dir/err")"
+sed 's|"small_packet_percentage": "100"|"small_packet_percentage": "50"|' "$DEVICE" >"$dir/template-20632.json"
+grep -q '"small_packet_percentage": "50"' "$dir/template-20632.json" || echo "FAIL: the device file no longer holds small_packet_percentage 100"
+device "$dir/template-20632.json"
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && ! grep -q "warning" "$dir/err"
+check "a model's headroom: the buffer manager's figures within qosgen's tolerance, no warning" $? "exit $st: $(cat "$dir/err")"
+sed -i 's|g50: {ports: Ethernet12, speed_gbps: 50}|g50: {ports: Ethernet12, speed_gbps: 100}|' "$dir/intent.yaml"
+device "$dir/template-20632.json"
+run push --switch sonic
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" &&
+	grep -q "sonic: warning: Ethernet12 PG 3: the switch's own headroom" "$dir/err" &&
+	[ "$(grep -c "warning" "$dir/err")" -eq 1 ]
+check "an intent's speed the port lacks: converged, one warning naming the port's figures" $? "exit $st: $(cat "$dir/err")"
 cp "$dir/intent.base" "$dir/intent.yaml"
 # buffermgrd works asynchronously: APPL_DB shows a change 6 s after the write, and the
 # verdict reads it until it does.

@@ -413,13 +413,38 @@ static void test_verdict_hostile(void **state)
 	cJSON_Delete(config);
 }
 
+/* The switch's LOSSLESS_TRAFFIC_PATTERN against the inputs qosgen's figures take (issue 34). */
+static void test_pattern_note(void **state)
+{
+	(void)state;
+	struct qg_buf w = {0};
+	cJSON *config = cJSON_Parse("{\"LOSSLESS_TRAFFIC_PATTERN\": {\"AZURE\": {\"mtu\": \"1024\", "
+				    "\"small_packet_percentage\": \"100\"}}}");
+	sonic_pattern_note(config, 1024, 50, &w);
+	assert_non_null(w.data);
+	assert_non_null(strstr(w.data, "is mtu 1024, small_packet_percentage 100, where qosgen's "
+				       "headroom figures take mtu 1024, small_packet_percentage 50"));
+	qg_buf_free(&w);
+	sonic_pattern_note(config, 1024, 100, &w); /* the same: nothing to say */
+	assert_int_equal(w.len, 0);
+	cJSON_Delete(config);
+	/* No row, or a field that is no number: nothing known, nothing said. */
+	config = cJSON_Parse("{\"LOSSLESS_TRAFFIC_PATTERN\": {\"AZURE\": {\"mtu\": \"x\", "
+			     "\"small_packet_percentage\": \"100\"}}}");
+	sonic_pattern_note(config, 1024, 50, &w);
+	sonic_pattern_note(NULL, 1024, 50, &w);
+	assert_int_equal(w.len, 0);
+	cJSON_Delete(config);
+	qg_buf_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_version_captures), cmocka_unit_test(test_version_refusals),
 	    cmocka_unit_test(test_sonic_versions),   cmocka_unit_test(test_dbdump_parse),
 	    cmocka_unit_test(test_verdict_held),     cmocka_unit_test(test_verdict_refused),
-	    cmocka_unit_test(test_verdict_hostile),
+	    cmocka_unit_test(test_verdict_hostile),  cmocka_unit_test(test_pattern_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
