@@ -457,7 +457,7 @@ static int get_operational(struct nvue *n, const char *path, cJSON **answer, cha
 static int op_verdict(void *dev, struct qg_push_result *r, char *err, size_t errlen)
 {
 	struct nvue *n = dev;
-	(void)r; /* no warnings yet: nvue_headroom_compare() waits for qosgen's own figures */
+	(void)r; /* no warnings: NVUE documents its buffer view (the HR column) as a table only (docs/intent.md) */
 	cJSON *roce;
 	int rc = get_operational(n, NVUE_BASE "/qos/roce?rev=operational", &roce, err, errlen);
 	if (rc == QG_STEP_OK) {
