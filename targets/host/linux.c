@@ -614,13 +614,40 @@ static int linux_emit_group(const struct qg_model *m, size_t i, const struct qg_
  * the host script reads the MTU back and reports a refusal as failed,
  * naming that switch.
  */
+/*
+ * The jobs' traffic class as environment lines (issue 35): a container's
+ * NCCL or UCX reads the container's files, not the host's /etc/nccl.conf,
+ * so a container or Kubernetes pod spec carries the same values in its
+ * environment (which also wins over any file).
+ */
+static void linux_explain_jobs(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	char v[8], key[64], reason[400];
+	snprintf(v, sizeof(v), "%d", qg_roce_tos(&m->qos));
+	for (size_t k = 0; k < LINUX_JOB_CONFS; k++) {
+		const struct linux_job_conf *c = &linux_job_conf[k];
+		snprintf(key, sizeof(key), "linux.env.%s", c->var);
+		snprintf(reason, sizeof(reason),
+			 "the RoCE ToS for %s jobs in containers: %s=%s in the container's "
+			 "environment; in a Kubernetes pod spec, env: [{name: %s, value: \"%s\"}] "
+			 "(the hosts get it in %s; a container reads its own files, not the "
+			 "host's)",
+			 c->what, c->var, v, c->var, v, c->file);
+		qg_explain_row(x, key, v, reason);
+	}
+}
+
 static void linux_explain(const struct qg_model *m, struct qg_explain_rows *x)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < m->n_hosts; i++)
+	size_t n = 0, hosts = 0;
+	for (size_t i = 0; i < m->n_hosts; i++) {
+		hosts += m->hosts[i].target == &qg_target_linux;
 		for (size_t k = 0; m->hosts[i].target == &qg_target_linux && k < m->hosts[i].n_nics;
 		     k++)
 			n += m->hosts[i].nics[k].function == QG_FN_VF;
+	}
+	if (hosts)
+		linux_explain_jobs(m, x);
 	if (!n)
 		return;
 	char v[16], reason[400];

@@ -214,7 +214,11 @@ qg_mlnx_qos_dscp_others() {
 		return
 	fi
 	qg_map=$(qg_mlnx_qos_map "$1")
-	if [ -z "$qg_map" ]; then
+	# Under trust pcp mlnx_qos shows no map: a dry run before trust dscp.
+	if [ -z "$qg_map" ] && [ "$qg_dry" = 1 ]; then
+		qg_report changed dscp2prio.others "unknown -> DSCP/8"
+		return
+	elif [ -z "$qg_map" ]; then
 		qg_report failed dscp2prio.others "mlnx_qos -i $1 shows no DSCP map"
 		return
 	fi
