@@ -111,14 +111,13 @@ static void test_two_nics(void **state)
 	assert_int_equal(s.n, 2 * per_nic + LINUX_JOB_CONFS);
 	for (size_t k = 0; k < LINUX_JOB_CONFS; k++)
 		assert_string_equal(s.v[2 * per_nic + k].key, linux_job_conf[k].key);
-	one.n = per_nic;
-	for (size_t k = 0; k < one.n; k++) {
+	for (size_t k = 0; k < per_nic; k++) {
 		char key[96];
 		snprintf(key, sizeof(key), "nics[0].%s", one.v[k].key);
 		assert_string_equal(s.v[k].key, key);
 		assert_string_equal(s.v[k].value, one.v[k].value);
 		snprintf(key, sizeof(key), "nics[1].%s", one.v[k].key);
-		assert_string_equal(s.v[one.n + k].key, key);
+		assert_string_equal(s.v[per_nic + k].key, key);
 	}
 	assert_string_equal(setting(&s, "nics[1].mtu"), "9000");
 	assert_string_equal(setting(&s, "nics[1].ecn.roce_np.enable.3"), "1");

@@ -545,5 +545,19 @@ if [ $rc = 1 ] && in_order /tmp/waves-fatal.err '^qosgen push: batch 2 of 3: 1 h
 else
 	result waves-verify-fatal-stops FAIL "exit $rc: $(grep -E '^(qosgen push|\[(FATAL|MARGINAL)\]|vm-|verify:|stopped)' /tmp/waves-fatal.err | tr '\n' ' ')"
 fi
+# Issue 35: a NIC that leaves the intent. vm-a's second NIC (vethC, rxe2) is
+# dropped: diff names its unit and rule, the push removes them (and the
+# several-NIC script, vm-a being a one-NIC host now); vethA's stay.
+qosgen diff /qosgen/one-nic.yaml --host vm-a >/tmp/onenic.diff 2>&1
+qosgen push /qosgen/one-nic.yaml --host vm-a >/tmp/onenic.out 2>/tmp/onenic.err
+sed 's/^/@@ ONE-NIC /' /tmp/onenic.diff /tmp/onenic.err | head -6
+if grep -q '^\[differs\] persist: stale (.*90-qosgen-roce-qos-vethC.rules (gone)' /tmp/onenic.diff &&
+	[ ! -e /etc/udev/rules.d/90-qosgen-roce-qos-vethC.rules ] && [ ! -e /etc/systemd/system/qosgen-roce-qos-vethC@.service ] &&
+	[ ! -e /usr/local/lib/qosgen/roce-qos.sh ] && [ -f /usr/local/lib/qosgen/roce-qos-vethA.sh ] &&
+	[ -f /etc/udev/rules.d/90-qosgen-roce-qos-vethA.rules ]; then
+	result nic-removed-persistence-removed PASS "$(grep -o 'stale ([^;]*' /tmp/onenic.diff | head -1); now: $(ls /etc/udev/rules.d /usr/local/lib/qosgen | tr '\n' ' ')"
+else
+	result nic-removed-persistence-removed FAIL "diff: $(head -3 /tmp/onenic.diff | tr '\n' ' '); push: $(head -2 /tmp/onenic.err | tr '\n' ' '); now: $(ls /etc/udev/rules.d /usr/local/lib/qosgen /etc/systemd/system 2>&1 | tr '\n' ' ')"
+fi
 echo "@@ DONE"
 poweroff -f
