@@ -79,7 +79,7 @@ static int tcp_connect_or_accept(const struct probe_opts *o, char *err, size_t e
 	int rc = getaddrinfo(o->server ? NULL : o->peer, port, &hints, &ai);
 	if (rc != 0)
 		return qg_errf(err, errlen, "cannot resolve '%s': %s", o->peer ? o->peer : "any",
-			       gai_strerror(rc));
+			    gai_strerror(rc));
 	int fd = socket(ai->ai_family, ai->ai_socktype, 0), out = -1;
 	if (fd < 0) {
 		qg_errf(err, errlen, "socket: %s", strerror(errno));
@@ -88,7 +88,7 @@ static int tcp_connect_or_accept(const struct probe_opts *o, char *err, size_t e
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1) != 0)
 			qg_errf(err, errlen, "cannot listen on TCP port %d: %s", o->tcp_port,
-				strerror(errno));
+			     strerror(errno));
 		else if ((out = accept(fd, NULL, NULL)) < 0)
 			qg_errf(err, errlen, "accept: %s", strerror(errno));
 		close(fd);
@@ -105,7 +105,7 @@ static int tcp_connect_or_accept(const struct probe_opts *o, char *err, size_t e
 		}
 		if (out < 0) {
 			qg_errf(err, errlen, "cannot connect to %s:%d: %s", o->peer, o->tcp_port,
-				strerror(errno));
+			     strerror(errno));
 			if (fd >= 0)
 				close(fd);
 		}
@@ -188,13 +188,12 @@ static int write_loop(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, v
 			return qg_errf(err, errlen, "ibv_poll_cq failed");
 		for (int i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
-				return qg_errf(
-				    err, errlen,
-				    "RDMA WRITE %llu completed with '%s': the peer is "
-				    "unreachable or refused the QP (check the path MTU and "
-				    "the GID)",
-				    (unsigned long long)wc[i].wr_id,
-				    ibv_wc_status_str(wc[i].status));
+				return qg_errf(err, errlen,
+					    "RDMA WRITE %llu completed with '%s': the peer is "
+					    "unreachable or refused the QP (check the path MTU and "
+					    "the GID)",
+					    (unsigned long long)wc[i].wr_id,
+					    ibv_wc_status_str(wc[i].status));
 			uint64_t id = wc[i].wr_id + 1;
 			done = id; /* signalled ones complete in order on an RC QP */
 		}
