@@ -276,9 +276,21 @@ static void class_row(cJSON *rows, const struct qg_key *k, const struct qg_class
 			used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%d", i ? "," : "",
 						 c->dscp[i]);
 		row_str(rows, k->path, v, "given", k->doc);
-	} else if (c->ets.mode == QG_ETS_UNSET) {
-		row_str(rows, k->path, NULL, "default",
-			"not set: the switch keeps its ETS default");
+	} else if (!c->ets.given) {
+		/*
+		 * Not given: NVIDIA's RoCE default on every switch OS (model.h), so
+		 * that one intent schedules alike on all of them (issue 34).
+		 */
+		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
+		row_str(
+		    rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "default",
+		    c->ets.mode == QG_ETS_STRICT
+			? "not given: strict on every switch OS, NVIDIA's RoCE default for "
+			  "CNPs (Cumulus RoCE page, Onyx `show roce`: \"CNP Strict\")"
+			: "not given: WRR 50 on every switch OS, NVIDIA's RoCE default (Cumulus "
+			  "RoCE page, Onyx `show roce`: \"RoCE WRR 50%\"): a floor of 50 % of "
+			  "the bandwidth the strict classes leave; the other traffic classes "
+			  "share the rest (each target's rows)");
 	} else {
 		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
 		row_str(rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "given",
