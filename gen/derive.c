@@ -30,6 +30,22 @@ int qg_lossy_priority(const struct qg_qos *q)
 	return p;
 }
 
+void qg_priority_tcs(const struct qg_qos *q, int lossless_tc, int cnp_tc, int out[8])
+{
+	bool held[8] = {false};
+	held[lossless_tc] = true;
+	if (q->cnp && cnp_tc >= 0)
+		held[cnp_tc] = true;
+	int spare = 0;
+	while (spare < 7 && held[spare])
+		spare++;
+	for (int p = 0; p < 8; p++)
+		out[p] = held[p] ? spare : p;
+	out[q->lossless.priority] = lossless_tc;
+	if (q->cnp && cnp_tc >= 0)
+		out[q->cnpc.priority] = cnp_tc;
+}
+
 void qg_dscp_map_exact(const struct qg_qos *q, uint8_t out[64])
 {
 	if (!q->dscp_exact) {

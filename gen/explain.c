@@ -390,6 +390,23 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 				"its sender never pauses");
 		}
 	}
+	/*
+	 * Where the DSCPs of no class egress: one rule on every switch OS
+	 * (issue 34), shown with the classes at the intent's traffic classes
+	 * (a target whose OS reserves one says so in its own rows).
+	 */
+	int ptc[8];
+	qg_priority_tcs(q, q->lossless.traffic_class, q->cnp ? q->cnpc.traffic_class : -1, ptc);
+	size_t o = 0;
+	for (int p = 0; p < 8; p++)
+		o += (size_t)snprintf(v + o, sizeof(v) - o, "%s%d:%d", p ? " " : "", p, ptc[p]);
+	row_str(rows, "derived.priority_tc", v, "derived",
+		"switch-priority:traffic class on every switch OS: the classes' at their "
+		"traffic_class, every other p at p, Onyx's default map, which the onyx target "
+		"keeps (onyx.switch_priority_to_tc), so a DSCP of no class stays in its DSCP/8 "
+		"class on every hop (the lowest TC no "
+		"class holds where a class holds p); those classes share what the classes' ETS "
+		"weights leave, evenly");
 	qg_pfc_vector(q->lossless.priority, v);
 	snprintf(reason, sizeof(reason), "PFC on priority %d only, one digit per priority 0..7",
 		 q->lossless.priority);

@@ -91,11 +91,14 @@ void nvue_pfcwd_times(const struct qg_pfc_watchdog *wd, int *poll, int *robustne
 /* The share `nv set qos roce mode lossless` gives the RoCE class (RoCE page: "WRR 50%"). */
 #define NVUE_ROCE_DEFAULT_SHARE 50
 
-/* The traffic class of the switch-priorities no class holds (TC 0 unless a class holds it). */
-int nvue_lossy_tc(const struct qg_qos *q);
-/* The traffic class qosgen maps switch-priority sp to (all eight are written). */
+/* A class's traffic class on NVUE (cnp: the CNP class's, else the lossless one's). */
+int nvue_class_tc(const struct qg_qos *q, bool cnp);
+/* The traffic class qosgen maps each switch-priority to (all eight are written; gen/derive.h). */
+void nvue_priority_tcs(const struct qg_qos *q, int out[8]);
 int nvue_priority_tc(const struct qg_qos *q, int sp);
-/* The lossy class's share: 100 minus the classes' DWRR weights (< 1: check() refuses). */
+/* The traffic classes the switch-priorities of no class map to (lossy[tc]); how many. */
+int nvue_lossy_tcs(const struct qg_qos *q, bool lossy[8]);
+/* What they share: 100 minus the classes' DWRR weights (less than one each: check() refuses). */
 int nvue_lossy_share(const struct qg_qos *q);
 
 /* One traffic class of the egress scheduler qosgen writes: strict, or DWRR with a share. */

@@ -88,17 +88,18 @@ for case in "$here"/errors/*/; do
 	ok
 done
 # A lossless priority move on NVUE (issue 23): `build --check` of the moved
-# intent against the earlier output shows what goes back to NVUE's default,
-# not only what is added: switch-priority 3 to traffic class 0, traffic class
-# 3's ECN unset and its share gone, PFC off 3.
+# intent against the earlier output shows what goes back, not only what is
+# added: traffic class 3's ECN unset, its share now a lossy class's (switch-
+# priority 3 keeps its own traffic class, the rule of every OS: issue 34),
+# PFC off 3.
 mv_check=$("$Q" build "$here/cumulus-priority-move/intent.yaml" --check -o "$here/cumulus-fabric/expected" 2>/dev/null)
 missing=""
-for line in '+nv set qos egress-queue-mapping default-global switch-priority 3 traffic-class 0' \
-	'+nv unset qos congestion-control default-global traffic-class 3' \
-	'+nv unset qos egress-scheduler default-global traffic-class 3 bw-percent' \
-	'+nv set qos egress-scheduler default-global traffic-class 3 mode strict' \
+for line in '+nv unset qos congestion-control default-global traffic-class 3' \
+	'+nv set qos congestion-control default-global traffic-class 4 ecn enable' \
+	'+nv set qos egress-scheduler default-global traffic-class 3 bw-percent 5' \
+	'+nv set qos egress-scheduler default-global traffic-class 4 bw-percent 70' \
 	'-nv set qos pfc default-global switch-priority 3' \
-	'+nv set qos egress-scheduler default-global traffic-class 0 bw-percent 30' \
+	'+nv set qos egress-scheduler default-global traffic-class 0 bw-percent 5' \
 	'+          "3": null,'; do
 	printf '%s\n' "$mv_check" | grep -qxF -- "$line" || missing="$missing [$line]"
 done

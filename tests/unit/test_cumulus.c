@@ -349,9 +349,10 @@ static void test_pfcwd_times(void **state)
 
 /*
  * The owned state after a lossless priority move 3 -> 4 with weight 70, from
- * the read-back of the priority-3 build: switch-priority 3 back to traffic
- * class 0 (NVIDIA's procedure), traffic class 3's ECN unset, its share gone,
- * PFC and the pool on 4 only, and the shares adding up to exactly 100.
+ * the read-back of the priority-3 build: switch-priorities 3 and 4 on their
+ * own traffic classes (the rule of every OS, issue 34), traffic class 3's
+ * ECN unset and its share that of a lossy class, PFC and the pool on 4
+ * only, and the shares adding up to exactly 100.
  */
 static void test_priority_move(void **state)
 {
@@ -366,14 +367,12 @@ static void test_priority_move(void **state)
 	struct qg_buf json = {0};
 	nvue_emit_json(before, &json);
 	char *t = patch_text(&b, json.data);
-	assert_non_null(
-	    strstr(t, "nv set qos egress-queue-mapping default-global switch-priority 3 "
-		      "traffic-class 0\n"));
+	assert_null(strstr(t, "egress-queue-mapping"));
 	assert_non_null(strstr(t, "nv unset qos congestion-control default-global traffic-class 3\n"));
 	assert_non_null(
-	    strstr(t, "nv unset qos egress-scheduler default-global traffic-class 3 bw-percent\n"));
-	assert_non_null(
-	    strstr(t, "nv set qos egress-scheduler default-global traffic-class 3 mode strict\n"));
+	    strstr(t, "nv set qos egress-scheduler default-global traffic-class 3 bw-percent 5\n"));
+	assert_non_null(strstr(
+	    t, "nv set qos egress-scheduler default-global traffic-class 4 bw-percent 70\n"));
 	assert_non_null(strstr(t, "nv unset qos pfc default-global switch-priority 3\n"));
 	/*
 	 * The exact map: 34 stays on 4 and the rest of its block leaves it for
@@ -392,8 +391,10 @@ static void test_priority_move(void **state)
 		total += sched[tc].strict ? 0 : sched[tc].share;
 	assert_int_equal(total, 100);
 	assert_int_equal(sched[4].share, 70);
-	assert_int_equal(sched[0].share, 30);
-	assert_true(sched[3].strict);
+	for (int tc = 0; tc < 8; tc++)
+		if (tc != 4 && tc != 6)
+			assert_int_equal(sched[tc].share, 5); /* 30 among six */
+	assert_true(sched[6].strict);
 	free(t);
 	qg_buf_free(&json);
 	cJSON_Delete(before);
@@ -401,7 +402,11 @@ static void test_priority_move(void **state)
 	qg_model_free(&b);
 }
 
-/* A lossless class on traffic class 0: the other priorities go to the lowest free one. */
+/*
+ * The classes on traffic classes 0 and 1: every other priority p on TC p
+ * (issue 34), 0 and 1 on the lowest TC no class holds (2); the five lossy
+ * TCs share the 50 the lossless class's default leaves, 10 each.
+ */
 static void test_lossy_tc(void **state)
 {
 	(void)state;
@@ -410,11 +415,20 @@ static void test_lossy_tc(void **state)
 		"[16], pool: {name: roce, memory_percent: 50}}\n  cnp: {priority: 6, dscp: 48, "
 		"traffic_class: 1}\n" CUMULUS_SWITCH,
 		&m);
-	assert_int_equal(nvue_lossy_tc(&m.qos), 2);
-	assert_int_equal(nvue_priority_tc(&m.qos, 2), 0);
-	assert_int_equal(nvue_priority_tc(&m.qos, 6), 1);
-	assert_int_equal(nvue_priority_tc(&m.qos, 0), 2);
-	assert_int_equal(nvue_lossy_share(&m.qos), 50); /* lossless dwrr 50 (RoCE default), CNP strict */
+	static const int want[8] = {2, 2, 0, 3, 4, 5, 1, 7};
+	for (int p = 0; p < 8; p++)
+		assert_int_equal(nvue_priority_tc(&m.qos, p), want[p]);
+	bool lossy[8];
+	assert_int_equal(nvue_lossy_tcs(&m.qos, lossy), 5);
+	assert_int_equal(nvue_lossy_share(&m.qos),
+			 50); /* lossless dwrr 50 (the default), CNP strict */
+	struct nvue_tc_sched sched[8];
+	nvue_scheduler(&m.qos, sched);
+	for (int tc = 2; tc < 8; tc++)
+		if (tc != 6)
+			assert_true(lossy[tc] && !sched[tc].strict && sched[tc].share == 10);
+	assert_true(!lossy[6] && sched[6].strict);
+	assert_true(sched[1].strict && sched[0].share == 50);
 	qg_model_free(&m);
 }
 
@@ -427,11 +441,14 @@ static void test_explain_rows(void **state)
 	char *s = cJSON_PrintUnformatted(x);
 	assert_non_null(strstr(s, "\"key\":\"cumulus.pool\",\"value\":\"roce-lossless\""));
 	assert_non_null(strstr(s, "\"value\":\"150000..1500000 bytes\""));
-	/* The reference policy differs from `nv set qos roce` only in its ETS: none given. */
-	assert_non_null(strstr(s, "alone sets: nothing"));
+	/*
+	 * The reference policy differs from `nv set qos roce` only where the
+	 * rule of every OS puts the other switch-priorities (issue 34).
+	 */
+	assert_non_null(strstr(s, "alone sets: the other switch-priorities' traffic classes\""));
 	/* The final owned state in NVUE's terms. */
-	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.sp_tc\",\"value\":\"0->0 1->0 2->0 3->3 "
-				  "4->0 5->0 6->6 7->0\""));
+	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.sp_tc\",\"value\":\"0->0 1->1 2->2 3->3 "
+				  "4->4 5->5 6->6 7->7\""));
 	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.ecn\",\"value\":\"0:unset 1:unset "
 				  "2:unset 3:ecn 4:unset 5:unset 6:unset 7:unset\""));
 	assert_non_null(strstr(s, "(dwrr total 100%)"));

@@ -106,6 +106,43 @@ static void test_dscp_exact_fabric(void **state)
 }
 
 /* kB as 1000 bytes, for NVUE and SONiC alike: NVIDIA's RoCE defaults 150 KB = 150000 bytes. */
+/*
+ * Where the switch-priorities of no class egress, on every switch OS (issue
+ * 34): p on traffic class p, the lowest TC no class holds where a class
+ * holds p; and how their traffic classes share what the classes leave.
+ */
+static void test_priority_tcs_and_shares(void **state)
+{
+	(void)state;
+	struct qg_qos q = {.cnp = true};
+	q.lossless.priority = 3;
+	q.cnpc.priority = 6;
+	int tc[8];
+	qg_priority_tcs(&q, 3, 6, tc);
+	for (int p = 0; p < 8; p++)
+		assert_int_equal(tc[p], p); /* Onyx's default map, and so every OS's */
+	/* A class on another traffic class: the priority it leaves takes the lowest free TC. */
+	q.lossless.priority = 4;
+	qg_priority_tcs(&q, 3, 6, tc);
+	static const int moved[8] = {0, 1, 2, 0, 3, 5, 6, 7};
+	for (int p = 0; p < 8; p++)
+		assert_int_equal(tc[p], moved[p]);
+	/* No CNP class: only the lossless class's TC is held. */
+	q.cnp = false;
+	qg_priority_tcs(&q, 0, -1, tc);
+	assert_int_equal(tc[4], 0);
+	assert_int_equal(tc[0], 1);
+	assert_int_equal(tc[6], 6);
+	/* 50 among six: 9 9 8 8 8 8; nothing to split among none. */
+	int sum = 0;
+	for (int k = 0; k < 6; k++) {
+		assert_int_equal(qg_even_share(50, 6, k), k < 2 ? 9 : 8);
+		sum += qg_even_share(50, 6, k);
+	}
+	assert_int_equal(sum, 50);
+	assert_int_equal(qg_even_share(30, 0, 0), 0);
+}
+
 static void test_ecn_bytes(void **state)
 {
 	(void)state;
@@ -134,6 +171,7 @@ int main(void)
 	    cmocka_unit_test(test_ecn_bytes),
 	    cmocka_unit_test(test_dscp_map_exact),
 	    cmocka_unit_test(test_dscp_exact_fabric),
+	    cmocka_unit_test(test_priority_tcs_and_shares),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
