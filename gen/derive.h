@@ -78,9 +78,10 @@ int qg_lossy_priority(const struct qg_qos *q);
  * the intent's where its OS reserves one), every other priority p to TC p,
  * Onyx's default switch-priority-to-TC map, which the onyx target keeps (it
  * cites no remap command), so that the DSCPs of no class keep their DSCP/8
- * classes on every OS; where a class
- * holds TC p, to the lowest TC no class holds, so no lossy priority shares a
- * class's queue.
+ * classes on every OS; where a class holds TC p, to the lowest TC that
+ * neither a class nor another priority holds (the one a class's priority
+ * leaves), so every priority of no class keeps a queue of its own and none
+ * shares a class's.
  */
 void qg_priority_tcs(const struct qg_qos *q, int lossless_tc, int cnp_tc, int out[8]);
 /*

@@ -404,9 +404,9 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 		"switch-priority:traffic class on every switch OS: the classes' at their "
 		"traffic_class, every other p at p, Onyx's default map, which the onyx target "
 		"keeps (onyx.switch_priority_to_tc), so a DSCP of no class stays in its DSCP/8 "
-		"class on every hop (the lowest TC no "
-		"class holds where a class holds p); those classes share what the classes' ETS "
-		"weights leave, evenly");
+		"class on every hop (where a class holds p, the lowest TC neither a class nor "
+		"another priority holds: each a queue of its own); those classes share what the "
+		"classes' ETS weights leave, evenly");
 	qg_pfc_vector(q->lossless.priority, v);
 	snprintf(reason, sizeof(reason), "PFC on priority %d only, one digit per priority 0..7",
 		 q->lossless.priority);

@@ -90,6 +90,30 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 			 what, n, n);
 	}
 	/*
+	 * NVUE's RoCE mode reserves traffic class 3's egress buffer for RoCE
+	 * (NVUE_ROCE_TC, nvue_config.h): the lossless class stays there when
+	 * its priority moves, as the RoCE page's own procedure does. A class
+	 * given another one could lose packets at egress: refused, with what
+	 * to write instead.
+	 */
+	const struct qg_class *lc = &q->lossless, *cc = &q->cnpc;
+	if (lc->tc_given && lc->traffic_class != NVUE_ROCE_TC)
+		qg_error(d, lc->tc_pos,
+			 "qos.lossless.traffic_class %d: refused by cumulus: NVUE's RoCE mode "
+			 "(qos roce mode lossless) reserves the egress buffer of traffic class %d "
+			 "for RoCE, so a lossless class elsewhere would egress through the lossy "
+			 "pool; leave traffic_class out (cumulus keeps the lossless class on %d "
+			 "whatever its priority) or give %d",
+			 lc->traffic_class, NVUE_ROCE_TC, NVUE_ROCE_TC, NVUE_ROCE_TC);
+	/* (A lossless class given 3 too is the model's own error: the classes share no TC.) */
+	if (q->cnp && cc->tc_given && cc->traffic_class == NVUE_ROCE_TC &&
+	    !(lc->tc_given && lc->traffic_class == NVUE_ROCE_TC))
+		qg_error(d, cc->tc_pos,
+			 "qos.cnp.traffic_class %d: refused by cumulus: NVUE's RoCE mode reserves "
+			 "traffic class %d for the lossless class, which cumulus keeps there "
+			 "whatever its priority; give CNPs another traffic class, or leave it out",
+			 cc->traffic_class, NVUE_ROCE_TC);
+	/*
 	 * NVUE detects a storm after robustness polls (nvue_pfcwd_times): at
 	 * most NVUE_PFCWD_ROBUSTNESS_MAX polls (nv set qos pfc-watchdog
 	 * robustness 1-1000) at intervals of at most poll_ms. The intent's
@@ -250,7 +274,8 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 	qg_explain_row(x, "cumulus.owned.sp_tc", v,
 		       "egress-queue-mapping default-global, all 8 switch-priorities: the "
 		       "classes' to their traffic class, every other p to traffic class p (the "
-		       "lowest one no class holds where a class holds p), the one rule of every "
+		       "lowest one neither a class nor another priority holds where a class holds "
+		       "p), the one rule of every "
 		       "switch OS, so the DSCPs of no class keep their DSCP/8 classes as on Onyx, "
 		       "whose default map the onyx target keeps (docs/intent.md, \"One intent, one "
 		       "behaviour on "
@@ -396,6 +421,18 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		 "priority",
 		 q->pool_name);
 	qg_explain_row(x, "cumulus.pool", NVUE_POOL_LOSSLESS, reason);
+	/* Where RoCE mode's reserved egress buffer is, whatever the lossless priority. */
+	snprintf(v, sizeof(v), "%d (priority %d)", nvue_class_tc(q, false), q->lossless.priority);
+	snprintf(reason, sizeof(reason),
+		 "NVUE's RoCE mode reserves traffic class %d's egress buffer for RoCE "
+		 "(roce-reserved-egress, RoCE page, nv show qos roce); its procedure for moving "
+		 "the RoCE priority keeps the new one on traffic class %d, so cumulus does, "
+		 "whatever the lossless priority%s",
+		 NVUE_ROCE_TC, NVUE_ROCE_TC,
+		 q->cnp && nvue_class_tc(q, true) != q->cnpc.traffic_class
+		     ? "; the CNP priority 3 takes the traffic class the lossless priority leaves"
+		     : "");
+	qg_explain_row(x, "cumulus.lossless_tc", v, reason);
 	if (q->ecn) {
 		snprintf(v, sizeof(v), "%ld..%ld bytes", qg_ecn_bytes(q->ecn_min_kb),
 			 qg_ecn_bytes(q->ecn_max_kb));

@@ -46,10 +46,13 @@ static void member(cJSON *set, int key)
 	childn(set, key);
 }
 
-/* A class's traffic class on NVUE: its traffic_class. */
 int nvue_class_tc(const struct qg_qos *q, bool cnp)
 {
-	return cnp ? q->cnpc.traffic_class : q->lossless.traffic_class;
+	if (!cnp)
+		return q->lossless.tc_given ? q->lossless.traffic_class : NVUE_ROCE_TC;
+	if (q->cnpc.tc_given || q->cnpc.traffic_class != NVUE_ROCE_TC)
+		return q->cnpc.traffic_class;
+	return q->lossless.priority; /* CNPs on priority 3: the lossless priority's number */
 }
 
 void nvue_priority_tcs(const struct qg_qos *q, int out[8])
@@ -62,7 +65,9 @@ void nvue_priority_tcs(const struct qg_qos *q, int out[8])
 	 * (RoCE page, "Default RoCE Configuration"), which an Onyx switch of
 	 * the fabric would not follow. A priority the intent no
 	 * longer holds goes back to its own traffic class, or, where a class
-	 * holds that one, the lowest one no class holds.
+	 * holds that one, the lowest one neither a class nor another priority
+	 * holds (the one the lossless priority leaves when NVUE_ROCE_TC holds
+	 * its own).
 	 */
 	qg_priority_tcs(q, nvue_class_tc(q, false), q->cnp ? nvue_class_tc(q, true) : -1, out);
 }

@@ -9,7 +9,10 @@
 # has the watchdog on: off, the switch's timers are not qosgen's), and the
 # last intent's ports; a port an intent drops is no longer owned. Port roles
 # (issue 28) are in both: their qosgen-<role> profiles in the qos tree, their
-# bindings on the ports, so a role gone must leave neither behind.
+# bindings on the ports, so a role gone must leave neither behind. After each
+# history, the lossless priority must egress on the traffic class whose
+# buffer NVUE's RoCE mode reserves (the simulator's `nv show qos roce
+# pool-map`, tests/sim/NVUE.md), however far it moved.
 # Usage: nvue_history.sh BUILD  (NVUE_HISTORY_ONLY=TEXT: the cases named with TEXT)
 set -u
 # shellcheck source=tests/e2e/lib.sh
@@ -83,6 +86,25 @@ sys.exit(1)
 PY
 }
 
+# reserved PRIORITY: the switch's lossless priority in RoCE mode's reserved
+# ingress pool, and its traffic class (the configuration's egress-queue-mapping,
+# $dir/history.json) in the reserved egress pool; or what is not.
+reserved() {
+	curl -s --cacert "$dir/cert.pem" -u cumulus:e2e-pw \
+		"https://127.0.0.1:$nvport/nvue_v1/qos/roce/pool-map" >"$dir/pool-map.json"
+	python3 - "$dir/pool-map.json" "$dir/history.json" "$1" <<'PY'
+import json, sys
+pm, cfg, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+tc = str(cfg["qos"]["egress-queue-mapping"]["default-global"]["switch-priority"][p]["traffic-class"])
+ingress = (pm.get("roce-reserved-ingress") or {}).get("switch-priority") or {}
+egress = (pm.get("roce-reserved-egress") or {}).get("traffic-class") or {}
+if p in ingress and tc in egress:
+    sys.exit(0)
+print(f"  priority {p} on traffic class {tc}; RoCE mode reserves ingress {sorted(ingress)}, egress {sorted(egress)}")
+sys.exit(1)
+PY
+}
+
 # case NAME PORTS WATCHDOG "CHANGES A" "CHANGES B" ...: push each in turn on
 # one switch, the last alone on a factory switch; compare, then diff again.
 case_run() {
@@ -100,6 +122,11 @@ case_run() {
 	done
 	applied "$dir/history.json"
 	qg diff "$dir/i$k.yaml" --exit-code || why="$why second diff not empty: $(head -5 "$dir/out");"
+	# P: the last intent's lossless priority (intent() sets it).
+	if ! res=$(reserved "$P"); then
+		why="$why not on RoCE mode's reserved buffer:
+$res"
+	fi
 	nv_start
 	intent "$dir/last.yaml" "$changes"
 	qg push "$dir/last.yaml" || why="$why factory push: exit $? $(tail -2 "$dir/err");"
@@ -115,6 +142,10 @@ $cmp"
 p8=swp1,swp2,swp3,swp4,swp49s0,swp49s1,swp49s2,swp49s3
 case_run "lossless priority and DSCP moved (3/26 -> 4/34)" $p8 true "" "P=4 D=34"
 case_run "CNP moved (6/48 -> 5/40)" $p8 true "" "CP=5 CD=40"
+# NVUE's RoCE reservation (traffic class 3): the lossless class stays there and
+# CNPs on priority 3 take the traffic class the lossless priority leaves.
+case_run "lossless 3 -> 5 and CNP 6 -> 3 (the classes trade traffic classes)" $p8 true "" \
+	"P=5 D=40 CP=3 CD=24"
 case_run "ECN thresholds (150/1500 -> 200/2000)" $p8 true "" "EMIN=200 EMAX=2000"
 case_run "ETS weight (50 -> 70)" $p8 true "" "ETS='{mode: wrr, weight: 70}'"
 case_run "ETS mode (wrr 50 -> strict -> wrr 30)" $p8 true "" "ETS=strict" "ETS='{mode: wrr, weight: 30}'"

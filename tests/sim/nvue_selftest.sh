@@ -371,6 +371,8 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
     expect "GET ?rev=<id> reads the pending change" 200 '/memory-percent == 50'
     req GET "/qos/traffic-pool?rev=applied"
     expect "not applied yet: applied has only the default pool" 200 '/roce-lossless absent | /default-lossy/memory-percent == 100'
+    req GET "/qos/roce/pool-map"
+    expect "factory switch: RoCE mode off reserves nothing" 200 '/roce-reserved-egress absent | /roce-reserved-ingress absent'
 
     apply_rev "$R1"
     expect "apply without auto-prompt: accepted" 200 '/state == "apply"'
@@ -407,6 +409,25 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
     expect "save copies applied to startup" 200 '/roce-lossless/memory-percent == 50'
     req GET /revision
     expect "GET /revision lists the revision and startup" 200 "/$R1/state == \"applied\" | /startup/state == \"inactive\""
+
+    # RoCE mode's reservation (RoCE page, nv show qos roce, "RoCE pool config"):
+    # traffic class 3's egress buffer and the RoCE priority's ingress, which
+    # stay with traffic class 3 when the priority moves as the page's "Change
+    # RoCE Configuration" moves it (2 to traffic class 3, 3 to 0).
+    req GET "/qos/roce/pool-map"
+    expect "pool-map: RoCE mode reserves traffic class 3 and priority 3" 200 \
+        '/roce-reserved-egress/traffic-class/3 exists | /roce-reserved-ingress/switch-priority/3 exists | /lossy-default-ingress/switch-priority/3 absent | /lossy-default-egress/traffic-class/3 absent | /lossy-default-egress/traffic-class/6 exists'
+    req GET "/qos/roce/pool-map?rev=applied"
+    expect "pool-map is operational only" 404
+    new_rev; RM=$REV
+    req PATCH "/qos?rev=$(enc "$RM")" '{"traffic-pool": {"roce-lossless": {"switch-priority": {"3": null, "2": {}}}},
+      "pfc": {"default-global": {"switch-priority": {"3": null, "2": {}}}},
+      "egress-queue-mapping": {"default-global": {"switch-priority": {"2": {"traffic-class": 3}, "3": {"traffic-class": 0}}}}}'
+    apply_rev "$RM" ays
+    rev_state "$RM" applied
+    req GET "/qos/roce/pool-map"
+    expect "RoCE priority moved to 2: traffic class 3 still the reserved egress" 200 \
+        '/roce-reserved-ingress/switch-priority/2 exists | /roce-reserved-ingress/switch-priority/3 absent | /roce-reserved-egress/traffic-class/3 exists | /lossy-default-egress/traffic-class/2 absent'
 
     # schema refusals: 400 at PATCH time, problem body
     new_rev; R2=$REV

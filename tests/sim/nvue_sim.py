@@ -484,6 +484,46 @@ def semantic_issues(config, ports, refuse):
     return issues
 
 
+# ---------------------------------------------------------------------------
+# RoCE mode's buffer reservation, the operational `nv show qos roce pool-map`
+# ---------------------------------------------------------------------------
+
+# RoCE page (cumulus-linux-515 RDMA-over-Converged-Ethernet-RoCE.md), every
+# "RoCE pool config" table of `nv show qos roce` in a lossless mode and the
+# NVUE reference's `nv show qos roce pool-map` example: roce-reserved-egress
+# holds traffic class 3, whatever else is configured; its "Change RoCE
+# Configuration" moves the RoCE switch-priority from 3 to 2 by mapping 2 to
+# traffic class 3 (and 3 to 0), so the reserved egress buffer stays with
+# traffic class 3, not with a priority. roce-reserved-ingress holds the RoCE
+# switch-priorities (3 in every example: "Switch priority 3 allocated to RoCE
+# lossless traffic pool", "Default RoCE Configuration"; here the
+# roce-lossless traffic pool's, 3 where none is configured). The lossy modes
+# reserve nothing (the lossy-multi-tc example has lossy-default pools only).
+ROCE_RESERVED_TC = 3
+ROCE_LOSSLESS_MODES = ("lossless", "lossless-single-ipool")
+
+
+def roce_pool_map(config):
+    """The pools' members as NVUE sets ({"3": {}}); {} when RoCE mode reserves nothing."""
+    qos = filled_qos(config)
+    roce = qos.get("roce") or {}
+    if roce.get("enable") != "on" or roce.get("mode", "lossless") not in ROCE_LOSSLESS_MODES:
+        return {}
+    pool = (qos.get("traffic-pool") or {}).get("roce-lossless") or {}
+    roce_sp = {int(p) for p in (pool.get("switch-priority") or {"3": {}})}
+    eqm = ((qos.get("egress-queue-mapping") or {}).get("default-global") or {}).get(
+        "switch-priority") or {}
+    tcs = {int((eqm.get(str(p)) or {}).get("traffic-class", p)) for p in range(8)}
+    def members(ids):
+        return {str(i): {} for i in sorted(ids)}
+    return {
+        "lossy-default-ingress": {"switch-priority": members(set(range(8)) - roce_sp)},
+        "roce-reserved-ingress": {"switch-priority": members(roce_sp)},
+        "lossy-default-egress": {"traffic-class": members(tcs - {ROCE_RESERVED_TC})},
+        "roce-reserved-egress": {"traffic-class": members({ROCE_RESERVED_TC})},
+    }
+
+
 def refused_values(config, refuse):
     """--refuse-path fault injection: matching leaves present in the config."""
     found = []
@@ -869,6 +909,11 @@ class Handler(BaseHTTPRequestHandler):
             if name in query:
                 raise ApiError(400, f"Query parameter '{name}' is not modelled by the simulator")
         rev = query.get("rev")
+        if method == "GET" and path == ["qos", "roce", "pool-map"]:
+            # Operational only, as `nv show` is: RoCE mode's reservation (roce_pool_map).
+            if rev not in (None, "operational"):
+                raise ApiError(404, f"{API_BASE}/qos/roce/pool-map has no configuration (rev={rev})")
+            return 200, roce_pool_map(sim.applied), False
         if method == "GET":
             spec_at(path)
             if rev not in (None, "applied", "startup", "operational", "pending", "empty"):

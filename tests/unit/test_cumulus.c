@@ -349,10 +349,12 @@ static void test_pfcwd_times(void **state)
 
 /*
  * The owned state after a lossless priority move 3 -> 4 with weight 70, from
- * the read-back of the priority-3 build: switch-priorities 3 and 4 on their
- * own traffic classes (the rule of every OS, issue 34), traffic class 3's
- * ECN unset and its share that of a lossy class, PFC and the pool on 4
- * only, and the shares adding up to exactly 100.
+ * the read-back of the priority-3 build: the lossless class stays on traffic
+ * class 3, whose egress buffer NVUE's RoCE mode reserves (RoCE page, "Change
+ * RoCE Configuration": the new priority to traffic class 3), so its ECN
+ * stays; switch-priority 3 takes the traffic class 4 leaves (a queue of its
+ * own, the rule of every OS, issue 34); PFC and the pool on 4 only, and the
+ * shares adding up to exactly 100.
  */
 static void test_priority_move(void **state)
 {
@@ -367,12 +369,17 @@ static void test_priority_move(void **state)
 	struct qg_buf json = {0};
 	nvue_emit_json(before, &json);
 	char *t = patch_text(&b, json.data);
-	assert_null(strstr(t, "egress-queue-mapping"));
-	assert_non_null(strstr(t, "nv unset qos congestion-control default-global traffic-class 3\n"));
-	assert_non_null(
-	    strstr(t, "nv set qos egress-scheduler default-global traffic-class 3 bw-percent 5\n"));
+	assert_non_null(strstr(t,
+			       "nv set qos egress-queue-mapping default-global switch-priority 4 "
+			       "traffic-class 3\n"));
+	assert_non_null(strstr(t,
+			       "nv set qos egress-queue-mapping default-global switch-priority 3 "
+			       "traffic-class 4\n"));
+	assert_null(strstr(t, "congestion-control"));
 	assert_non_null(strstr(
-	    t, "nv set qos egress-scheduler default-global traffic-class 4 bw-percent 70\n"));
+	    t, "nv set qos egress-scheduler default-global traffic-class 3 bw-percent 70\n"));
+	assert_non_null(
+	    strstr(t, "nv set qos egress-scheduler default-global traffic-class 4 bw-percent 5\n"));
 	assert_non_null(strstr(t, "nv unset qos pfc default-global switch-priority 3\n"));
 	/*
 	 * The exact map: 34 stays on 4 and the rest of its block leaves it for
@@ -390,9 +397,9 @@ static void test_priority_move(void **state)
 	for (int tc = 0; tc < 8; tc++)
 		total += sched[tc].strict ? 0 : sched[tc].share;
 	assert_int_equal(total, 100);
-	assert_int_equal(sched[4].share, 70);
+	assert_int_equal(sched[3].share, 70);
 	for (int tc = 0; tc < 8; tc++)
-		if (tc != 4 && tc != 6)
+		if (tc != 3 && tc != 6)
 			assert_int_equal(sched[tc].share, 5); /* 30 among six */
 	assert_true(sched[6].strict);
 	free(t);
@@ -403,32 +410,73 @@ static void test_priority_move(void **state)
 }
 
 /*
- * The classes on traffic classes 0 and 1: every other priority p on TC p
- * (issue 34), 0 and 1 on the lowest TC no class holds (2); the five lossy
- * TCs share the 50 the lossless class's default leaves, 10 each.
+ * The lossless priority 2 on traffic class 3 (NVUE's RoCE reservation), CNPs
+ * given traffic class 1: every other priority p on TC p (issue 34), but 1
+ * and 3, whose TCs the classes hold, on the ones the classes' priorities
+ * leave (2, 6), each a queue of its own; the six lossy TCs share the 50 the
+ * lossless class's default leaves: 9 9 8 8 8 8 in TC order.
  */
 static void test_lossy_tc(void **state)
 {
 	(void)state;
 	struct qg_model m;
-	load_ok("version: 1\nfabric: f\nqos:\n  lossless: {priority: 2, traffic_class: 0, dscp: "
-		"[16], pool: {name: roce, memory_percent: 50}}\n  cnp: {priority: 6, dscp: 48, "
-		"traffic_class: 1}\n" CUMULUS_SWITCH,
+	load_ok("version: 1\nfabric: f\nqos:\n  lossless: {priority: 2, dscp: [16], pool: {name: "
+		"roce, memory_percent: 50}}\n  cnp: {priority: 6, dscp: 48, traffic_class: "
+		"1}\n" CUMULUS_SWITCH,
 		&m);
-	static const int want[8] = {2, 2, 0, 3, 4, 5, 1, 7};
+	static const int want[8] = {0, 2, 3, 6, 4, 5, 1, 7};
 	for (int p = 0; p < 8; p++)
 		assert_int_equal(nvue_priority_tc(&m.qos, p), want[p]);
 	bool lossy[8];
-	assert_int_equal(nvue_lossy_tcs(&m.qos, lossy), 5);
+	assert_int_equal(nvue_lossy_tcs(&m.qos, lossy), 6);
 	assert_int_equal(nvue_lossy_share(&m.qos),
 			 50); /* lossless dwrr 50 (the default), CNP strict */
 	struct nvue_tc_sched sched[8];
 	nvue_scheduler(&m.qos, sched);
-	for (int tc = 2; tc < 8; tc++)
-		if (tc != 6)
-			assert_true(lossy[tc] && !sched[tc].strict && sched[tc].share == 10);
-	assert_true(!lossy[6] && sched[6].strict);
-	assert_true(sched[1].strict && sched[0].share == 50);
+	static const int share[8] = {9, 0, 9, 50, 8, 8, 8, 8};
+	for (int tc = 0; tc < 8; tc++)
+		assert_int_equal(sched[tc].strict ? 0 : sched[tc].share, share[tc]);
+	assert_true(sched[1].strict && !lossy[1] && !lossy[3]);
+	qg_model_free(&m);
+}
+
+/*
+ * NVUE's RoCE reservation (traffic class 3): a lossless class given another
+ * traffic class is refused at the key, as are CNPs given 3; CNPs on priority
+ * 3 without one take the traffic class the lossless priority leaves.
+ */
+static void test_roce_reserved_tc(void **state)
+{
+	(void)state;
+	const char *head = "version: 1\nfabric: f\nqos:\n  lossless: {priority: 4, dscp: [34], "
+			   "pool: {name: roce, memory_percent: 50}";
+	char text[1024];
+	struct qg_model m;
+	struct qg_diags d;
+	snprintf(text, sizeof(text), "%s, traffic_class: 4}\n%s", head, CUMULUS_SWITCH);
+	load_ok(text, &m);
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
+	assert_true(diag_has(&d, "qos.lossless.traffic_class 4: refused by cumulus: NVUE's RoCE "
+				 "mode (qos roce mode lossless) reserves the egress buffer of "
+				 "traffic class 3"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	snprintf(text, sizeof(text), "%s}\n  cnp: {priority: 6, dscp: 48, traffic_class: 3}\n%s",
+		 head, CUMULUS_SWITCH);
+	load_ok(text, &m);
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
+	assert_true(diag_has(&d, "qos.cnp.traffic_class 3: refused by cumulus"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	snprintf(text, sizeof(text), "%s}\n  cnp: {priority: 3, dscp: 48}\n%s", head,
+		 CUMULUS_SWITCH);
+	load_ok(text, &m);
+	assert_int_equal(nvue_class_tc(&m.qos, false), 3);
+	assert_int_equal(nvue_class_tc(&m.qos, true), 4);
+	assert_int_equal(nvue_priority_tc(&m.qos, 4), 3);
+	assert_int_equal(nvue_priority_tc(&m.qos, 3), 4);
 	qg_model_free(&m);
 }
 
@@ -474,6 +522,7 @@ int main(void)
 	    cmocka_unit_test(test_pfcwd_times),
 	    cmocka_unit_test(test_priority_move),
 	    cmocka_unit_test(test_lossy_tc),
+	    cmocka_unit_test(test_roce_reserved_tc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
