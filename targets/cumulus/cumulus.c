@@ -288,13 +288,23 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 		       "traffic-pool roce-lossless, every other priority in default-lossy "
 		       "(NVUE's default pool)");
 	n = 0;
-	for (int tc = 0; tc < 8; tc++)
+	for (int tc = 0; q->ecn && tc < 8; tc++)
 		n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d:%s", tc ? " " : "", tc,
-				      q->ecn && tc == nvue_class_tc(q, false) ? "ecn" : "unset");
-	qg_explain_row(x, "cumulus.owned.ecn", v,
-		       "congestion-control default-global per traffic class: ECN (RED off) on "
-		       "the lossless class only, with the intent's ecn; every other class unset, "
-		       "back to NVUE's default (Quality of Service page, ECN)");
+				      tc == nvue_class_tc(q, false) ? "ecn" : "unset");
+	if (q->ecn)
+		qg_explain_row(
+		    x, "cumulus.owned.ecn", v,
+		    "congestion-control default-global per traffic class: ECN (RED off) "
+		    "on the lossless class only, with the intent's ecn; every other class "
+		    "unset (a configured default-global profile replaces NVUE's default, "
+		    "which marks traffic class 0: Quality of Service page, ECN)");
+	else
+		qg_explain_row(
+		    x, "cumulus.owned.ecn", "default-global unset",
+		    "no ecn: congestion-control default-global unset whole (and "
+		    "congestion-control with it where nothing else is there), so the "
+		    "switch has NVUE's default, ECN on traffic class 0 at 150000..1500000 "
+		    "bytes (Quality of Service page, ECN), as a factory switch does");
 	struct nvue_tc_sched sched[8];
 	nvue_scheduler(q, sched);
 	n = 0;
@@ -488,7 +498,8 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		qg_explain_row(x, "cumulus.pfc_watchdog", "disable",
 			       "each intent port's qos pfc-watchdog state disable (NVUE's "
 			       "default, written); the switch's polling-interval and robustness "
-			       "stay as they are");
+			       "unset, back to NVUE's defaults, 100 ms and 3 (Quality of Service "
+			       "page, PFC Watchdog), as on a factory switch");
 	} else {
 		qg_explain_row(x, "cumulus.pfc_watchdog", "-",
 			       "left as the switch has it: the intent gives no pfc_watchdog");

@@ -341,15 +341,25 @@ static void owned_qos(cJSON *qos, const struct qg_qos *q)
 	}
 
 	/*
-	 * ECN on the lossless class only; every other class unset, back to
-	 * NVUE's default (the Quality of Service page, ECN: the default-global
-	 * profile's traffic class 0 at 150000..1500000 bytes), so a class an
-	 * earlier intent made lossless loses the marking it had.
+	 * ECN on the lossless class only, every other class unset, so a class
+	 * an earlier intent made lossless loses the marking it had. Without ecn
+	 * the whole default-global profile is unset: NVUE's default profile
+	 * marks traffic class 0 (150000..1500000 bytes, RED off; Quality of
+	 * Service page, "Congestion Control (ECN)": "The default profile
+	 * (default-global) enables ECN by default on egress queue 0"), and a
+	 * configured default-global profile replaces that default (the same
+	 * section: configuring traffic classes 4, 5, 7 leaves those three, the
+	 * Linux tab's egress_queue_list = [4,5,7]), so only an unset profile
+	 * ends where a factory switch is.
 	 */
-	cJSON *cc =
-	    child(child(child(qos, "congestion-control"), NVUE_PROFILE), "traffic-class");
+	cJSON *ccs = child(qos, "congestion-control");
+	if (!q->ecn) {
+		null(ccs, NVUE_PROFILE);
+		return;
+	}
+	cJSON *cc = child(child(ccs, NVUE_PROFILE), "traffic-class");
 	for (int tc = 0; tc < 8; tc++) {
-		if (q->ecn && tc == nvue_class_tc(q, false)) {
+		if (tc == nvue_class_tc(q, false)) {
 			ecn_class(childn(cc, tc), q->ecn_min_kb, q->ecn_max_kb);
 		} else {
 			char k[4];
@@ -402,6 +412,15 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 		nvue_pfcwd_times(wd, &poll, &robustness);
 		num(pw, "polling-interval", poll);
 		num(pw, "robustness", robustness);
+	} else if (wd->state == QG_PFCWD_OFF) {
+		/*
+		 * Off, and owned: the switch's timers back to NVUE's defaults, 100
+		 * ms and 3 polls (Quality of Service page, PFC Watchdog: "The
+		 * default polling interval is 100 milliseconds. The default number
+		 * of polling intervals is 3."), by unsetting them, as a factory
+		 * switch has them.
+		 */
+		null(qos, "pfc-watchdog");
 	}
 	cJSON *ifs = child(root, "interface");
 	for (size_t k = 0; k < s->n_ports; k++) {

@@ -579,6 +579,48 @@ if start_sim --ports swp1-8 --prompt never --apply-delay 0.1; then
         '/congestion-control/profile == "my-red-profile" | /pfc absent'
 fi
 
+# --- 3c. NVUE's factory defaults: ECN on traffic class 0, the watchdog's timers ------
+# The QoS page (CumulusNetworks/docs cumulus-linux-514 Quality of Service _index.md @
+# 0d142afe6080): "Congestion Control (ECN)", "The default profile (default-global)
+# enables ECN by default on egress queue 0" at 150000/1500000 bytes, RED off, and a
+# configured default-global profile replacing it (traffic classes 4,5,7 shown alone);
+# "PFC Watchdog", "The default polling interval is 100 milliseconds. The default
+# number of polling intervals is 3." What a client must restore to end as a factory
+# switch (issue 35), as the filled read-back shows it (tests/sim/NVUE.md).
+if start_sim --ports swp1-8 --prompt never --apply-delay 0.1; then
+    req GET "/qos/congestion-control/default-global/traffic-class?rev=applied"
+    expect "factory: ECN on traffic class 0, 150000..1500000 bytes, RED off" 200 \
+        '/0/ecn == "enable" | /0/min-threshold == 150000 | /0/max-threshold == 1500000 | /0/red == "disable" | /3 absent'
+    req GET "/qos/pfc-watchdog?rev=applied"
+    expect "factory: the watchdog polls every 100 ms, 3 polls" 200 '/polling-interval == 100 | /robustness == 3'
+    req GET "/qos?rev=applied&filled=false"
+    expect "factory: none of it configured" 404
+    new_rev; R=$REV
+    req PATCH "/qos?rev=$(enc "$R")" '{"congestion-control": {"default-global": {"traffic-class": {"3": {"ecn": "enable",
+        "red": "disable", "min-threshold": 150000, "max-threshold": 1500000, "probability": 100}}}},
+      "pfc-watchdog": {"polling-interval": 200, "robustness": 3}}'
+    apply_rev "$R"
+    rev_state "$R" applied
+    req GET "/qos/congestion-control/default-global/traffic-class?rev=applied"
+    expect "default-global configured: its traffic class 3 replaces the default's 0" 200 '/3/ecn == "enable" | /0 absent'
+    req GET "/qos/pfc-watchdog?rev=applied"
+    expect "the watchdog's timers configured" 200 '/polling-interval == 200 | /robustness == 3'
+    new_rev; R=$REV
+    req PATCH "/qos/congestion-control/default-global/traffic-class?rev=$(enc "$R")" '{"3": null}'
+    apply_rev "$R"
+    rev_state "$R" applied
+    req GET "/qos/congestion-control/default-global?rev=applied"
+    expect "every class unset, the profile still configured: nothing marked" 200 '/traffic-class/0 absent'
+    new_rev; R=$REV
+    req PATCH "/qos?rev=$(enc "$R")" '{"congestion-control": null, "pfc-watchdog": null}'
+    apply_rev "$R"
+    rev_state "$R" applied
+    req GET "/qos/congestion-control/default-global/traffic-class/0?rev=applied"
+    expect "the profile unset: the default's traffic class 0 marked again" 200 '/ecn == "enable" | /min-threshold == 150000'
+    req GET "/qos/pfc-watchdog?rev=applied"
+    expect "the timers unset: NVUE's 100 ms x 3 again" 200 '/polling-interval == 100 | /robustness == 3'
+fi
+
 # --- 4. fault injection -------------------------------------------------------------
 if start_sim --prompt never --apply-delay 0.2 \
         --refuse-path 'qos/congestion-control/*/traffic-class/*/min-threshold=150000'; then

@@ -251,6 +251,10 @@ QOS_DEFAULTS = {
     "roce": {"enable": "off"},
     "traffic-pool": {"default-lossy": {"memory-percent": 100,
                                        "switch-priority": {str(i): {} for i in range(8)}}},
+    # Not in the 5.5.1 read-back (the watchdog came with 5.6): the QoS page's PFC
+    # Watchdog, "The default polling interval is 100 milliseconds. The default
+    # number of polling intervals is 3."
+    "pfc-watchdog": {"polling-interval": 100, "robustness": 3},
 }
 # Defaults of the OpenAPI schema (CL 5.3 schema-qos-ecn-qos-ecn-config) used by
 # the min < max check when a traffic class sets only one threshold.
@@ -417,7 +421,19 @@ def normalize(spec, value, path):
 # ---------------------------------------------------------------------------
 
 def filled_qos(config):
-    return deep_merge(QOS_DEFAULTS, config.get("qos") or {})
+    qos = config.get("qos") or {}
+    filled = deep_merge(QOS_DEFAULTS, qos)
+    # A configured default-global ECN profile replaces the default one, whose
+    # traffic class 0 is then no longer marked: the QoS page's "Congestion
+    # Control (ECN)" sets traffic classes 4,5,7 and shows those three alone,
+    # its Linux tab the same as default_ecn_red_conf.egress_queue_list =
+    # [4,5,7] in place of the default [0]. Configured but empty (every class
+    # unset), it marks nothing: the docs do not say; this is the stricter
+    # reading for a client, which must unset the profile to get the default back.
+    cc = qos.get("congestion-control")
+    if isinstance(cc, dict) and isinstance(cc.get("default-global"), dict):
+        filled["congestion-control"]["default-global"] = copy.deepcopy(cc["default-global"])
+    return filled
 
 
 def semantic_issues(config, ports, refuse):

@@ -480,6 +480,58 @@ static void test_roce_reserved_tc(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * Issue 35: from intent A (ECN, the watchdog on with its timers) to B (no
+ * ECN, the watchdog off) the switch ends as a factory switch with B: the
+ * whole default-global congestion-control profile unset (NVUE's default,
+ * ECN on traffic class 0, comes back), congestion-control itself where it
+ * held nothing else, and the watchdog's timers unset (NVUE's 100 ms x 3);
+ * another tool's profile there stays, and so does congestion-control.
+ */
+static void test_ecn_and_watchdog_removed(void **state)
+{
+	(void)state;
+	struct qg_model a, b;
+	load_ok(
+	    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: "
+	    "roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n  cnp: {priority: 6, "
+	    "dscp: 48}\n  pfc_watchdog: {detection_ms: 600}\n" CUMULUS_SWITCH,
+	    &a);
+	load_ok("version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: "
+		"roce, memory_percent: 50}}\n  pfc_watchdog: false\n" CUMULUS_SWITCH,
+		&b);
+	cJSON *before = nvue_config_from_model(&a, 0);
+	struct qg_buf json = {0};
+	nvue_emit_json(before, &json);
+	char *t = patch_text(&b, json.data);
+	assert_non_null(strstr(t, "nv unset qos congestion-control\n"));
+	assert_null(strstr(t, "congestion-control default-global"));
+	assert_non_null(strstr(t, "nv unset qos pfc-watchdog\n"));
+	free(t);
+	/* On a factory switch B sends neither: there is nothing to unset. */
+	t = patch_text(&b, "{\"system\": {\"hostname\": \"leaf1\"}}");
+	assert_null(strstr(t, "congestion-control"));
+	assert_null(strstr(t, "nv unset qos pfc-watchdog"));
+	free(t);
+	/* Another profile in congestion-control: only default-global goes. */
+	cJSON *cc = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(before, "qos"), "congestion-control");
+	cJSON *theirs =
+	    cJSON_AddObjectToObject(cJSON_AddObjectToObject(cc, "red-lossy"), "traffic-class");
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(theirs, "1"), "red", "enable");
+	qg_buf_free(&json);
+	json = (struct qg_buf){0};
+	nvue_emit_json(before, &json);
+	t = patch_text(&b, json.data);
+	assert_non_null(strstr(t, "nv unset qos congestion-control default-global\n"));
+	assert_null(strstr(t, "red-lossy"));
+	free(t);
+	qg_buf_free(&json);
+	cJSON_Delete(before);
+	qg_model_free(&a);
+	qg_model_free(&b);
+}
+
 static void test_explain_rows(void **state)
 {
 	(void)state;
@@ -523,6 +575,7 @@ int main(void)
 	    cmocka_unit_test(test_priority_move),
 	    cmocka_unit_test(test_lossy_tc),
 	    cmocka_unit_test(test_roce_reserved_tc),
+	    cmocka_unit_test(test_ecn_and_watchdog_removed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
