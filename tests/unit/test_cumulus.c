@@ -116,6 +116,16 @@ static char *patch_text(const struct qg_model *m, const char *readback)
 	return qg_buf_steal(&b, &len);
 }
 
+/* The commands that bring a switch holding the tree before (as the API's JSON) to m. */
+static char *patch_over(const struct qg_model *m, const cJSON *before)
+{
+	struct qg_buf json = {0};
+	nvue_emit_json(before, &json);
+	char *t = patch_text(m, json.data);
+	qg_buf_free(&json);
+	return t;
+}
+
 /*
  * NVUE's range keys are expanded; owned sets end exact; other pools keep
  * their memory and priorities, default-lossy gets the rest.
@@ -366,9 +376,7 @@ static void test_priority_move(void **state)
 		"weight: 70}}\n  cnp: {priority: 6, dscp: 48, ets: strict}\n" CUMULUS_SWITCH,
 		&b);
 	cJSON *before = nvue_config_from_model(&a, 0);
-	struct qg_buf json = {0};
-	nvue_emit_json(before, &json);
-	char *t = patch_text(&b, json.data);
+	char *t = patch_over(&b, before);
 	assert_non_null(strstr(t,
 			       "nv set qos egress-queue-mapping default-global switch-priority 4 "
 			       "traffic-class 3\n"));
@@ -403,7 +411,6 @@ static void test_priority_move(void **state)
 			assert_int_equal(sched[tc].share, 5); /* 30 among six */
 	assert_true(sched[6].strict);
 	free(t);
-	qg_buf_free(&json);
 	cJSON_Delete(before);
 	qg_model_free(&a);
 	qg_model_free(&b);
@@ -501,9 +508,7 @@ static void test_ecn_and_watchdog_removed(void **state)
 		"roce, memory_percent: 50}}\n  pfc_watchdog: false\n" CUMULUS_SWITCH,
 		&b);
 	cJSON *before = nvue_config_from_model(&a, 0);
-	struct qg_buf json = {0};
-	nvue_emit_json(before, &json);
-	char *t = patch_text(&b, json.data);
+	char *t = patch_over(&b, before);
 	assert_non_null(strstr(t, "nv unset qos congestion-control\n"));
 	assert_null(strstr(t, "congestion-control default-global"));
 	assert_non_null(strstr(t, "nv unset qos pfc-watchdog\n"));
@@ -519,14 +524,10 @@ static void test_ecn_and_watchdog_removed(void **state)
 	cJSON *theirs =
 	    cJSON_AddObjectToObject(cJSON_AddObjectToObject(cc, "red-lossy"), "traffic-class");
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(theirs, "1"), "red", "enable");
-	qg_buf_free(&json);
-	json = (struct qg_buf){0};
-	nvue_emit_json(before, &json);
-	t = patch_text(&b, json.data);
+	t = patch_over(&b, before);
 	assert_non_null(strstr(t, "nv unset qos congestion-control default-global\n"));
 	assert_null(strstr(t, "red-lossy"));
 	free(t);
-	qg_buf_free(&json);
 	cJSON_Delete(before);
 	qg_model_free(&a);
 	qg_model_free(&b);
