@@ -78,7 +78,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # that reached for libssh, libcurl or libxml2 would not link.
 CORE_SRCS := $(sort $(wildcard gen/*.c)) targets/onyx/onyx.c targets/onyx/onyx_config.c \
 	targets/onyx/onyx_parse.c targets/onyx/onyx_judge.c targets/onyx/onyx_diff.c \
-	targets/onyx/onyx_restore.c \
+	targets/onyx/onyx_restore.c targets/onyx/onyx_version.c \
 	targets/onyx/onyx_text.c targets/onyx/onyx_ports.c targets/host/linux.c \
 	targets/common/host_script.c
 PKG_CORE := yaml-0.1 libcjson libcrypto

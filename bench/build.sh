@@ -12,7 +12,13 @@
 # The 8-NIC fleet (issue 28, item 5): 10,000 hosts of eight NICs each against
 # 10,000 hosts of one, no switches, so that the NICs' cost alone is measured:
 # both times and their ratio (target: within 2x).
-# Usage: bench/build.sh BUILD [small|both|nics]  (default both; nics: that figure alone)
+# The headroom check (issue 34, headroom [BASE]): the 500 + 10,000 fabric as
+# above, built by this qosgen and, given BASE (another build directory, the
+# one before the headroom work), by BASE's, the median of 5 runs each, and
+# their ratio (target: at most 1.10); then the same fabric with every switch's
+# model and cable length given, so that every port's headroom is worked out,
+# against the plain one, and at 5,000 + 100,000 (linear: about 10x).
+# Usage: bench/build.sh BUILD [small|both|nics|headroom [BASE]]  (default both; nics: that figure alone)
 set -u
 BUILD=${1:-build}
 SIZES=${2:-both}
@@ -24,18 +30,23 @@ for tool in /usr/bin/time /usr/bin/python3; do
 	[ -x "$tool" ] || { echo "bench/build: $tool is missing ('make setup' installs it)"; exit 3; }
 done
 
-# fabric SWITCHES HOSTS FILE: one device per line, as a large site writes it.
+# fabric SWITCHES HOSTS FILE [proven]: one device per line, as a large site
+# writes it; proven: each switch with its model and cable length (issue 34).
 fabric() {
-	/usr/bin/python3 - "$1" "$2" "$3" <<'PY'
+	/usr/bin/python3 - "$1" "$2" "$3" "${4:-}" <<'PY'
 import sys
-n_sw, n_h, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+n_sw, n_h, path, proven = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+hw = ", model: SN2700, cable_length_m: 5" if proven else ""
 with open(path, "w") as f:
     f.write("version: 1\nfabric: bench\nqos:\n  lossless: {priority: 3, dscp: [26], pool: "
             "{name: roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n"
-            "  cnp: {priority: 6, dscp: 48, ets: strict}\nswitches:\n")
+            "  cnp: {priority: 6, dscp: 48, ets: strict}\n")
+    if proven:
+        f.write("acknowledge: [ignored-by-onyx-cable-length]\n")
+    f.write("switches:\n")
     for i in range(n_sw):
         f.write(f"  - {{name: sw{i:05d}, platform: onyx, address: 10.{i // 250}.{i % 250}.1, "
-                f"ports: [1/1-1/32]}}\n")
+                f"ports: [1/1-1/32]{hw}}}\n")
     f.write("hosts:\n")
     for i in range(n_h):
         f.write(f"  - {{name: gpu{i:06d}, platform: linux, function: pf, address: "
@@ -114,8 +125,44 @@ nics() {
 		"$n_secs" $((n_kb / 1024)) "$n_out" "$one_secs" $((one_kb / 1024)) "$one_out" "$ratio"
 }
 
+# median5 QOSGEN FABRIC: the median wall time of 5 builds, into med (and kb, the last's peak).
+median5() {
+	: >"$dir/times"
+	for _ in 1 2 3 4 5; do
+		rm -rf "$dir/out"
+		timed qosgen "$1" build "$2" -o "$dir/out"
+		echo "$secs" >>"$dir/times"
+	done
+	med=$(sort -n "$dir/times" | sed -n 3p)
+}
+
+headroom() { # [BASE]: the headroom check's cost
+	f=$dir/plain.yaml p=$dir/proven.yaml
+	fabric 500 10000 "$f"
+	fabric 500 10000 "$p" proven
+	median5 "$Q" "$f"
+	plain=$med
+	if [ -n "${1:-}" ]; then
+		base=$(cd "$1" && pwd)/qosgen
+		median5 "$base" "$f"
+		echo "$med $plain" | awk '{ printf "BENCH build headroom 500 switches + 10000 hosts: before %.2f s, after %.2f s (median of 5): after/before %.3fx (target <= 1.10)\n", $1, $2, ($1 > 0 ? $2 / $1 : 0) }'
+	fi
+	median5 "$Q" "$p"
+	proven=$med
+	echo "$plain $proven" | awk '{ printf "BENCH build headroom proven 500 switches (16,000 ports) + 10000 hosts: %.2f s against %.2f s unproven (median of 5): %.3fx\n", $2, $1, ($1 > 0 ? $2 / $1 : 0) }'
+	fabric 5000 100000 "$p" proven
+	rm -rf "$dir/out"
+	timed qosgen "$Q" build "$p" -o "$dir/out"
+	echo "$proven $secs" | awk '{ printf "BENCH build headroom proven 10x fabric: %.2f s, %.1fx the time (linear: about 10x)\n", $2, ($1 > 0 ? $2 / $1 : 0) }'
+	rm -rf "$dir/out" "$f" "$p"
+}
+
 if [ "$SIZES" = nics ]; then
 	nics
+	exit 0
+fi
+if [ "$SIZES" = headroom ]; then
+	headroom "${3:-}"
 	exit 0
 fi
 run 500 10000

@@ -89,6 +89,19 @@ static void put_device_text(FILE *f, const char *s, size_t len)
 	qg_buf_free(&b);
 }
 
+/* A switch's warnings (its own verdict's, targets/driver.h), one line each on stderr. */
+static void put_warnings(const char *prefix, const char *name, const struct qg_buf *w)
+{
+	for (size_t i = 0; i < w->len;) {
+		const char *nl = memchr(w->data + i, '\n', w->len - i);
+		size_t n = nl ? (size_t)(nl - (w->data + i)) : w->len - i;
+		fprintf(stderr, "%s%s: warning: ", prefix, name);
+		put_device_text(stderr, w->data + i, n);
+		fputc('\n', stderr);
+		i += n + 1;
+	}
+}
+
 /* The same, line by line: each line of s escaped and ended with a newline. */
 static void put_device_lines(FILE *f, const char *s, size_t len)
 {
@@ -182,6 +195,7 @@ static void *worker(void *arg)
 					     false);
 				fputc('\n', stderr);
 			}
+			put_warnings("qosgen diff: ", name, &j->r.warnings);
 			if (j->r.sent.len) {
 				if (p->n > 1)
 					printf("## %s\n", name);
@@ -191,6 +205,7 @@ static void *worker(void *arg)
 			fprintf(stderr, "%s: ", name);
 			put_job_text(stderr, p->m, j, j->r.message, strlen(j->r.message), false);
 			fputc('\n', stderr);
+			put_warnings("", name, &j->r.warnings);
 			if (p->po->dry_run && j->r.sent.len)
 				put_job_text(stdout, p->m, j, j->r.sent.data, j->r.sent.len, true);
 		}
@@ -218,6 +233,9 @@ static cJSON *device_json(const struct qg_model *m, const struct job *j)
 	/* What would change (a dry run, a diff) or was sent, one string per line. */
 	cli_json_lines(o, "lines", j->r.sent.data, j->r.sent.len);
 	cli_json_failed_settings(o, j->r.failed.data, j->r.failed.len);
+	/* A switch's own verdict's warnings, when it has any (targets/driver.h). */
+	if (j->r.warnings.len)
+		cli_json_lines(o, "warnings", j->r.warnings.data, j->r.warnings.len);
 	/* A host of several NICs: which NIC each nics[K] of its keys is (docs/json.md). */
 	const struct qg_host *h = j->kind == QG_DEVICE_HOST ? &m->hosts[j->index] : NULL;
 	cJSON *nics = h && h->n_nics > 1 ? cJSON_AddArrayToObject(o, "nics") : NULL;
@@ -665,6 +683,7 @@ int push_run(const struct qg_model *m, const struct push_opts *po)
 	for (size_t i = 0; i < n; i++) {
 		qg_buf_free(&jobs[i].r.sent);
 		qg_buf_free(&jobs[i].r.failed);
+		qg_buf_free(&jobs[i].r.warnings);
 	}
 	qg_diags_print(&d, stderr, false);
 	qg_diags_free(&d);

@@ -5,6 +5,7 @@
 
 #include "derive.h"
 #include "handoff.h"
+#include "headroom_report.h"
 #include "hash.h"
 #include "modeljson.h"
 #include "target.h"
@@ -25,6 +26,8 @@ int qg_build_check(const struct qg_model *m, struct qg_diags *d, struct qg_check
 	for (size_t t = 0; m->targets && m->targets[t]; t++)
 		if (m->targets[t]->check && qg_target_used(m, m->targets[t]))
 			m->targets[t]->check(m, d);
+	/* Issue 34: every switch's lossless headroom against its budget, with its OS's figures. */
+	qg_headroom_check(m, d);
 	bool passed = d->errors == before;
 	if (ok)
 		ok->m = passed ? m : NULL;
@@ -293,6 +296,9 @@ static int build_device(const struct qg_model *m, enum qg_device_kind kind, size
 			 name, grp->name);
 		rc = -EINVAL;
 	}
+	/* Issue 34: a switch's headroom, so that a pull request shows a change of it. */
+	if (rc == 0 && kind == QG_DEVICE_SWITCH)
+		cJSON_AddItemToObject(dev, "headroom", qg_headroom_json(m, i));
 	if (grp && rc == 0)
 		grp->n++;
 	qg_settings_free(&set);

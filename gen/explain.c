@@ -3,6 +3,8 @@
 
 #include "derive.h"
 #include "hash.h"
+#include "headroom.h"
+#include "headroom_report.h"
 #include "keys.h"
 #include "modeljson.h"
 #include "settings.h"
@@ -571,6 +573,23 @@ static void device_rows(cJSON *rows, const struct qg_model *m, const char *list,
 			continue;
 		const char *field = k->path + ll + 1, *why = k->doc;
 		bool given = qg_key_given(k, dev);
+		/* A switch whose target declares no versions has none to show. */
+		if (!strcmp(field, "os_version") && !((const char *)dev + k->offset)[0])
+			continue;
+		/* Issue 34: no model, and so no native speed: said, not guessed. */
+		const struct qg_switch *sw = host || !t ? NULL : &m->switches[i];
+		if (sw && !sw->model_given &&
+		    (!strcmp(field, "model") ||
+		     (!strcmp(field, "speed_gbps") && !sw->speed_given))) {
+			snprintf(key, sizeof(key), "switches.%s.%s", name, field);
+			of(row(rows, key, cJSON_CreateNull(), "default",
+			       !strcmp(field, "model")
+				   ? "not given: the switch's lossless headroom is not proven "
+				     "(headroom-unproven)"
+				   : "not given, and no model to take its native speed from"),
+			   name);
+			continue;
+		}
 		/* The port's protocol, the user's fallback, a default that names its source. */
 		if (!strcmp(field, "port")) {
 			snprintf(reason, sizeof(reason), "%s port", t->access ? t->access : "SSH");
@@ -642,6 +661,53 @@ static void role_rows(cJSON *rows, const struct qg_model *m, size_t i)
 	}
 }
 
+/*
+ * A switch's lossless headroom (issue 34): "headroom.NAME", its budget and
+ * use and the largest PG of its ports in no role, then "headroom.NAME.ROLE"
+ * for each role; the values are qg_headroom_json()'s, as plan.json has them.
+ */
+static void headroom_rows(cJSON *rows, const struct qg_model *m, size_t i)
+{
+	const struct qg_switch *s = &m->switches[i];
+	const struct qg_headroom_os *os = s->target->headroom;
+	cJSON *h = qg_headroom_json(m, i);
+	if (!h)
+		return;
+	cJSON *roles = cJSON_DetachItemFromObjectCaseSensitive(h, "roles");
+	char key[2 * QG_NAME_LEN + 16], reason[640];
+	const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h, "unproven"));
+	double use = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(h, "use_bytes"));
+	double budget = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(h, "budget_bytes"));
+	double unproven =
+	    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(h, "unproven_ports"));
+	if (!os || !s->model_given || unproven == (double)s->n_ports)
+		snprintf(reason, sizeof(reason), "not proven: %s (headroom-unproven)", why);
+	else
+		snprintf(
+		    reason, sizeof(reason),
+		    "%s (Spectrum-%d): %.0f of %.0f bytes, %s%s; the largest PG of the ports in "
+		    "no role (each role's below); figures: %s; budget: %s; shared headroom "
+		    "pool: %s",
+		    qg_switch_models[s->model], qg_switch_hw(s->model)->asic->generation, use,
+		    budget, use <= budget ? "fits" : "does not fit",
+		    why ? " (some ports not proven: headroom-unproven)" : "", os->method_source,
+		    os->budget_source, os->shared_pool);
+	snprintf(key, sizeof(key), "headroom.%s", s->name);
+	of(row(rows, key, h, "derived", reason), s->name);
+	cJSON *r;
+	cJSON_ArrayForEach(r, roles)
+	{
+		snprintf(key, sizeof(key), "headroom.%s.%s", s->name, r->string);
+		bool dflt = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "cable_default"));
+		snprintf(reason, sizeof(reason),
+			 "the largest lossless PG of the ports of role %s, and their sum "
+			 "(use_bytes)%s",
+			 r->string, dflt && os ? "; cable length: the OS's default" : "");
+		of(row(rows, key, cJSON_Duplicate(r, true), "derived", reason), s->name);
+	}
+	cJSON_Delete(roles);
+}
+
 cJSON *qg_explain_json(const struct qg_model *m)
 {
 	char hash[QG_SHA256_HEX], key[160], reason[96];
@@ -662,6 +728,7 @@ cJSON *qg_explain_json(const struct qg_model *m)
 		snprintf(reason, sizeof(reason), "%zu ports", s->n_ports);
 		of(row(rows, key, cJSON_CreateNumber((double)s->n_ports), "derived", reason),
 		   s->name);
+		headroom_rows(rows, m, i);
 	}
 	for (size_t i = 0; i < m->n_hosts; i++) {
 		device_rows(rows, m, "hosts[]", i);

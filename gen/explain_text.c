@@ -17,6 +17,31 @@ static const char *str_of(const cJSON *o, const char *key)
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
 }
 
+/*
+ * An object's members as "key=value", space-separated, those without a value
+ * left out: a headroom row's figures (issue 34).
+ */
+static void object_text(const cJSON *v, char *buf, size_t len)
+{
+	size_t o = 0;
+	const cJSON *c;
+	buf[0] = '\0';
+	cJSON_ArrayForEach(c, v)
+	{
+		if (o >= len)
+			break;
+		if (cJSON_IsNumber(c))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s=%.0f", o ? " " : "",
+					      c->string, c->valuedouble);
+		else if (cJSON_IsString(c))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", o ? " " : "", c->string,
+					      c->valuestring);
+		else if (cJSON_IsBool(c))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", o ? " " : "", c->string,
+					      cJSON_IsTrue(c) ? "true" : "false");
+	}
+}
+
 static void value_text(const cJSON *r, char *buf, size_t len)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "value");
@@ -24,6 +49,8 @@ static void value_text(const cJSON *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", v->valuestring);
 	else if (cJSON_IsNumber(v))
 		snprintf(buf, len, "%.0f", v->valuedouble);
+	else if (cJSON_IsObject(v))
+		object_text(v, buf, len);
 	else
 		snprintf(buf, len, "-");
 }
@@ -77,7 +104,7 @@ static const cJSON *host_row(const struct host_rows *h, size_t j, const char *sk
 
 static bool row_same(const cJSON *a, const cJSON *b)
 {
-	char va[256], vb[256];
+	char va[640], vb[640];
 	if (!a || !b)
 		return false;
 	value_text(a, va, sizeof(va));
@@ -114,7 +141,7 @@ static void group_text(struct qg_buf *out, const cJSON *g, struct host_rows *h, 
 	qg_buf_printf(out, "\nhosts of group %s (target %s): %zu host%s alike\n", str_of(g, "name"),
 		      str_of(g, "target"), n, n == 1 ? "" : "s");
 	print_header(out);
-	char value[256];
+	char value[640];
 	size_t cols = 0; /* the per-host columns after ADDRESS */
 	for (size_t j = 0; j < n0; j++) {
 		starred(str_of(h[0].v[j], "key"), h[0].name, sk[j], sizeof(sk[j]));
@@ -220,7 +247,7 @@ void qg_explain_text(const cJSON *explain, struct qg_buf *out)
 		}
 	}
 	print_header(out);
-	char value[256];
+	char value[640];
 	cJSON_ArrayForEach(r, rows)
 	{
 		const char *dev = str_of(r, "device");

@@ -211,6 +211,31 @@ static void load_nics(struct walk *w, struct qg_host *h, const struct qg_ynode *
 		nic->pos = def->pos;
 }
 
+/*
+ * How many NICs each host of a hosts entry has, from its text: `nics:`
+ * counted without expanding a range, 1 for the one-NIC shorthand, 0 on a
+ * platform whose hosts have none (or none known yet: reported when read).
+ * *at: the `nics` key, where a bound on them points, else the entry.
+ */
+static size_t entry_nics(const struct walk *w, const struct qg_ynode *item,
+			 const struct qg_ynode **at)
+{
+	const struct qg_ynode *p = item->kind == QG_Y_MAP ? walk_get(item, "platform") : NULL;
+	const struct qg_target *t = NULL;
+	*at = item;
+	for (size_t k = 0; p && p->kind == QG_Y_SCALAR && w->targets[k]; k++)
+		if (w->targets[k]->kind == QG_DEVICE_HOST && !strcmp(w->targets[k]->name, p->value))
+			t = w->targets[k];
+	if (!t || !target_has_nics(t))
+		return 0;
+	const struct qg_key *row = intent_nics_row(t);
+	const struct qg_ynode *key = row ? walk_get_key_node(item, row->path) : NULL;
+	if (!key)
+		return 1;
+	*at = key;
+	return intent_nics_count(walk_get(item, row->path), row);
+}
+
 /* How many hosts a hosts entry gives: a host list's size, else 1. */
 static size_t entry_hosts(const struct qg_ynode *item)
 {
@@ -346,11 +371,36 @@ void intent_hosts_load(struct walk *w, const struct qg_ynode *n)
 	 * A fabric's hosts are bounded (gen/bounds.h), named at the entry that
 	 * passes the bound: every host costs time, memory and output.
 	 */
-	size_t over = n->n_kids;
+	size_t over = n->n_kids, nics_over = n->n_kids, fabric_nics = 0, each = 0;
+	const struct qg_ynode *nics_at = NULL;
 	for (size_t i = 0; i < n->n_kids; i++) {
 		total += counts[i] = entry_hosts(n->kids[i]);
 		if (total > QG_HOSTS_MAX && over == n->n_kids)
 			over = i;
+		/* The fabric's NICs likewise, before any range is expanded (issue 36). */
+		const struct qg_ynode *at = n->kids[i];
+		size_t per = nics_over < n->n_kids ? 0 : entry_nics(w, n->kids[i], &at);
+		size_t add = per && counts[i] > SIZE_MAX / per ? SIZE_MAX : per * counts[i];
+		fabric_nics = add > SIZE_MAX - fabric_nics ? SIZE_MAX : fabric_nics + add;
+		if (fabric_nics > QG_FABRIC_NICS_MAX && nics_over == n->n_kids) {
+			nics_over = i;
+			nics_at = at;
+			each = per;
+		}
+	}
+	if (over == n->n_kids && nics_over < n->n_kids) {
+		char path[PATH_LEN];
+		size_t hosts = counts[nics_over];
+		entry_path(path, "hosts", n->kids[nics_over], nics_over, true, qg_name_ok);
+		qg_error(w->d, nics_at->pos,
+			 "%s: brings the fabric's RoCE NICs to %zu (here %zu host%s of %zu NIC%s), "
+			 "hosts times their NICs, ranges expanded; a fabric has at most %u NICs, "
+			 "which keeps its build bounded (docs/intent.md, \"Bounds\")",
+			 path, fabric_nics, hosts, hosts == 1 ? "" : "s", each,
+			 each == 1 ? "" : "s", QG_FABRIC_NICS_MAX);
+		w->hosts_refused = true;
+		free(counts);
+		return;
 	}
 	if (over < n->n_kids) {
 		char path[PATH_LEN];

@@ -11,6 +11,7 @@
 #include "hostlist.h"
 #include "warnings.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -203,6 +204,31 @@ static bool item_read(struct walk *w, const struct qg_ynode *item, const char *s
 		if (f[j].range)
 			qg_hostlist_free(&f[j].list);
 	return w->d->errors == errors;
+}
+
+size_t intent_nics_count(const struct qg_ynode *n, const struct qg_key *row)
+{
+	if (!n || n->kind != QG_Y_SEQ || !row)
+		return 1;
+	size_t total = 0;
+	for (size_t i = 0; i < n->n_kids; i++) {
+		const struct qg_ynode *item = n->kids[i];
+		size_t most = 1;
+		for (const struct qg_key *r = row->items; item->kind == QG_Y_MAP && r->path; r++) {
+			const struct qg_ynode *v = walk_get(item, r->path);
+			struct qg_hostlist hl;
+			char err[160];
+			if (!(r->type & QG_KEY_STRING) || !v || v->kind != QG_Y_SCALAR ||
+			    !qg_hostlist_is_pattern(v->value) ||
+			    qg_hostlist_parse(v->value, &hl, err, sizeof(err)) != 0)
+				continue;
+			if (hl.count > most)
+				most = hl.count;
+			qg_hostlist_free(&hl);
+		}
+		total = most > SIZE_MAX - total ? SIZE_MAX : total + most;
+	}
+	return total;
 }
 
 size_t intent_nics_read(struct walk *w, const struct qg_ynode *n, const char *path,

@@ -20,6 +20,14 @@ const struct qg_key *intent_nics_row(const struct qg_target *t);
  * be unique in the host; the NICs are at most QG_NICS_MAX. Returns how many
  * NICs out holds, 0 after reporting any problem.
  */
+/*
+ * How many NICs n, the value of `nics` with row's items, gives once read,
+ * counted from its text without expanding a range: each item the larger
+ * count of its names (a name that is no range, or not a valid one, counts
+ * 1: reading reports it). n not a list: 1. Saturates at SIZE_MAX.
+ */
+size_t intent_nics_count(const struct qg_ynode *n, const struct qg_key *row);
+
 size_t intent_nics_read(struct walk *w, const struct qg_ynode *n, const char *path,
 			const struct qg_key *row, const struct qg_nic *def,
 			struct qg_nic out[QG_NICS_MAX]);

@@ -9,6 +9,7 @@
 #include "intent_roles.h"
 
 #include "bounds.h"
+#include "intent_switches.h"
 #include "names.h"
 #include "ports.h"
 
@@ -272,6 +273,14 @@ static void read_role(struct roles_read *rr, const struct qg_ynode *key, const s
 	if ((n = walk_get(v, "ecn"))) {
 		walk_join(sub, path, "ecn");
 		read_ecn(rr, walk_get_key_node(v, "ecn"), n, sub, r);
+	}
+	/* Issue 34: its ports' speed, one the switch's model's ports take. */
+	if ((n = walk_get(v, "speed_gbps"))) {
+		const struct qg_switch *s = rr->s;
+		walk_join(sub, path, "speed_gbps");
+		rr->s->roles[r].speed_pos = walk_get_key_node(v, "speed_gbps")->pos;
+		intent_speed_read(w, n, sub, s->model_given ? qg_switch_hw(s->model) : NULL,
+				  &rr->s->roles[r].speed_gbps);
 	}
 }
 

@@ -9,7 +9,9 @@
 #include "intent_entry.h"
 #include "intent_roles.h"
 #include "names.h"
+#include "osversion.h"
 #include "ports.h"
+#include "switch_hw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +282,106 @@ static void check_endpoint(struct walk *w, const struct qg_ynode *item, const ch
 	qg_note(w->d, w->address_pos[k], "%s's address given here", first_path);
 }
 
+/* Digits with at most one dot: what YAML reads as an integer or a float. */
+static bool yaml_number(const char *v)
+{
+	const char *dot = strchr(v, '.');
+	return qg_version_ok(v) && (!dot || !strchr(dot + 1, '.'));
+}
+
+/*
+ * os_version (issue 34): the version the switch runs, which its target
+ * writes the dialect of. YAML reads a plain 5.10 as the number 5.1, and so
+ * would any other reader of the intent (an editor's schema, Ansible): a
+ * version that is a number to YAML is asked for quoted, never taken in one
+ * reader's spelling and another's value. A target that declares no
+ * versions takes none; one outside a target's range is refused with it.
+ */
+static void load_os_version(struct walk *w, const struct qg_ynode *n, const char *path,
+			    struct qg_switch *s)
+{
+	if (n->kind == QG_Y_SCALAR && n->plain && yaml_number(n->value)) {
+		qg_error(w->d, n->pos,
+			 "%s: %s is a number to YAML, not text (5.10 is 5.1 to other readers of "
+			 "the intent); quote it: \"%s\"",
+			 path, n->value, n->value);
+		return;
+	}
+	if (!walk_read_str(w, n, path, qg_version_ok, QG_VERSION_RULE, s->os_version,
+			   sizeof(s->os_version)))
+		return;
+	s->os_version_given = true;
+	s->os_version_pos = n->pos;
+	const struct qg_os_versions *vs = s->target ? s->target->versions : NULL;
+	if (s->target && !vs)
+		qg_error(w->d, n->pos,
+			 "%s: platform %s declares no OS versions, so it writes one dialect for "
+			 "all; leave os_version out",
+			 path, s->target->name);
+	else if (vs && !qg_os_version_supported(vs, s->os_version))
+		qg_error(w->d, n->pos, "%s: %s %s is not a version %s writes: %s to %s (%s)", path,
+			 vs->os, s->os_version, s->target->name, vs->oldest, vs->newest,
+			 vs->source);
+}
+
+/*
+ * model and speed_gbps (issue 34): the hardware, and the speed its ports
+ * run at (the model's native speed when not given), for their headroom. A
+ * speed is one of the model's ports', or without a model one the formula
+ * knows (gen/switch_hw.h).
+ */
+static void load_model(struct walk *w, const struct qg_ynode *item, const char *path,
+		       struct qg_switch *s)
+{
+	const struct qg_ynode *v;
+	char sub[PATH_LEN];
+	if ((v = walk_get(item, "model"))) {
+		walk_join(sub, path, "model");
+		int i = walk_read_enum(w, v, sub, qg_switch_models);
+		s->model_pos = v->pos;
+		if (i >= 0) {
+			s->model = i;
+			s->model_given = true;
+		}
+	}
+	const struct qg_switch_hw *hw = s->model_given ? qg_switch_hw(s->model) : NULL;
+	if ((v = walk_get(item, "speed_gbps"))) {
+		walk_join(sub, path, "speed_gbps");
+		s->speed_pos = v->pos;
+		if (intent_speed_read(w, v, sub, hw, &s->speed_gbps))
+			s->speed_given = true;
+	}
+	if (!s->speed_given && hw)
+		s->speed_gbps = hw->native_gbps;
+}
+
+bool intent_speed_read(struct walk *w, const struct qg_ynode *n, const char *path,
+		       const struct qg_switch_hw *hw, int *out)
+{
+	const struct qg_key *row = qg_key_find("switches[].speed_gbps");
+	int v;
+	if (!walk_read_int(w, n, path, row->lo, row->hi, &v))
+		return false;
+	char speeds[96];
+	qg_switch_hw_speeds(hw, speeds, sizeof(speeds));
+	if (hw && !qg_switch_hw_speed_ok(hw, v)) {
+		/* Its platform's folder: the SKU's parent, where platform.json is. */
+		const char *slash = strrchr(hw->sku, '/');
+		qg_error(w->d, n->pos,
+			 "%s: %d is not a speed of %s's ports: %s (sonic-buildimage "
+			 "%.*s/platform.json)",
+			 path, v, hw->model, speeds, (int)(slash - hw->sku), hw->sku);
+		return false;
+	}
+	if (!qg_speed_known(v)) {
+		qg_error(w->d, n->pos, "%s: %d is not an Ethernet speed qosgen knows: %s", path, v,
+			 speeds);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
 void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 {
 	const char *keys[TABLE_KEYS + 1];
@@ -341,6 +443,7 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 				    sub, ports, QG_PORTS_MAX);
 			}
 		}
+		load_model(w, item, path, s);
 		struct qg_pos *cable_src = NULL;
 		if ((v = walk_get(item, "cable_length_m")) && s->n_ports) {
 			walk_join(sub, path, "cable_length_m");
@@ -355,5 +458,13 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 			intent_roles_load(w, v, sub, s, cable_src);
 		}
 		free(cable_src);
+		if ((v = walk_get(item, "os_version"))) {
+			walk_join(sub, path, "os_version");
+			load_os_version(w, v, sub, s);
+		}
+		/* Not given: the target's newest, which its build is written for. */
+		if (!s->os_version_given && s->target && s->target->versions)
+			snprintf(s->os_version, sizeof(s->os_version), "%s",
+				 s->target->versions->newest);
 	}
 }

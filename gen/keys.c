@@ -12,6 +12,8 @@
 #include "derive.h"
 #include "model.h"
 #include "names.h"
+#include "osversion.h"
+#include "switch_hw.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -29,6 +31,8 @@
 #define MS .unit = "ms", .unit_spellings = "ms"
 /* ECN thresholds in kB: qos.lossless.ecn's and a port role's (issue 28) alike. */
 #define ECN_KB_RANGE 1, 100000
+/* A port speed: one of qg_speeds_gbps (gen/switch_hw.h), which the loader checks. */
+#define SPEED_GBPS QG_KEY_INT, 1, 800, .unit = "Gb/s", .unit_spellings = "g gb gbps"
 
 static const char *const trusts[] = {"dscp", "pcp", NULL};
 static const char *const strict[] = {"strict", NULL};
@@ -188,12 +192,33 @@ static const struct qg_key rows[] = {
      .doc = "the role's ports' cable length in metres; not also given by the switch's "
 	    "cable_length_m",
      .unit = "metres", .unit_spellings = "m"},
+    {"switches[].roles.*.speed_gbps", SPEED_GBPS,
+     .doc = "the role's ports' speed in Gb/s instead of the switch's, for their headroom"},
     {"switches[].roles.*.ecn", QG_KEY_MAP,
      .doc = "the role's ports' ECN thresholds instead of qos.lossless.ecn's, which must be on"},
     {"switches[].roles.*.ecn.min_kb", QG_KEY_INT, ECN_KB_RANGE, .required = true,
      .doc = "the queue depth in kB where ECN marking starts on the role's ports", KB},
     {"switches[].roles.*.ecn.max_kb", QG_KEY_INT, ECN_KB_RANGE, .required = true,
      .doc = "the queue depth in kB where every packet is marked; at least min_kb", KB},
+
+    {"switches[].os_version", QG_KEY_STRING, .rule = QG_VERSION_RULE,
+     .def = "the platform's newest supported version",
+     .doc = "the OS version the switch runs: its files are written in that version's dialect, "
+	    "and push refuses a switch that runs one of another dialect",
+     AT_TEXT(QG_KB_SWITCH, struct qg_switch, os_version), GIVEN(struct qg_switch, os_version_given),
+     .ok = qg_version_ok, .pattern = QG_VERSION_PATTERN},
+    /*
+     * Issue 34: the hardware and its ports' speed, for the lossless
+     * headroom (gen/headroom.h). Without a model the headroom is not
+     * proven: a warning, never a guess.
+     */
+    {"switches[].model", QG_KEY_ENUM, .values = qg_switch_models,
+     .doc = "the switch's hardware, an NVIDIA Spectrum model: its ASIC, ports and buffer, so that "
+	    "check can prove its lossless headroom fits",
+     AT(QG_KB_SWITCH, struct qg_switch, model)},
+    {"switches[].speed_gbps", SPEED_GBPS, .def = "the model's native port speed",
+     .doc = "its ports' speed in Gb/s, one the model's ports take, for their headroom",
+     AT(QG_KB_SWITCH, struct qg_switch, speed_gbps), GIVEN(struct qg_switch, speed_given)},
 
     {"hosts[]", QG_KEY_MAP,
      .doc = "a host, or a host list; each platform adds its own keys (its target's rows)"},

@@ -13,6 +13,7 @@
 #define QG_MODEL_H
 
 #include "diag.h"
+#include "osversion.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -135,8 +136,9 @@ struct qg_port_role {
 	bool ecn_given; /* ecn: given: its thresholds, else the policy's */
 	int ecn_min_kb, ecn_max_kb;
 	int cable_m; /* 0: not given */
+	int speed_gbps; /* 0: not given, the switch's (issue 34) */
 	/* The role's name, its cable_length_m and its ecn: where a target lacking them says so. */
-	struct qg_pos pos, cable_pos, ecn_pos;
+	struct qg_pos pos, cable_pos, ecn_pos, speed_pos;
 };
 
 struct qg_switch {
@@ -164,7 +166,24 @@ struct qg_switch {
 	struct qg_port_role *roles;
 	size_t n_roles;
 	uint8_t *port_role;
-	struct qg_pos pos, ports_pos, cable_pos, roles_pos;
+	/*
+	 * os_version (issue 34): the OS version the switch runs, whose dialect
+	 * its files are written in; when not given, its target's newest
+	 * (gen/osversion.h), "" for a target that declares no versions.
+	 */
+	char os_version[QG_VERSION_LEN];
+	bool os_version_given;
+	/*
+	 * model (issue 34): the switch's hardware, an index of
+	 * qg_switch_models (gen/switch_hw.h), for its headroom. speed_gbps:
+	 * its ports' speed, given or, with a model, the model's native speed;
+	 * 0 without either. A role's speed_gbps replaces it on its ports.
+	 */
+	int model;
+	bool model_given;
+	int speed_gbps;
+	bool speed_given;
+	struct qg_pos pos, ports_pos, cable_pos, roles_pos, os_version_pos, model_pos, speed_pos;
 };
 
 enum qg_qos_tool { QG_TOOL_MLNX_QOS, QG_TOOL_DCB };

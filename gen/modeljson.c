@@ -6,6 +6,7 @@
 #include "fixed.h"
 #include "keys.h"
 #include "ports.h"
+#include "switch_hw.h"
 #include "target.h"
 
 #include <stdio.h>
@@ -232,6 +233,12 @@ static cJSON *roles_json(const struct qg_switch *s)
 		cJSON_AddItemToObject(ro, "ports", qg_role_ports_json(s, order[j]));
 		if (role->cable_m)
 			cJSON_AddNumberToObject(ro, "cable_length_m", role->cable_m);
+		/*
+		 * Only where it is not the switch's: a role that writes the
+		 * switch's speed is the role that leaves it out.
+		 */
+		if (role->speed_gbps && role->speed_gbps != s->speed_gbps)
+			cJSON_AddNumberToObject(ro, "speed_gbps", role->speed_gbps);
 		if (role->ecn_given) {
 			cJSON *e = cJSON_AddObjectToObject(ro, "ecn");
 			cJSON_AddNumberToObject(e, "min_kb", role->ecn_min_kb);
@@ -306,6 +313,21 @@ cJSON *qg_model_json(const struct qg_model *m)
 		/* Left out without roles: switches of older intents hash as before. */
 		if (s->n_roles)
 			cJSON_AddItemToObject(o, "roles", roles_json(s));
+		/*
+		 * Given only: a build for the target's newest is the same whether
+		 * or not the intent names it, and older intents hash as before.
+		 */
+		if (s->os_version_given)
+			cJSON_AddStringToObject(o, "os_version", s->os_version);
+		/*
+		 * Issue 34: left out when the intent gives neither, so that
+		 * older intents hash as before; with a model, its speed as it
+		 * resolves, so that writing the native speed is leaving it out.
+		 */
+		if (s->model_given)
+			cJSON_AddStringToObject(o, "model", qg_switch_models[s->model]);
+		if (s->model_given || s->speed_given)
+			cJSON_AddNumberToObject(o, "speed_gbps", s->speed_gbps);
 		cJSON_AddItemToArray(sw, o);
 	}
 

@@ -18,8 +18,10 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "headroom.h"
 #include "keys.h"
 #include "model.h"
+#include "osversion.h"
 #include "outset.h"
 #include "ports.h"
 #include "settings.h"
@@ -137,6 +139,24 @@ struct qg_target {
 	 * limit of its own (QG_DEFAULT_SWITCH_MTU).
 	 */
 	int switch_mtu_max;
+	/*
+	 * Switches: the OS versions the target writes and the dialects between
+	 * them (issue 34, gen/osversion.h), each with its release notes. The
+	 * core refuses an os_version outside them and fills in the newest when
+	 * the intent gives none; emit() writes the switch's os_version's
+	 * dialect, and the push refuses a switch whose running version speaks
+	 * another (targets/engine.c). NULL: the target declares no versions,
+	 * and an os_version given for its switches is refused.
+	 */
+	const struct qg_os_versions *versions;
+	/*
+	 * Switches: what the OS does with a lossless port's headroom (issue 34,
+	 * gen/headroom.h): whose figure sizes it, the cable length it takes
+	 * when the intent gives none, what holds it; each with its source.
+	 * NULL: the target declares nothing, and its switches' headroom is
+	 * not proven (a warning, headroom-unproven).
+	 */
+	const struct qg_headroom_os *headroom;
 	/*
 	 * Report what this target cannot express, at the intent's positions;
 	 * called once when at least one device uses the target. NULL: takes all.

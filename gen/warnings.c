@@ -26,6 +26,10 @@ static const struct qg_warning_info table[QG_W_COUNT] = {
 			      "a cnp class without ecn: nothing marks ECN, so no CNP is sent"},
     [QG_W_QOS_TOOL_IGNORED_FOR_VF] = {"qos-tool-ignored-for-vf", QG_WS_INTENT,
 				      "a host's qos_tool is ignored for function vf"},
+    [QG_W_HEADROOM_UNPROVEN] =
+	{"headroom-unproven", QG_WS_INTENT,
+	 "a switch's lossless headroom cannot be proven: no model, or a port "
+	 "without a cable length its OS has no default for"},
     [QG_W_STALE_ACKNOWLEDGEMENT] = {"stale-acknowledgement", QG_WS_ACKNOWLEDGE,
 				    "the intent acknowledges a warning it does not trigger"},
     [QG_W_READBACK_OTHER_HOSTNAME] = {"readback-other-hostname", QG_WS_READBACK,

@@ -181,7 +181,8 @@ json.dump(db, open(sys.argv[2], "w"), indent=4)
 
 	# leaf-nvue: the NVUE simulator over HTTPS with a certificate for
 	# 127.0.0.1 made here; its password is made here too, and reaches the
-	# simulator and qosgen through the environment only.
+	# simulator and qosgen through the environment only. It runs Cumulus
+	# Linux 5.16.0, the release examples/sim-fabric.yaml gives it (issue 34).
 	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$dir/run/nvue-key.pem" -out "$dir/ca.pem" \
 		-days 30 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >/dev/null 2>&1 ||
 		fail "cannot make the NVUE simulator's certificate (openssl)"
@@ -189,7 +190,7 @@ json.dump(db, open(sys.argv[2], "w"), indent=4)
 	printf -- '- set:\n    system:\n      hostname: leaf-nvue\n' >"$dir/run/nvue-startup.yaml"
 	NVUE_SIM_USER=cumulus NVUE_SIM_PASSWORD=$password "$PY" "$top/tests/sim/nvue_sim.py" \
 		--port 0 --port-file "$dir/run/nvue-port" --cert "$dir/ca.pem" --key "$dir/run/nvue-key.pem" \
-		--ports swp1-32 --apply-delay 0.2 --config "$dir/run/nvue-startup.yaml" \
+		--ports swp1-32 --apply-delay 0.2 --config "$dir/run/nvue-startup.yaml" --version 5.16.0 \
 		>"$dir/run/nvue.log" 2>&1 &
 	echo "leaf-nvue $!" >>"$dir/run/pids"
 	# Up to 20 s: Python's start on a loaded 2-core machine took more than 5.

@@ -46,6 +46,13 @@ struct qg_push_result {
 	 * print it) and bounded (targets/common/script_push.c); empty otherwise.
 	 */
 	struct qg_buf failed;
+	/*
+	 * A switch: what its own verdict tolerates but the operator should
+	 * know, one line each (issue 34: the headroom the switch computed
+	 * against qosgen's, beyond the tolerance). It may hold the device's
+	 * words: cli/ escapes them when it prints them. The state stands.
+	 */
+	struct qg_buf warnings;
 };
 
 /*

@@ -84,6 +84,40 @@ static void save(struct txn *t)
 	}
 }
 
+static void roll_back(struct txn *t);
+static void settle(struct txn *t, int how);
+
+/*
+ * The latest read-back is in sync: the switch's own verdict decides (issue
+ * 34). Held: saved. Refused: rolled back as any failure, since a state the
+ * switch does not hold is not the intent's, however its configuration
+ * reads. Unread: what it holds is unknown, as after a lost step.
+ */
+static void converge(struct txn *t)
+{
+	if (!t->ops->verdict) {
+		save(t);
+		return;
+	}
+	int rc = t->ops->verdict(t->dev, t->r, t->err, sizeof(t->err));
+	if (rc == QG_STEP_OK) {
+		save(t);
+		return;
+	}
+	/* A cause of its own; an earlier step's failure, when there was one, stays first. */
+	size_t used = strlen(t->cause);
+	snprintf(t->cause + used, sizeof(t->cause) - used, "%s%s", used ? "; " : "",
+		 rc == QG_STEP_REFUSED ? "read back in sync, but the switch refuses it: "
+				       : "read back in sync, but the switch's own verdict "
+					 "could not be read: ");
+	used = strlen(t->cause);
+	snprintf(t->cause + used, sizeof(t->cause) - used, "%s", t->err);
+	if (rc == QG_STEP_REFUSED)
+		roll_back(t);
+	else
+		settle(t, QG_STEP_LOST);
+}
+
 /*
  * Back to what the first read-back showed, from the latest read-back, and
  * proven by one more: RESTORED, or NOT RESTORED with why.
@@ -156,7 +190,7 @@ static void settle(struct txn *t, int how)
 	if (how == QG_STEP_LOST) {
 		roll_back(t);
 	} else if (at == QG_AT_INTENT) {
-		save(t);
+		converge(t);
 	} else if (how == QG_STEP_TIMED_OUT) {
 		snprintf(what, sizeof(what), "outcome unknown: %s may still be applying",
 			 t->ops->applier);
@@ -171,6 +205,31 @@ static void settle(struct txn *t, int how)
 	}
 }
 
+/*
+ * The OS version first (issue 34): a switch that speaks another dialect
+ * than its files were built for would read back and take them in words it
+ * does not mean. 0 to go on; -1 when r says why nothing was sent.
+ */
+static int check_version(struct txn *t, const struct qg_switch *sw)
+{
+	const struct qg_os_versions *vs = sw && sw->target ? sw->target->versions : NULL;
+	if (!t->ops->os_version || !vs)
+		return 0;
+	char running[QG_VERSION_LEN], msg[768];
+	int rc = t->ops->os_version(t->dev, running, sizeof(running), t->err, sizeof(t->err));
+	if (rc != QG_STEP_OK) {
+		t->r->state = rc < 0 ? QG_PUSH_UNREACHABLE : QG_PUSH_UNCHANGED;
+		qg_push_say(t->r, "cannot read the switch's OS version (%s); nothing sent", t->err);
+		return -1;
+	}
+	if (qg_os_version_match(vs, sw->os_version, running, msg, sizeof(msg)) != 0) {
+		t->r->state = QG_PUSH_UNCHANGED;
+		qg_push_say(t->r, "%s; nothing sent", msg);
+		return -1;
+	}
+	return 0;
+}
+
 /* Everything before the first change: 0 to go on and apply, -1 when r says how it ended. */
 static int prepare(struct txn *t, const struct qg_access *a, const struct qg_switch *sw,
 		   bool dry_run)
@@ -182,6 +241,8 @@ static int prepare(struct txn *t, const struct qg_access *a, const struct qg_swi
 		qg_push_say(r, "%s", t->err);
 		return -1;
 	}
+	if (check_version(t, sw) != 0)
+		return -1;
 	int rc = ops->read_back(t->dev, QG_READ_BEFORE, t->err, sizeof(t->err));
 	if (rc != QG_STEP_OK) {
 		/* Never read, so never reached as far as a push goes. */
@@ -199,6 +260,20 @@ static int prepare(struct txn *t, const struct qg_access *a, const struct qg_swi
 		return -1;
 	}
 	if (r->lines_planned == 0) {
+		/* In sync as written: in sync only if the switch holds it too. */
+		rc = ops->verdict ? ops->verdict(t->dev, r, t->err, sizeof(t->err)) : QG_STEP_OK;
+		if (rc != QG_STEP_OK) {
+			r->state = QG_PUSH_FAILED;
+			qg_push_say(
+			    r,
+			    rc == QG_STEP_REFUSED
+				? "configured as the intent says, but the switch refuses it: "
+				  "%s; nothing sent"
+				: "configured as the intent says, but the switch's own verdict "
+				  "could not be read (%s); nothing sent",
+			    t->err);
+			return -1;
+		}
 		r->state = QG_PUSH_IN_SYNC;
 		ops->say(t->dev, r);
 		return -1;
@@ -241,7 +316,7 @@ int qg_push_run(const struct qg_push_ops *ops, void *dev, const struct qg_access
 				 t.err);
 			settle(&t, QG_STEP_LOST);
 		} else if (ops->compare(dev) == QG_AT_INTENT) {
-			save(&t);
+			converge(&t);
 		} else {
 			char why[512] = "";
 			if (ops->why)

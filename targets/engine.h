@@ -2,9 +2,10 @@
 /*
  * The push transaction of a switch, written once for every switch driver:
  *
- *   open -> read back -> hostname -> judge + plan -> (dry run stops here)
- *   -> checkpoint -> apply -> read back: in sync? -> save
- *                              not in sync: roll back -> read back -> RESTORED / NOT RESTORED
+ *   open -> OS version -> read back -> hostname -> judge + plan -> (dry run stops here)
+ *   -> checkpoint -> apply -> read back: in sync? -> the switch's verdict: held? -> save
+ *                              not in sync, or refused: roll back -> read back
+ *                                                       -> RESTORED / NOT RESTORED
  *
  * A driver is an adapter: a const struct qg_push_ops over its own session
  * (an opaque pointer), the transport inside it. The engine owns every
@@ -29,8 +30,12 @@
 /* How one step that talks to the device ended. */
 enum qg_step {
 	QG_STEP_OK = 0,
-	/* the device answered no, or an answer that does not parse: the step took no effect
-	 * beyond what the result counts (r->lines_sent for apply) */
+	/* the device answered no, or an answer that does not parse, and the step is over: it
+	 * took no effect beyond what the result counts (r->lines_sent for apply), and nothing
+	 * of it can still take effect later. A step that goes on on the device after its
+	 * answer (NVUE's apply) is REFUSED only once the device says it ended so; until
+	 * then it is TIMED_OUT, never REFUSED, or the read-back could find it not yet
+	 * applied and say UNCHANGED (issue 36) */
 	QG_STEP_REFUSED = 1,
 	QG_STEP_LOST = -1,	/* the connection failed: the step may or may not have run */
 	QG_STEP_TIMED_OUT = -2, /* no end within --timeout: the step may still be running */
@@ -61,6 +66,14 @@ struct qg_push_ops {
 	/* Drop the connection; the session stays for another open. */
 	void (*close)(void *dev);
 	/*
+	 * Optional: the OS version the device runs (issue 34), read before
+	 * anything else, into out as gen/osversion.h's QG_VERSION_RULE writes
+	 * it: enum qg_step. The engine refuses, before the first read-back, a
+	 * switch whose version is outside its target's or speaks another
+	 * dialect than the one its files were built for (qg_os_version_match).
+	 */
+	int (*os_version)(void *dev, char *out, size_t cap, char *err, size_t errlen);
+	/*
 	 * Read the device's configuration and parse it into slot: enum qg_step.
 	 * LOST or TIMED_OUT when it was not answered (the first read-back then
 	 * makes the push UNREACHABLE), REFUSED when refused or unparseable.
@@ -82,6 +95,19 @@ struct qg_push_ops {
 	int (*apply)(void *dev, struct qg_push_result *r, char *err, size_t errlen);
 	/* Judge the latest QG_READ_AFTER read-back. */
 	enum qg_push_where (*compare)(void *dev);
+	/*
+	 * Optional: the device's own verdict on a state its read-back shows in
+	 * sync (issue 34), from its operational state rather than the
+	 * configuration qosgen wrote: SONiC's buffer manager, NVUE's
+	 * operational revision, Onyx's show commands. OK: the device holds it.
+	 * REFUSED: it does not (err says what, in the device's words): never
+	 * CONVERGED nor in sync; after a change it is rolled back as any other
+	 * failure. LOST or TIMED_OUT: the verdict was not read, which proves
+	 * nothing either. What the device holds but differs from qosgen's own
+	 * numbers beyond their tolerance goes to r->warnings. Called after the
+	 * read-back it judges (the first one when nothing is sent).
+	 */
+	int (*verdict)(void *dev, struct qg_push_result *r, char *err, size_t errlen);
 	/*
 	 * Optional: why the latest compare did not find the device at `at` (QG_AT_INTENT
 	 * after the apply, QG_AT_BEFORE after a rollback), one clause in the target's

@@ -99,6 +99,20 @@ void qg_https_close(struct qg_https *h)
 	free(h);
 }
 
+enum qg_https_outcome qg_https_status_outcome(long status)
+{
+	if (status >= 200 && status <= 299)
+		return QG_HTTPS_ANSWERED;
+	/*
+	 * A 408 (RFC 9110, 15.5.9), 429 (RFC 6585, 4) or 5xx may be a front end's
+	 * word (a proxy's timeout or rate limit, nginx's 502/504) as well as the
+	 * server's, so none proves the request never ran (issue 36).
+	 */
+	if (status >= 400 && status <= 499 && status != 408 && status != 429)
+		return QG_HTTPS_NOT_SENT;
+	return QG_HTTPS_LOST;
+}
+
 /* Did libcurl fail before the request could reach the server? */
 static bool before_sending(CURLcode rc)
 {

@@ -42,6 +42,18 @@ enum qg_https_outcome {
 };
 
 /*
+ * What an answered request's HTTP status says of its effect (issue 36):
+ * QG_HTTPS_ANSWERED for 2xx; QG_HTTPS_NOT_SENT where the server says it did
+ * not carry the request out (4xx, apart from 408 and 429); QG_HTTPS_LOST
+ * where the status does not say: a 5xx, 408 or 429 may come from a proxy in
+ * front of the server after the request reached it (NVUE's API sits behind
+ * nginx, which answers 502 or 504 when its backend is slow or restarting,
+ * and the backend may still carry the request out), and 1xx or 3xx is no
+ * answer to the request at all.
+ */
+enum qg_https_outcome qg_https_status_outcome(long status);
+
+/*
  * method "GET", "POST", "PATCH" or "DELETE" on base + path; body (JSON) may
  * be NULL. Fills *status and answer (cleared first). Returns the outcome;
  * err says what went wrong when it is not ANSWERED.

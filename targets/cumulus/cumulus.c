@@ -14,6 +14,7 @@
 #include "../../gen/names.h"
 #include "cumulus_ports.h"
 #include "nvue_config.h"
+#include "nvue_dialect.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -179,7 +180,8 @@ static int cumulus_emit(const struct qg_model *m, size_t i, const struct qg_emit
 	 * The API's own body, for the Ansible hand-off's root PATCH: JSON has no
 	 * comment to carry a header (plan.json holds its hash). Not the YAML
 	 * file: a YAML 1.1 reader (Ansible's from_yaml) takes NVUE's unquoted
-	 * `enable: on` for a boolean, and the API would refuse that.
+	 * `enable: on` (the roce-enable dialect, 5.14 and earlier) for a
+	 * boolean, and the API would refuse that.
 	 */
 	if (rc == 0 && json.failed)
 		rc = -ENOMEM;
@@ -420,11 +422,39 @@ static void cumulus_explain_roles(const struct qg_model *m, struct qg_explain_ro
 	}
 }
 
+/*
+ * Each switch's NVUE dialect (issue 34): what its os_version (given, or the
+ * newest supported) makes qosgen write, and the release notes that say so.
+ */
+static void cumulus_explain_dialects(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	for (size_t i = 0; i < m->n_switches; i++) {
+		const struct qg_switch *s = &m->switches[i];
+		if (s->target != &qg_target_cumulus)
+			continue;
+		const struct qg_dialect *d = qg_os_dialect(&nvue_versions, s->os_version);
+		enum nvue_dialect dl = nvue_dialect_of(s->os_version);
+		char key[QG_NAME_LEN + 32], v[160], reason[600];
+		snprintf(key, sizeof(key), "cumulus.dialect.%s", s->name);
+		snprintf(v, sizeof(v), "%s (qos roce %s %s)", d ? d->name : "?", nvue_roce_key(dl),
+			 nvue_roce_on(dl));
+		snprintf(reason, sizeof(reason),
+			 "the dialect of Cumulus Linux %s (switches.%s.os_version, %s; the "
+			 "versions written: %s to %s): since %s, %s (%s); a push reads the "
+			 "switch's version first and sends nothing to one of another dialect",
+			 s->os_version, s->name, s->os_version_given ? "given" : "the newest, by default",
+			 nvue_versions.oldest, nvue_versions.newest, d ? d->since : "?",
+			 d ? d->change : "?", d ? d->source : "?");
+		qg_explain_row(x, key, v, reason);
+	}
+}
+
 static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 {
 	const struct qg_qos *q = &m->qos;
 	char v[64], reason[400];
 	cumulus_explain_owned(m, x);
+	cumulus_explain_dialects(m, x);
 	snprintf(reason, sizeof(reason),
 		 "NVUE's traffic pools have fixed names: the intent's pool '%s' is NVUE's "
 		 "roce-lossless; default-lossy gets the rest of the buffer and every other "
@@ -521,6 +551,31 @@ static const struct qg_feature_gap cumulus_gaps[] = {
     {0, false, NULL},
 };
 
+/*
+ * Issue 34 (gen/headroom.h). NVUE sizes a PFC profile's port-buffer and
+ * xoff-threshold itself and publishes no formula ("NVIDIA recommends ...
+ * let Cumulus Linux configure the settings dynamically"): the figure is the
+ * SKU's own table. Its PFC cable-length "default is 10 meters" (Cumulus
+ * Linux 5.14 QoS page, Port Groups, PFC; CumulusNetworks/docs
+ * content/cumulus-linux-514/Layer-1-and-Switch-Ports/Quality-of-Service/_index.md),
+ * and the roce-lossless traffic pool's memory-percent is the lossless
+ * pool's share of the buffer (same page, Traffic Pools); NVUE documents no
+ * shared headroom pool.
+ */
+static const struct qg_headroom_os cumulus_headroom = {
+    .method = QG_HRM_SKU_TABLE,
+    .method_source = "NVUE publishes no headroom formula: the model's own lookup table",
+    .default_cable_m = 10,
+    .cable_source = "NVUE's PFC cable-length default, 10 m (Cumulus Linux QoS page, Port Groups, "
+		    "PFC)",
+    /* One length per PFC profile (nvue_cable_length(): the switch's longest outside a role's). */
+    .cable_per_profile = true,
+    .budget = QG_HRB_POOL,
+    .budget_source = "qos traffic-pool roce-lossless memory-percent: the lossless pool's share "
+		     "of the buffer (Cumulus Linux QoS page, Traffic Pools)",
+    .shared_pool = "none documented",
+};
+
 const struct qg_target qg_target_cumulus = {
     .name = "cumulus",
     .aliases =
@@ -529,9 +584,12 @@ const struct qg_target qg_target_cumulus = {
     .kind = QG_DEVICE_SWITCH,
     .ports = &cumulus_port_syntax,
     .switch_mtu_max = 9216, /* NVUE: nv set interface <if> link mtu, 552-9216 */
+    .headroom = &cumulus_headroom,
     /* NVUE's REST API (nginx on the switch): Cumulus Linux 5.x, NVUE API. */
     .access = "NVUE REST API (HTTPS)",
     .default_port = 8765,
+    /* Cumulus Linux 5.6 to 5.16 and their NVUE dialects (nvue_dialect.c). */
+    .versions = &nvue_versions,
     .check = cumulus_check,
     .settings = cumulus_settings,
     .emit = cumulus_emit,

@@ -6,10 +6,12 @@
  * (nvue_config.c), create a revision, PATCH it, apply it (answering the
  * apply prompt), poll until applied, read back and compare, and save. NVUE
  * applies a revision whole or not at all: a refused one leaves the applied
- * revision as it was, which the read-back proves UNCHANGED. A connection
- * lost once the apply was asked for leaves the outcome to the revision's
- * own state; when that cannot be read either, the engine rolls back (the
- * inverse patch, in a new revision). Credentials: the intent's user (or
+ * revision as it was, which the read-back proves UNCHANGED. An apply whose
+ * answer does not say whether it runs (a lost connection, nginx's 502) is
+ * followed by the revision's own state too; one not followed to an end
+ * within --timeout may still apply, so the engine never rolls back under
+ * it. A read-back that differs after an end is rolled back (the inverse
+ * patch, in a new revision). Credentials: the intent's user (or
  * QOSGEN_NVUE_USER), the password from QOSGEN_NVUE_PASSWORD or
  * --ask-password; never argv.
  */
@@ -17,11 +19,14 @@
 #include "../../gen/escape.h"
 #include "../../gen/names.h"
 #include "../../transport/https.h"
+#include "../../transport/readback.h"
 #include "../driver.h"
 #include "../engine.h"
 #include "cumulus.h"
 #include "cumulus_push.h"
 #include "nvue_config.h"
+#include "nvue_dialect.h"
+#include "nvue_verdict.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -41,7 +46,10 @@ struct nvue {
 	char rev[CUMULUS_REVISION_ID_MAX +
 		 1];	   /* the revision this push made, as the switch named it */
 	char rev_url[768]; /* the same, escaped for a URL path and query */
-	bool dropped;	   /* the connection dropped after an apply was asked for */
+	/* why the answer to an apply did not say whether it runs ("" when it did) */
+	char unsure[160];
+	long status;			    /* the latest request's HTTP status, 0 when none came */
+	size_t got;			    /* the bytes of its answer */
 	cJSON *want, *before, *now, *patch; /* now: the latest read-back after a change */
 };
 
@@ -60,6 +68,8 @@ static enum qg_https_outcome call(struct nvue *n, const char *method, const char
 	*answer = NULL;
 	enum qg_https_outcome o =
 	    qg_https_request(n->h, method, path, body, &status, &b, err, errlen);
+	n->status = o == QG_HTTPS_ANSWERED ? status : 0;
+	n->got = b.len;
 	if (o == QG_HTTPS_ANSWERED && status == 404 && !strcmp(method, "GET") &&
 	    strstr(path, "?rev=applied")) {
 		/* A subtree the switch has nothing in (a fresh switch's qos): empty, not an error.
@@ -81,7 +91,9 @@ static enum qg_https_outcome call(struct nvue *n, const char *method, const char
 		if (!*answer || status < 200 || status > 299) {
 			cJSON_Delete(*answer);
 			*answer = NULL;
-			o = status == 401 || status >= 400 ? QG_HTTPS_NOT_SENT : QG_HTTPS_LOST;
+			/* A 2xx that is not JSON: answered, but what it did is unknown. */
+			o = status < 200 || status > 299 ? qg_https_status_outcome(status)
+							 : QG_HTTPS_LOST;
 		}
 	}
 	qg_buf_free(&b);
@@ -219,8 +231,24 @@ bool cumulus_revision_id_ok(const char *id)
 	return true;
 }
 
-/* UNKNOWN: the connection dropped; STILL_APPLYING: the switch kept applying past --timeout. */
-enum applied { APPLIED, REFUSED, UNKNOWN, STILL_APPLYING };
+/*
+ * How an apply ended: APPLIED; REFUSED, nothing applied (the switch said
+ * no to the request, or the revision reached a documented failure state);
+ * UNKNOWN, the revision may still apply (not followed to an end within
+ * --timeout, or its state could not be read).
+ */
+enum applied { APPLIED, REFUSED, UNKNOWN };
+
+enum cumulus_rev_end cumulus_revision_end(const char *state)
+{
+	if (!state)
+		return CUMULUS_REV_GOING;
+	if (!strcmp(state, "applied"))
+		return CUMULUS_REV_APPLIED;
+	if (!strcmp(state, "invalid") || !strcmp(state, "ays_fail"))
+		return CUMULUS_REV_REFUSED;
+	return CUMULUS_REV_GOING;
+}
 
 static long now_ms(void)
 {
@@ -230,12 +258,85 @@ static long now_ms(void)
 }
 
 /*
- * Apply the revision and wait for its end; the switch's words in err when it
- * is not applied. The wait, from the apply request to the last poll's
- * answer, ends by --timeout (default 120 s): each request gets only the
- * time left, so a switch that answers slowly cannot stretch it by a whole
- * --timeout per poll (issue 24, finding 3: 2.5 s polls under --timeout 3
- * waited 43.5 s, when only the sleeps between polls were counted).
+ * Poll revision n->rev (at path) until its state ends or deadline (ms,
+ * CLOCK_MONOTONIC) passes; the switch's words in err when it is not
+ * applied. Each request gets only the time left, so a switch that answers
+ * slowly cannot stretch the wait (issue 24, finding 3); a poll that is not
+ * answered, or answered by a front end's error (502 while NVUE restarts),
+ * is asked again, NVUE_POLL_MS apart, never in a hot loop; the answers
+ * together are held to the read-back limit, so a switch cannot keep qosgen
+ * reading for the whole --timeout either.
+ */
+static enum applied follow_revision(struct nvue *n, const char *path, long deadline, int limit_s,
+				    char *err, size_t errlen)
+{
+	char last[400] = "no answer to its state yet";
+	size_t read = 0;
+	for (;;) {
+		long left = deadline - now_ms();
+		if (left <= 0)
+			break;
+		qg_https_limit(n->h, left);
+		cJSON *a;
+		enum qg_https_outcome o = call(n, "GET", path, NULL, &a, err, errlen);
+		read += n->got;
+		if (o == QG_HTTPS_ANSWERED) {
+			const cJSON *rev = revision_body(a);
+			const char *state =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rev, "state"));
+			enum cumulus_rev_end end = cumulus_revision_end(state);
+			char said[600];
+			issues_of(rev, said, sizeof(said));
+			if (end == CUMULUS_REV_REFUSED)
+				qg_errf(err, errlen,
+					"the switch did not apply revision %s (%s)%s%s", n->rev,
+					state, said[0] ? ": " : "", said);
+			else if (state)
+				snprintf(last, sizeof(last), "in state '%.60s'%s", state,
+					 end == CUMULUS_REV_GOING && strcmp(state, "apply") &&
+						 strcmp(state, "pending")
+					     ? ", which NVIDIA does not document as an end"
+					     : "");
+			else
+				snprintf(last, sizeof(last), "with no state in its answer");
+			cJSON_Delete(a);
+			if (end != CUMULUS_REV_GOING)
+				return end == CUMULUS_REV_APPLIED ? APPLIED : REFUSED;
+		} else if (n->status && qg_https_status_outcome(n->status) == QG_HTTPS_NOT_SENT) {
+			/* The switch refuses to say (401, 404): asking again will not change it. */
+			char why[400];
+			snprintf(why, sizeof(why), "%s", err);
+			qg_errf(
+			    err, errlen,
+			    "cannot follow revision %s to its end (%s): it may still be applying",
+			    n->rev, why);
+			return UNKNOWN;
+		} else {
+			snprintf(last, sizeof(last), "its state not read (%.360s)", err);
+		}
+		if (read > QG_READBACK_MAX) {
+			qg_errf(
+			    err, errlen,
+			    "revision %s: the answers to its state passed the read-back limit of "
+			    "%s before it ended; it may still be applying",
+			    n->rev, QG_READBACK_MAX_TEXT);
+			return UNKNOWN;
+		}
+		left = deadline - now_ms();
+		sleep_ms(left < NVUE_POLL_MS ? (left > 0 ? left : 0) : NVUE_POLL_MS);
+	}
+	qg_errf(err, errlen, "revision %s is still applying after %d s (--timeout), %s", n->rev,
+		limit_s, last);
+	return UNKNOWN;
+}
+
+/*
+ * Apply the revision and follow it to its end (default --timeout 120 s,
+ * from the apply request to the last poll's answer). Only an answer that
+ * says the request was not carried out is a refusal: one that does not say
+ * (a lost connection, a 5xx, 408 or 429, which nginx in front of NVUE gives
+ * while NVUE goes on applying) leaves the outcome to the revision's state,
+ * as any apply does (issue 36, finding 1).
  */
 static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
 {
@@ -249,51 +350,19 @@ static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
 	    n, "PATCH", path, "{\"state\": \"apply\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}", &a,
 	    err, errlen);
 	cJSON_Delete(a);
-	if (o == QG_HTTPS_NOT_SENT) {
-		qg_https_limit(n->h, 0);
-		return REFUSED;
-	}
-	/* Lost: the switch may be applying it; the revision's own state says (a new connection). */
-	n->dropped |= o == QG_HTTPS_LOST;
-	enum applied end = UNKNOWN;
-	for (;;) {
-		long left = deadline - now_ms();
-		if (left <= 0) {
-			end = STILL_APPLYING;
-			break;
-		}
-		qg_https_limit(n->h, left);
-		if (call(n, "GET", path, NULL, &a, err, errlen) != QG_HTTPS_ANSWERED) {
-			/* Cut by the deadline: the switch may well be applying still. */
-			end = now_ms() >= deadline ? STILL_APPLYING : UNKNOWN;
-			break;
-		}
-		const cJSON *rev = revision_body(a);
-		const char *state =
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(rev, "state"));
-		char said[600];
-		issues_of(rev, said, sizeof(said));
-		bool done = true;
-		if (state && !strcmp(state, "applied"))
-			end = APPLIED;
-		else if (state && (!strcmp(state, "apply") || !strcmp(state, "applying") ||
-				   !strcmp(state, "pending") || !strcmp(state, "ready")))
-			done = false;
-		else
-			end = REFUSED;
-		if (end == REFUSED)
-			qg_errf(err, errlen, "the switch did not apply revision %s (%s)%s%s",
-				n->rev, state ? state : "no state", said[0] ? ": " : "", said);
-		cJSON_Delete(a);
-		if (done)
-			break;
-		left = deadline - now_ms();
-		sleep_ms(left < NVUE_POLL_MS ? (left > 0 ? left : 0) : NVUE_POLL_MS);
+	enum applied end = REFUSED;
+	if (o != QG_HTTPS_NOT_SENT) {
+		if (o == QG_HTTPS_LOST && !n->status)
+			snprintf(n->unsure, sizeof(n->unsure),
+				 "the connection dropped after the apply request");
+		else if (o == QG_HTTPS_LOST)
+			snprintf(n->unsure, sizeof(n->unsure),
+				 "the apply request was answered HTTP %ld%s, which does not say "
+				 "whether it ran",
+				 n->status, n->status / 100 == 2 ? " without JSON" : "");
+		end = follow_revision(n, path, deadline, limit_s, err, errlen);
 	}
 	qg_https_limit(n->h, 0);
-	if (end == STILL_APPLYING)
-		qg_errf(err, errlen, "revision %s is still applying after %d s (--timeout)", n->rev,
-			limit_s);
 	return end;
 }
 
@@ -351,6 +420,69 @@ static void op_close(void *dev)
 	n->h = NULL;
 }
 
+/*
+ * The running version (issue 34), before anything else: NVUE's system object
+ * without a revision, its operational view, whose `build` says the release
+ * ("build": "Cumulus Linux 5.4.0": the 5.6 API page, "Replace an Entire
+ * Configuration", step 6). The engine compares it with the build's.
+ */
+static int op_os_version(void *dev, char *out, size_t cap, char *err, size_t errlen)
+{
+	cJSON *sys;
+	enum qg_https_outcome o = call(dev, "GET", NVUE_BASE "/system", NULL, &sys, err, errlen);
+	if (o != QG_HTTPS_ANSWERED)
+		return QG_STEP_LOST; /* not reached, refused (401) or not answered: as read_back()
+				      */
+	int rc = nvue_system_version(sys, out, cap, err, errlen);
+	cJSON_Delete(sys);
+	return rc == 0 ? QG_STEP_OK : QG_STEP_REFUSED;
+}
+
+/* A GET of NVUE's operational view: enum qg_step, the answer in *answer when OK. */
+static int get_operational(struct nvue *n, const char *path, cJSON **answer, char *err,
+			   size_t errlen)
+{
+	enum qg_https_outcome o = call(n, "GET", path, NULL, answer, err, errlen);
+	return o == QG_HTTPS_ANSWERED ? QG_STEP_OK
+	       : o == QG_HTTPS_LOST   ? QG_STEP_LOST
+				      : QG_STEP_REFUSED;
+}
+
+/*
+ * NVUE's own verdict (issue 34) on a state read back in sync: its RoCE
+ * status, switch-wide (`nv show qos roce`) and on each intent port (`nv show
+ * interface <if> qos roce status`), must run what was applied
+ * (nvue_verdict.c). A status NVUE does not answer is one it does not hold.
+ */
+static int op_verdict(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct nvue *n = dev;
+	(void)r; /* no warnings: NVUE documents its buffer view (the HR column) as a table only (docs/intent.md) */
+	cJSON *roce;
+	int rc = get_operational(n, NVUE_BASE "/qos/roce?rev=operational", &roce, err, errlen);
+	if (rc == QG_STEP_OK) {
+		if (nvue_verdict_roce(n->want, roce, err, errlen) != 0)
+			rc = QG_STEP_REFUSED;
+		cJSON_Delete(roce);
+	}
+	const cJSON *ifs = cJSON_GetObjectItemCaseSensitive(n->want, "interface");
+	const cJSON *x;
+	cJSON_ArrayForEach(x, ifs)
+	{
+		if (rc != QG_STEP_OK)
+			break;
+		/* An intent port's name (cumulus_ports.c): letters, digits; nothing to escape. */
+		char path[QG_NAME_LEN + 64];
+		cJSON *status;
+		snprintf(path, sizeof(path), NVUE_BASE "/interface/%s/qos/roce/status", x->string);
+		rc = get_operational(n, path, &status, err, errlen);
+		if (rc == QG_STEP_OK && nvue_verdict_port(n->want, x->string, status, err, errlen))
+			rc = QG_STEP_REFUSED;
+		cJSON_Delete(status);
+	}
+	return rc;
+}
+
 static int op_read_back(void *dev, enum qg_push_slot slot, char *err, size_t errlen)
 {
 	struct nvue *n = dev;
@@ -394,7 +526,8 @@ static int op_apply(void *dev, struct qg_push_result *r, char *err, size_t errle
 	if (done == REFUSED)
 		return QG_STEP_REFUSED;
 	r->lines_sent = r->lines_planned;
-	return done == APPLIED ? QG_STEP_OK : done == UNKNOWN ? QG_STEP_LOST : QG_STEP_TIMED_OUT;
+	/* Still applying, perhaps: read back, but never rolled back under it (engine.h). */
+	return done == APPLIED ? QG_STEP_OK : QG_STEP_TIMED_OUT;
 }
 
 static enum qg_push_where op_compare(void *dev)
@@ -422,10 +555,7 @@ static int op_roll_back(void *dev, struct qg_push_result *r, char *err, size_t e
 	cJSON_Delete(undo);
 	if (done == APPLIED)
 		r->lines_rolled_back = r->lines_sent;
-	return done == APPLIED	 ? QG_STEP_OK
-	       : done == REFUSED ? QG_STEP_REFUSED
-	       : done == UNKNOWN ? QG_STEP_LOST
-				 : QG_STEP_TIMED_OUT;
+	return done == APPLIED ? QG_STEP_OK : done == REFUSED ? QG_STEP_REFUSED : QG_STEP_TIMED_OUT;
 }
 
 /* The applied revision saved as the startup configuration, so a reboot keeps it. */
@@ -463,11 +593,9 @@ static void op_say(void *dev, struct qg_push_result *r)
 			    r->lines_planned);
 	else
 		qg_push_say(
-		    r, "%d settings sent in revision %s, applied, read back in sync, saved%s",
-		    r->lines_sent, n->rev,
-		    n->dropped ? " (the connection dropped after the apply request; the revision's "
-				 "state and the read-back decided)"
-			       : "");
+		    r, "%d settings sent in revision %s, applied, read back in sync, saved%s%s%s",
+		    r->lines_sent, n->rev, n->unsure[0] ? " (" : "", n->unsure,
+		    n->unsure[0] ? "; the revision's state and the read-back decided)" : "");
 }
 
 static const struct qg_push_ops cumulus_push_ops = {
@@ -475,11 +603,13 @@ static const struct qg_push_ops cumulus_push_ops = {
     .applier = "the revision",
     .open = op_open,
     .close = op_close,
+    .os_version = op_os_version,
     .read_back = op_read_back,
     .hostname = op_hostname,
     .plan = op_plan,
     .apply = op_apply,
     .compare = op_compare,
+    .verdict = op_verdict,
     .roll_back = op_roll_back,
     .save = op_save,
     .look = op_look,

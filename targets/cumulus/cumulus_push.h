@@ -20,4 +20,22 @@ bool cumulus_revision_id_ok(const char *id);
 
 #define CUMULUS_REVISION_ID_MAX 255
 
+/* What a revision's state word says of its apply. */
+enum cumulus_rev_end {
+	CUMULUS_REV_APPLIED, /* applied in whole */
+	CUMULUS_REV_REFUSED, /* ended without applying anything: the applied revision as it was */
+	CUMULUS_REV_GOING,   /* not known to have ended: it may still apply */
+};
+
+/*
+ * The end state (NULL: none given) names, as NVIDIA documents them (the
+ * Cumulus Linux 5.14 NVUE API page): "applied" ("Make a Configuration
+ * Change", step 5); "invalid" and "ays_fail" ("Troubleshoot Configuration
+ * Changes": the apply failed, nothing applied). NVIDIA's pages give no list
+ * of the other states: "pending", "apply" and any other word, documented or
+ * not, is GOING, so that a revision is never taken as refused while it may
+ * still apply (issue 36, finding 1).
+ */
+enum cumulus_rev_end cumulus_revision_end(const char *state);
+
 #endif

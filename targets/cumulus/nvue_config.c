@@ -5,6 +5,7 @@
 #include "../../gen/jsonsort.h"
 #include "../../gen/ports.h"
 #include "cumulus_ports.h"
+#include "nvue_dialect.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,8 +376,13 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 	const struct qg_switch *s = &m->switches[i];
 	cJSON *root = cJSON_CreateObject();
 	cJSON *qos = child(root, "qos");
-	/* `nv set qos roce mode lossless`: the RoCE feature on, in lossless mode. */
-	str(child(qos, "roce"), "enable", "on");
+	/*
+	 * `nv set qos roce mode lossless`: the RoCE feature on, in lossless mode,
+	 * in the switch's release's words: `enable on` up to 5.14, `state
+	 * enabled` from 5.15 (nvue_dialect.c).
+	 */
+	enum nvue_dialect dialect = nvue_dialect_of(s->os_version);
+	str(child(qos, "roce"), nvue_roce_key(dialect), nvue_roce_on(dialect));
 	str(child(qos, "roce"), "mode", "lossless");
 	owned_qos(qos, q);
 

@@ -17,7 +17,8 @@
  * names are a fixed set) with the rest of the buffer and every other
  * priority in default-lossy, ECN on the lossless traffic class in bytes
  * with RED off and every other class's unset (a null in the tree: owned,
- * removed where the switch has it), RoCE mode lossless, and the link MTU of
+ * removed where the switch has it), RoCE mode lossless (its on switch in
+ * the words of the switch's release: nvue_dialect.h), and the link MTU of
  * the intent's ports; with qos.pfc_watchdog, each intent port's
  * pfc-watchdog state (enable, or disable when false) and, when on, the
  * switch's pfc-watchdog polling-interval and robustness (the Quality of

@@ -5,6 +5,7 @@
  */
 #include "nvue_patch.h"
 #include "nvue_config.h" /* NVUE's pool, profile and role names */
+#include "nvue_dialect.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -182,6 +183,7 @@ int nvue_config_judge(const cJSON *want, const cJSON *have, struct qg_diags *d)
 		errors++;
 	}
 	errors += pfc_beside_link_pause(want, have, d);
+	errors += nvue_dialect_judge(want, have, d);
 	if (ours + others > 100) {
 		qg_error(d, (struct qg_pos){0},
 			 "the switch's other traffic pools hold %ld%% of the buffer; with the "

@@ -22,6 +22,7 @@
 #include "onyx_diff.h"
 #include "onyx_judge.h"
 #include "onyx_parse.h"
+#include "onyx_version.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -438,6 +439,24 @@ static const struct qg_feature_gap onyx_gaps[] = {
     {0, false, NULL},
 };
 
+/*
+ * Issue 34 (gen/headroom.h). The Onyx User Manual (3.10.x, "Shared Buffers",
+ * "Shared Buffer Commands", "Priority Flow Control") gives no headroom
+ * formula, no cable length and no shared headroom pool: the figure is the
+ * SKU's own table, a cable length must be given, and the headroom is held
+ * to the lossless traffic pool, whose memory percent is its share of the
+ * switch buffer (where Onyx keeps a port's headroom, the manual does not say).
+ */
+static const struct qg_headroom_os onyx_headroom = {
+    .method = QG_HRM_SKU_TABLE,
+    .method_source = "Onyx publishes no headroom formula: the model's own lookup table",
+    .cable_source = "the Onyx User Manual has no cable length for its headroom",
+    .budget = QG_HRB_POOL,
+    .budget_source = "traffic pool <name> memory percent: the lossless pool's share of the "
+		     "switch buffer (Onyx User Manual, Shared Buffer Commands)",
+    .shared_pool = "none documented",
+};
+
 const struct qg_target qg_target_onyx = {
     .name = "onyx",
     .aliases = (const char *const[]){"mlnx-os", "mlnxos", "mlnx_os", "mellanox", NULL},
@@ -446,6 +465,7 @@ const struct qg_target qg_target_onyx = {
     .caps = QG_FIXED_DSCP_MAP, /* no DSCP map command in basic buffer mode (docs/intent.md, onyx) */
     .ports = &onyx_port_syntax,
     .switch_mtu_max = 9216, /* Onyx mtu 1500..9216 (as tests/sim; manual range unverified) */
+    .headroom = &onyx_headroom,
     .check = onyx_check,
     .settings = onyx_settings,
     .emit = onyx_emit,
@@ -456,4 +476,6 @@ const struct qg_target qg_target_onyx = {
     .features = (QG_FEAT_ALL | QG_FEAT_ROLE_ECN) &
 		~(QG_FEAT_PFC_WATCHDOG | QG_FEAT_CABLE_LENGTH | QG_FEAT_TC_REMAP),
     .gaps = onyx_gaps,
+    /* One dialect from 3.6.5000 to 3.10.4706 (onyx_version.c, docs/intent.md). */
+    .versions = &onyx_os_versions,
 };

@@ -4,15 +4,20 @@
 #include "onyx.h"
 #include "onyx_diff.h"
 #include "onyx_judge.h"
+#include "onyx_oper.h"
 #include "onyx_parse.h"
+#include "onyx_ports.h"
 #include "onyx_restore.h"
 #include "onyx_session.h"
+#include "onyx_verdict.h"
+#include "onyx_version.h"
 
 #include "../../transport/ssh.h"
 #include "../driver.h"
 #include "../engine.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -72,6 +77,107 @@ static void first_error(const struct qg_diags *d, char *err, size_t errlen)
 			 d->errors > 1 ? " (and more: qosgen diff shows all)" : "");
 	else
 		snprintf(err, errlen, "out of memory");
+}
+
+/*
+ * A show: its reply in text, enum qg_step. A "%" answer is REFUSED with
+ * the switch's first line in err.
+ */
+static int show(struct onyx_push *p, const char *line, struct qg_buf *text, char *err,
+		size_t errlen)
+{
+	int rc = onyx_session_cmd(p->s, line, text, err, errlen);
+	if (rc == 1) {
+		char *nl = text->data ? strchr(text->data, '\n') : NULL;
+		if (nl)
+			*nl = '\0';
+		snprintf(err, errlen, "'%s' was refused: %.200s", line,
+			 text->data ? text->data : "%");
+	}
+	return rc == 0 ? QG_STEP_OK : rc == 1 ? QG_STEP_REFUSED : QG_STEP_LOST;
+}
+
+/* The release the switch runs, off `show version` (onyx_version.c). */
+static int op_os_version(void *dev, char *out, size_t cap, char *err, size_t errlen)
+{
+	struct onyx_push *p = dev;
+	struct qg_buf text = {0};
+	int rc = show(p, "show version", &text, err, errlen);
+	if (rc == QG_STEP_OK &&
+	    onyx_version_parse(text.data ? text.data : "", text.len, out, cap, err, errlen) != 0)
+		rc = QG_STEP_REFUSED;
+	qg_buf_free(&text);
+	return rc;
+}
+
+/* A show's answer that does not parse: REFUSED, naming the show. */
+static int unreadable(const char *line, const char *why, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "'%s': %s", line, why);
+	return QG_STEP_REFUSED;
+}
+
+/*
+ * Onyx's own verdict (onyx_verdict.h): the lossless pool, PFC and each
+ * intent port's ETS as the switch holds them, one show each (a port's
+ * `show dcb ets interface ethernet X`: the sources show no range form of
+ * it). The commands name only the intent's pool and ports, whose
+ * characters the loader has checked.
+ */
+static int op_verdict(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct onyx_push *p = dev;
+	const struct onyx_config *want = &p->want;
+	if (want->n_pools == 0)
+		return QG_STEP_OK;
+	struct onyx_oper o = {0};
+	struct onyx_oper_ets *ets = calloc(want->n_ports ? want->n_ports : 1, sizeof(*ets));
+	struct qg_buf text = {0};
+	char line[160], why[300];
+	if (!ets) {
+		snprintf(err, errlen, "out of memory");
+		return QG_STEP_REFUSED;
+	}
+	snprintf(line, sizeof(line), "show traffic pool %s | json-print", want->pools[0].name);
+	int rc = show(p, line, &text, err, errlen);
+	if (rc == QG_STEP_OK &&
+	    onyx_oper_pool_parse(text.data ? text.data : "", text.len, want->pools[0].name, &o.pool,
+				 why, sizeof(why)))
+		rc = unreadable(line, why, err, errlen);
+	qg_buf_free(&text);
+	snprintf(line, sizeof(line), "show dcb priority-flow-control | json-print");
+	if (rc == QG_STEP_OK)
+		rc = show(p, line, &text, err, errlen);
+	if (rc == QG_STEP_OK &&
+	    onyx_oper_pfc_parse(text.data ? text.data : "", text.len, &o.pfc, why, sizeof(why)))
+		rc = unreadable(line, why, err, errlen);
+	qg_buf_free(&text);
+	for (size_t k = 0; rc == QG_STEP_OK && k < want->n_ports; k++) {
+		char port[QG_PORT_TEXT_LEN], ifname[QG_PORT_TEXT_LEN + 4];
+		onyx_port_format(&want->ports[k].id, port);
+		snprintf(ifname, sizeof(ifname), "Eth%s", port);
+		snprintf(line, sizeof(line), "show dcb ets interface ethernet %s | json-print",
+			 port);
+		rc = show(p, line, &text, err, errlen);
+		if (rc == QG_STEP_OK && onyx_oper_ets_parse(text.data ? text.data : "", text.len,
+							    ifname, &ets[k], why, sizeof(why)))
+			rc = unreadable(line, why, err, errlen);
+		qg_buf_free(&text);
+	}
+	if (rc == QG_STEP_OK) {
+		/*
+		 * qosgen's own figures: none yet on this branch. The lossless
+		 * pool's bytes come from the model's buffer (gen/headroom.h,
+		 * issue 34) when that lands; until then nothing is compared.
+		 */
+		struct onyx_expect expect = {0, ONYX_FIGURE_TOLERANCE_PCT};
+		o.ets = ets;
+		if (onyx_verdict_judge(want, &o, &expect, err, errlen, &r->warnings) > 0)
+			rc = QG_STEP_REFUSED;
+	}
+	onyx_oper_pfc_free(&o.pfc);
+	free(ets);
+	return rc;
 }
 
 static int op_read_back(void *dev, enum qg_push_slot slot, char *err, size_t errlen)
@@ -268,12 +374,14 @@ static const struct qg_push_ops onyx_push_ops = {
     .applier = "the configuration",
     .open = op_open,
     .close = op_close,
+    .os_version = op_os_version,
     .read_back = op_read_back,
     .hostname = op_hostname,
     .plan = op_plan,
     .checkpoint = op_checkpoint,
     .apply = op_apply,
     .compare = op_compare,
+    .verdict = op_verdict,
     .roll_back = op_roll_back,
     .save = op_save,
     .look = op_look,

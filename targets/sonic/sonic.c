@@ -12,6 +12,7 @@
 #include "../../gen/fixed.h"
 #include "../../gen/handoff.h"
 #include "../../gen/names.h"
+#include "../../gen/osversion.h"
 #include "config_db.h"
 #include "config_db_judge.h"
 #include "config_db_patch.h"
@@ -461,6 +462,71 @@ static const struct qg_feature_gap sonic_gaps[] = {
     {0, false, NULL},
 };
 
+/*
+ * The releases qosgen writes (issue 34; docs/intent.md, "SONiC versions",
+ * has the table with every source). The oldest is the first release whose
+ * YANG models cover every table and field qosgen writes, since GCU's
+ * apply-patch refuses a patch to a table or field without one: CABLE_LENGTH's
+ * model (sonic-cable-length.yang, sonic-buildimage #9273) and PORT_QOS_MAP's
+ * pfcwd_sw_enable (#10444) first ship in 202205; the rest (BUFFER_PG's
+ * "NULL" profile, PFC_WD, WRED_PROFILE's fields, the maps) are in 202111
+ * already. The
+ * newest is the newest release branch read (202605). Between them nothing
+ * qosgen writes was renamed or removed: the changes are wider patterns
+ * (PORT_QOS_MAP pfc_enable may be empty from 202505, TC_TO_QUEUE_MAP takes
+ * queues 0..9 from 202411), new leaves qosgen does not write
+ * (pfc_stat_history, a port's scheduler, tc_to_dscp_map) and narrower
+ * ranges qosgen keeps to already (PORT mtu 68..9216 from 202211, PFC_WD
+ * POLL_INTERVAL 100..1000 from 202511): one dialect. What GCU's field
+ * validators refuse on some releases (a new WRED_PROFILE row on 202205 and
+ * 202305..202505) is the switch's refusal, said as such: docs/intent.md.
+ */
+static const struct qg_dialect sonic_dialects[] = {
+    {"202205", "config-db",
+     "config_db's tables and fields as SONiC's YANG models give them, CABLE_LENGTH and "
+     "pfcwd_sw_enable included; none of those qosgen writes renamed through 202605",
+     "sonic-buildimage src/sonic-yang-models/yang-models on branches 202205 to 202605"},
+    {0},
+};
+
+static const struct qg_os_versions sonic_versions = {
+    .os = "SONiC",
+    .oldest = "202205",
+    .newest = "202605",
+    .source = "sonic-buildimage's YANG models: CABLE_LENGTH and pfcwd_sw_enable from 202205",
+    .dialects = sonic_dialects,
+};
+
+/*
+ * Issue 34 (gen/headroom.h). The sonic target requires the dynamic buffer
+ * model (docs/intent.md, sonic), whose buffer manager sizes each lossless
+ * PG with sonic-swss cfgmgr/buffer_headroom_mellanox.lua and SONiC's
+ * LOSSLESS_TRAFFIC_PATTERN, which sonic-buildimage
+ * files/build_templates/buffers_config.j2 writes as mtu 1024,
+ * small_packet_percentage 50 (since #20632). buffermgrdyn.cpp sizes no
+ * lossless PG of a port without a CABLE_LENGTH; the SKUs' templates write
+ * default_cable '5m' (device/mellanox/<platform>/<SKU>/buffers_defaults_t0.j2,
+ * t1) for a port the minigraph names no neighbour of. The target writes no
+ * BUFFER_POOL: the model sizes the pools from the buffer the headroom
+ * leaves. A shared headroom pool (BUFFER_POOL ingress_lossless_pool xoff,
+ * DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio) keeps only xon in
+ * each PG; the target writes neither, and qosgen counts each PG whole, the
+ * larger.
+ */
+static const struct qg_headroom_os sonic_headroom = {
+    .method = QG_HRM_DYNAMIC,
+    .method_source = "the dynamic buffer model: sonic-swss cfgmgr/buffer_headroom_mellanox.lua",
+    .lossless_mtu = 1024,
+    .small_packet_pct = 50,
+    .default_cable_m = 5,
+    .cable_source = "the SKU templates' default_cable, 5m (buffers_defaults_t0.j2, t1.j2)",
+    .budget = QG_HRB_BUFFER,
+    .budget_source = "no BUFFER_POOL is written: the dynamic model sizes the pools from the "
+		     "buffer the headroom leaves",
+    .shared_pool = "ingress_lossless_pool xoff or over_subscribe_ratio: each PG then keeps xon "
+		   "alone; not written, so each PG counts whole",
+};
+
 const struct qg_target qg_target_sonic = {
     .name = "sonic",
     .aliases = (const char *const[]){"sonic-vs", "sonic-os", "community-sonic", NULL},
@@ -468,6 +534,7 @@ const struct qg_target qg_target_sonic = {
     .kind = QG_DEVICE_SWITCH,
     .ports = &sonic_port_syntax,
     .switch_mtu_max = 9216, /* sonic-port.yang: PORT mtu, uint16 range 68..9216 */
+    .headroom = &sonic_headroom,
     .access = "SSH",
     .default_port = 22,
     .check = sonic_check,
@@ -479,4 +546,5 @@ const struct qg_target qg_target_sonic = {
     /* A role's ecn: its own WRED profile on its ports' lossless queue (config_db.h). */
     .features = (QG_FEAT_ALL & ~(QG_FEAT_BUFFER_POOL | QG_FEAT_TRUST_PCP)) | QG_FEAT_ROLE_ECN,
     .gaps = sonic_gaps,
+    .versions = &sonic_versions,
 };

@@ -2,6 +2,7 @@
 /* The SONiC driver: see sonic_push.h. */
 #include "sonic_push.h"
 #include "../../gen/errmsg.h"
+#include "../../gen/headroom.h"
 #include "../../gen/names.h"
 #include "../driver.h"
 #include "../engine.h"
@@ -9,8 +10,12 @@
 #include "config_db_judge.h"
 #include "config_db_patch.h"
 #include "sonic_readback.h"
+#include "sonic_verdict.h"
+#include "sonic_version.h"
 #include "sonic.h"
+#include "sonic_ports.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +23,11 @@
 #include <unistd.h>
 
 #define SHOW_RUNNING "show runningconfiguration all"
+#define SHOW_VERSION "show version"
 
 struct sonic {
+	const struct qg_model *m;
+	size_t i; /* the switch's index in m */
 	const struct qg_switch *sw;
 	const char *intent; /* the model's file, for an error at its lines */
 	const struct qg_access *a;
@@ -95,26 +103,57 @@ static int run(struct sonic *c, const char *cmd, const char *in, size_t in_len, 
 	return rc;
 }
 
-/* A configuration, read and parsed: enum qg_step, err when it cannot be read or judged as one. */
-static int op_read_back(void *dev, enum qg_push_slot slot, char *err, size_t errlen)
+/*
+ * The release the switch runs, off `show version` (sonic_version.h): no
+ * sudo, as an operator runs it. Its last part lists docker images through
+ * `sudo docker images`, which may fail without a password: the version
+ * line comes first and is all that is read.
+ */
+static int op_os_version(void *dev, char *out, size_t cap, char *err, size_t errlen)
 {
 	struct sonic *c = dev;
-	cJSON **have = slot == QG_READ_BEFORE ? &c->before : &c->now;
 	struct qg_buf text = {0};
-	cJSON_Delete(*have);
-	*have = NULL;
-	int rc = run(c, SHOW_RUNNING, NULL, 0, &text, err, errlen);
+	int rc = run(c, SHOW_VERSION, NULL, 0, &text, err, errlen);
+	if (rc != QG_STEP_OK)
+		return rc;
+	if (sonic_version_parse(text.data ? text.data : "", text.len, out, cap, err, errlen) != 0)
+		rc = QG_STEP_REFUSED;
+	qg_buf_free(&text);
+	return rc;
+}
+
+/*
+ * A command whose answer is JSON, run and parsed by parse (sonic_readback_parse,
+ * sonic_dbdump_parse) into *out: enum qg_step, err when it cannot be read or
+ * parsed as one.
+ */
+static int run_json(struct sonic *c, const char *cmd,
+		    int (*parse)(const char *, size_t, cJSON **, struct qg_diags *), cJSON **out,
+		    char *err, size_t errlen)
+{
+	struct qg_buf text = {0};
+	*out = NULL;
+	int rc = run(c, cmd, NULL, 0, &text, err, errlen);
 	if (rc != QG_STEP_OK)
 		return rc;
 	struct qg_diags d;
 	qg_diags_init(&d, NULL);
-	if (sonic_readback_parse(text.data ? text.data : "", text.len, have, &d) != 0) {
-		qg_errf(err, errlen, "'%s': %s", SHOW_RUNNING, d.n ? d.v[0].msg : "out of memory");
+	if (parse(text.data ? text.data : "", text.len, out, &d) != 0) {
+		qg_errf(err, errlen, "'%s': %s", cmd, d.n ? d.v[0].msg : "out of memory");
 		rc = QG_STEP_REFUSED;
 	}
 	qg_diags_free(&d);
 	qg_buf_free(&text);
 	return rc;
+}
+
+/* A configuration, read and parsed: enum qg_step, err when it cannot be read or judged as one. */
+static int op_read_back(void *dev, enum qg_push_slot slot, char *err, size_t errlen)
+{
+	struct sonic *c = dev;
+	cJSON **have = slot == QG_READ_BEFORE ? &c->before : &c->now;
+	cJSON_Delete(*have);
+	return run_json(c, SHOW_RUNNING, sonic_readback_parse, have, err, errlen);
 }
 
 static const char *op_hostname(void *dev)
@@ -197,6 +236,112 @@ static enum qg_push_where op_compare(void *dev)
 	return sonic_config_same_at(c->patch, c->now, c->before) ? QG_AT_BEFORE : QG_AT_NEITHER;
 }
 
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec t = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+	while (nanosleep(&t, &t) != 0 && errno == EINTR)
+		;
+}
+
+/*
+ * qosgen's own figures for port k's lossless PG (gen/headroom.h, the same
+ * Lua the dynamic model runs, with SONiC's template inputs), and the
+ * tolerance within which the switch's agree; -1 when qosgen cannot prove
+ * the port (no model): nothing to compare, and check has said so. A switch
+ * of a release before the Lua's latest change (sonic-swss #3235, 202405)
+ * may differ by more: the warning says by how much.
+ */
+static int expected_headroom(const struct sonic *c, size_t k, struct sonic_figures *out, int *pct)
+{
+	struct qg_headroom_pg pg;
+	if (qg_headroom_port(c->m, c->i, k, &pg) != 0)
+		return -1;
+	*out = (struct sonic_figures){
+	    .xon = pg.xon_bytes, .xoff = pg.xoff_bytes, .size = pg.size_bytes};
+	*pct = QG_HEADROOM_TOLERANCE_PCT;
+	return 0;
+}
+
+/*
+ * The buffer manager's verdict (sonic_verdict.h): the limits once, then
+ * APPL_DB until it reflects config_db. buffermgrd applies a change
+ * asynchronously, so after a change it is read again, 0.2 s then twice as
+ * long each time (at most 2 s), until no PG is pending or --timeout has
+ * passed; what is still pending then is refused. With nothing sent the
+ * configuration has stood for as long as it has: one read decides.
+ */
+static int op_verdict(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct sonic *c = dev;
+	const struct qg_switch *sw = c->sw;
+	const cJSON *config = c->now ? c->now : c->before;
+	if (!sw->n_ports)
+		return QG_STEP_OK;
+	char(*names)[QG_PORT_TEXT_LEN] = calloc(sw->n_ports, sizeof(*names));
+	const char **ports = calloc(sw->n_ports, sizeof(*ports));
+	cJSON *limits = NULL, *appl = NULL;
+	struct sonic_verdict v = {0};
+	int rc = names && ports ? QG_STEP_OK : QG_STEP_REFUSED;
+	if (rc != QG_STEP_OK)
+		qg_errf(err, errlen, "out of memory");
+	for (size_t k = 0; names && ports && k < sw->n_ports; k++) {
+		sonic_port_format(&sw->ports[k], names[k]);
+		ports[k] = names[k];
+	}
+	if (rc == QG_STEP_OK)
+		rc = run_json(c, SONIC_DUMP_LIMITS, sonic_dbdump_parse, &limits, err, errlen);
+	int timeout = c->a->ssh.command_timeout_s > 0 ? c->a->ssh.command_timeout_s : 120;
+	double start = now_s(), deadline = start + (c->now ? timeout : 0), wait = 0.2;
+	while (rc == QG_STEP_OK) {
+		cJSON_Delete(appl);
+		sonic_verdict_free(&v);
+		rc = run_json(c, SONIC_DUMP_APPL, sonic_dbdump_parse, &appl, err, errlen);
+		if (rc == QG_STEP_OK &&
+		    sonic_verdict_judge(ports, sw->n_ports, c->m->qos.lossless.priority, config,
+					appl, limits, &v) != 0) {
+			qg_errf(err, errlen, "out of memory");
+			rc = QG_STEP_REFUSED;
+		}
+		double left = deadline - now_s();
+		if (rc != QG_STEP_OK || !sonic_verdict_pending(&v) || left <= 0)
+			break;
+		sleep_s(wait < left ? wait : left);
+		wait = wait * 2 < 2 ? wait * 2 : 2;
+	}
+	if (rc == QG_STEP_OK) {
+		/* "within N s" only after a change, the wait it had. */
+		int waited = (int)(now_s() - start + 0.5);
+		if (sonic_verdict_refused(&v, c->now ? (waited > 0 ? waited : 1) : 0, err, errlen))
+			rc = QG_STEP_REFUSED;
+		sonic_verdict_notes(&v, &r->warnings);
+		int differ = 0;
+		for (size_t k = 0; k < v.n; k++) {
+			struct sonic_figures want;
+			int pct;
+			if (expected_headroom(c, k, &want, &pct) == 0)
+				differ +=
+				    sonic_headroom_compare(&v.pg[k], &want, pct, &r->warnings);
+		}
+		const struct qg_headroom_os *os = sw->target->headroom;
+		if (differ && os)
+			sonic_pattern_note(config, os->lossless_mtu, os->small_packet_pct,
+					   &r->warnings);
+	}
+	sonic_verdict_free(&v);
+	cJSON_Delete(appl);
+	cJSON_Delete(limits);
+	free(ports);
+	free(names);
+	return rc;
+}
+
 static int op_roll_back(void *dev, struct qg_push_result *r, char *err, size_t errlen)
 {
 	struct sonic *c = dev;
@@ -263,6 +408,7 @@ static const struct qg_push_ops sonic_push_ops = {
     .applier = "apply-patch",
     .open = op_open,
     .close = op_close,
+    .os_version = op_os_version,
     .read_back = op_read_back,
     .hostname = op_hostname,
     .plan = op_plan,
@@ -270,6 +416,7 @@ static const struct qg_push_ops sonic_push_ops = {
     .checkpoint = op_checkpoint,
     .apply = op_apply,
     .compare = op_compare,
+    .verdict = op_verdict,
     .roll_back = op_roll_back,
     .save = op_save,
     .drop_checkpoint = op_drop_checkpoint,
@@ -281,7 +428,7 @@ static int sonic_push(const struct qg_model *m, size_t i, const struct qg_emit_c
 		      const struct qg_access *a, bool dry_run, struct qg_push_result *r)
 {
 	(void)ctx; /* the switch gets the patch from the read-back, not a generated file */
-	struct sonic c = {.sw = &m->switches[i], .intent = m->file, .a = a};
+	struct sonic c = {.m = m, .i = i, .sw = &m->switches[i], .intent = m->file, .a = a};
 	int rc = -1;
 	r->state = QG_PUSH_UNCHANGED;
 	c.want = sonic_config_from_model(m, i);

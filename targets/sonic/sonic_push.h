@@ -4,11 +4,14 @@
  * SONiC's own CLI over SSH, one command a channel, as its operators run it
  * (sonic-utilities' generic config updater):
  *
+ *   show version                             the release (sonic_version.h), first
  *   show runningconfiguration all            the read-back (config_db JSON)
  *   sudo -n config checkpoint NAME           the earlier configuration, kept
  *   sudo -n config apply-patch /dev/stdin    the JSON Patch, on the channel's stdin
+ *   sonic-db-dump -n STATE_DB|APPL_DB ...    in sync: the buffer manager's verdict
+ *                                            (sonic_verdict.h), waited for
  *   sudo -n config rollback NAME             back to the checkpoint
- *   sudo -n config save -y                   only once the read-back is in sync
+ *   sudo -n config save -y                   only once in sync and held
  *   sudo -n config delete-checkpoint NAME    only after success
  *
  * apply-patch validates the patched configuration against SONiC's YANG
@@ -23,7 +26,10 @@
  * whenever the switch may not be as it was, so `config rollback NAME` is
  * at hand. `sudo -n`: a sudo that wants a password fails at once instead of
  * waiting for one on a channel with no terminal. `--dry-run` runs
- * apply-patch's own dry run: the switch validates, nothing changes.
+ * apply-patch's own dry run: the switch validates, nothing changes. A
+ * configuration in sync that the buffer manager refuses (a lossless PG
+ * over its port's headroom limit, kept in config_db, absent from APPL_DB)
+ * is rolled back like any failure: the engine's verdict step.
  */
 #ifndef QG_SONIC_PUSH_H
 #define QG_SONIC_PUSH_H

@@ -158,21 +158,29 @@ static int duplicates(const char *text, size_t len, long i, const cJSON *doc, st
 	return 1;
 }
 
+cJSON *sonic_json_object(const char *text, size_t len, const char *expected, long *start,
+			 struct qg_diags *d)
+{
+	long i = qg_readback_start(text, len, expected, d);
+	if (i < 0)
+		return NULL;
+	const char *end = NULL;
+	cJSON *doc = text[i] == '{' ? cJSON_ParseWithLengthOpts(text, len, &end, false) : NULL;
+	if (!doc)
+		qg_error(d, qg_text_pos(text, end ? end : text + i),
+			 "the read-back is not a JSON object here; expected %s", expected);
+	*start = i;
+	return doc;
+}
+
 int sonic_readback_parse(const char *text, size_t len, cJSON **out, struct qg_diags *d)
 {
 	*out = NULL;
-	long i = qg_readback_start(
-	    text, len, "config_db as JSON, as `show runningconfiguration all` prints it", d);
-	if (i < 0)
+	long i;
+	cJSON *doc = sonic_json_object(
+	    text, len, "config_db as JSON, as `show runningconfiguration all` prints it", &i, d);
+	if (!doc)
 		return -EINVAL;
-	const char *end = NULL;
-	cJSON *doc = text[i] == '{' ? cJSON_ParseWithLengthOpts(text, len, &end, false) : NULL;
-	if (!doc) {
-		qg_error(d, qg_text_pos(text, end ? end : text + i),
-			 "the read-back is not a JSON object here; expected config_db as `show "
-			 "runningconfiguration all` prints it");
-		return -EINVAL;
-	}
 	int errors = 0;
 	for (const cJSON *t = doc->child; t && !errors; t = t->next) {
 		if ((!strcmp(t->string, "localhost") || asic_namespace(t->string)) &&

@@ -19,6 +19,15 @@
  */
 int sonic_readback_parse(const char *text, size_t len, cJSON **out, struct qg_diags *d);
 
+/*
+ * A device's answer that must be one JSON object (expected: what it should
+ * be, for the errors): the tree, and in *start where its text begins; NULL
+ * with an error in d, at the text's line and column, when it is empty, not
+ * text or not a JSON object there.
+ */
+cJSON *sonic_json_object(const char *text, size_t len, const char *expected, long *start,
+			 struct qg_diags *d);
+
 /* DEVICE_METADATA|localhost hostname, or "". */
 const char *sonic_readback_hostname(const cJSON *have);
 

@@ -19,6 +19,14 @@ check() { # NAME STATUS DETAIL
 }
 cd "$top" || exit 3
 rdg=examples/rdg-vsphere.yaml
+# The example's switch has no cable length, which Onyx has no default for:
+# headroom-unproven (issue 34). The checks that want nothing on stderr take it
+# acknowledged.
+rdg_ack=$tmp/rdg-vsphere.yaml
+cat "$rdg" - >"$rdg_ack" <<'YAML'
+acknowledge:
+  - {warning: headroom-unproven, because: "the guide gives no cable length"}
+YAML
 
 # The RDG's own switch, as its show running-config prints it: only the MTU
 # differs, and the ETS of the classes the RDG leaves at Onyx's default: the
@@ -28,7 +36,7 @@ sed -n '/^## Running database/,/^cli default prefix-modes enable/p' \
 	"$shared/seeds/000_d0a5270bf41eb4a2.txt" >"$tmp/seed.rc"
 [ -s "$tmp/seed.rc" ]
 check seed-extracted $? "no running-config found in the seed at $shared/seeds"
-"$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" --exit-code >"$tmp/out" 2>"$tmp/err"
+"$Q" diff "$rdg_ack" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" --exit-code >"$tmp/out" 2>"$tmp/err"
 st=$?
 {
 	echo "interface ethernet 1/1-1/32 mtu 9216 force"
@@ -44,7 +52,7 @@ check diff-without-exit-code-is-0 $? "exit $?"
 
 # Apply what diff printed: then nothing is left, and --exit-code says 0.
 cat "$tmp/seed.rc" "$tmp/out" >"$tmp/applied.rc"
-"$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$tmp/applied.rc" --exit-code >"$tmp/out2" 2>&1
+"$Q" diff "$rdg_ack" --switch swx-mld-1-2 --running-config "$tmp/applied.rc" --exit-code >"$tmp/out2" 2>&1
 st=$?
 [ $st -eq 0 ] && [ ! -s "$tmp/out2" ]
 check diff-converged-prints-nothing $? "exit $st: $(cat "$tmp/out2")"
@@ -109,9 +117,11 @@ if [ -x "$sim" ]; then
 	done
 	printf 'enable\nconfigure terminal\nhostname tor-1\ninterface ethernet 1/5 qos trust L2\ninterface ethernet 1/9-1/10 mtu 1500 force\nexit\nshow running-config\n' |
 		"$sim" --state "$tmp/sim" | sed -n 's/^.*\(## Running database\)/\1/; /^## Running database/,$p' >"$tmp/sim2.rc"
-	"$Q" diff examples/bitfusion-pvrdma.yaml --switch tor-1 --running-config "$tmp/sim2.rc" >"$tmp/d2" 2>&1
-	printf 'interface ethernet 1/9-1/10 mtu 9216 force\ninterface ethernet 1/5 qos trust L3\n' | cmp -s - "$tmp/d2"
-	check sim-drift-found-and-minimal $? "$(cat "$tmp/d2")"
+	"$Q" diff examples/bitfusion-pvrdma.yaml --switch tor-1 --running-config "$tmp/sim2.rc" >"$tmp/d2" 2>"$tmp/d2.err"
+	# Nothing on stderr but the example's unproven headroom (no model: issue 34).
+	printf 'interface ethernet 1/9-1/10 mtu 9216 force\ninterface ethernet 1/5 qos trust L3\n' | cmp -s - "$tmp/d2" &&
+		! grep -v '\[headroom-unproven\]$' "$tmp/d2.err"
+	check sim-drift-found-and-minimal $? "$(cat "$tmp/d2" "$tmp/d2.err")"
 	# Every json-print the simulator offers has the shape of the real capture.
 	fx=$shared/fixtures/onyx
 	rm -rf "$tmp/simj"
@@ -366,10 +376,10 @@ check help-synopses-ask-password $? "$("$Q" --help)"
 for what in missing empty file; do
 	rm -rf "$tmp/nobuild"
 	case $what in empty) mkdir -p "$tmp/nobuild" && echo x >"$tmp/nobuild/README" ;; file) echo x >"$tmp/nobuild" ;; esac
-	"$Q" build "$rdg" --check -o "$tmp/nobuild" >"$tmp/out" 2>"$tmp/err"
+	"$Q" build "$rdg_ack" --check -o "$tmp/nobuild" >"$tmp/out" 2>"$tmp/err"
 	st=$?
 	[ $st -eq 1 ] && [ ! -s "$tmp/out" ] &&
-		[ "$(cat "$tmp/err")" = "qosgen build: $tmp/nobuild: no output tree here (no plan.json); build it first with qosgen build $rdg -o $tmp/nobuild" ]
+		[ "$(cat "$tmp/err")" = "qosgen build: $tmp/nobuild: no output tree here (no plan.json); build it first with qosgen build $rdg_ack -o $tmp/nobuild" ]
 	check "check-no-output-tree-$what" $? "exit $st: $(head -c 300 "$tmp/out") $(cat "$tmp/err")"
 done
 rm -rf "$tmp/nobuild"
@@ -390,6 +400,30 @@ check check-output-tree-still-diffed $? "exit $st: $(cat "$tmp/err")"
 st=$?
 [ $st -eq 1 ] && [ "$(cat "$tmp/err")" = "$tmp/switches.yaml:10011:5: error: switches[sw10000]: one switch more than a fabric has at most (10000), which keeps its build bounded (docs/intent.md, \"Bounds\")" ]
 check switches-bounded $? "exit $st: $(cat "$tmp/err")"
+
+# Issue 36, finding 2: 150,000 hosts of 32 NICs, each host its own names
+# (18.5 MB). Each bound held alone (hosts, NICs per host), so the build ran
+# 17.8 s and 3.6 GB before the output bound refused it (check alone 807 MB).
+# Now refused at the `nics` of the entry that passes the fabric's NIC bound
+# (5,121 hosts of 32), counted before any range is expanded, within 1 GiB,
+# nothing written.
+{ sed -n '1,/^  cnp:/p' "$top/tests/golden/errors/bounds/intent.yaml"
+  echo "hosts:"
+  awk 'BEGIN { for (i = 1; i <= 150000; i++) { a = 167772161 + i
+	printf "  - {name: h%d, platform: linux, address: %d.%d.%d.%d, nics: [{netdev: \"e%d_[0-31]\", rdma_device: \"m%d_[0-31]\"}]}\n",
+		i, int(a / 16777216), int(a / 65536) % 256, int(a / 256) % 256, a % 256, i, i } }'
+} >"$tmp/nics.yaml"
+line=$(grep -n '{name: h5121,' "$tmp/nics.yaml" | cut -d: -f1)
+col=$(sed -n "${line}p" "$tmp/nics.yaml" | awk '{ print index($0, "nics:") }')
+/usr/bin/time -f '%e %M' -o "$tmp/time" "$Q" build "$tmp/nics.yaml" -o "$tmp/nics-out" >"$tmp/out" 2>"$tmp/err"
+st=$?
+# time's last line: its first says the exit status when it is not 0.
+secs=$(tail -n 1 "$tmp/time" | cut -d' ' -f1)
+kb=$(tail -n 1 "$tmp/time" | cut -d' ' -f2)
+[ $st -eq 1 ] && [ "$(head -n 1 "$tmp/err")" = "$tmp/nics.yaml:$line:$col: error: hosts[h5121]: brings the fabric's RoCE NICs to 163872 (here 1 host of 32 NICs), hosts times their NICs, ranges expanded; a fabric has at most 163840 NICs, which keeps its build bounded (docs/intent.md, \"Bounds\")" ] &&
+	[ "${kb:-9999999}" -lt 1048576 ] && [ ! -e "$tmp/nics-out" ]
+check nics-fabric-bounded $? "exit $st, $secs s, ${kb:-?} KB peak: $(head -c 600 "$tmp/err")"
+rm -f "$tmp/nics.yaml"
 
 # Issue 24, item 9: a build stopped by SIGTERM or SIGINT while it writes its
 # temporary tree removes it and dies of the signal (before the fix the tree

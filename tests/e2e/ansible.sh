@@ -4,6 +4,13 @@
 # the mellanox.onyx modules (onyx_buffer_pool, onyx_qos, onyx_traffic_class,
 # onyx_config) configures the simulated switch over a real sshd; a second run
 # must report changed=0; then qosgen's diff of the same intent must be empty.
+# Issue 34: the simulator runs release 3.9.3210 (not the build's 3.10.4706, of
+# the same dialect); onyx_facts reads it off `show version | json-print`;
+# onyx_pfc_interface reads the release and `show dcb priority-flow-control |
+# json-print` in the shape it takes from 3.6.6000 and must find PFC already
+# operational on a port of the lossless pool (no change); onyx_command's
+# json-print shows, read with Ansible's from_json, hold the pool's "Memory
+# actual", ETS and PFC as the verdict reads them.
 # Usage: ansible.sh BUILD
 set -u
 # shellcheck source=tests/e2e/lib.sh
@@ -16,7 +23,7 @@ if ! command -v ansible-playbook >/dev/null || ! ansible_collection "$dir"; then
 	exit 1
 fi
 sim_hostname "$SIM" "$sw" 8 sw1
-sshd_start "$dir/sshd" "$SIM --state $sw --ports 8"
+sshd_start "$dir/sshd" "$SIM --state $sw --ports 8 --version 3.9.3210"
 user=${USER:-$(id -un)}
 
 # Strict host key checking, with the test sshd's key known.
@@ -64,6 +71,30 @@ cat >"$dir/playbook.yml" <<'PLAY'
         - {tc: 7, weight: 8}
     - mellanox.onyx.onyx_config:
         lines: [interface ethernet 1/1-1/4 mtu 9216 force]
+    - mellanox.onyx.onyx_facts:
+        gather_subset: [version]
+    - ansible.builtin.assert:
+        that: ansible_net_version['Product release'] == '3.9.3210'
+    # PFC follows the lossless pool: nothing to send for a port of it.
+    - mellanox.onyx.onyx_pfc_interface:
+        name: Eth1/1
+        state: enabled
+      register: pfc
+    - ansible.builtin.assert:
+        that: pfc is not changed
+    - mellanox.onyx.onyx_command:
+        commands:
+          - show traffic pool roce | json-print
+          - show dcb ets interface ethernet 1/1 | json-print
+          - show dcb priority-flow-control | json-print
+      register: shows
+    - ansible.builtin.assert:
+        that:
+          - (shows.stdout[0] | from_json).roce[0]['Memory actual'] == '5.9M'
+          - (shows.stdout[0] | from_json).roce[0]['Switch Priorities'] == '3'
+          - (shows.stdout[1] | from_json)[0]['Eth1/1'][2]['ETS per TC'][0]['6'][0]['S.Mode'] == 'Strict'
+          - (shows.stdout[2] | from_json)[1]['Priority Enabled List'] == '3'
+          - (shows.stdout[2] | from_json)[2]['Eth1/4'][0]['PFC oper'] == 'Enabled'
 PLAY
 play() {
 	HOME="$dir/home" ANSIBLE_CONFIG="$dir/ansible.cfg" ANSIBLE_LOCAL_TEMP="$dir/tmp" \

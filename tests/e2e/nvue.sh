@@ -11,9 +11,17 @@
 #   the connection dropped after the apply request: the read-back decides,
 #   and says the revision applied;
 #   an apply that never ends: outcome unknown, said so, exit 3;
+#   an apply answered 502/504/408/429 by the front end, or cut, while NVUE
+#   goes on (issue 36): followed to the revision's end, never UNCHANGED
+#   while it may still apply; an unknown state word keeps the poll going;
 #   a wrong password, an untrusted certificate, another hostname: nothing sent;
 #   port roles (issue 28): their profiles refused whole, applied with their
 #   bindings, a second diff empty, a role removed with its profiles;
+#   each release's dialect (issue 34): Cumulus Linux 5.9 and 5.15 each
+#   converge from their own build; a build of the other dialect, or a release
+#   outside 5.6..5.16, is refused with nothing sent (push and diff); NVUE's own
+#   verdict: a port whose PFC is applied but not operational is rolled back
+#   (RESTORED, never converged), and FAILED with nothing sent when in sync;
 #   a mixed fabric from one intent, the three switch OSes: Onyx (its
 #   simulator behind a real sshd), Cumulus (NVUE) and SONiC (its simulator
 #   behind another sshd): diff --all shows all three, push --all converges
@@ -38,14 +46,16 @@ nv_revisions() {
 		python3 -c 'import json,sys; print(sum(k.isdigit() for k in json.load(sys.stdin)))'
 }
 
-intent() { # SWITCH_NAME
+intent() { # SWITCH_NAME [OS_VERSION] (none: the newest supported)
+	osv=""
+	[ -n "${2:-}" ] && osv=", os_version: \"$2\""
 	cat >"$dir/intent.yaml" <<YAML
 version: 1
 fabric: e2e
 $E2E_QOS
 switches:
   - {name: $1, platform: cumulus, address: 127.0.0.1, port: $nvport, user: cumulus, ports: [swp1-4, swp49s0-3],
-     cable_length_m: {default: 5, swp49s0-3: 50}}
+     cable_length_m: {default: 5, swp49s0-3: 50}$osv}
 YAML
 }
 export QOSGEN_NVUE_PASSWORD=e2e-pw
@@ -80,6 +90,67 @@ check "re-push sends nothing" $? "exit $st, revisions $revs -> $(nv_revisions): 
 run diff --switch leaf1 --exit-code
 [ $st -eq 0 ] && [ ! -s "$dir/out" ]
 check "diff after push: empty" $? "exit $st: $(cat "$dir/out")"
+
+# --- issue 34: each release's dialect, the running version read first, NVUE's own verdict ---
+# Each release converges from its own build, in its own words, and stays in sync.
+for rel in 5.9.1:5.9 5.15.0:5.15; do
+	v=${rel%%:*} osv=${rel#*:}
+	key=state
+	[ "$osv" = 5.9 ] && key=enable
+	nv_start --version "$v"
+	intent leaf1 "$osv"
+	run push --switch leaf1
+	[ $st -eq 0 ] && grep -q "converged" "$dir/err" &&
+		nv_get qos/roce | grep -q "\"$key\": *\"\(on\|enabled\)\""
+	check "Cumulus Linux $v: converges from its own build (qos roce $key)" $? "exit $st: $(cat "$dir/err"; nv_get qos/roce)"
+	revs=$(nv_revisions)
+	run push --switch leaf1
+	[ $st -eq 0 ] && grep -q "in sync: nothing to send" "$dir/err" && [ "$(nv_revisions)" -eq "$revs" ]
+	check "Cumulus Linux $v: re-push in sync, its RoCE status held" $? "exit $st: $(cat "$dir/err")"
+done
+# A build of another dialect: refused before anything is sent, push and diff, both ways.
+nv_start --version 5.9.1
+intent leaf1 ""
+before=$(nv_get qos)
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "UNCHANGED" "$dir/err" &&
+	grep -q "runs Cumulus Linux 5.9.1, which speaks the roce-enable dialect" "$dir/err" &&
+	grep -q "the build is for 5.16, the roce-state dialect: set its os_version to 5.9.1" "$dir/err" &&
+	[ "$(nv_revisions)" -eq 0 ] && [ "$(nv_get qos)" = "$before" ]
+check "a 5.16 build to a 5.9 switch: refused, nothing sent" $? "exit $st, $(nv_revisions) revisions: $(cat "$dir/err")"
+run diff --switch leaf1
+[ $st -eq 3 ] && grep -q "roce-enable dialect" "$dir/err" && [ ! -s "$dir/out" ] && [ "$(nv_revisions)" -eq 0 ]
+check "... and diff says so, proposing nothing" $? "exit $st: $(cat "$dir/out" "$dir/err")"
+nv_start --version 5.15.0
+intent leaf1 5.9
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "UNCHANGED" "$dir/err" &&
+	grep -q "runs Cumulus Linux 5.15.0, which speaks the roce-state dialect" "$dir/err" &&
+	[ "$(nv_revisions)" -eq 0 ]
+check "a 5.9 build to a 5.15 switch: refused, nothing sent" $? "exit $st: $(cat "$dir/err")"
+nv_start --version 5.4.0
+intent leaf1 ""
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "runs Cumulus Linux 5.4.0, outside the versions qosgen writes (5.6 to 5.16" "$dir/err" &&
+	[ "$(nv_revisions)" -eq 0 ]
+check "an unsupported release (5.4.0): refused, nothing sent" $? "exit $st: $(cat "$dir/err")"
+# NVUE's own verdict: a port whose PFC NVUE applied but did not make operational.
+nv_start --pfc-not-operational swp2
+intent leaf1 ""
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "RESTORED" "$dir/err" && ! grep -q "converged" "$dir/err" &&
+	grep -q "interface swp2 qos roce status pfc pfc-priority is (none)" "$dir/err" &&
+	! nv_get qos | grep -q lossless
+check "PFC not operational on a port: rolled back, RESTORED, never converged" $? "exit $st: $(cat "$dir/err")"
+# Configured as the intent says already, but not held: FAILED, nothing sent.
+"$Q" build "$dir/intent.yaml" -o "$dir/built" >/dev/null 2>&1
+nv_start --pfc-not-operational swp2 --config "$dir/built/nvue/leaf1.yaml"
+intent leaf1 ""
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "FAILED" "$dir/err" &&
+	grep -q "configured as the intent says, but the switch refuses it: NVUE's operational interface swp2" "$dir/err" &&
+	[ "$(nv_revisions)" -eq 0 ]
+check "in sync but PFC not operational: FAILED, nothing sent" $? "exit $st, $(nv_revisions) revisions: $(cat "$dir/err")"
 
 # --- port roles (issue 28): NVUE port groups pushed, refused whole, removed ---
 intent_roles() { # ROLES
@@ -233,6 +304,52 @@ ms=$((($(date +%s%N) - t0) / 1000000))
 [ $st -eq 3 ] && grep -q "still applying" "$dir/err" && grep -q "NOT RESTORED" "$dir/err" &&
 	[ "$ms" -lt 10000 ]
 check "slow polls: the apply wait ends by --timeout" $? "exit $st after $ms ms: $(cat "$dir/err")"
+
+# --- issue 36: an apply whose answer does not say whether it ran ---
+# nginx in front of NVUE answers 502/504 (and a front end 408/429) while NVUE
+# goes on applying: qosgen follows the revision's state to its end, so the
+# change that lands a moment later is read back and saved, never UNCHANGED.
+for code in 502 504 408 429; do
+	nv_start --apply-error "$code" --apply-delay 1.5
+	intent leaf1
+	run push --switch leaf1
+	[ $st -eq 0 ] && grep -q "converged" "$dir/err" && grep -q "answered HTTP $code" "$dir/err" &&
+		! grep -q UNCHANGED "$dir/err" && nv_get qos/pfc | grep -q '"3"'
+	check "apply answered $code, applied later: followed, converged" $? "exit $st: $(cat "$dir/err")"
+done
+# A state word NVIDIA does not document as an end, for a while before
+# `applied`: the poll goes on.
+nv_start --apply-state verifying --apply-delay 1.5
+intent leaf1
+run push --switch leaf1
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && ! grep -q UNCHANGED "$dir/err"
+check "an unknown in-progress state word: polled on, converged" $? "exit $st: $(cat "$dir/err")"
+# The connection cut after the apply, then nginx answers 502 while NVUE
+# restarts: polls that fail are asked again until the revision's end.
+nv_start --drop-apply 1 --busy-after-apply 1 --apply-delay 1.5
+intent leaf1
+run push --switch leaf1
+[ $st -eq 0 ] && grep -q "converged" "$dir/err" && grep -q "the connection dropped after the apply" "$dir/err" &&
+	grep -q 'answered 502 by the front end (--busy-after-apply)' "$dir/nvsim.log"
+check "connection cut, then 502s while it applies: followed, converged" $? "exit $st: $(cat "$dir/err")"
+# Answered 502 and never ending within --timeout: outcome unknown, read
+# back, not rolled back under it, NOT RESTORED; never UNCHANGED.
+nv_start --apply-error 502 --hang-apply --apply-state verifying
+intent leaf1
+at=$(nvlog_at)
+run push --switch leaf1 --timeout 2
+[ $st -eq 3 ] && grep -q "NOT RESTORED" "$dir/err" && grep -q "still applying after 2 s" "$dir/err" &&
+	grep -q "in state 'verifying', which NVIDIA does not document as an end" "$dir/err" &&
+	! grep -q UNCHANGED "$dir/err" && [ "$(tail -n +$((at + 1)) "$dir/nvsim.log" | grep -c '"PATCH /nvue_v1/revision/')" -eq 1 ]
+check "apply answered 502, never ends: NOT RESTORED, no rollback" $? "exit $st: $(cat "$dir/err")"
+# A documented end after all: answered 502, the revision ends invalid, the
+# applied configuration untouched: that is UNCHANGED, and said so.
+nv_start --apply-error 502 --refuse-path 'qos/congestion-control/*/traffic-class/*/min-threshold=150000'
+intent leaf1
+before=$(nv_get qos)
+run push --switch leaf1
+[ $st -eq 3 ] && grep -q "UNCHANGED" "$dir/err" && grep -q "(invalid)" "$dir/err" && [ "$(nv_get qos)" = "$before" ]
+check "apply answered 502, then invalid: unchanged" $? "exit $st: $(cat "$dir/err")"
 
 echo "$pass nvue checks passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -15,7 +15,10 @@
 # bindings on the ports, so a role gone must leave neither behind. After each
 # history, the lossless priority must egress on the traffic class whose
 # buffer NVUE's RoCE mode reserves (the simulator's `nv show qos roce
-# pool-map`, tests/sim/NVUE.md), however far it moved.
+# pool-map`, tests/sim/NVUE.md), however far it moved. Each NVUE
+# dialect (issue 34): the matrix on a Cumulus Linux 5.15 switch (qos roce
+# state, the intents built for the default release), then a few cases on a 5.9
+# one (qos roce enable, the intents given os_version 5.9).
 # Usage: nvue_history.sh BUILD  (NVUE_HISTORY_ONLY=TEXT: the cases named with TEXT)
 set -u
 # shellcheck source=tests/e2e/lib.sh
@@ -38,6 +41,7 @@ intent() {
 	# takes its cable length from its role or from CABLE, never both.
 	extra="cable_length_m: $CABLE"
 	[ -n "$ROLES" ] && extra="$extra, roles: $ROLES"
+	[ -n "$NV_OSV" ] && extra="$extra, os_version: \"$NV_OSV\""
 	cat >"$f" <<YAML
 version: 1
 fabric: e2e
@@ -114,6 +118,10 @@ sys.exit(1)
 PY
 }
 
+# The simulated switch's release, and the os_version the intents give ("": the default).
+NV_RELEASE=5.15.0
+NV_OSV=""
+
 # case NAME PORTS WATCHDOG "CHANGES A" "CHANGES B" ...: push each in turn on
 # one switch, the last alone on a factory switch; compare, then diff again.
 case_run() {
@@ -121,7 +129,7 @@ case_run() {
 	shift 3
 	# NVUE_HISTORY_ONLY=TEXT: only the cases whose name holds TEXT.
 	case "$name" in *"${NVUE_HISTORY_ONLY:-}"*) ;; *) return ;; esac
-	nv_start
+	nv_start --version "$NV_RELEASE"
 	k=0
 	why=""
 	for changes in "$@"; do
@@ -131,13 +139,18 @@ case_run() {
 	done
 	applied "$dir/history.json"
 	applied "$dir/history-filled.json" filled
+	# The switch holds RoCE on in its own release's words.
+	key=state
+	[ "$NV_RELEASE" = 5.9.1 ] && key=enable
+	roce=$(python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["qos"]["roce"], sort_keys=True))' "$dir/history.json")
+	case $roce in *"\"$key\": \"on\""* | *"\"$key\": \"enabled\""*) ;; *) why="$why qos roce $key not on: $roce;" ;; esac
 	qg diff "$dir/i$k.yaml" --exit-code || why="$why second diff not empty: $(head -5 "$dir/out");"
 	# P: the last intent's lossless priority (intent() sets it).
 	if ! res=$(reserved "$P"); then
 		why="$why not on RoCE mode's reserved buffer:
 $res"
 	fi
-	nv_start
+	nv_start --version "$NV_RELEASE"
 	intent "$dir/last.yaml" "$changes"
 	qg push "$dir/last.yaml" || why="$why factory push: exit $? $(tail -2 "$dir/err");"
 	applied "$dir/factory.json"
@@ -206,6 +219,14 @@ case_run "lossless class moved under roles (3 -> 4)" $p8 true "$R1" "$R1 P=4 D=3
 case_run "a role's port dropped from the switch" swp2,swp3,swp4,swp49s0,swp49s1,swp49s2,swp49s3 true \
 	"$R1" "$R1 PORTS='[swp2-4, swp49s0-3]' ROLES='{hosts: {ports: [swp2], cable_length_m: 3, ecn: {min_kb: 300, max_kb: 3000}}, spines: {ports: [swp49s0-3], cable_length_m: 40}}'"
 case_run "everything at once, and back" $p8 true "" \
+	"P=4 D=34 CP=5 CD=40 EMIN=200 EMAX=2000 ETS=strict WD=false SMTU=9100 POOL=60" ""
+
+# The roce-enable dialect: a 5.9 switch, the intents built for it (qos roce enable on).
+NV_RELEASE=5.9.1
+NV_OSV=5.9
+case_run "5.9: lossless priority and DSCP moved (3/26 -> 4/34)" $p8 true "" "P=4 D=34"
+case_run "5.9: roles added" $p8 true "" "$R1"
+case_run "5.9: everything at once, and back" $p8 true "" \
 	"P=4 D=34 CP=5 CD=40 EMIN=200 EMAX=2000 ETS=strict WD=false SMTU=9100 POOL=60" ""
 
 echo "$pass nvue history checks passed, $fail failed"

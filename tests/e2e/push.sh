@@ -4,13 +4,17 @@
 # 127.0.0.1, and the Onyx simulator as its ForceCommand.
 #   build -> dry run -> push -> read back equals intent -> re-push sends nothing
 #   -> a refused line is rolled back -> fault sweep (cut after every line k)
-#   -> unknown and changed host keys refused.
+#   -> the switch's own verdict: an operational fault rolled back (RESTORED),
+#   an in-sync switch that does not hold it FAILED -> another OS version
+#   refused with nothing sent -> unknown and changed host keys refused.
 # Usage: push.sh BUILD
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_start "$1"
 sw="$dir/sw1"
+# The sshds of other releases (9. below), should a check stop the script first.
+E2E_CLEANUP='for d in sshd-old sshd-same; do sh "$(dirname "$0")/sshd.sh" stop "$dir/$d"; done'
 
 sim_hostname "$SIM" "$sw" 32 sw1
 sshd_start "$dir/sshd" "$SIM --state $sw --ports 32"
@@ -21,6 +25,8 @@ fabric: e2e
 $E2E_QOS
 switches:
   - {name: sw1, platform: onyx, address: 127.0.0.1, port: $port, user: $user, ports: [1/1-1/32]}
+acknowledge:
+  - {warning: headroom-unproven, because: "the Onyx simulator has no hardware"}
 YAML
 kh="$dir/known_hosts"
 ssh_opts="--known-hosts $kh --identity $dir/sshd/client_key --ssh-config /dev/null --timeout 20"
@@ -130,7 +136,78 @@ echo "fault sweep: $ok/$total runs ended restored or converged"
 [ $ok -eq $total ]
 check fault-sweep $? "$ok/$total"
 
-# 8. A changed host key is refused, with both fingerprints, even with --accept-new.
+# 8. The switch's own verdict (issue 34): its operational state read after the
+# read-back is in sync. A pool the ASIC could not size ("Memory actual" 0) is
+# refused by the switch: rolled back, RESTORED, never converged.
+reset_switch
+echo pool_unsized >"$sw/faults"
+push
+rm -f "$sw/faults"
+sim_config >"$dir/now.rc"
+[ $st -eq 3 ] && grep -q "RESTORED" "$dir/err" &&
+	grep -q "the switch refuses it: traffic pool roce: 'Memory actual' is 0" "$dir/err" &&
+	grep -q "restored to the earlier configuration" "$dir/err" && ! grep -q CONVERGED "$dir/err" &&
+	cmp -s "$dir/empty.rc" "$dir/now.rc" && grep -q '^show traffic pool roce | json-print$' "$sw/trace"
+check verdict-unsized-pool-restored $? "exit $st: $(cat "$dir/err"); $(diff "$dir/empty.rc" "$dir/now.rc")"
+
+# PFC not operational on one intent port: refused too, with the port and Onyx's words.
+reset_switch
+echo "pfc_oper_disabled 1/5" >"$sw/faults"
+push
+rm -f "$sw/faults"
+sim_config >"$dir/now.rc"
+[ $st -eq 3 ] && grep -q "Eth1/5: 'PFC oper' is Disabled ('PFC admin' Auto)" "$dir/err" &&
+	grep -q "RESTORED" "$dir/err" && cmp -s "$dir/empty.rc" "$dir/now.rc"
+check verdict-pfc-oper-restored $? "exit $st: $(cat "$dir/err")"
+
+# A switch configured as the intent says whose ETS does not hold it: FAILED,
+# nothing sent, never "in sync"; without the fault the same push is in sync.
+reset_switch
+push
+: >"$sw/trace"
+echo ets_default >"$sw/faults"
+push
+rm -f "$sw/faults"
+[ $st -eq 3 ] && grep -q '^sw1  *onyx  *FAILED ' "$dir/err" &&
+	grep -q "configured as the intent says, but the switch refuses it: Eth1/1 TC [0-7]: .* is .*, configured [a-z0-9 ]* (and [0-9]* more); nothing sent" "$dir/err" &&
+	[ "$(config_lines)" -eq 0 ] && ! grep -q 'configuration write' "$sw/trace"
+check verdict-in-sync-but-refused-failed $? "exit $st: $(cat "$dir/err")"
+push
+[ $st -eq 0 ] && grep -q "in sync, nothing sent" "$dir/err"
+check verdict-holds-in-sync $? "exit $st: $(cat "$dir/err")"
+
+# 9. OS versions (issue 34): the switch's release is read first. One outside
+# the versions qosgen writes is refused with both versions, nothing sent (not
+# even the first read-back); a release of the same dialect as the build's is
+# pushed.
+other_release() { # NAME RELEASE: a second sshd whose simulator runs RELEASE, the same login
+	sshd_start "$dir/$1" "$SIM --state $sw --ports 32 --version $2"
+	cp "$dir/sshd/client_key.pub" "$dir/$1/authorized_keys"
+}
+other_release sshd-old 3.5.1000
+sed "s/port: [0-9]*,/port: $port,/" "$dir/intent.yaml" >"$dir/old.yaml"
+reset_switch
+# shellcheck disable=SC2086
+"$Q" push "$dir/old.yaml" --switch sw1 $ssh_opts --accept-new >"$dir/out" 2>"$dir/err"
+st=$?
+[ $st -eq 3 ] && grep -q '^sw1  *onyx  *UNCHANGED ' "$dir/err" &&
+	grep -q "the switch runs Onyx 3.5.1000, outside the versions qosgen writes (3.6.5000 to 3.10.4706" "$dir/err" &&
+	grep -q "nothing sent" "$dir/err" && [ "$(grep -cv '^\(enable\|no cli session paging enable\|show version\)$' "$sw/trace")" -eq 0 ]
+check version-outside-range-refused $? "exit $st: $(cat "$dir/err"); trace: $(cat "$sw/trace")"
+sh "$(dirname "$0")/sshd.sh" stop "$dir/sshd-old"
+other_release sshd-same 3.8.2004
+sed "s/port: [0-9]*,/port: $port, os_version: 3.10.4606,/" "$dir/intent.yaml" >"$dir/old.yaml"
+reset_switch
+# shellcheck disable=SC2086
+"$Q" push "$dir/old.yaml" --switch sw1 $ssh_opts --accept-new >"$dir/out" 2>"$dir/err"
+st=$?
+# (14: the RDG's seven and the default ETS weights, as in 2. above; issue 34)
+[ $st -eq 0 ] && grep -q "14 lines sent, in sync, saved" "$dir/err"
+check version-same-dialect-pushed $? "exit $st: $(cat "$dir/err")"
+sh "$(dirname "$0")/sshd.sh" stop "$dir/sshd-same"
+port=$(cat "$dir/sshd/port")
+
+# 10. A changed host key is refused, with both fingerprints, even with --accept-new.
 other="$dir/other_key"
 ssh-keygen -q -t ed25519 -N '' -f "$other"
 printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$other.pub")" >"$kh"
@@ -139,7 +216,7 @@ push --accept-new
 [ $st -eq 3 ] && grep -q "host key mismatch (expected SHA256:.*, got SHA256:.*)" "$dir/err" && [ ! -s "$sw/trace" ]
 check changed-host-key-refused $? "exit $st: $(cat "$dir/err")"
 
-# 9. A listener that accepts and never speaks SSH: --timeout bounds the
+# 11. A listener that accepts and never speaks SSH: --timeout bounds the
 # handshake too (it used to wait a fixed 10 s), the message says so, and the
 # switch is UNREACHABLE.
 python3 -c '

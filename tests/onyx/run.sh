@@ -43,8 +43,11 @@ for c in "$here"/cases/*/; do
 	rc=$c/running.cfg
 	[ -f "$c/source" ] && rc=$here/real/$(cat "$c/source")
 	sw=$(sed -n 's/^  - {name: \([^,]*\),.*/\1/p' "$c/intent.yaml" | head -n 1)
-	# Relative paths, so the diagnostics read the same on every machine.
-	(cd "$(dirname "$rc")" && "$Q" diff "$c/intent.yaml" --switch "$sw" \
+	# Relative paths, the intent's too (a warning names it), so the
+	# diagnostics read the same on every machine.
+	intent=intent.yaml
+	[ -f "$c/source" ] && intent=../cases/$name/intent.yaml
+	(cd "$(dirname "$rc")" && "$Q" diff "$intent" --switch "$sw" \
 		--running-config "$(basename "$rc")" >"$tmp/out" 2>"$tmp/err")
 	echo $? >"$tmp/exit"
 	if [ "${QG_UPDATE:-0}" = 1 ]; then

@@ -354,7 +354,8 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
 
     new_rev; R1=$REV
     expect "POST /revision: a pending revision keyed by its id" 200 '/{REV}/state == "pending" | /{REV}/transition/issue == {}'
-    QOS='{"qos": {"roce": {"enable": "on", "mode": "lossless"},
+    # The default release, 5.15.0, says `state enabled` (section 3c has both dialects).
+    QOS='{"qos": {"roce": {"state": "enabled", "mode": "lossless"},
       "mapping": {"default-global": {"trust": "l3", "dscp": {"26": {"switch-priority": 3}, "48": {"switch-priority": 6}}}},
       "pfc": {"default-global": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable", "cable-length": 10}},
       "traffic-pool": {"default-lossy": {"memory-percent": 50}, "roce-lossless": {"memory-percent": 50, "switch-priority": {"3": {}}}},
@@ -579,7 +580,76 @@ if start_sim --ports swp1-8 --prompt never --apply-delay 0.1; then
         '/congestion-control/profile == "my-red-profile" | /pfc absent'
 fi
 
-# --- 3c. NVUE's factory defaults: ECN on traffic class 0, the watchdog's timers ------
+# --- 3c. releases and their dialects; the operational view (issue 34) ---------------------
+# Cumulus Linux 5.15 renamed `nv set qos roce enable on|off` to `state enabled|disabled` (its
+# New and Changed NVUE Commands, On/Off): a 5.9 switch refuses `state` and a 5.15 switch
+# refuses `enable`, as each release's schema refuses an unknown key. GET /nvue_v1/system
+# gives the release as `build` (the 5.6 API page: "build": "Cumulus Linux 5.4.0"). The
+# operational view of RoCE: `nv show qos roce` and `nv show interface <if> qos roce status`
+# (the RoCE page, "Verify RoCE Configuration").
+ROCE_ON_59='{"qos": {"roce": {"enable": "on", "mode": "lossless"},
+  "pfc": {"default-global": {"switch-priority": {"3": {}}, "tx": "enable", "rx": "enable"}},
+  "congestion-control": {"default-global": {"traffic-class": {"3": {"ecn": "enable"}}}}},
+  "interface": {"swp1-2": {"link": {"mtu": 9216}}}}'
+ROCE_ON_515=$(printf '%s' "$ROCE_ON_59" | sed 's/"enable": "on"/"state": "enabled"/')
+for v in 5.9.1 5.15.0; do
+    if [ "$v" = 5.9.1 ]; then mine=$ROCE_ON_59; theirs=$ROCE_ON_515; key=enable; off=off
+    else mine=$ROCE_ON_515; theirs=$ROCE_ON_59; key=state; off=disabled; fi
+    start_sim --ports swp1-4 --prompt never --apply-delay 0.1 --version "$v" || continue
+    req GET /system
+    expect "$v: GET /system gives the build" 200 "/build == \"Cumulus Linux $v\" | /hostname exists"
+    req GET "/qos/roce?rev=applied"
+    expect "$v: factory RoCE off, in its own words" 200 "/$key == \"$off\""
+    new_rev; R=$REV
+    req PATCH "/?rev=$(enc "$R")" "$theirs"
+    expect "$v: the other dialect's roce key: 400" 400 '/detail contains was unexpected'
+    req PATCH "/?rev=$(enc "$R")" "$mine"
+    if [ "$v" = 5.9.1 ]; then
+        expect "$v: its own dialect: taken (5.9 answers the full state)" 200 "/qos/roce/$key == \"on\""
+    else
+        expect "$v: its own dialect: taken (the change answered)" 200 "/qos/roce/$key == \"enabled\""
+    fi
+    req GET "/qos/roce?rev=operational"
+    expect "$v: RoCE not running before the apply: no status" 200 '/mode absent | /pfc absent'
+    apply_rev "$R"
+    rev_state "$R" applied
+    req GET "/qos/roce?rev=operational"
+    # enabled-tc: the configured default-global ECN profile's classes, which replace
+    # the default's traffic class 0 (3d below; the RoCE page's "0,3" is RoCE mode
+    # alone, with no default-global profile configured).
+    expect "$v: nv show qos roce: mode, PFC and ECN running" 200 \
+        '/mode == "lossless" | /pfc/pfc-priority == "3" | /pfc/rx-enabled == "enabled" | /congestion-control/enabled-tc == "3"'
+    req GET "/interface/swp2/qos/roce/status"
+    expect "$v: a port's RoCE status (no rev: operational)" 200 \
+        '/pfc/pfc-priority == "3" | /pfc/tx-enabled == "yes" | /mode == "lossless"'
+    req GET "/interface/swp2?rev=applied&filled=false"
+    expect "$v: the status is not configuration" 200 '/qos absent | /link/mtu == 9216'
+done
+if start_sim --ports swp1-4 --prompt never --apply-delay 0.1 --pfc-not-operational swp2; then
+    new_rev; R=$REV
+    req PATCH "/?rev=$(enc "$R")" "$ROCE_ON_515"
+    apply_rev "$R"
+    rev_state "$R" applied
+    expect "--pfc-not-operational: the apply itself succeeds" 200 '/state == "applied"'
+    req GET "/interface/swp2/qos/roce/status"
+    expect "--pfc-not-operational: swp2's PFC not running" 200 \
+        '/pfc/pfc-priority absent | /pfc/rx-enabled == "no" | /pfc/tx-enabled == "no"'
+    req GET "/interface/swp1/qos/roce/status"
+    expect "--pfc-not-operational: swp1 runs it" 200 '/pfc/pfc-priority == "3"'
+    req GET "/interface/swp2?rev=applied"
+    expect "--pfc-not-operational: swp2's configuration as applied" 200 '/qos absent | /link/mtu == 9216'
+fi
+for v in 4.4.0 5.15.x 5; do
+    if NVUE_SIM_USER=$SIM_USER NVUE_SIM_PASSWORD=$SIM_PASS "$PY" "$SIM" --cert "$CERT" \
+        --key "$TMP/key.pem" --version "$v" >/dev/null 2>"$TMP/version.err" ||
+        ! grep -q -- "--version: a Cumulus Linux 5.x release" "$TMP/version.err"; then
+        bad "--version $v: refused, a Cumulus Linux 5.x release asked for" "$(cat "$TMP/version.err")"
+    else
+        ok "--version $v: refused, a Cumulus Linux 5.x release asked for"
+    fi
+done
+
+# --- 3d. NVUE's factory defaults: ECN on traffic class 0, the watchdog's timers ------
 # The QoS page (CumulusNetworks/docs cumulus-linux-514 Quality of Service _index.md @
 # 0d142afe6080): "Congestion Control (ECN)", "The default profile (default-global)
 # enables ECN by default on egress queue 0" at 150000/1500000 bytes, RED off, and a
@@ -669,6 +739,54 @@ if start_sim --prompt never --apply-delay 0.1 --hang-apply --delay 0.5; then
     else
         bad "--delay 0.5: the answer takes at least 0.5 s" "took ${t:-?}s"
     fi
+fi
+# Issue 36: nginx's own answers while NVUE goes on, and a state word not documented as an end.
+if start_sim --prompt never --apply-delay 0.5 --apply-error 502 --apply-error 429 --apply-state verifying; then
+    new_rev; R=$REV
+    req PATCH "/interface/swp6/link?rev=$(enc "$R")" '{"mtu": 9000}'
+    apply_rev "$R" ays
+    if [ "$STATUS" = 502 ] && grep -q '<center><h1>502 Bad Gateway</h1></center>' "$TMP/body" &&
+            grep -q '<hr><center>nginx</center>' "$TMP/body"; then
+        ok "--apply-error 502: nginx's error page answers the apply"
+    else
+        bad "--apply-error 502: nginx's error page answers the apply" "status $STATUS: $(head -c 200 "$TMP/body")"
+    fi
+    rev_state "$R"
+    if [ "$STATE" = verifying ]; then ok "--apply-state verifying: shown while it applies"
+    else bad "--apply-state verifying: shown while it applies" "state '$STATE'"; fi
+    rev_state "$R" applied
+    expect "--apply-error: the apply runs on to applied" 200 '/state == "applied"'
+    req GET "/interface/swp6/link?rev=applied"
+    expect "--apply-error: its change is applied" 200 '/mtu == 9000'
+    new_rev; R=$REV
+    req PATCH "/interface/swp7/link?rev=$(enc "$R")" '{"mtu": 9000}'
+    apply_rev "$R" ays
+    if [ "$STATUS" = 429 ] && grep -q '429 Too Many Requests' "$TMP/body"; then
+        ok "--apply-error given twice: the second apply answered 429"
+    else
+        bad "--apply-error given twice: the second apply answered 429" "status $STATUS"
+    fi
+    rev_state "$R" applied
+    new_rev; R=$REV
+    req PATCH "/interface/swp8/link?rev=$(enc "$R")" '{"mtu": 9000}'
+    apply_rev "$R" ays
+    expect "--apply-error: the third apply is answered" 200 '/state == "apply"'
+fi
+
+if start_sim --prompt never --apply-delay 0.2 --busy-after-apply 0.8; then
+    new_rev; R=$REV
+    req PATCH "/interface/swp6/link?rev=$(enc "$R")" '{"mtu": 9000}'
+    apply_rev "$R" ays
+    expect "--busy-after-apply: the apply itself is answered" 200 '/state == "apply"'
+    req GET "/revision/$(enc "$R")"
+    if [ "$STATUS" = 502 ] && grep -q '502 Bad Gateway' "$TMP/body"; then
+        ok "--busy-after-apply: nginx answers 502 meanwhile"
+    else
+        bad "--busy-after-apply: nginx answers 502 meanwhile" "status $STATUS"
+    fi
+    sleep 1
+    rev_state "$R" applied
+    expect "--busy-after-apply: answered again after it, applied" 200 '/state == "applied"'
 fi
 stop_sim
 

@@ -47,6 +47,35 @@ class ApiError(Exception):
         self.detail = detail
 
 
+class FrontEndError(Exception):
+    """Fault injection: nginx in front of NVUE answers status with its own error page.
+
+    NVUE's API is reached through nginx (the API page's "Access the API": the
+    nvue.conf site of /etc/nginx); nginx answers 502 or 504 itself when its
+    backend closes the connection or is slow, whatever the backend goes on to do."""
+
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+# nginx's error pages (nginx/nginx src/http/ngx_http_special_response.c @ 05b1a8f1e359:
+# "<html>" / "<head><title>502 Bad Gateway</title></head>" / "<body bgcolor=\"white\">" /
+# "<center><h1>502 Bad Gateway</h1></center>" / "<hr><center>nginx</center>" / "</body>" /
+# "</html>", CRLF line ends, text/html). That commit has no 429 page: its title here is
+# the status's reason phrase (RFC 6585), in the same form.
+NGINX_TITLES = {408: "408 Request Time-out", 429: "429 Too Many Requests",
+                500: "500 Internal Server Error", 502: "502 Bad Gateway",
+                503: "503 Service Temporarily Unavailable", 504: "504 Gateway Time-out"}
+
+
+def nginx_page(status):
+    title = NGINX_TITLES[status]
+    return ("<html>\r\n<head><title>%s</title></head>\r\n<body bgcolor=\"white\">\r\n"
+            "<center><h1>%s</h1></center>\r\n"
+            "<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n" % (title, title)).encode()
+
+
 # ---------------------------------------------------------------------------
 # Object model (schema).  Only qos and the interface link/qos subtrees are
 # modelled strictly; the other documented top-level objects are accepted as
@@ -260,6 +289,114 @@ QOS_DEFAULTS = {
 # the min < max check when a traffic class sets only one threshold.
 ECN_MIN_DEFAULT = 150000
 ECN_MAX_DEFAULT = 1500000
+
+
+# ---------------------------------------------------------------------------
+# Releases (--version): the dialect of the qos roce switch, the system build,
+# and the operational view of RoCE (nv show qos roce, nv show interface <if>
+# qos roce status).  Sources in NVUE.md, "Versions and dialects" and "The
+# operational view".
+# ---------------------------------------------------------------------------
+
+VERSION_RE = re.compile(r"(\d{1,2})\.(\d{1,2})(?:\.(\d{1,2}))?")
+
+
+def parse_version(text):
+    """'5.9', '5.15.0' -> (5, 15, 0); None for anything else (5.x only)."""
+    m = VERSION_RE.fullmatch(text)
+    if not m or m.group(1) != "5":
+        return None
+    return (5, int(m.group(2)), int(m.group(3) or 0))
+
+
+def dialect_of(version):
+    """Cumulus Linux 5.15 renamed `nv set qos roce enable on|off` to `nv set qos roce
+    state enabled|disabled` (its New and Changed NVUE Commands, On/Off; the NVUE
+    reference: "In Cumulus Linux 5.14 and earlier, you specify enable on or enable off")."""
+    return "roce-state" if version[:2] >= (5, 15) else "roce-enable"
+
+
+def roce_switch(version):
+    """(key, on, off) of the RoCE switch in the release's dialect."""
+    if dialect_of(version) == "roce-state":
+        return "state", "enabled", "disabled"
+    return "enable", "on", "off"
+
+
+def use_version(version):
+    """The schema and the factory state in the release's words: a release refuses the
+    other dialect's key as it refuses any unknown key (400), as its schema would."""
+    key, on, off = roce_switch(version)
+    roce = {k: v for k, v in QOS.children["roce"].children.items() if k not in ("enable", "state")}
+    roce[key] = enum(on, off)
+    QOS.children["roce"] = Obj(roce)
+    QOS_DEFAULTS["roce"] = {key: off}
+
+
+def roce_running(qos, version):
+    key, on, _ = roce_switch(version)
+    return (qos.get("roce") or {}).get(key) == on
+
+
+def pfc_status(pfc, yes, no):
+    """The pfc rows of a RoCE status: pfc-priority, rx-enabled, tx-enabled."""
+    out = {"rx-enabled": yes if pfc.get("rx") == "enable" else no,
+           "tx-enabled": yes if pfc.get("tx") == "enable" else no}
+    prios = sorted(int(k) for k in (pfc.get("switch-priority") or {}))
+    if prios:
+        out["pfc-priority"] = ",".join(str(p) for p in prios)
+    return out
+
+
+def roce_status(config, version):
+    """`nv show qos roce`'s operational column: mode, pfc, congestion-control; empty while
+    RoCE is off.  What the applied configuration sets: the simulator derives nothing."""
+    qos = filled_qos(config)
+    if not roce_running(qos, version):
+        return {}
+    pfc = (qos.get("pfc") or {}).get("default-global")
+    tcs = ((qos.get("congestion-control") or {}).get("default-global") or {}).get("traffic-class") or {}
+    marked = sorted(int(tc) for tc, t in tcs.items() if (t or {}).get("ecn") == "enable")
+    out = {"mode": qos["roce"].get("mode", "lossless"),
+           "congestion-control": {"congestion-mode": "ECN",
+                                  "enabled-tc": ",".join(str(t) for t in marked)}}
+    if pfc:
+        out["pfc"] = pfc_status(pfc, "enabled", "disabled")
+    return out
+
+
+def port_status(config, name, version, not_operational):
+    """`nv show interface <if> qos roce status`: its pfc rows (the port's PFC profile, or
+    default-global) and mode.  A port of --pfc-not-operational has its PFC applied but not
+    running: no pfc-priority, rx and tx no."""
+    qos = filled_qos(config)
+    if name in not_operational:
+        return {"pfc": {"rx-enabled": "no", "tx-enabled": "no"}, "mode": qos["roce"].get("mode", "lossless")}
+    intf = (config.get("interface") or {}).get(name) or {}
+    ref = ((intf.get("qos") or {}).get("pfc") or {}).get("profile", "default-global")
+    pfc = (qos.get("pfc") or {}).get(ref)
+    return {"pfc": pfc_status(pfc, "yes", "no") if pfc else {},
+            "mode": qos["roce"].get("mode", "lossless")}
+
+
+def operational_state(tree, config, opts, uptime):
+    """What the switch reports beside its configuration in the operational revision: the
+    system's build (GET /nvue_v1/system: "build": "Cumulus Linux 5.4.0", the 5.6 API page)
+    and RoCE's status, switch-wide and on each configured port."""
+    system = tree.setdefault("system", {})
+    system.setdefault("hostname", "cumulus")
+    system.setdefault("timezone", "Etc/UTC")
+    system["build"] = f"Cumulus Linux {opts.version_text}"
+    system["uptime"] = int(uptime)
+    qos = tree.setdefault("qos", {})
+    qos["roce"] = roce_status(config, opts.version)
+    if not qos["roce"]:
+        return tree
+    for name, intf in (tree.get("interface") or {}).items():
+        if SWP_RE.fullmatch(name) and name in opts.port_set and isinstance(intf, dict):
+            iq = intf.setdefault("qos", {})
+            iq["roce"] = {"status": port_status(config, name, opts.version, opts.pfc_not_operational)}
+    return tree
 
 
 # ---------------------------------------------------------------------------
@@ -519,11 +656,11 @@ ROCE_RESERVED_TC = 3
 ROCE_LOSSLESS_MODES = ("lossless", "lossless-single-ipool")
 
 
-def roce_pool_map(config):
+def roce_pool_map(config, version):
     """The pools' members as NVUE sets ({"3": {}}); {} when RoCE mode reserves nothing."""
     qos = filled_qos(config)
     roce = qos.get("roce") or {}
-    if roce.get("enable") != "on" or roce.get("mode", "lossless") not in ROCE_LOSSLESS_MODES:
+    if not roce_running(qos, version) or roce.get("mode", "lossless") not in ROCE_LOSSLESS_MODES:
         return {}
     pool = (qos.get("traffic-pool") or {}).get("roce-lossless") or {}
     roce_sp = {int(p) for p in (pool.get("switch-priority") or {"3": {}})}
@@ -574,9 +711,11 @@ class Revision:
         self.issues = {}
         self.progress = ""
         self.ops = []          # ("patch", wrapped-body) or ("delete", path)
+        self.word = "apply"    # the state shown while it applies (--apply-state)
 
     def body(self):
-        obj = {"state": self.state, "transition": {"issue": self.issues, "progress": self.progress}}
+        state = self.word if self.state == "apply" else self.state
+        obj = {"state": state, "transition": {"issue": self.issues, "progress": self.progress}}
         # The docs print the ays_fail answer keyed by the revision id (both in
         # the 5.0 and 5.14 pages), the other states unkeyed; kept as printed.
         return {self.id: obj} if self.state == "ays_fail" else obj
@@ -591,11 +730,14 @@ class Switch:
         self.applied = config
         self.startup = copy.deepcopy(config)
         self.header = header
+        self.started = time.monotonic()
         self.saved = False
         self.revisions = {}
         self.counter = 0
         self.applies_done = 0
         self.drops_left = opts.drop_apply
+        self.apply_errors = list(opts.apply_error)   # --apply-error, one per apply, in order
+        self.busy_until = 0.0                         # --busy-after-apply: monotonic seconds
 
     # --- ids --------------------------------------------------------------
     def new_id(self):
@@ -645,6 +787,8 @@ class Switch:
             tree["qos"] = filled_qos(tree)
             if self.header:
                 tree["header"] = copy.deepcopy(self.header)
+        if rev in (None, "operational"):
+            tree = operational_state(tree, self.applied, self.opts, time.monotonic() - self.started)
         return tree
 
     @staticmethod
@@ -715,6 +859,9 @@ class Switch:
         prompt = body.get("auto-prompt") or {}
         ays_yes = prompt.get("ays") == "ays_yes"
         rev.state, rev.issues, rev.progress = "apply", {}, ""
+        rev.word = self.opts.apply_state
+        if self.opts.busy_after_apply:
+            self.busy_until = time.monotonic() + self.opts.busy_after_apply
         if not self.opts.hang_apply:
             timer = threading.Timer(self.opts.apply_delay, self.finish_apply, (rev, ays_yes))
             timer.daemon = True
@@ -816,6 +963,16 @@ class Handler(BaseHTTPRequestHandler):
         if status != 204:
             self.wfile.write(data)
 
+    def send_nginx(self, status, fault):
+        data = nginx_page(status)
+        self.log_message('"%s" answered %d by the front end (%s)', self.requestline, status, fault)
+        self.send_response_only(status)
+        self.send_header("Server", "nginx")
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
     def send_problem(self, status, detail):
         phrase = HTTPStatus(status).phrase
         self.send_body(status, {"detail": detail, "status": status, "title": phrase,
@@ -846,6 +1003,10 @@ class Handler(BaseHTTPRequestHandler):
             return
         if sim.opts.delay:
             time.sleep(sim.opts.delay)
+        if time.monotonic() < sim.busy_until:
+            # Fault: nginx answers for a backend that restarts after an apply.
+            self.send_nginx(502, "--busy-after-apply")
+            return
         if not self.authorized():
             self.send_problem(401, "Authentication is required")
             return
@@ -866,6 +1027,9 @@ class Handler(BaseHTTPRequestHandler):
                     status, obj, drop = self.config_route(method, segs, query, raw)
         except ApiError as e:
             self.send_problem(e.status, e.detail)
+            return
+        except FrontEndError as e:
+            self.send_nginx(e.status, "--apply-error")
             return
         if drop:
             # Fault injection: the apply was accepted and runs; the answer is lost.
@@ -917,6 +1081,9 @@ class Handler(BaseHTTPRequestHandler):
         drop = sim.drops_left > 0
         if drop:
             sim.drops_left -= 1
+        if not drop and sim.apply_errors:
+            # Fault: the apply runs on and ends as it would; its answer is nginx's.
+            raise FrontEndError(sim.apply_errors.pop(0))
         return 200, answer, drop
 
     def config_route(self, method, path, query, raw):
@@ -929,7 +1096,7 @@ class Handler(BaseHTTPRequestHandler):
             # Operational only, as `nv show` is: RoCE mode's reservation (roce_pool_map).
             if rev not in (None, "operational"):
                 raise ApiError(404, f"{API_BASE}/qos/roce/pool-map has no configuration (rev={rev})")
-            return 200, roce_pool_map(sim.applied), False
+            return 200, roce_pool_map(sim.applied, sim.opts.version), False
         if method == "GET":
             spec_at(path)
             if rev not in (None, "applied", "startup", "operational", "pending", "empty"):
@@ -1070,6 +1237,12 @@ def parse_args(argv):
                    help="revision ids as 1, 2, ... or changeset/<user>/<time>_<tag>")
     p.add_argument("--legacy-5.9", dest="legacy_59", action="store_true",
                    help="PATCH answers the full state and DELETE 200 {} (CL 5.9 and earlier)")
+    p.add_argument("--version", default="5.15.0", metavar="5.X[.Y]",
+                   help="the Cumulus Linux release: its build, its qos roce dialect "
+                        "(enable on|off before 5.15, state enabled|disabled from 5.15), "
+                        "and before 5.10 the 5.9 answers of --legacy-5.9 (default 5.15.0)")
+    p.add_argument("--pfc-not-operational", default="", metavar="PORTS",
+                   help="fault: these ports' PFC is applied but not operational (their RoCE status)")
     p.add_argument("--refuse-path", action="append", default=[], metavar="PATH[=VALUE]",
                    help="fault: applies containing this leaf (* matches one segment) end invalid")
     p.add_argument("--drop-apply", type=int, default=0, metavar="N",
@@ -1081,7 +1254,16 @@ def parse_args(argv):
                    help="fault: the Nth new revision is named the Nth TEXT, whatever it is")
     p.add_argument("--slow-poll", type=float, default=0.0, metavar="SECONDS",
                    help="fault: GET /revision/<id> answers wait this long")
+    p.add_argument("--apply-error", type=int, action="append", default=[], metavar="STATUS",
+                   choices=sorted(NGINX_TITLES),
+                   help="fault: the Nth apply is answered STATUS by nginx while it runs on; repeatable")
+    p.add_argument("--apply-state", default="apply", metavar="WORD",
+                   help="fault: the state a revision shows while it applies (default apply)")
+    p.add_argument("--busy-after-apply", type=float, default=0.0, metavar="SECONDS",
+                   help="fault: for SECONDS after an apply starts, nginx answers 502 to every request")
     opts = p.parse_args(argv)
+    if not re.fullmatch(r"[a-z][a-z_]{0,31}", opts.apply_state):
+        p.error("--apply-state: a word of lower-case letters and '_'")
 
     try:
         if not ipaddress.ip_address(opts.listen).is_loopback:
@@ -1097,6 +1279,17 @@ def parse_args(argv):
     except ApiError as e:
         p.error(f"--ports: {e.detail}")
     opts.auto_save = opts.auto_save == "on"
+    opts.version = parse_version(opts.version)
+    if not opts.version:
+        p.error("--version: a Cumulus Linux 5.x release, like 5.9 or 5.15.0")
+    opts.version_text = "%d.%d.%d" % opts.version
+    # The 5.10 notes of the API page: PATCH answers the change, DELETE 204; 5.9 and earlier not.
+    opts.legacy_59 = opts.legacy_59 or opts.version[:2] < (5, 10)
+    try:
+        opts.pfc_not_operational = set(expand_key(opts.pfc_not_operational)) \
+            if opts.pfc_not_operational else set()
+    except ApiError as e:
+        p.error(f"--pfc-not-operational: {e.detail}")
     opts.refuse = []
     for item in opts.refuse_path:
         path, eq, value = item.partition("=")
@@ -1106,6 +1299,7 @@ def parse_args(argv):
 
 def main(argv):
     opts = parse_args(argv)
+    use_version(opts.version)
     config, header = load_config(opts.config) if opts.config else ({}, {})
     issues = semantic_issues(config, opts.port_set, [])
     if issues:

@@ -69,17 +69,40 @@
  * capture we hold either (tests/onyx/real/ may have one later): placed where
  * replaying the file needs it.
  *
+ * The release and the operational state (issue 34):
+ *  - `show version` prints the release --version or $ONYX_SIM_VERSION gives
+ *    (default 3.10.4606), text and json-print, in the shapes of mellanox.onyx's
+ *    and napalm-onyx's captures (tests/fixtures/onyx/);
+ *  - `show traffic pool NAME` prints "Memory actual" computed from the pool's
+ *    percent of the simulated buffer (50.00 % prints the capture's "5.9M");
+ *  - `show dcb priority-flow-control`: PFC is on for the switch-priorities of
+ *    the lossless pools (Onyx User Manual 3.10.2202, Shared Buffers: the
+ *    lossless type "enables a flow control mechanism for the mapped
+ *    priority"), so an interface reads "PFC admin Auto, PFC oper Enabled" (the
+ *    text capture show_dcb_priority_flow_control.txt; "on" with `dcb
+ *    priority-flow-control mode on force`); json-print in the list shape
+ *    mellanox.onyx's onyx_pfc_interface reads from 3.6.6000 (interfaces in the
+ *    third element), text as the capture. Not modelled: PFC on a priority by
+ *    `dcb priority-flow-control priority P enable` alone;
+ *  - operational faults in DIR/faults (below), where the switch's own state
+ *    differs from its configuration.
+ *
  * Its model and printer are its own (not qosgen's), so a qosgen bug cannot
  * hide behind a shared one.
  *
- * Usage: onyx-sim --state DIR [--ports N]
+ * Usage: onyx-sim --state DIR [--ports N] [--version RELEASE]
  *   DIR/state     the switch's running state (created on first use; a file
  *                 written before splits and advanced mode existed loads as
  *                 all ports unsplit, basic mode)
  *   DIR/faults    optional: "cut_after K" (drop the session right after the
  *                 K-th configuration command took effect; once, then the file
  *                 is renamed faults.done), "reject TEXT" (refuse commands
- *                 containing TEXT), "latency_ms N" (before every reply)
+ *                 containing TEXT), "latency_ms N" (before every reply);
+ *                 operational: "pool_unsized" (every pool's "Memory actual"
+ *                 0: the ASIC could not size it), "pfc_oper_disabled PORT"
+ *                 (1/5: that interface's "PFC oper" Disabled), "ets_default"
+ *                 (`show dcb ets` shows the default scheduler, WRR 12, whatever
+ *                 is configured)
  *   DIR/trace     every line received, appended
  *   DIR/saved/    configuration files written with `configuration write to`
  * With SSH_ORIGINAL_COMMAND set (ssh host CMD), runs that one command in
@@ -152,6 +175,17 @@ static char if_range[64];
 static char dir[4096];
 static int cut_after = -1, latency_ms;
 static char reject[256];
+/* The release `show version` prints: --version, else $ONYX_SIM_VERSION, else this. */
+static char version[32] = "3.10.4606";
+/*
+ * Operational faults (DIR/faults): the switch's own state differs from its
+ * configuration, as a real ASIC's can. pool_unsized: every pool's "Memory
+ * actual" is 0 (the ASIC could not size it); pfc_oper_disabled PORT: that
+ * interface's "PFC oper" is Disabled; ets_default: `show dcb ets` shows the
+ * default scheduler whatever is configured.
+ */
+static bool pool_unsized, ets_default;
+static char pfc_oper_disabled[32];
 static int changes; /* configuration commands applied in this session */
 
 /* ---- output ---- */
@@ -347,6 +381,12 @@ static void faults_load(void)
 			continue;
 		if (!strncmp(line, "reject ", 7))
 			snprintf(reject, sizeof(reject), "%.*s", (int)sizeof(reject) - 1, line + 7);
+		if (!strcmp(line, "pool_unsized"))
+			pool_unsized = true;
+		if (!strcmp(line, "ets_default"))
+			ets_default = true;
+		if (sscanf(line, "pfc_oper_disabled %31s", pfc_oper_disabled) == 1)
+			continue;
 	}
 	fclose(f);
 }
@@ -565,17 +605,46 @@ static void show_running_config(void)
 
 /* ---- json-print shows, in the shapes of shared/fixtures/onyx ---- */
 
+/*
+ * `show version`, in the shape of the captures (tests/fixtures/onyx/:
+ * onyx_command_show_version.txt, onyx_facts_show_version.cfg from
+ * mellanox.onyx, napalm-onyx_show_version.txt): "Product release" is the
+ * simulated release.
+ */
 static void show_version(bool json)
 {
 	if (json) {
-		out("{\n    \"Product name\": \"Onyx\",\n    \"Product release\": \"3.10.4606\",\n"
-		    "    \"Version summary\": \"X86_64 3.10.4606 2023-08-08 07:41:09 x86_64\",\n"
-		    "    \"Product model\": \"x86onie\",\n    \"Target arch\": \"x86_64\"\n}\n");
+		out("{\n    \"Product name\": \"Onyx\",\n    \"Product release\": \"%s\",\n"
+		    "    \"Version summary\": \"X86_64 %s 2023-08-08 07:41:09 x86_64\",\n"
+		    "    \"Product model\": \"x86onie\",\n    \"Target arch\": \"x86_64\"\n}\n",
+		    version, version);
 		return;
 	}
-	out("Product name:      Onyx\nProduct release:   3.10.4606\n"
-	    "Version summary:   X86_64 3.10.4606 2023-08-08 07:41:09 x86_64\n"
-	    "Product model:     x86onie\n");
+	out("Product name:      Onyx\nProduct release:   %s\nBuild ID:          #1-dev\n"
+	    "Target arch:       x86_64\nTarget hw:         x86_64\n"
+	    "Version summary:   X86_64 %s 2023-08-08 07:41:09 x86_64\n\n"
+	    "Product model:     x86onie\n",
+	    version, version);
+}
+
+/*
+ * The simulated ASIC's buffer for traffic pools: 50.00 % of it prints the
+ * capture's "Memory actual": "5.9M" (onyx_buffer_pool.cfg). The simulator
+ * has no platform; a real switch's figure depends on its ASIC.
+ */
+#define SIM_POOL_BUFFER_KB (118 * 1024 / 10)
+
+/* "Memory actual" of a pool of percent_centi: "5.9M", "512.0K"; "0" when unsized. */
+static void pool_actual(int percent_centi, char *buf, size_t len)
+{
+	long kb = percent_centi <= 0 ? 0 : (long)SIM_POOL_BUFFER_KB * percent_centi / 10000;
+	if (pool_unsized || kb == 0)
+		snprintf(buf, len, "0");
+	else if (kb >= 1024)
+		snprintf(buf, len, "%ld.%ldM", (kb * 10 + 512) / 1024 / 10,
+			 (kb * 10 + 512) / 1024 % 10);
+	else
+		snprintf(buf, len, "%ld.0K", kb);
 }
 
 static void show_pool(const char *name)
@@ -584,17 +653,18 @@ static void show_pool(const char *name)
 		struct pool *x = &sw.pool[i];
 		if (strcmp(x->name, name))
 			continue;
-		char prios[32] = "";
+		char prios[32] = "", actual[24];
+		pool_actual(x->percent_centi, actual, sizeof(actual));
 		for (int p = 0; p < 8; p++)
 			if (x->prio_mask & (1u << p))
 				snprintf(prios + strlen(prios), sizeof(prios) - strlen(prios), "%s%d",
 					 prios[0] ? " " : "", p);
 		out("{\n    \"%s\": [\n        {\n            \"Type\": \"%s\",\n"
 		    "            \"Switch Priorities\": \"%s\",\n            \"Max Usage\": \"0\",\n"
-		    "            \"Usage\": \"0\",\n            \"Memory actual\": \"5.9M\",\n"
+		    "            \"Usage\": \"0\",\n            \"Memory actual\": \"%s\",\n"
 		    "            \"Memory [%%]\": \"%d.%02d\"\n        }\n    ],\n"
 		    "    \"Exception list\": {\n        \"message\": \"N/A\"\n    }\n}\n",
-		    x->name, x->type[0] ? x->type : "lossy", prios,
+		    x->name, x->type[0] ? x->type : "lossy", prios, actual,
 		    x->percent_centi < 0 ? 0 : x->percent_centi / 100,
 		    x->percent_centi < 0 ? 0 : x->percent_centi % 100);
 		return;
@@ -674,7 +744,8 @@ static void show_ets(const char *ifname, const struct port *p)
 	    "            {\n                \"ETS per TC\": [\n                    {\n",
 	    ifname);
 	for (int tc = 0; tc < 8; tc++) {
-		const struct tc *t = &p->tc[tc];
+		static const struct tc unset;
+		const struct tc *t = ets_default ? &unset : &p->tc[tc];
 		bool strict = t->ets == ETS_STRICT;
 		int w = t->ets == ETS_WRR ? t->weight : (strict ? 0 : 12);
 		out("                        \"%d\": [\n                            {\n"
@@ -689,25 +760,86 @@ static void show_ets(const char *ifname, const struct port *p)
 	out("                    }\n                ]\n            }\n        ]\n    }\n]\n");
 }
 
-static void show_pfc_json(void)
+/*
+ * The switch-priorities PFC is on for: those of the lossless traffic pools
+ * (Onyx User Manual 3.10.2202, Shared Buffers: the lossless type "enables a
+ * flow control mechanism for the mapped priority"), in basic buffer mode.
+ */
+static unsigned pfc_priorities(void)
 {
-	out("[\n    {\n        \"PFC\": \"%s\"\n    },\n    {\n        \"Priority Enabled List\": \"\"\n    },\n    {\n",
-	    sw.pfc_global ? "enabled" : "disabled");
+	unsigned mask = 0;
+	for (int i = 0; !sw.advanced && i < sw.n_pools; i++)
+		if (!strcmp(sw.pool[i].type, "lossless"))
+			mask |= sw.pool[i].prio_mask;
+	return mask;
+}
+
+/* One interface's PFC: admin "on" with mode on force, else "Auto"; oper Enabled when PFC is on. */
+static void pfc_state(int p, int s, const char **admin, const char **oper)
+{
+	char name[24];
+	if (s)
+		snprintf(name, sizeof(name), "1/%d/%d", p, s);
+	else
+		snprintf(name, sizeof(name), "1/%d", p);
+	bool on = sw.port[p][s].pfc_on || pfc_priorities();
+	*admin = sw.port[p][s].pfc_on ? "on" : "Auto";
+	*oper = on && strcmp(pfc_oper_disabled, name) ? "Enabled" : "Disabled";
+}
+
+static void pfc_list(unsigned mask, bool enabled, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (int p = 0; p < 8; p++)
+		if (!!(mask & (1u << p)) == enabled)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%d", buf[0] ? " " : "", p);
+}
+
+/*
+ * `show dcb priority-flow-control`: with json-print, the shape
+ * mellanox.onyx's onyx_pfc_interface reads from 3.6.6000 (a list, the
+ * interfaces its third element; onyx_pfc_interface_enabled.cfg); as text,
+ * the capture show_dcb_priority_flow_control.txt.
+ */
+static void show_pfc(bool json)
+{
+	unsigned mask = pfc_priorities();
+	char on[32], off[32];
+	pfc_list(mask, true, on, sizeof(on));
+	pfc_list(mask, false, off, sizeof(off));
+	bool global = sw.pfc_global || mask;
+	if (!json) {
+		out("PFC: %s\nPriority Enabled List: %s\nPriority Disabled List: %s\n"
+		    "-------------------------------------------------\n"
+		    "Interface        PFC admin        PFC oper\n"
+		    "-------------------------------------------------\n",
+		    global ? "enabled" : "disabled", on, off);
+	} else {
+		out("[\n    {\n        \"PFC\": \"%s\"\n    },\n    {\n"
+		    "        \"Priority Enabled List\": \"%s\",\n"
+		    "        \"Priority Disabled List\": \"%s\"\n    },\n    {\n",
+		    global ? "enabled" : "disabled", on, off);
+	}
 	/* Existing interfaces only: the subports of a split port, not the port. */
 	for (int p = 1; p <= sw.n_ports; p++)
 		for (int s = sw.split[p] ? 1 : 0; s <= sw.split[p]; s++) {
 			char name[24];
+			const char *admin, *oper;
 			if (s)
 				snprintf(name, sizeof(name), "Eth1/%d/%d", p, s);
 			else
 				snprintf(name, sizeof(name), "Eth1/%d", p);
+			pfc_state(p, s, &admin, &oper);
 			bool last = p == sw.n_ports && s == sw.split[p];
-			out("        \"%s\": [\n            {\n                \"PFC admin\": \"%s\",\n"
-			    "                \"PFC oper\": \"%s\"\n            }\n        ]%s\n",
-			    name, sw.port[p][s].pfc_on ? "on" : "Auto",
-			    sw.port[p][s].pfc_on ? "Enabled" : "Disabled", last ? "" : ",");
+			if (!json)
+				out("%-17s%-17s%s\n", name, admin, oper);
+			else
+				out("        \"%s\": [\n            {\n                \"PFC admin\": \"%s\",\n"
+				    "                \"PFC oper\": \"%s\"\n            }\n        ]%s\n",
+				    name, admin, oper, last ? "" : ",");
 		}
-	out("    }\n]\n");
+	if (json)
+		out("    }\n]\n");
 }
 
 static void do_show(char **w, int n, bool json, const char *include)
@@ -735,7 +867,7 @@ static void do_show(char **w, int n, bool json, const char *include)
 		if (parse_range(w[5], ids, 1) == 1)
 			show_ets(w[5], &sw.port[ids[0].port][ids[0].split]);
 	} else if (n == 3 && !strcmp(w[1], "dcb") && !strcmp(w[2], "priority-flow-control")) {
-		show_pfc_json();
+		show_pfc(json);
 	} else {
 		unrecognized(n > 1 ? w[n - 1] : "show");
 	}
@@ -1483,14 +1615,27 @@ static bool handle(char *line)
 int main(int argc, char **argv)
 {
 	int n_ports = 32;
+	const char *ver = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--state") && i + 1 < argc)
 			snprintf(dir, sizeof(dir), "%s", argv[++i]);
 		else if (!strcmp(argv[i], "--ports") && i + 1 < argc)
 			n_ports = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--version") && i + 1 < argc)
+			ver = argv[++i];
+	}
+	if (!ver)
+		ver = getenv("ONYX_SIM_VERSION");
+	if (ver) {
+		if (!*ver || strlen(ver) >= sizeof(version) || strspn(ver, "0123456789.-") != strlen(ver)) {
+			fprintf(stderr, "onyx-sim: --version takes a release such as 3.10.4606\n");
+			return 2;
+		}
+		snprintf(version, sizeof(version), "%s", ver);
 	}
 	if (!dir[0] || n_ports < 1 || n_ports > MAX_PORTS) {
-		fprintf(stderr, "usage: onyx-sim --state DIR [--ports 1..%d]\n", MAX_PORTS);
+		fprintf(stderr, "usage: onyx-sim --state DIR [--ports 1..%d] [--version RELEASE]\n",
+			MAX_PORTS);
 		return 2;
 	}
 	mkdir(dir, 0755);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Self-test of the Onyx simulator's split ports, traffic pools and buffer
-# modes. It drives the simulator through pipes, as the other tests do, and
+# modes, and of its release and operational state (issue 34). It drives the simulator through pipes, as the other tests do, and
 # checks what it answers and what its running-config then prints.
 # Usage: sh tests/sim/selftest.sh path/to/onyx-sim
 # Prints "PASS name" or "FAIL name (detail)" per check, then
@@ -250,6 +250,85 @@ session t 'interface ethernet 1/1 no traffic-class 3 congestion-control ecn' \
 	'interface ethernet 1/1 no traffic-class 3 dcb ets strict'
 [ "$(grep -c '^%' "$tmp/out")" -eq 2 ]
 check tc-no-forms-take-nothing-after $? "errors: $(errs)"
+
+# ---- the release and the operational state (issue 34) ----
+
+# shows STATE [OPTION...] -- LINE...: enable, then the shows; their replies,
+# prompts taken off, in $tmp/out.
+shows() {
+	state=$tmp/$1
+	shift
+	opts=""
+	while [ "$1" != "--" ]; do
+		opts="$opts $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086 # the options, one word each
+	{
+		echo enable
+		for line in "$@"; do
+			printf '%s\n' "$line"
+		done
+	} | "$sim" --state "$state" $opts >"$tmp/raw" 2>&1
+	sed 's/^.*\[standalone: master\][^#>]*[#>] //' "$tmp/raw" >"$tmp/out"
+}
+# json PY: the json-print reply in $tmp/out, loaded as cfg, makes the Python expression PY true.
+json() {
+	python3 -c 'import json, sys
+cfg = json.loads(sys.stdin.read())
+sys.exit(0 if eval(sys.argv[1]) else 1)' "$1" <"$tmp/out" 2>"$tmp/py"
+}
+
+shows v -- 'show version'
+grep -qx 'Product release:   3.10.4606' "$tmp/out"
+check version-default $? "$(cat "$tmp/out")"
+shows v --version 3.9.3210 -- 'show version | json-print'
+json 'cfg["Product release"] == "3.9.3210" and "3.9.3210" in cfg["Version summary"]'
+check version-option-json $? "$(cat "$tmp/out" "$tmp/py")"
+ONYX_SIM_VERSION=3.6.8130 shows v -- 'show version'
+grep -qx 'Product release:   3.6.8130' "$tmp/out"
+check version-from-environment $? "$(cat "$tmp/out")"
+"$sim" --state "$tmp/v" --version '3.10;rm' </dev/null >/dev/null 2>&1
+st=$?
+[ $st -eq 2 ]
+check version-not-a-release-refused $? "exit $st"
+
+session o 'traffic pool roce type lossless' 'traffic pool roce memory percent 50' \
+	'traffic pool roce map switch-priority 3' 'interface ethernet 1/1-1/2 traffic-class 6 dcb ets strict'
+shows o -- 'show traffic pool roce | json-print'
+json 'cfg["roce"][0]["Memory actual"] == "5.9M" and cfg["roce"][0]["Type"] == "lossless" and cfg["roce"][0]["Switch Priorities"] == "3"'
+check pool-memory-actual-as-captured $? "$(cat "$tmp/out" "$tmp/py")"
+
+shows o -- 'show dcb priority-flow-control | json-print'
+json 'cfg[1]["Priority Enabled List"] == "3" and cfg[2]["Eth1/1"][0] == {"PFC admin": "Auto", "PFC oper": "Enabled"}'
+check pfc-follows-lossless-pool $? "$(head -20 "$tmp/out") $(cat "$tmp/py")"
+shows o -- 'show dcb priority-flow-control'
+grep -qx 'Priority Enabled List: 3' "$tmp/out" && grep -qx 'Priority Disabled List: 0 1 2 4 5 6 7' "$tmp/out" &&
+	grep -Eqx 'Eth1/1 +Auto +Enabled' "$tmp/out"
+check pfc-text-as-captured $? "$(head -9 "$tmp/out")"
+shows e -- 'show dcb priority-flow-control | json-print'
+json 'cfg[1]["Priority Enabled List"] == "" and cfg[2]["Eth1/1"][0]["PFC oper"] == "Disabled"'
+check pfc-off-without-lossless-pool $? "$(head -12 "$tmp/out") $(cat "$tmp/py")"
+
+shows o -- 'show dcb ets interface ethernet 1/2 | json-print'
+json 'cfg[0]["Eth1/2"][2]["ETS per TC"][0]["6"][0]["S.Mode"] == "Strict" and cfg[0]["Eth1/2"][2]["ETS per TC"][0]["3"][0]["S.Mode"] == "WRR"'
+check ets-as-configured $? "$(cat "$tmp/py")"
+
+printf 'pool_unsized\npfc_oper_disabled 1/2\nets_default\n' >"$tmp/o/faults"
+shows o -- 'show traffic pool roce | json-print'
+json 'cfg["roce"][0]["Memory actual"] == "0" and cfg["roce"][0]["Memory [%]"] == "50.00"'
+check fault-pool-unsized $? "$(cat "$tmp/out" "$tmp/py")"
+shows o -- 'show dcb priority-flow-control | json-print'
+json 'cfg[2]["Eth1/2"][0]["PFC oper"] == "Disabled" and cfg[2]["Eth1/1"][0]["PFC oper"] == "Enabled"'
+check fault-pfc-oper-disabled $? "$(cat "$tmp/py")"
+shows o -- 'show dcb ets interface ethernet 1/2 | json-print'
+json 'cfg[0]["Eth1/2"][2]["ETS per TC"][0]["6"][0]["S.Mode"] == "WRR"'
+check fault-ets-default $? "$(cat "$tmp/py")"
+rm "$tmp/o/faults"
+session o
+has 'interface ethernet 1/1-1/2 traffic-class 6 dcb ets strict' && has 'traffic pool roce memory percent 50.00'
+check faults-leave-config-alone $? "$(grep -E 'traffic' "$tmp/rc" | tr '\n' ' ')"
 
 echo "$pass sim checks passed, $fail failed"
 [ "$fail" -eq 0 ]

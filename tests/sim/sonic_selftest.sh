@@ -372,7 +372,96 @@ else
     ok "the log holds command lines only, never a patch"
 fi
 
-# --- 10. multi-ASIC shape --------------------------------------------------------------------------------
+# --- 10. show version, sonic-db-dump, the buffer manager ------------------------------------------------
+sw "show version"
+expect "show version: SONiC.<build_version> of the device" 0 "SONiC Software Version: SONiC.202605.0-086b03bd7"
+grep -q "^HwSKU: ACS-MSN2700$" "$TMP/out" && grep -q "^Platform: x86_64-mlnx_msn2700-r0$" "$TMP/out" &&
+    grep -q "^Docker images:$" "$TMP/out" && [ "$(head -n 1 "$TMP/out")" = "" ]
+verdict $? "show version: show/main.py's lines, platform and HwSKU from DEVICE_METADATA" "$(head -n 12 "$TMP/out")"
+sw "show version --brief"
+[ "$RC" = 0 ] && ! grep -q "Docker images" "$TMP/out"
+verdict $? "show version --brief: no docker images"
+
+# sonic-db-dump -y, read by Python's json module: one object, keys sorted, indent 2, no final newline.
+cat > "$TMP/dump.py" <<'EOF2'
+import json, sys
+text = open(sys.argv[1]).read()
+d = json.loads(text)
+assert not text.endswith("\n") and text.startswith('{\n  "'), "pretty form"
+assert list(d) == sorted(d), "keys sorted"
+for k, v in d.items():
+    assert v["type"] == "hash" and v["ttl"] == -0.001 and isinstance(v["expireat"], float), k
+for expr in sys.argv[2:]:
+    assert eval(expr, {"d": {k: v["value"] for k, v in d.items()}}), expr
+EOF2
+D() { "$PY" "$TMP/dump.py" "$TMP/out" "$@"; }
+"$PY" "$SIM" --state "$ST" init "$INITIAL" --max-headroom-size 400000 >/dev/null
+sw "sonic-db-dump -n APPL_DB -k 'BUFFER_P[GR]*' -y"
+# 10G, 300 m, MTU 9100 on the SN2700 (Spectrum: cell 96, pipeline latency 19 KB): SONIC.md works
+# these figures out from buffer_headroom_mellanox.lua.
+why=$(D 'd["BUFFER_PG_TABLE:Ethernet0:3-4"] == {"profile": "pg_lossless_10000_300m_profile"}' \
+    'd["BUFFER_PROFILE_TABLE:pg_lossless_10000_300m_profile"] == {"xon": "19456", "xoff": "37888", "size": "57344", "pool": "ingress_lossless_pool", "dynamic_th": "0"}' \
+    'd["BUFFER_PG_TABLE:Ethernet0:0"] == {"profile": "ingress_lossy_profile"}' \
+    'all(k.startswith(("BUFFER_PG_TABLE:", "BUFFER_PROFILE_TABLE:")) for k in d)' 2>&1)
+verdict $? "sonic-db-dump APPL_DB: the lossless PGs on buffermgrd's profiles, its figures" "$why"
+sw "sonic-db-dump -n STATE_DB -k 'BUFFER_MAX_PARAM_TABLE|*' -y"
+why=$(D 'd["BUFFER_MAX_PARAM_TABLE|Ethernet12"] == {"max_headroom_size": "400000"}' 'len(d) == 32' 2>&1)
+verdict $? "sonic-db-dump STATE_DB: each port's max_headroom_size (init --max-headroom-size)" "$why"
+[ ! -e "$ST/fs/var/log/syslog" ]
+verdict $? "the factory config fits 400000 bytes a port: buffermgrd refused nothing at boot" "$(cat "$ST/fs/var/log/syslog" 2>/dev/null | head -3)"
+sw "sonic-db-dump -n APPL_DB -k 'BUFFER_PG_TABLE:Ethernet12:*'"
+[ "$RC" = 0 ] && grep -q '^{"BUFFER_PG_TABLE:Ethernet12:0":{"type":"hash","value":{"profile":"ingress_lossy_profile"},"ttl":-0.001,"expireat":' "$TMP/out"
+verdict $? "sonic-db-dump without -y: redisdl's compact form" "$(head -c 200 "$TMP/out")"
+sw "sonic-db-dump -n COUNTERS_DB"
+expect "sonic-db-dump of a database not modelled: said so" 1 "" "is not modelled"
+
+# A cable the port's headroom cannot take: GCU applies it, buffermgrd refuses it in its log
+# only, APPL_DB keeps the PG on its old profile (sonic-mgmt test_exceeding_headroom).
+readback "$TMP/b0.json"
+J edit "$TMP/b0.json" "$TMP/bcur.json" 'pass'
+J edit "$TMP/b0.json" "$TMP/b1.json" 'db["CABLE_LENGTH"]["AZURE"]["Ethernet12"] = "2500m"'
+"$JSONDIFF" "$TMP/bcur.json" "$TMP/b1.json" > "$TMP/b1.patch"
+sw "sudo config apply-patch /dev/stdin" "$TMP/b1.patch"
+expect "a 2500 m cable on the 50G Ethernet12: apply-patch takes it" 0 "Patch applied successfully."
+unchanged "... CONFIG_DB holds it" "$TMP/b1.json"
+sw "sonic-db-dump -n APPL_DB -k 'BUFFER_P[GR]*' -y"
+why=$(D 'd["BUFFER_PG_TABLE:Ethernet12:3-4"] == {"profile": "pg_lossless_50000_300m_profile"}' \
+    '"BUFFER_PROFILE_TABLE:pg_lossless_50000_2500m_profile" not in d' 2>&1)
+verdict $? "... APPL_DB keeps the PG on its 300 m profile, no 2500 m profile" "$why"
+grep -q "ERR swss#buffermgrd: :- isHeadroomResourceValid: Unable to update profile for port Ethernet12. Accumulative headroom size exceeds limit$" "$ST/fs/var/log/syslog" &&
+    grep -q "ERR swss#buffermgrd: :- refreshPgsForPort: Update speed (50000) and cable length (2500m) for port Ethernet12 failed, accumulative headroom size exceeds the limit$" "$ST/fs/var/log/syslog"
+verdict $? "... buffermgrd's refusal in the switch's syslog" "$(tail -n 3 "$ST/fs/var/log/syslog" 2>&1)"
+J edit "$TMP/b0.json" "$TMP/b2.json" 'db["CABLE_LENGTH"]["AZURE"]["Ethernet12"] = "40m"'
+J edit "$TMP/b1.json" "$TMP/bcur.json" 'pass'
+"$JSONDIFF" "$TMP/bcur.json" "$TMP/b2.json" > "$TMP/b2.patch"
+sw "sudo config apply-patch /dev/stdin" "$TMP/b2.patch"
+sw "sonic-db-dump -n APPL_DB -k 'BUFFER_P[GR]*' -y"
+why=$(D 'd["BUFFER_PG_TABLE:Ethernet12:3-4"] == {"profile": "pg_lossless_50000_40m_profile"}' \
+    '"BUFFER_PROFILE_TABLE:pg_lossless_50000_300m_profile" not in d' 2>&1)
+verdict $? "a 40 m cable fits: the PG on the 40 m profile, the 300 m one released" "$why"
+
+# --buffer-delay: APPL_DB shows a change only after the delay (buffermgrd is asynchronous).
+"$PY" "$SIM" --state "$ST" fault --buffer-delay 2
+J edit "$TMP/b2.json" "$TMP/bcur.json" 'pass'
+J edit "$TMP/b0.json" "$TMP/b3.json" 'pass'
+"$JSONDIFF" "$TMP/bcur.json" "$TMP/b3.json" > "$TMP/b3.patch"
+sw "sudo config apply-patch /dev/stdin" "$TMP/b3.patch"
+expect "fault buffer-delay 2: the 300 m cable back, applied" 0 "Patch applied successfully."
+sw "sonic-db-dump -n APPL_DB -k 'BUFFER_PG_TABLE:Ethernet12:*' -y"
+D 'd["BUFFER_PG_TABLE:Ethernet12:3-4"]["profile"] == "pg_lossless_50000_40m_profile"' >/dev/null 2>&1
+verdict $? "fault buffer-delay 2: at once APPL_DB still shows the earlier profile"
+sleep 2.2
+sw "sonic-db-dump -n APPL_DB -k 'BUFFER_PG_TABLE:Ethernet12:*' -y"
+D 'd["BUFFER_PG_TABLE:Ethernet12:3-4"]["profile"] == "pg_lossless_50000_300m_profile"' >/dev/null 2>&1
+verdict $? "... 2 s later, the new one"
+"$PY" "$SIM" --state "$ST" fault
+
+# --build-version: what `show version` names.
+"$PY" "$SIM" --state "$ST" init "$INITIAL" --build-version 202111.70581-f08866b66 >/dev/null
+sw "show version"
+expect "init --build-version: show version names it" 0 "SONiC Software Version: SONiC.202111.70581-f08866b66"
+
+# --- 11. multi-ASIC shape --------------------------------------------------------------------------------
 "$PY" "$SIM" --state "$ST" init "$INITIAL" --multi-asic 2 >/dev/null 2>&1
 readback "$TMP/m.json"
 if [ "$RC" = 0 ] && [ "$(J keys "$TMP/m.json")" = "asic0 asic1 localhost" ]; then

@@ -6,16 +6,20 @@ Answers the commands a config-management client sends to a single-ASIC SONiC swi
 SSH: `show runningconfiguration all`, `config apply-patch`, `config checkpoint`,
 `config rollback`, `config list-checkpoints`, `config delete-checkpoint`, `config save`,
 with the output lines, errors and exit codes of sonic-utilities (click 8.1) and its
-Generic Config Updater. A patch is applied with python3-jsonpatch (RFC 6902), the result
+Generic Config Updater; `show version`; and `sonic-db-dump` of APPL_DB and STATE_DB as the
+dynamic buffer model's buffermgrd leaves them after each write (each lossless PG's headroom
+computed, refused over the port's max_headroom_size). A patch is applied with python3-jsonpatch (RFC 6902), the result
 validated with yanglint against SONiC's own YANG models (../shared/fixtures/sonic-yang,
 converted by tests/sonic/configdb2yang.py). What is modelled, from which source file and
 commit, and what is not: tests/sim/SONIC.md.
 
-    sonic_sim.py --state DIR init CONFIG_DB.json [--multi-asic N]   a new device
+    sonic_sim.py --state DIR init CONFIG_DB.json [--multi-asic N] [--build-version V]
+                 [--max-headroom-size BYTES]        a new device
     sonic_sim.py --state DIR fault [--refuse-path P]... [--drop-apply N]
                  [--slow-apply S] [--show-unlocked] [--fail-save] [--fail-rollback]
-                                                    set (or clear) faults
-    sonic_sim.py --state DIR [--multi-asic N]       serve $SSH_ORIGINAL_COMMAND (ForceCommand)
+                 [--buffer-delay S]                 set (or clear) faults
+    sonic_sim.py --state DIR [--multi-asic N] [--build-version V]
+                                                    serve $SSH_ORIGINAL_COMMAND (ForceCommand)
 
 The state directory may also come from $SONIC_SIM_STATE. Python 3.11 standard library,
 plus Debian's python3-jsonpatch (and the python3-json-pointer it depends on).
@@ -25,8 +29,10 @@ import argparse
 import copy
 import datetime
 import fcntl
+import fnmatch
 import glob
 import json
+import math
 import os
 import posixpath
 import re
@@ -163,6 +169,7 @@ class Device:
         self.multi_asic = multi_asic if multi_asic is not None else meta.get("multi_asic", 0)
         self.faults = self.read_json("faults.json", {})
         self.checked = {}
+        self.build_version = None  # --build-version on the ForceCommand line
 
     # --- files ---------------------------------------------------------------------
     def path(self, name):
@@ -184,7 +191,9 @@ class Device:
         return self.read_json("running.json", {})
 
     def set_running(self, config):
+        old = self.running()
         atomic_write(self.path("running.json"), json.dumps(config, indent=4) + "\n")
+        buffermgrd_sync(self, old, config)
 
     def save_faults(self):
         atomic_write(self.path("faults.json"), json.dumps(self.faults, indent=4) + "\n")
@@ -524,6 +533,423 @@ class PatchApplier:
         return {t: v for t, v in part.items() if v}
 
 
+# --- buffermgrd: the dynamic buffer model's headroom (sonic-swss cfgmgr/buffermgrdyn.cpp) ---
+#
+# After every write of CONFIG_DB the simulator does what buffermgrd does on a Mellanox
+# switch with DEVICE_METADATA buffer_model dynamic: each lossless PG (BUFFER_PG profile
+# "NULL") gets a profile computed from its port's speed, cable length and MTU
+# (buffer_headroom_mellanox.lua), checked against the port's max_headroom_size in STATE_DB
+# (buffer_check_headroom_mellanox.lua), and only then written to APPL_DB; a PG over the
+# limit is refused in the log only. Sources and what is not modelled: SONIC.md, "The buffer
+# manager".
+
+# platform/mellanox/asic_table.j2 (sonic-buildimage 086b03bd70f9, blob f9abe170bd68): the
+# ASIC of a platform, and each ASIC's figures (KB where the Lua multiplies by 1024).
+PLATFORM_ASIC = {
+    "x86_64-mlnx_msn2010-r0": "MELLANOX-SPECTRUM", "x86_64-mlnx_msn2100-r0": "MELLANOX-SPECTRUM",
+    "x86_64-mlnx_msn2410-r0": "MELLANOX-SPECTRUM", "x86_64-mlnx_msn2700-r0": "MELLANOX-SPECTRUM",
+    "x86_64-mlnx_msn2700a1-r0": "MELLANOX-SPECTRUM", "x86_64-mlnx_msn2740-r0": "MELLANOX-SPECTRUM",
+    "x86_64-mlnx_msn3700-r0": "MELLANOX-SPECTRUM-2", "x86_64-mlnx_msn3700c-r0": "MELLANOX-SPECTRUM-2",
+    "x86_64-mlnx_msn3800-r0": "MELLANOX-SPECTRUM-2", "x86_64-mlnx_msn4600c-r0": "MELLANOX-SPECTRUM-3",
+    "x86_64-mlnx_msn4700-r0": "MELLANOX-SPECTRUM-3", "x86_64-nvidia_sn5600-r0": "MELLANOX-SPECTRUM-4",
+}
+ASIC_TABLE = {
+    "MELLANOX-SPECTRUM": {"cell_size": 96, "pipeline_latency": 19, "mac_phy_delay": 0.8,
+                          "peer_response_time": 3.8, "port_reserved_shp": 20, "port_max_shp": 8192},
+    "MELLANOX-SPECTRUM-2": {"cell_size": 144, "pipeline_latency": 19, "mac_phy_delay": 0.8,
+                            "peer_response_time": 3.8, "port_reserved_shp": 20, "port_max_shp": 8192},
+    "MELLANOX-SPECTRUM-3": {"cell_size": 144, "pipeline_latency": 19, "mac_phy_delay": 0.8,
+                            "peer_response_time": 3.8, "port_reserved_shp": 20, "port_max_shp": 8192},
+    "MELLANOX-SPECTRUM-4": {"cell_size": 192, "pipeline_latency": 19, "mac_phy_delay": 0.8,
+                            "peer_response_time": 3.8, "port_reserved_shp": 20, "port_max_shp": 8192},
+}
+# buffer_headroom_mellanox.lua: IEEE 802.3 31B.3.7's pause quanta per speed (Mb/s).
+PAUSE_QUANTA = {800000: 905, 400000: 905, 200000: 453, 100000: 394, 50000: 147, 40000: 118,
+                25000: 80, 10000: 67, 1000: 2, 100: 1}
+DEFAULT_MTU = "9100"  # buffermgrdyn.h DEFAULT_MTU_STR
+LOSSLESS_POOL = "ingress_lossless_pool"  # buffermgrdyn.h INGRESS_LOSSLESS_PG_POOL_NAME
+
+
+def bm_field(config, table, key, field):
+    row = config.get(table, {}).get(key)
+    return row.get(field) if isinstance(row, dict) else None
+
+
+def bm_number(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return None
+
+
+def bm_port(config, port):
+    """A port as buffermgrd knows it: speed, cable length (from any CABLE_LENGTH row, as
+    handleCableLenTable reads them all), MTU (9100 when none), lanes, admin state."""
+    row = config.get("PORT", {}).get(port) or {}
+    cable = None
+    for fields in config.get("CABLE_LENGTH", {}).values():
+        if isinstance(fields, dict) and port in fields:
+            cable = fields[port]
+            break
+    lanes = row.get("lanes")
+    return {"speed": row.get("speed"), "cable": cable, "mtu": row.get("mtu") or DEFAULT_MTU,
+            "lanes": len(lanes.split(",")) if isinstance(lanes, str) and lanes else 0,
+            # handlePortTable: a port is admin down until its admin_status says "up".
+            "up": row.get("admin_status") == "up"}
+
+
+def bm_asic(config):
+    platform = bm_field(config, "DEVICE_METADATA", "localhost", "platform")
+    name = PLATFORM_ASIC.get(platform)
+    return (name, ASIC_TABLE[name]) if name else (None, None)
+
+
+def bm_shp(config):
+    """Whether the shared headroom pool is on: BUFFER_POOL|ingress_lossless_pool xoff or
+    DEFAULT_LOSSLESS_BUFFER_PARAMETER over_subscribe_ratio non-zero (the Lua's test)."""
+    size = bm_number(bm_field(config, "BUFFER_POOL", LOSSLESS_POOL, "xoff"))
+    ratio = None
+    for fields in config.get("DEFAULT_LOSSLESS_BUFFER_PARAMETER", {}).values():
+        ratio = bm_number(fields.get("over_subscribe_ratio")) if isinstance(fields, dict) else None
+        break
+    return bool(size) or bool(ratio)
+
+
+def bm_headroom(config, info, asic_name, asic):
+    """buffer_headroom_mellanox.lua (sonic-swss e6b0c5b5d2ab, blob 561cfddb58): xon, xoff,
+    size of a lossless PG. Lua numbers are doubles; so are Python's floats."""
+    port_speed = float(info["speed"])
+    cable_length = float(info["cable"][:-1])
+    port_mtu = float(info["mtu"])
+    pattern = next(iter(config.get("LOSSLESS_TRAFFIC_PATTERN", {}).values()), {})
+    lossless_mtu = float(pattern.get("mtu", 1024))
+    small_packet_percentage = float(pattern.get("small_packet_percentage", 100))
+    cell_size = asic["cell_size"]
+    pipeline_latency = asic["pipeline_latency"] * 1024
+    mac_phy_delay = asic["mac_phy_delay"] * 1024
+    pause_quanta = PAUSE_QUANTA.get(int(port_speed))
+    peer_response_time = asic["peer_response_time"] * 1024
+    kb_on_tile = port_speed / 1000 * 120 / 8 if asic_name[-1] in "45" else 0
+    shp = bm_shp(config)
+    speed_overhead = 0
+    if info["lanes"] == 8:
+        pipeline_latency = pipeline_latency * 2
+        speed_overhead = port_mtu
+    worst = cell_size / 64 if cell_size > 128 else (2 * cell_size) / (1 + cell_size)
+    worst = math.ceil(worst)
+    by_byte = 100 * 64 / ((small_packet_percentage * 64
+                           + (100 - small_packet_percentage) * lossless_mtu) / 100)
+    occupancy = (100 - by_byte + by_byte * worst) / 100
+    if pause_quanta is not None:
+        peer_response_time = pause_quanta * 512 / 8
+    bytes_on_cable = 2 * cable_length * port_speed * 1000000000 / 198000000 / (8 * 1000)
+    propagation = port_mtu + bytes_on_cable + mac_phy_delay + peer_response_time + kb_on_tile
+    xoff = math.ceil((lossless_mtu + propagation * occupancy) / 1024) * 1024
+    if asic_name[-1] == "6":
+        xoff += 18 * 1024
+    if not shp and small_packet_percentage != 100:
+        full = math.ceil((lossless_mtu + propagation * worst) / 1024) * 1024
+        if xoff + 2 * 1024 < full:
+            xoff += 2 * 1024
+    xon = math.ceil(pipeline_latency / 1024) * 1024
+    size = xon if shp else xoff + xon + speed_overhead
+    size = math.ceil(size / 1024) * 1024
+    return int(xon), int(xoff), int(size)
+
+
+def bm_default_threshold(config):
+    for fields in config.get("DEFAULT_LOSSLESS_BUFFER_PARAMETER", {}).values():
+        if isinstance(fields, dict):
+            return fields.get("default_dynamic_th", "0")
+    return "0"
+
+
+def bm_profile_name(info):
+    """getDynamicProfileName: the MTU only when not 9100; the default threshold, no gearbox
+    and no 8-lane suffix on the Spectrum-1..3 platforms modelled."""
+    name = f"pg_lossless_{info['speed']}_{info['cable']}"
+    if info["mtu"] != DEFAULT_MTU:
+        name += f"_mtu{info['mtu']}"
+    return name + "_profile"
+
+
+def bm_pg_count(pgs):
+    lo, _, hi = pgs.partition("-")
+    try:
+        return int(hi or lo) - int(lo) + 1
+    except ValueError:
+        return 0
+
+
+def bm_check(config, appl, limits, port, key, profile, figures, asic):
+    """buffer_check_headroom_mellanox.lua: (fits, accumulative, max_headroom_size)."""
+    max_size = bm_number((limits.get(f"BUFFER_MAX_PARAM_TABLE|{port}") or {}).get("max_headroom_size"))
+    if max_size is None:
+        return True, None, None
+    info = bm_port(config, port)
+    pipeline_latency = asic["pipeline_latency"]
+    mirror = 20 * 1024
+    reserved_shp = asic["port_reserved_shp"]
+    if info["lanes"] == 8:
+        pipeline_latency = pipeline_latency * 2 - 1
+        mirror *= 2
+        reserved_shp *= 2
+    lossy = pipeline_latency * 1024
+    total = 4096 + lossy + mirror
+    shp = bool(bm_number(bm_field(config, "BUFFER_POOL", LOSSLESS_POOL, "xoff")))
+    shared = 0
+    pgs = {k: v.get("profile") for k, v in appl.items()
+           if k.startswith(f"BUFFER_PG_TABLE:{port}:")}
+    pgs[f"BUFFER_PG_TABLE:{key}"] = profile
+    for pg_key, name in sorted(pgs.items()):
+        if name == profile:
+            xon, xoff, size = figures
+        else:
+            prof = appl.get(f"BUFFER_PROFILE_TABLE:{name}") or {}
+            size, xon, xoff = (bm_number(prof.get(f)) for f in ("size", "xon", "xoff"))
+        if size is None:
+            continue
+        size = size or lossy
+        n = bm_pg_count(pg_key.rsplit(":", 1)[1])
+        total += size * n
+        if shp and xon is not None and xoff is not None and size < xon + xoff:
+            shared += (xon + xoff - size) * n
+    if max_size > total:
+        if shp:
+            return shared <= (asic["port_max_shp"] + reserved_shp) * asic["cell_size"], total, max_size
+        return True, total, max_size
+    return False, total, max_size
+
+
+def bm_log(dev, function, message):
+    """A line of the switch's syslog as swss's buffermgrd writes it (the shape of
+    sonic-mgmt pull request 8041's capture)."""
+    stamp = datetime.datetime.now().strftime("%b %d %H:%M:%S.%f")
+    host = bm_field(dev.running(), "DEVICE_METADATA", "localhost", "hostname") or "sonic"
+    path = dev.device_path("/var/log/syslog")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"{stamp} {host} ERR swss#buffermgrd: :- {function}: {message}\n")
+
+
+def bm_refresh_pg(dev, config, appl, state, limits, key, asic_name, asic):
+    """refreshPgsForPort for one lossless PG (port:pgs): True when applied or nothing to
+    do, False when refused (APPL_DB left as it was)."""
+    port = key.split(":", 1)[0]
+    info = bm_port(config, port)
+    appl_key = f"BUFFER_PG_TABLE:{key}"
+    if not info["up"]:
+        # An admin-down port's buffers are reclaimed: no lossless PG in APPL_DB.
+        appl.pop(appl_key, None)
+        return True
+    if not info["speed"] or not info["cable"]:
+        return True  # "port's info isn't ready for dynamic calculation": nothing written
+    if info["cable"] == "0m":
+        appl.pop(appl_key, None)
+        return True
+    name = bm_profile_name(info)
+    figures = bm_headroom(config, info, asic_name, asic)
+    fits, total, max_size = bm_check(config, appl, limits, port, key, name, figures, asic)
+    if not fits:
+        bm_log(dev, "isHeadroomResourceValid",
+               f"Unable to update profile for port {port}. Accumulative headroom size exceeds limit")
+        bm_log(dev, "refreshPgsForPort",
+               f"Update speed ({info['speed']}) and cable length ({info['cable']}) for port "
+               f"{port} failed, accumulative headroom size exceeds the limit")
+        return False
+    xon, xoff, size = figures
+    profile = {"xon": str(xon), "xoff": str(xoff), "size": str(size), "pool": LOSSLESS_POOL,
+               "dynamic_th": bm_default_threshold(config)}
+    appl[f"BUFFER_PROFILE_TABLE:{name}"] = profile
+    state[f"BUFFER_PROFILE_TABLE|{name}"] = dict(profile)
+    appl[appl_key] = {"profile": name}
+    return True
+
+
+def bm_release_profiles(config, appl, state):
+    """releaseProfile: a dynamic profile no PG references any more leaves APPL_DB and
+    STATE_DB; the static ones (config_db's BUFFER_PROFILE) stay."""
+    used = {v.get("profile") for k, v in appl.items() if k.startswith("BUFFER_PG_TABLE:")}
+    for k in [k for k in appl if k.startswith("BUFFER_PROFILE_TABLE:pg_lossless_")]:
+        name = k.split(":", 1)[1]
+        if name not in used and name not in config.get("BUFFER_PROFILE", {}):
+            del appl[k]
+            state.pop(f"BUFFER_PROFILE_TABLE|{name}", None)
+
+
+def buffermgrd_sync(dev, old, new):
+    """What buffermgrd does with the change of CONFIG_DB from old to new (old {} at boot)."""
+    if bm_field(new, "DEVICE_METADATA", "localhost", "buffer_model") != "dynamic":
+        return
+    asic_name, asic = bm_asic(new)
+    if not asic:
+        return  # a platform the table above does not name: not modelled
+    db = dev.read_json("appl_db.json", {"current": {}, "shown": {}, "at": 0})
+    before = bm_shown(db)  # what a reader sees until the change shows
+    appl, state = copy.deepcopy(db["current"]), dev.read_json("state_db.json", {})
+    limits = {k: v for k, v in state.items() if k.startswith("BUFFER_MAX_PARAM_TABLE|")}
+    # handleBufferProfileTable: a static profile goes to APPL_DB directly.
+    for name, fields in new.get("BUFFER_PROFILE", {}).items():
+        appl[f"BUFFER_PROFILE_TABLE:{name}"] = dict(fields)
+    old_pgs, new_pgs = old.get("BUFFER_PG", {}), new.get("BUFFER_PG", {})
+    # A PG row removed: doRemovePgTask, or a static one removed directly.
+    for key in old_pgs:
+        if key not in new_pgs:
+            appl.pop("BUFFER_PG_TABLE:" + key.replace("|", ":"), None)
+    changed = {p for p in set(new.get("PORT", {})) | set(old.get("PORT", {}))
+               if bm_port(old, p) != bm_port(new, p)}
+    for port in sorted(changed, key=natural_key):
+        # refreshPgsForPort over the port's lossless PGs it had: the first refused ends it.
+        for key in sorted((k for k in new_pgs if k.split("|")[0] == port and k in old_pgs),
+                          key=natural_key):
+            if new_pgs[key].get("profile") == "NULL" and not bm_refresh_pg(
+                    dev, new, appl, state, limits, key.replace("|", ":"), asic_name, asic):
+                bm_log(dev, "doTask", "Failed to process table update")
+                break
+    for key in sorted(new_pgs, key=natural_key):
+        if old_pgs.get(key) == new_pgs[key]:
+            continue
+        profile = new_pgs[key].get("profile")
+        if profile == "NULL":
+            if not bm_refresh_pg(dev, new, appl, state, limits, key.replace("|", ":"),
+                                 asic_name, asic):
+                bm_log(dev, "doTask", "Failed to process table update")
+        else:
+            # A static profile on the PG: into APPL_DB directly (the lossy PG 0 here).
+            appl["BUFFER_PG_TABLE:" + key.replace("|", ":")] = {"profile": profile}
+    bm_release_profiles(new, appl, state)
+    delay = float(dev.faults.get("buffer_delay", 0) or 0)
+    if delay > 0:
+        # APPL_DB shows the change only after the delay (buffermgrd works asynchronously).
+        db["shown"] = before
+        db["at"] = time.time() + delay
+    else:
+        db["shown"], db["at"] = appl, 0
+    db["current"] = appl
+    atomic_write(dev.path("appl_db.json"), json.dumps(db, indent=1) + "\n")
+    atomic_write(dev.path("state_db.json"), json.dumps(state, indent=1) + "\n")
+
+
+def boot_buffer_state(dev, config, max_headroom_size):
+    """A switch that starts: APPL_DB empty, STATE_DB holding each port's max_headroom_size
+    as orchagent writes it from the vendor's SAI (portsorch.cpp
+    initializePortBufferMaximumParameters); then buffermgrd computes every PG afresh."""
+    for name in ("running.json", "appl_db.json", "state_db.json"):
+        if os.path.exists(dev.path(name)):
+            os.unlink(dev.path(name))
+    state = {}
+    if max_headroom_size is not None:
+        for port in config.get("PORT", {}):
+            state[f"BUFFER_MAX_PARAM_TABLE|{port}"] = {"max_headroom_size": str(max_headroom_size)}
+    atomic_write(dev.path("state_db.json"), json.dumps(state, indent=1) + "\n")
+
+
+def bm_shown(db):
+    """APPL_DB as a reader sees it now: the buffer manager's latest once its delay is over."""
+    return db["current"] if time.time() >= db.get("at", 0) else db.get("shown", {})
+
+
+# --- show version, sonic-db-dump ---------------------------------------------------------------
+
+# The build version `show version` prints when init gives none: a 202605 release build as
+# sonic-buildimage functions.sh sonic_get_version() names one (branch.BUILD_NUMBER-commit,
+# the commit that of the YANG models in use).
+DEFAULT_BUILD_VERSION = "202605.0-086b03bd7"
+
+
+def cmd_show_version(dev, argv):
+    """show/main.py version(): the version file's fields and the platform's. The software
+    and hardware facts a simulator does not have are fixed, made-up values."""
+    opts, _ = parse_options(argv, "Usage: show version [OPTIONS]", {"--brief": ("brief", False)}, 0)
+    meta = dev.read_json("device.json", {})
+    build = dev.build_version or meta.get("build_version") or DEFAULT_BUILD_VERSION
+    md = dev.running().get("DEVICE_METADATA", {}).get("localhost", {})
+    now = datetime.datetime.now()
+    dev.out("")
+    dev.out(f"SONiC Software Version: SONiC.{build}")
+    dev.out("SONiC OS Version: 12")
+    dev.out("Distribution: Debian 12.11")
+    dev.out("Kernel: 6.1.0-29-2-amd64")
+    dev.out(f"Build commit: {build.rsplit('-', 1)[-1]}")
+    dev.out("Build date: Sat Aug 22 06:15:21 UTC 2026")
+    dev.out("Built by: sonic_sim@localhost")
+    dev.out("")
+    dev.out(f"Platform: {md.get('platform', 'N/A')}")
+    dev.out(f"HwSKU: {md.get('hwsku', 'N/A')}")
+    dev.out("ASIC: mellanox")
+    dev.out("ASIC Count: 1")
+    dev.out("Serial Number: N/A")
+    dev.out("Model Number: N/A")
+    dev.out("Hardware Revision: N/A")
+    dev.out("Uptime: " + now.strftime("%H:%M:%S") + " up 1 day,  1:00,  1 user,  load average: 0.10, 0.10, 0.10")
+    dev.out("Date: " + now.strftime("%a %d %b %Y %X"))
+    if not opts.get("brief"):
+        dev.out("")
+        dev.out("Docker images:")
+        dev.out("REPOSITORY                    TAG                 IMAGE ID       SIZE")
+    return 0
+
+
+def redis_keys(dev, dbname):
+    """A database as Redis holds it: key -> hash. CONFIG_DB's keys are TABLE|key."""
+    if dbname == "APPL_DB":
+        return bm_shown(dev.read_json("appl_db.json", {"current": {}, "shown": {}, "at": 0}))
+    if dbname == "STATE_DB":
+        return dev.read_json("state_db.json", {})
+    if dbname == "CONFIG_DB":
+        return {f"{t}|{k}": v for t, rows in dev.running().items() if isinstance(rows, dict)
+                for k, v in rows.items() if isinstance(v, dict)}
+    return None
+
+
+def cmd_db_dump(dev, argv):
+    """sonic-py-swsssdk sonic_db_dump_load.py (optparse) over redisdl.dump: -n DB, -k glob,
+    -y pretty (indent 2, keys sorted), each key {type, value} and, as SONiC's redis-py gives
+    it, ttl -0.001 and expireat; the output ends without a newline."""
+    usage = "Usage: sonic-db-dump [options]"
+    opts, pos = {}, []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-h", "--help"):
+            dev.out(usage)
+            return 0
+        if a in ("-y", "--pretty"):
+            opts["pretty"] = True
+        elif a in ("-n", "--dbname", "-k", "--keys", "-t", "--conntype", "-E", "--encoding",
+                   "-w", "--password", "-o", "--output"):
+            if i + 1 >= len(argv):
+                dev.err(f"{usage}\n\nsonic-db-dump: error: {a} option requires 1 argument")
+                return 2
+            opts[a.lstrip("-")[0]] = argv[i + 1]
+            i += 1
+        else:
+            pos.append(a)
+        i += 1
+    if pos:
+        dev.out(usage)
+        return 4
+    if "o" in opts or "w" in opts:
+        dev.err("sonic_sim: sonic-db-dump -o and -w are not modelled")
+        return 2
+    keys = redis_keys(dev, opts.get("n", "APPL_DB"))
+    if keys is None:
+        dev.err(f"sonic_sim: database {opts.get('n')} is not modelled (APPL_DB, STATE_DB, CONFIG_DB)")
+        return 1
+    pattern = opts.get("k", "*")
+    now = time.time()
+    table = {k: {"expireat": now - 0.001, "ttl": -0.001, "type": "hash", "value": v}
+             for k, v in keys.items() if fnmatch.fnmatchcase(k, pattern)}
+    if opts.get("pretty"):
+        dev.out(json.dumps(table, indent=2, sort_keys=True), end="")
+    else:
+        # redisdl.dump's streaming form: type, value, then ttl and expireat.
+        dev.out(json.dumps({k: {"type": v["type"], "value": v["value"], "ttl": v["ttl"],
+                                "expireat": v["expireat"]} for k, v in table.items()},
+                           separators=(",", ":")), end="")
+    return 0
+
+
 # --- the commands --------------------------------------------------------------------------
 
 CONFIG_USAGE = "Usage: config [OPTIONS] COMMAND [ARGS]..."
@@ -533,6 +959,8 @@ SHOW_USAGE = "Usage: show [OPTIONS] COMMAND [ARGS]..."
 def cmd_show(dev, argv, sudo):
     if not argv or argv[0] in ("-h", "--help", "-?"):
         raise Help(SHOW_USAGE)
+    if argv[0] == "version":
+        return cmd_show_version(dev, argv[1:])
     if argv[0] != "runningconfiguration":
         raise Usage(SHOW_USAGE, f"No such command '{argv[0]}'.")
     usage = "Usage: show runningconfiguration [OPTIONS] COMMAND [ARGS]..."
@@ -872,6 +1300,8 @@ def run_command(dev, line, stdin):
         return cmd_show(dev, argv[1:], sudo)
     if prog == "config":
         return cmd_config(dev, argv[1:], sudo, stdin)
+    if prog in ("sonic-db-dump", "/usr/local/bin/sonic-db-dump"):
+        return cmd_db_dump(dev, argv[1:])
     if sudo:
         dev.err(f"sudo: {prog}: command not found")
         return 1
@@ -904,6 +1334,7 @@ def serve(args):
     line = os.environ.get("SSH_ORIGINAL_COMMAND")
     state = args.state
     dev = Device(state, args.multi_asic)
+    dev.build_version = args.build_version
     if line is None:
         sys.stderr.write("sonic_sim: no command: interactive shells are not modelled\n")
         return 1
@@ -956,10 +1387,12 @@ def init(args):
         return 1
     with open(os.path.join(args.state, "lock"), "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        dev.set_running(config)
-        atomic_write(dev.path("device.json"), json.dumps({"multi_asic": args.multi_asic or 0}) + "\n")
         dev.faults = {}
         dev.save_faults()
+        boot_buffer_state(dev, config, args.max_headroom_size)
+        dev.set_running(config)
+        atomic_write(dev.path("device.json"), json.dumps(
+            {"multi_asic": args.multi_asic or 0, "build_version": args.build_version}) + "\n")
         os.makedirs(dev.device_path(HOME), exist_ok=True)
         # The saved file, as `config save` would have written it.
         saved = Device(args.state)
@@ -983,6 +1416,8 @@ def fault(args):
         faults["fail_save"] = True
     if args.fail_rollback:
         faults["fail_rollback"] = True
+    if args.buffer_delay:
+        faults["buffer_delay"] = args.buffer_delay
     with open(os.path.join(args.state, "lock"), "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         atomic_write(os.path.join(args.state, "faults.json"), json.dumps(faults, indent=4) + "\n")
@@ -995,10 +1430,16 @@ def main():
                     help="state directory (or $SONIC_SIM_STATE)")
     ap.add_argument("--multi-asic", type=int, metavar="N", default=None,
                     help="answer as a multi-ASIC switch with N ASICs")
+    ap.add_argument("--build-version", metavar="V", default=None,
+                    help="answer `show version` with this build version instead of the device's")
     sub = ap.add_subparsers(dest="action")
     p = sub.add_parser("init", help="a new device from a config_db JSON file")
     p.add_argument("config")
     p.add_argument("--multi-asic", type=int, metavar="N", default=None)
+    p.add_argument("--build-version", metavar="V", default=DEFAULT_BUILD_VERSION,
+                   help="what `show version` names after 'SONiC.'")
+    p.add_argument("--max-headroom-size", type=int, metavar="BYTES", default=None,
+                   help="STATE_DB max_headroom_size of every port (none: no limit)")
     p = sub.add_parser("fault", help="set the faults (none given: clear them)")
     p.add_argument("--refuse-path", action="append", metavar="JSON_POINTER")
     p.add_argument("--drop-apply", type=int, metavar="N")
@@ -1006,6 +1447,7 @@ def main():
     p.add_argument("--show-unlocked", action="store_true")
     p.add_argument("--fail-save", action="store_true")
     p.add_argument("--fail-rollback", action="store_true")
+    p.add_argument("--buffer-delay", type=float, metavar="SECONDS")
     args = ap.parse_args()
     if not args.state:
         ap.error("no state directory: --state DIR or $SONIC_SIM_STATE")

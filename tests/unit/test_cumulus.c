@@ -282,7 +282,7 @@ static void test_pfc_watchdog(void **state)
 	char *t = patch_text(&m, rb);
 	assert_non_null(strstr(t, "nv set qos pfc-watchdog polling-interval 200\n"));
 	assert_null(strstr(t, "nv set qos pfc-watchdog robustness"));
-	assert_null(strstr(t, "state"));
+	assert_null(strstr(t, "pfc-watchdog state"));
 	free(t);
 	qg_model_free(&m);
 	load_ok(BASE_QOS "  pfc_watchdog: false\n" CUMULUS_SWITCH, &m);

@@ -27,8 +27,13 @@ struct fake {
 	bool apply_ignores; /* apply answers OK but the last setting does not take */
 	bool roll_ignores;  /* roll back answers OK but changes nothing */
 	bool apply_whole;   /* apply counts every line sent, as an all-or-nothing patch does */
+	/* issue 34: the version it runs, its verdicts by call, a warning it gives */
+	const char *running;
+	int version_fault;
+	int verdict_fault[MAX_CALLS];
+	const char *verdict_warns;
 	/* what happened */
-	int opens, reads, applies, rollbacks, saves, drops;
+	int opens, reads, applies, rollbacks, saves, drops, verdicts;
 };
 
 static const char *step_err(int fault)
@@ -207,6 +212,32 @@ static const struct qg_push_ops fake_ops = {
     .say = f_say,
 };
 
+/* issue 34: the version the fake runs, and its own verdict on a state read back in sync. */
+static int f_os_version(void *dev, char *out, size_t cap, char *err, size_t errlen)
+{
+	struct fake *f = dev;
+	if (f->version_fault)
+		return step_fails(f, f->version_fault, err, errlen);
+	snprintf(out, cap, "%s", f->running);
+	return QG_STEP_OK;
+}
+
+static int f_verdict(void *dev, struct qg_push_result *r, char *err, size_t errlen)
+{
+	struct fake *f = dev;
+	f->verdicts++;
+	int fault = f->verdicts < MAX_CALLS ? f->verdict_fault[f->verdicts] : OK;
+	if (fault == REFUSE) {
+		snprintf(err, errlen, "port 1's headroom is over its limit");
+		return QG_STEP_REFUSED;
+	}
+	if (fault)
+		return step_fails(f, fault, err, errlen);
+	if (f->verdict_warns)
+		qg_buf_printf(&r->warnings, "%s\n", f->verdict_warns);
+	return QG_STEP_OK;
+}
+
 /* The target's words for where the latest read-back is off: the first setting that differs. */
 static void f_why(void *dev, enum qg_push_where at, char *out, size_t cap)
 {
@@ -225,6 +256,23 @@ static const struct qg_push_ops *use_ops = &fake_ops;
 
 static const struct qg_switch sw1 = {.name = "sw1", .address = "10.0.0.1"};
 
+/* A target of two dialects, and a switch built for the newer one (issue 34). */
+static const struct qg_dialect fake_dialects[] = {
+    {"5.9", "old", "enable on", "the fake's notes 5.9"},
+    {"5.15", "new", "state enabled", "the fake's notes 5.15"},
+    {0},
+};
+static const struct qg_os_versions fake_versions = {.os = "Fake OS",
+						    .oldest = "5.9",
+						    .newest = "5.15",
+						    .source = "the fake's notes",
+						    .dialects = fake_dialects};
+static const struct qg_target fake_target = {.name = "fake", .versions = &fake_versions};
+static const struct qg_switch sw_v = {
+    .name = "sw1", .address = "10.0.0.1", .target = &fake_target, .os_version = "5.15"};
+static const struct qg_switch *use_sw = &sw1;
+static struct qg_push_ops verdict_ops;
+
 /* A device at 0,0,0 and an intent of 1,1,1: three settings to send. */
 static struct fake fresh(void)
 {
@@ -237,8 +285,9 @@ static int run(struct fake *f, bool dry_run, bool accept_hostname)
 {
 	struct qg_access a = {.accept_hostname = accept_hostname};
 	qg_buf_free(&result.sent);
+	qg_buf_free(&result.warnings);
 	memset(&result, 0, sizeof(result));
-	int rc = qg_push_run(use_ops, f, &a, &sw1, dry_run, &result);
+	int rc = qg_push_run(use_ops, f, &a, use_sw, dry_run, &result);
 	assert_false(f->connected); /* closed at the end, whatever happened */
 	return rc;
 }
@@ -465,6 +514,21 @@ static void test_apply_timed_out(void **state)
 	expect(QG_PUSH_CONVERGED, 3, 1, 0);
 	assert_int_equal(f.saves, 1);
 
+	/*
+	 * Issue 36: an apply whose answer said nothing of its effect (NVUE behind
+	 * nginx's 502) reports TIMED_OUT with nothing applied yet; the change that
+	 * lands by the read-back is saved, never said UNCHANGED.
+	 */
+	f = fresh();
+	f.apply_fault = TIME_OUT;
+	f.apply_partial = 0;
+	f.apply_late = true;
+	assert_int_equal(run(&f, false, false), 0);
+	expect(QG_PUSH_CONVERGED, 3, 0, 0);
+	says("(timed out; the read-back shows it applied)");
+	assert_int_equal(f.rollbacks, 0);
+	device_is(&f, 1, 1, 1);
+
 	for (int partial = 0; partial < N_SET; partial++) {
 		f = fresh();
 		f.apply_fault = TIME_OUT;
@@ -582,6 +646,113 @@ static void test_save_fails(void **state)
 	}
 }
 
+/* The fake with a version and a verdict, built for 5.15; each test sets it up. */
+static struct fake versioned(const char *running)
+{
+	verdict_ops = fake_ops;
+	verdict_ops.os_version = f_os_version;
+	verdict_ops.verdict = f_verdict;
+	use_ops = &verdict_ops;
+	use_sw = &sw_v;
+	struct fake f = fresh();
+	f.running = running;
+	return f;
+}
+
+static void plain(void)
+{
+	use_ops = &fake_ops;
+	use_sw = &sw1;
+}
+
+/* Another dialect, or a version outside the target's: refused before the first read-back. */
+static void test_version(void **state)
+{
+	(void)state;
+	struct fake f = versioned("5.9.2");
+	assert_int_equal(run(&f, false, false), -1);
+	expect(QG_PUSH_UNCHANGED, 0, 0, 0);
+	says("runs Fake OS 5.9.2, which speaks the old dialect");
+	says("set its os_version to 5.9.2");
+	says("nothing sent");
+	assert_int_equal(f.reads, 0);
+	device_is(&f, 0, 0, 0);
+
+	f = versioned("6.1");
+	assert_int_equal(run(&f, true, false), -1);
+	expect(QG_PUSH_UNCHANGED, 0, 0, 0);
+	says("outside the versions qosgen writes (5.9 to 5.15");
+	assert_int_equal(f.reads, 0);
+
+	f = versioned("junk");
+	assert_int_equal(run(&f, false, false), -1);
+	says("no version qosgen can read");
+
+	f = versioned("5.15");
+	f.version_fault = DROP;
+	assert_int_equal(run(&f, false, false), -1);
+	expect(QG_PUSH_UNREACHABLE, 0, 0, 0);
+	says("cannot read the switch's OS version (dropped)");
+
+	/* A push without a switch (a DVS) has no versions to check. */
+	f = versioned("junk");
+	use_sw = NULL;
+	verdict_ops.hostname = NULL; /* nor a hostname, as the DVS's adapter */
+	assert_int_equal(run(&f, false, false), 0);
+	expect(QG_PUSH_CONVERGED, 3, 3, 0);
+
+	/* A patch release of the built version's dialect converges. */
+	f = versioned("5.15.3");
+	assert_int_equal(run(&f, false, false), 0);
+	expect(QG_PUSH_CONVERGED, 3, 3, 0);
+	plain();
+}
+
+/* A state read back in sync that the switch refuses is rolled back, never converged. */
+static void test_verdict_refused(void **state)
+{
+	(void)state;
+	struct fake f = versioned("5.15");
+	f.verdict_fault[1] = REFUSE;
+	assert_int_equal(run(&f, false, false), -1);
+	expect(QG_PUSH_RESTORED, 3, 3, 3);
+	says("read back in sync, but the switch refuses it: port 1's headroom is over its limit");
+	says("restored to the earlier configuration");
+	device_is(&f, 0, 0, 0);
+	assert_int_equal(f.saves, 0);
+
+	/* Configured as the intent says already, but refused: not in sync, nothing sent. */
+	f = versioned("5.15");
+	f.dev[0] = f.dev[1] = f.dev[2] = 1;
+	f.verdict_fault[1] = REFUSE;
+	assert_int_equal(run(&f, false, false), -1);
+	expect(QG_PUSH_FAILED, 0, 0, 0);
+	says("configured as the intent says, but the switch refuses it");
+	says("nothing sent");
+	assert_int_equal(f.applies, 0);
+	plain();
+}
+
+/* A verdict not read proves nothing: rolled back as after a lost step; its warnings kept. */
+static void test_verdict_unread(void **state)
+{
+	(void)state;
+	struct fake f = versioned("5.15");
+	f.verdict_fault[1] = TIME_OUT;
+	assert_int_equal(run(&f, false, false), -1);
+	expect(QG_PUSH_RESTORED, 3, 3, 3);
+	says("the switch's own verdict could not be read: timed out");
+	device_is(&f, 0, 0, 0);
+
+	f = versioned("5.15");
+	f.verdict_warns = "port 1: the switch's headroom 10% above qosgen's";
+	assert_int_equal(run(&f, false, false), 0);
+	expect(QG_PUSH_CONVERGED, 3, 3, 0);
+	assert_string_equal(result.warnings.data,
+			    "port 1: the switch's headroom 10% above qosgen's\n");
+	plain();
+}
+
 static void test_count_lines(void **state)
 {
 	(void)state;
@@ -594,6 +765,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	qg_buf_free(&result.sent);
+	qg_buf_free(&result.warnings);
 	return 0;
 }
 
@@ -612,6 +784,9 @@ int main(void)
 	    cmocka_unit_test(test_roll_back_fails),
 	    cmocka_unit_test(test_why),
 	    cmocka_unit_test(test_save_fails),
+	    cmocka_unit_test(test_version),
+	    cmocka_unit_test(test_verdict_refused),
+	    cmocka_unit_test(test_verdict_unread),
 	    cmocka_unit_test(test_count_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);

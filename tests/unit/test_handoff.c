@@ -268,15 +268,15 @@ static void test_switch_play_runs_qosgen_push(void **state)
 	    strstr(scalar(at(tasks->kids[2], "ansible.builtin.debug/msg")), "qosgen_device.lines"));
 	assert_string_equal(scalar(get(tasks->kids[3], "when")),
 			    "qosgen_run.rc != 0 or not (qosgen_device.ok | default(false))");
-	/* The body is JSON: NVUE's tree, one key per interface. */
+	/* The body is JSON: NVUE's tree, one key per interface, in the newest release's words. */
 	const char *json = file_text(&o, "nvue/leaf1.json");
 	cJSON *tree = cJSON_Parse(json);
 	assert_non_null(tree);
-	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-				cJSON_GetObjectItemCaseSensitive(
-				    cJSON_GetObjectItemCaseSensitive(tree, "qos"), "roce"),
-				"enable")),
-			    "on");
+	const cJSON *roce =
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(tree, "qos"), "roce");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(roce, "state")),
+			    "enabled");
+	assert_null(cJSON_GetObjectItemCaseSensitive(roce, "enable"));
 	cJSON_Delete(tree);
 	qg_yaml_free(site);
 	qg_yaml_free(inv);

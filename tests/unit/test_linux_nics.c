@@ -9,6 +9,7 @@
  */
 #include "helpers.h"
 
+#include "../../gen/bounds.h"
 #include "../../gen/settings.h"
 #include "../../targets/host/linux.h"
 #include "../../targets/host/linux_persist.h"
@@ -313,6 +314,38 @@ static void test_nics_from_the_intent(void **state)
 	qg_model_free(&m);
 }
 
+/*
+ * The fabric's NICs, hosts times their NICs (issue 36): at the bound a
+ * build loads; one NIC more is refused, counted before any range is
+ * expanded, so a product far past memory is refused as quickly.
+ */
+static void test_fabric_nics_bounded(void **state)
+{
+	(void)state;
+	struct qg_model m;
+	load_ok(BASE_QOS "hosts:\n"
+			 "  - {name: \"gpu-[1-5120]\", platform: linux, address: 10.1.0.1, nics: "
+			 "[{netdev: \"ens[0-31]np0\", rdma_device: \"mlx5_[0-31]\"}]}\n",
+		&m);
+	size_t nics = 0;
+	for (size_t i = 0; i < m.n_hosts; i++)
+		nics += m.hosts[i].n_nics;
+	assert_int_equal(nics, QG_FABRIC_NICS_MAX);
+	qg_model_free(&m);
+	load_fails_with(BASE_QOS "hosts:\n"
+				 "  - {name: \"gpu-[1-5120]\", platform: linux, address: 10.1.0.1, "
+				 "nics: [{netdev: \"ens[0-31]np0\", rdma_device: \"mlx5_[0-31]\"}]}\n"
+				 "  - {name: db, platform: linux, address: 10.2.0.1, netdev: e0, "
+				 "rdma_device: m0}\n",
+			"hosts[db]: brings the fabric's RoCE NICs to 163841 (here 1 host of 1 NIC)");
+	/* 150,000 hosts of a million names each: never expanded. */
+	load_fails_with(BASE_QOS "hosts:\n"
+				 "  - {name: \"gpu-[1-150000]\", platform: linux, address: 10.1.0.1, "
+				 "nics: [{netdev: \"e[1-1000000]\", rdma_device: \"m[1-1000000]\"}]}\n",
+			"brings the fabric's RoCE NICs to 150000000000 (here 150000 hosts of "
+			"1000000 NICs)");
+}
+
 /* A temporary root for the installed files, and the script's lock. */
 struct root {
 	char dir[64];
@@ -518,6 +551,7 @@ int main(void)
 	    cmocka_unit_test(test_eight_nics_one_group),
 	    cmocka_unit_test(test_mixed_flavours),
 	    cmocka_unit_test(test_nics_from_the_intent),
+	    cmocka_unit_test(test_fabric_nics_bounded),
 	    cmocka_unit_test(test_script_one_nic_absent),
 	    cmocka_unit_test(test_persist_every_nic),
 	};

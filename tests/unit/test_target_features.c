@@ -13,7 +13,8 @@
 /*
  * Every feature given: the watchdog with its restoration time, a cable
  * length on each of two switches, ECN, a CNP class, both ETS modes, a
- * traffic class remap and trust pcp.
+ * traffic class remap and trust pcp; a model, so that their headroom is
+ * proven (issue 34) and the warnings are the features' alone.
  */
 static const char everything[] =
     "version: 1\nfabric: t\nqos:\n  trust: pcp\n"
@@ -22,8 +23,10 @@ static const char everything[] =
     "  cnp: {priority: 6, dscp: 48, ets: strict}\n"
     "  pfc_watchdog: {restoration_ms: 400}\n"
     "switches:\n"
-    "  - {name: a, platform: fake, address: a.example.net, ports: [1/1], cable_length_m: 5}\n"
-    "  - {name: b, platform: fake, address: b.example.net, ports: [1/1], cable_length_m: 7}\n";
+    "  - {name: a, platform: fake, address: a.example.net, ports: [1/1], cable_length_m: 5,\n"
+    "     model: SN2700}\n"
+    "  - {name: b, platform: fake, address: b.example.net, ports: [1/1], cable_length_m: 7,\n"
+    "     model: SN2700}\n";
 
 /* A switch target that declares features, built on the onyx target's port syntax. */
 static struct qg_target fake;
