@@ -11,7 +11,7 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 
 # Libraries by pkg-config name, and the Debian package that ships each.
-PKG_QOSGEN := yaml-0.1 libcjson libxml-2.0 libcrypto libssh libibverbs libcurl
+PKG_QOSGEN := yaml-0.1 libcjson libxml-2.0 libcrypto libssh libibverbs librdmacm libcurl
 PKG_TEST := cmocka
 DEB_yaml-0.1 := libyaml-dev
 DEB_libcjson := libcjson-dev
@@ -19,6 +19,7 @@ DEB_libxml-2.0 := libxml2-dev
 DEB_libcrypto := libssl-dev
 DEB_libssh := libssh-dev
 DEB_libibverbs := libibverbs-dev
+DEB_librdmacm := librdmacm-dev
 DEB_libcurl := libcurl4-openssl-dev
 DEB_cmocka := libcmocka-dev
 

@@ -7,6 +7,7 @@
 #include "../gen/intent.h"
 #include "../gen/target.h"
 #include "../targets/registry.h"
+#include "../verbs/defpath.h"
 #include "../verbs/probe.h"
 #include "verify.h"
 
@@ -25,19 +26,64 @@ static const struct option probe_opts[] = {
     {"size", required_argument, NULL, 's'},
     {"iters", required_argument, NULL, 'n'},
     {"port", required_argument, NULL, 'p'},
+    {"default-path", no_argument, NULL, 'D'},
+    {"source", required_argument, NULL, 'a'},
     {NULL, 0, NULL, 0},
 };
+
+/*
+ * --default-path (issue 35): rdma_cm UD datagrams that set no traffic class,
+ * the server reporting the ToS each arrived with (verbs/defpath.h). One JSON
+ * line, as the bandwidth test's.
+ */
+static int probe_default_path(const struct probe_opts *p, bool iters_given, const char *source)
+{
+	struct defpath_opts o = {.server = p->server,
+				 .peer = p->peer,
+				 .source = source,
+				 .port = p->tcp_port,
+				 .device = p->device,
+				 .count = iters_given ? (int)p->iters : 50,
+				 .timeout_s = 10};
+	struct defpath_result r;
+	char err[512];
+	if (defpath_run(&o, &r, err, sizeof(err)) != 0) {
+		fprintf(stderr, "qosgen probe: %s\n", err);
+		return EXIT_SYSTEM;
+	}
+	if (o.server) {
+		printf("{\"role\": \"server\", \"mode\": \"default-path\", \"device\": \"%s\", "
+		       "\"received\": %d, \"tos\": [",
+		       r.device, r.received);
+		for (int k = 0; k < r.n_tos; k++)
+			printf("%s%d", k ? ", " : "", r.tos[k]);
+		printf("]}\n");
+	} else {
+		printf("{\"role\": \"client\", \"mode\": \"default-path\", \"device\": \"%s\", "
+		       "\"sent\": %d, \"tclass\": %d}\n",
+		       r.device, r.sent, r.tclass);
+	}
+	return EXIT_OK;
+}
 
 int cmd_probe(int argc, char **argv)
 {
 	struct probe_opts o = {
 	    .tcp_port = 18515, .ib_port = 1, .gid_index = -1, .size = 65536, .iters = 5000};
+	bool default_path = false, iters_given = false;
+	const char *source = NULL;
 	int c;
 	while ((c = getopt_long(argc, argv, ":d:x:s:n:p:", probe_opts, NULL)) != -1) {
 		long v = optarg ? strtol(optarg, NULL, 10) : 0;
 		switch (c) {
 		case 'S':
 			o.server = true;
+			break;
+		case 'D':
+			default_path = true;
+			break;
+		case 'a':
+			source = optarg;
 			break;
 		case 'd':
 			o.device = optarg;
@@ -63,8 +109,11 @@ int cmd_probe(int argc, char **argv)
 			if (v < 1)
 				return cli_usage_error("probe", "--iters takes a positive count");
 			o.iters = (uint64_t)v;
+			iters_given = true;
 			break;
 		case 'p':
+			if (v < 1 || v > 65535)
+				return cli_usage_error("probe", "--port takes 1..65535");
 			o.tcp_port = (int)v;
 			break;
 		default:
@@ -79,6 +128,13 @@ int cmd_probe(int argc, char **argv)
 						: "expected the server's address (or --server)");
 	if (!o.server)
 		o.peer = argv[optind];
+	if (source && !default_path)
+		return cli_usage_error("probe", "--source goes with --default-path");
+	if (default_path && o.iters > 100000)
+		return cli_usage_error("probe",
+				       "--default-path sends at most 100000 datagrams (-n)");
+	if (default_path)
+		return probe_default_path(&o, iters_given, source);
 	struct probe_result r;
 	char err[512];
 	if (probe_run(&o, &r, err, sizeof(err)) != 0) {

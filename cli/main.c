@@ -169,10 +169,14 @@ static const struct command commands[] = {
      "Exit 3 when any device failed.\n"},
     {"probe", cmd_probe,
      "qosgen probe -d DEV (--server | SERVER_ADDRESS) [--tclass N] [-s SIZE] [-n ITERS]\n"
-     "       [-x GID_INDEX] [--ib-port P] [-p TCP_PORT]",
+     "       [-x GID_INDEX] [--ib-port P] [-p TCP_PORT] [--default-path [--source ADDR]]",
      "An RC RDMA WRITE bandwidth test that speaks perftest 4.5's out-of-band protocol:\n"
      "either side may be an unmodified ib_write_bw (same -s on both). --tclass sets the\n"
-     "GRH traffic class (106 = DSCP 26 with ECT(0)). Prints the result as JSON.\n"},
+     "GRH traffic class (106 = DSCP 26 with ECT(0)). Prints the result as JSON.\n"
+     "--default-path: the path of a job that sets no traffic class: -n UD datagrams\n"
+     "(default 50) through rdma_cm with no ToS set; the server prints the ToS each\n"
+     "arrived with, read from its IP header (verify runs it on every pair). --source:\n"
+     "the client's own address, so the route leaves through that NIC.\n"},
     {"verify", cmd_verify,
      "qosgen verify INTENT [--pair CLIENT:SERVER] [--json] [-p TCP_PORT]\n"
      "       [--known-hosts FILE] [--accept-new] [--identity FILE] [--ssh-config FILE]\n"
@@ -183,7 +187,10 @@ static const struct command commands[] = {
      "read back), and judge it against the intent, one line per check:\n"
      "  bandwidth >= min_gbps; path MTU (both hosts' active MTU and netdev MTU);\n"
      "  RoCE marking on each host (ToS = DSCP << 2 | ECT(0)); loss and retransmission\n"
-     "  counters that rose during the run; ECN and CNP counters (reported).\n"
+     "  counters that rose during the run; ECN and CNP counters (reported); the default\n"
+     "  path: datagrams that set no traffic class (the probe's default-path mode), judged\n"
+     "  by the ToS the receiver saw, as a job that sets none (NCCL without NCCL_IB_TC)\n"
+     "  sends.\n"
      "Each check is PASS, MARGINAL or FATAL; a summary follows each pair.\n\n"
      "  --pair C:S         one pair, by host names\n"
      "  --json             the results as JSON on stdout (docs/json.md)\n"

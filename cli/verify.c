@@ -17,7 +17,10 @@
  * The traffic class on the wire is the one the host itself applies (rdma_cm's
  * default_roce_tos, read back), not the intent's: verify tests the host's
  * marking, and a host left at ToS 0 must show up as FATAL, not be papered
- * over by a correct --tclass.
+ * over by a correct --tclass. And since a job that sets no traffic class of
+ * its own (NCCL without NCCL_IB_TC) takes neither, each rail also runs the
+ * default-path probe (issue 35, verbs/defpath.h): datagrams that set none,
+ * judged by the ToS the receiver saw on each.
  */
 #include "verify.h"
 #include "json.h"
@@ -176,6 +179,10 @@ struct pair_report {
 	struct vr_run run;
 	char server_addr[16];
 	struct vd_list checks;
+	/* The default-path probe: its result, or why it did not run; to itself when loopback. */
+	struct vr_defpath dp;
+	char dp_why[300];
+	bool dp_loopback;
 	bool unreachable;	/* a host could not be reached or the tool not run */
 	const char *fail_check; /* the check an unreachable rail fails: "reach" or "nic" */
 	char why[600];
@@ -190,6 +197,105 @@ static void free_side(struct side *s)
 	vc_counters_free(&s->delta);
 	qg_buf_free(&s->out);
 	qg_buf_free(&s->err);
+}
+
+struct defpath_job {
+	struct qg_ssh *ssh;
+	const char *script;
+	struct qg_buf out;
+	int status, rc;
+	char err[256];
+};
+
+static void *run_defpath_server(void *arg)
+{
+	struct defpath_job *j = arg;
+	j->rc = qg_ssh_run(j->ssh, "sh -s", j->script, strlen(j->script), &j->out, NULL, &j->status,
+			   j->err, sizeof(j->err));
+	return NULL;
+}
+
+/*
+ * The default-path probe of a rail, after its traffic test: the client host
+ * sends datagrams that set no traffic class to the server host, which reads
+ * the ToS each arrived with. Both ends are qosgen probe; where only the
+ * client host has it, the client sends to its own address (the marking is
+ * the sender's: loopback, said in the report), and where the client has
+ * none it is not measured. r->dp_why says why it did not run.
+ */
+static void run_default_path(const struct verify_opts *vo, struct pair_report *r)
+{
+	struct side *c = &r->side[0], *s = &r->side[1];
+	struct vr_defpath_run run = {.port = vo->tcp_port, .count = 50, .limit_s = 60};
+	char err[256];
+	memset(&r->dp, 0, sizeof(r->dp));
+	if (!c->before.have_qosgen) {
+		snprintf(r->dp_why, sizeof(r->dp_why),
+			 "qosgen is not installed on %s (the probe is qosgen probe --default-path)",
+			 c->h->name);
+		return;
+	}
+	struct qg_buf cs = {0}, cout = {0}, cerr = {0};
+	int cst = -1;
+	if (!s->before.have_qosgen) {
+		if (!c->before.ipv4[0]) {
+			snprintf(r->dp_why, sizeof(r->dp_why),
+				 "qosgen is not installed on %s, and %s has no IPv4 address on %s "
+				 "to send to itself",
+				 s->h->name, c->h->name, c->nic->netdev);
+			return;
+		}
+		r->dp_loopback = true;
+		run.loopback = true;
+		run.peer = c->before.ipv4;
+		run.source = c->before.ipv4;
+		vr_defpath_script(c->nic, &run, &cs);
+		if (qg_ssh_run(c->ssh, "sh -s", cs.data, cs.len, &cout, &cerr, &cst, err,
+			       sizeof(err)) != 0)
+			snprintf(r->dp_why, sizeof(r->dp_why), "%s: %s", c->h->name, err);
+	} else {
+		struct vr_defpath_run srv = run;
+		srv.server = true;
+		struct qg_buf ss = {0};
+		vr_defpath_script(s->nic, &srv, &ss);
+		run.peer = r->server_addr;
+		run.source = c->before.ipv4[0] ? c->before.ipv4 : NULL;
+		vr_defpath_script(c->nic, &run, &cs);
+		struct defpath_job job = {.ssh = s->ssh, .script = ss.data};
+		pthread_t tid;
+		if (pthread_create(&tid, NULL, run_defpath_server, &job) != 0) {
+			snprintf(r->dp_why, sizeof(r->dp_why), "cannot start a thread");
+		} else {
+			nanosleep(&(struct timespec){.tv_nsec = 500 * 1000 * 1000}, NULL);
+			if (qg_ssh_run(c->ssh, "sh -s", cs.data, cs.len, &cout, &cerr, &cst, err,
+				       sizeof(err)) != 0)
+				snprintf(r->dp_why, sizeof(r->dp_why), "%s: %s", c->h->name, err);
+			pthread_join(tid, NULL);
+			if (!r->dp_why[0] && job.rc != 0)
+				snprintf(r->dp_why, sizeof(r->dp_why), "%s: %s", s->h->name,
+					 job.err);
+			/* The server's line first, then the client's, as a loopback prints them. */
+			qg_buf_append(&job.out, cout.data ? cout.data : "", cout.len);
+			qg_buf_free(&cout);
+			cout = job.out;
+		}
+		qg_buf_free(&ss);
+	}
+	char tail[200];
+	if (!r->dp_why[0] &&
+	    vr_defpath_parse(cout.data ? cout.data : "", &r->dp, err, sizeof(err)) != 0) {
+		const struct qg_buf *b = cerr.len ? &cerr : &cout;
+		vr_output_tail(b->data ? b->data : "", b->len, tail, sizeof(tail));
+		snprintf(r->dp_why, sizeof(r->dp_why), "%s (exit %d)%s%s", err, cst,
+			 tail[0] ? ": " : "", tail);
+	} else if (!r->dp_why[0] && (!r->dp.have_server || !r->dp.have_client)) {
+		vr_output_tail(cerr.data ? cerr.data : "", cerr.len, tail, sizeof(tail));
+		snprintf(r->dp_why, sizeof(r->dp_why), "the probe's %s side gave no result%s%s",
+			 r->dp.have_server ? "client" : "server", tail[0] ? ": " : "", tail);
+	}
+	qg_buf_free(&cs);
+	qg_buf_free(&cout);
+	qg_buf_free(&cerr);
 }
 
 /*
@@ -306,6 +412,7 @@ static void run_rail(const struct qg_model *m, const struct verify_opts *vo, str
 							  &x->delta) == 0;
 		}
 	}
+	run_default_path(vo, r);
 }
 
 /*
@@ -314,14 +421,17 @@ static void run_rail(const struct qg_model *m, const struct verify_opts *vo, str
  * both the text and the JSON output. Escaping is idempotent on what is
  * already escaped (a backslash passes unchanged).
  */
+static void escape_one(char *s, size_t len)
+{
+	char *e = qg_escape(s);
+	snprintf(s, len, "%s", e ? e : "(out of memory)");
+	free(e);
+}
+
 static void escape_why(struct pair_report *r)
 {
-	char *e = qg_escape(r->why);
-	if (e)
-		snprintf(r->why, sizeof(r->why), "%s", e);
-	else
-		snprintf(r->why, sizeof(r->why), "(out of memory)");
-	free(e);
+	escape_one(r->why, sizeof(r->why));
+	escape_one(r->dp_why, sizeof(r->dp_why));
 }
 
 static void judge_pair(const struct qg_model *m, struct pair_report *r)
@@ -348,6 +458,19 @@ static void judge_pair(const struct qg_model *m, struct pair_report *r)
 		    .persist = x->host->want_persist ? x->host->persist : NULL,
 		    .delta = x->have_delta && x->delta.n ? &x->delta : NULL};
 	}
+	const struct side *c = &r->side[0];
+	me.dp = (struct vd_default_path){.asked = true,
+					 .sender = c->h->name,
+					 .device = c->nic->rdma_device,
+					 .peer = r->dp_loopback ? c->h->name : r->side[1].h->name,
+					 .why = r->dp_why,
+					 .tclass = r->dp.tclass,
+					 .sent = r->dp.sent,
+					 .received = r->dp.received,
+					 .tos = r->dp.tos,
+					 .n_tos = r->dp.n_tos,
+					 .roce_tos = c->before.roce_tos,
+					 .traffic_class = c->before.traffic_class};
 	vd_judge(&e, &me, &r->checks);
 }
 
@@ -392,6 +515,7 @@ static cJSON *side_json(const struct side *x)
 	cJSON_AddNumberToObject(o, "netdev_mtu", f->netdev_mtu);
 	cJSON_AddNumberToObject(o, "active_mtu", f->active_mtu);
 	cJSON_AddNumberToObject(o, "roce_tos", x->before.roce_tos);
+	cJSON_AddNumberToObject(o, "traffic_class", x->before.traffic_class);
 	cJSON_AddNumberToObject(o, "gid_index", f->gid_index);
 	cJSON *d = cJSON_AddObjectToObject(o, "counters_delta");
 	for (size_t i = 0; i < x->delta.n; i++)
@@ -455,6 +579,20 @@ static cJSON *pair_json(const struct pair_report *r, int count[3])
 		cJSON_AddNumberToObject(o, "path_mtu", r->client.ok ? r->client.path_mtu : -1);
 	}
 	cJSON_AddItemToObject(o, "checks", checks);
+	if (!r->unreachable) {
+		/* The default-path probe (issue 35): what it saw, or why it did not run. */
+		cJSON *dp = cJSON_AddObjectToObject(o, "default_path");
+		cJSON_AddBoolToObject(dp, "measured", !r->dp_why[0]);
+		cJSON_AddBoolToObject(dp, "loopback", r->dp_loopback);
+		cJSON_AddNumberToObject(dp, "tclass", r->dp.tclass);
+		cJSON_AddNumberToObject(dp, "sent", r->dp.sent);
+		cJSON_AddNumberToObject(dp, "received", r->dp.received);
+		cJSON *tos = cJSON_AddArrayToObject(dp, "tos");
+		for (int k = 0; k < r->dp.n_tos; k++)
+			cJSON_AddItemToArray(tos, cJSON_CreateNumber(r->dp.tos[k]));
+		if (r->dp_why[0])
+			cJSON_AddStringToObject(dp, "why", r->dp_why);
+	}
 	if (!r->unreachable) {
 		cJSON *sides = cJSON_AddArrayToObject(o, "hosts");
 		for (int i = 0; i < 2; i++)

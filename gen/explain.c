@@ -7,6 +7,7 @@
 #include "headroom_report.h"
 #include "keys.h"
 #include "modeljson.h"
+#include "port_kind.h"
 #include "settings.h"
 #include "strmap.h"
 #include "target.h"
@@ -549,6 +550,35 @@ static void group_row(cJSON *rows, const struct qg_model *m, size_t i)
 }
 
 /*
+ * The speed of each kind of s's ports that no role gives a speed, for the
+ * default of its speed_gbps: "default: each port at its kind's native
+ * speed: 25 on SN2410's 25G ports (front-panel 1-48), 100 on its 100G ports
+ * (front-panel 49-56)".
+ */
+static void kind_speeds(const struct qg_switch *s, char *out, size_t len)
+{
+	const struct qg_switch_hw *hw = qg_switch_model_hw(s);
+	size_t o = (size_t)snprintf(out, len, "default: each port at its kind's native speed:");
+	bool first = true;
+	for (int k = 0; k < hw->n_kinds && o < len; k++) {
+		bool here = false;
+		for (size_t p = 0; p < s->n_ports && !here; p++) {
+			int r = s->port_role ? s->port_role[p] : 0;
+			here = !(r && s->roles[r - 1].speed_gbps) &&
+			       qg_port_kind(s, p) == &hw->kinds[k];
+		}
+		if (!here)
+			continue;
+		char what[64];
+		qg_port_kind_text(hw, &hw->kinds[k], what, sizeof(what));
+		o += (size_t)snprintf(out + o, len - o, "%s %d on %s%s %s", first ? "" : ",",
+				      hw->kinds[k].native_gbps, first ? hw->model : "its",
+				      first ? "'s" : "", what);
+		first = false;
+	}
+}
+
+/*
  * A device's rows ("switches.NAME.port"), from the key table's rows of its
  * list ("switches[]") that land in it, but its name: each value where it
  * lands, given or default; a host's group after its address.
@@ -565,7 +595,7 @@ static void device_rows(cJSON *rows, const struct qg_model *m, const char *list,
 			  : t  ? (const void *)&m->switches[i]
 			       : (const void *)&m->dvs[i];
 	const char *name = host ? m->hosts[i].name : t ? m->switches[i].name : m->dvs[i].name;
-	char key[160], reason[160];
+	char key[160], reason[256];
 	for (size_t j = 0; j < n; j++) {
 		const struct qg_key *k = &keys[j];
 		if (strncmp(k->path, list, ll) || k->path[ll] != '.' || k->base == QG_KB_NONE ||
@@ -588,6 +618,17 @@ static void device_rows(cJSON *rows, const struct qg_model *m, const char *list,
 				     "(headroom-unproven)"
 				   : "not given, and no model to take its native speed from"),
 			   name);
+			continue;
+		}
+		/*
+		 * A model whose ports here are of kinds of different native
+		 * speeds: no one number is the switch's (gen/port_kind.h).
+		 */
+		if (sw && !sw->speed_given && !strcmp(field, "speed_gbps") &&
+		    !qg_port_speed_uniform(sw)) {
+			kind_speeds(sw, reason, sizeof(reason));
+			snprintf(key, sizeof(key), "switches.%s.%s", name, field);
+			of(row(rows, key, cJSON_CreateNull(), "default", reason), name);
 			continue;
 		}
 		/* The port's protocol, the user's fallback, a default that names its source. */
@@ -686,12 +727,13 @@ static void headroom_rows(cJSON *rows, const struct qg_model *m, size_t i)
 		snprintf(
 		    reason, sizeof(reason),
 		    "%s (Spectrum-%d): %.0f of %.0f bytes, %s%s; the largest PG of the ports in "
-		    "no role (each role's below); figures: %s; budget: %s; shared headroom "
+		    "no role (each role's below)%s; figures: %s; budget: %s; shared headroom "
 		    "pool: %s",
 		    qg_switch_models[s->model], qg_switch_hw(s->model)->asic->generation, use,
 		    budget, use <= budget ? "fits" : "does not fit",
-		    why ? " (some ports not proven: headroom-unproven)" : "", os->method_source,
-		    os->budget_source, os->shared_pool);
+		    why ? " (some ports not proven: headroom-unproven)" : "",
+		    qg_port_kinds_mixed(s) ? ", with its port's kind (port_kind)" : "",
+		    os->method_source, os->budget_source, os->shared_pool);
 	snprintf(key, sizeof(key), "headroom.%s", s->name);
 	of(row(rows, key, h, "derived", reason), s->name);
 	cJSON *r;

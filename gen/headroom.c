@@ -9,6 +9,7 @@
  */
 #include "headroom.h"
 
+#include "port_kind.h"
 #include "target.h"
 
 #include <string.h>
@@ -130,15 +131,6 @@ void qg_headroom_compute(const struct qg_headroom_in *in, struct qg_headroom_pg 
 #define TABLE_LOSSLESS_MTU 1024
 #define TABLE_SMALL_PACKET_PCT 100
 
-/* The speed of port k: its role's, else the switch's. */
-static int port_speed(const struct qg_switch *s, size_t k)
-{
-	int r = s->port_role ? s->port_role[k] : 0;
-	if (r && s->roles[r - 1].speed_gbps)
-		return s->roles[r - 1].speed_gbps;
-	return s->speed_gbps;
-}
-
 static const struct qg_headroom_os *switch_os(const struct qg_switch *s)
 {
 	return s->target ? s->target->headroom : NULL;
@@ -187,9 +179,12 @@ static const char *unproven(const struct qg_switch *s, size_t k, int longest)
 		return "its platform declares no headroom model";
 	if (!s->model_given || !qg_switch_hw(s->model))
 		return "no model";
+	/* The loader refuses a port that is none of the model's: a target that cannot tell. */
+	if (!qg_port_kind(s, k))
+		return "which of its model's ports it is is unknown";
 	if (!port_cable(s, os, k, longest, &dflt))
 		return "no cable length";
-	if (!port_speed(s, k))
+	if (!qg_port_speed(s, k))
 		return "no speed";
 	return NULL;
 }
@@ -216,7 +211,15 @@ static int port_pg(const struct qg_model *m, size_t i, size_t k, int longest,
 	const struct qg_headroom_os *os = switch_os(s);
 	const struct qg_switch_hw *hw = qg_switch_hw(s->model);
 	bool dynamic = os->method == QG_HRM_DYNAMIC;
-	int speed = port_speed(s, k);
+	int speed = qg_port_speed(s, k);
+	/*
+	 * 8 lanes: SONiC's buffer manager counts the port's own (the Lua's
+	 * ARGV[5]); the table method takes the row of the model's table as it
+	 * is (SN5400's 400G ports on 8 lanes get SN5600's 400G row, of 4).
+	 */
+	const struct qg_port_kind *kind = qg_port_kind(s, k);
+	bool lanes8 =
+	    dynamic ? qg_port_kind_8lane(kind, speed) : qg_switch_hw_table_8lane(hw, speed);
 	struct qg_headroom_in in = {
 	    .asic = hw->asic,
 	    .formula = dynamic ? QG_HR_LUA : hw->table_formula,
@@ -226,7 +229,7 @@ static int port_pg(const struct qg_model *m, size_t i, size_t k, int longest,
 	    .lossless_mtu = dynamic ? os->lossless_mtu : TABLE_LOSSLESS_MTU,
 	    .small_packet_pct = dynamic ? os->small_packet_pct : TABLE_SMALL_PACKET_PCT,
 	    .gearbox_delay_ns = hw->gearbox_delay_ns,
-	    .lanes8 = qg_switch_hw_8lane(hw, speed),
+	    .lanes8 = lanes8,
 	};
 	qg_headroom_compute(&in, out);
 	return 0;
@@ -239,7 +242,7 @@ int qg_headroom_port(const struct qg_model *m, size_t i, size_t k, struct qg_hea
 }
 
 static void group_add(struct qg_headroom_group *g, const struct qg_headroom_pg *pg, bool proven,
-		      bool dflt)
+		      bool dflt, const struct qg_port_kind *kind)
 {
 	g->ports++;
 	if (!proven) {
@@ -250,6 +253,7 @@ static void group_add(struct qg_headroom_group *g, const struct qg_headroom_pg *
 	if (pg->size_bytes > g->max.size_bytes) {
 		g->max = *pg;
 		g->cable_default = dflt;
+		g->max_kind = kind;
 	}
 }
 
@@ -264,27 +268,30 @@ void qg_headroom_switch(const struct qg_model *m, size_t i, struct qg_headroom_g
 		roles[r] = (struct qg_headroom_group){0};
 	/*
 	 * Ports are sorted and a role's ports mostly adjacent: consecutive
-	 * ports of one speed and cable length share one computation.
+	 * ports of one kind, speed and cable length share one computation.
 	 */
 	struct qg_headroom_pg pg = {0}, last = {0};
 	int last_cable = -1, last_speed = -1, longest = shared_cable(s);
+	const struct qg_port_kind *last_kind = NULL;
 	bool last_ok = false, last_dflt = false;
 	for (size_t k = 0; k < s->n_ports; k++) {
 		bool dflt = last_dflt;
 		int cable = out->os ? port_cable(s, out->os, k, longest, &dflt) : 0;
-		int speed = port_speed(s, k);
+		int speed = qg_port_speed(s, k);
+		const struct qg_port_kind *kind = qg_port_kind(s, k);
 		bool ok = last_ok;
-		if (cable != last_cable || speed != last_speed) {
+		if (cable != last_cable || speed != last_speed || kind != last_kind) {
 			ok = port_pg(m, i, k, longest, &pg, &dflt) == 0;
 			last = pg;
 			last_cable = cable;
 			last_speed = speed;
+			last_kind = kind;
 			last_ok = ok;
 			last_dflt = dflt;
 		}
 		int r = s->port_role ? s->port_role[k] : 0;
-		group_add(&out->all, &last, ok, dflt);
-		group_add(r ? &roles[r - 1] : &out->no_role, &last, ok, dflt);
+		group_add(&out->all, &last, ok, dflt, kind);
+		group_add(r ? &roles[r - 1] : &out->no_role, &last, ok, dflt, kind);
 	}
 	if (!out->hw || !out->os)
 		return;

@@ -22,8 +22,9 @@
  * with qosgen's. The vendors' lookup tables reproduce within it
  * (tests/unit/test_headroom.c): xoff and xon exactly for SN2700, SN3700,
  * SN4700 and SN5600, their sizes within 1.4 % (two rows of ACS-SN5600's
- * table are not xoff + xon), and SN3800's rows, behind gearboxes, within
- * 2.1 %. The formula rounds each figure up to 1 KiB, and one such step is
+ * table are not xoff + xon), SN3800's rows, behind gearboxes, within
+ * 2.1 %, and SN2201's 1G row at 5 m one KiB over the formula (3.4 %). The
+ * formula rounds each figure up to 1 KiB, and one such step is
  * 3.4 % of the smallest xoff of those tables (29696 bytes): a switch that
  * rounds once more or less still agrees. 5 % holds both.
  */
@@ -110,6 +111,7 @@ struct qg_headroom_group {
 	long use_bytes;		   /* the proven ports' sizes, summed */
 	struct qg_headroom_pg max; /* the largest PG among them (size_bytes 0: none proven) */
 	bool cable_default;	   /* a port of max took the OS's default cable length */
+	const struct qg_port_kind *max_kind; /* the kind of max's port (gen/port_kind.h) */
 };
 
 /* A switch: its groups, its use and its budget. */

@@ -5,6 +5,7 @@
 #include "fixed.h"
 #include "headroom.h"
 #include "names.h"
+#include "port_kind.h"
 #include "ports.h"
 #include "target.h"
 #include "warnings.h"
@@ -18,25 +19,14 @@ static void port_list(const struct qg_model *m, size_t i, char *out, size_t len)
 {
 	const struct qg_switch *s = &m->switches[i];
 	struct qg_port *v = calloc(s->n_ports ? s->n_ports : 1, sizeof(*v));
-	struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
-	size_t n = 0, o = 0;
+	size_t n = 0;
 	out[0] = '\0';
 	for (size_t k = 0; v && k < s->n_ports; k++)
 		if (qg_headroom_unproven(m, i, k))
 			v[n++] = s->ports[k];
-	size_t nr = v && runs ? qg_port_runs(v, n, runs) : 0;
-	for (size_t r = 0; r < nr && o < len; r++) {
-		char t[QG_PORT_TEXT_LEN];
-		s->target->ports->format_run(&runs[r], t);
-		/* Long lists end in "...": the count is in the message. */
-		if (o + strlen(t) + 6 > len) {
-			snprintf(out + o, len - o, ",...");
-			break;
-		}
-		o += (size_t)snprintf(out + o, len - o, "%s%s", o ? "," : "", t);
-	}
+	if (v)
+		qg_ports_text(s, v, n, out, len);
 	free(v);
-	free(runs);
 }
 
 /* What cannot be proven of switch i: one warning, at the key that would prove it. */
@@ -52,7 +42,7 @@ static void warn_unproven(const struct qg_model *m, size_t i, const struct qg_he
 		return;
 	}
 	if (!h->hw) {
-		char models[160] = "";
+		char models[256] = "";
 		size_t o = 0;
 		for (int k = 0; qg_switch_models[k] && o < sizeof(models); k++)
 			o += (size_t)snprintf(models + o, sizeof(models) - o, "%s%s", k ? ", " : "",
@@ -74,13 +64,32 @@ static void warn_unproven(const struct qg_model *m, size_t i, const struct qg_he
 		   s->target->name, h->os->cable_source);
 }
 
-/* A group's ports at one figure, for the notes: "16 ports at 100 Gb/s and 40 m: ...". */
-static void group_text(const struct qg_headroom_group *g, char *out, size_t len)
+/*
+ * Where the switch's ports are of more than one kind of its model, the
+ * kind of a group's largest PG, " on a 100G port (front-panel 49-56)";
+ * else "".
+ */
+static void kind_text(const struct qg_switch *s, const struct qg_headroom_group *g, char *out,
+		      size_t len)
 {
+	char panels[40];
+	out[0] = '\0';
+	if (!g->max_kind || !qg_port_kinds_mixed(s))
+		return;
+	qg_port_kind_panels(g->max_kind, panels, sizeof(panels));
+	snprintf(out, len, " on a %dG port (%s)", g->max_kind->native_gbps, panels);
+}
+
+/* A group's ports at one figure, for the notes: "16 ports at 100 Gb/s and 40 m: ...". */
+static void group_text(const struct qg_switch *s, const struct qg_headroom_group *g, char *out,
+		       size_t len)
+{
+	char kind[80];
+	kind_text(s, g, kind, sizeof(kind));
 	snprintf(out, len,
-		 "%zu %s, the largest PG at %d Gb/s and %d m%s: %ld bytes (xoff %ld, xon %ld), "
+		 "%zu %s, the largest PG%s at %d Gb/s and %d m%s: %ld bytes (xoff %ld, xon %ld), "
 		 "%ld in all",
-		 g->ports - g->unproven, g->ports - g->unproven == 1 ? "port" : "ports",
+		 g->ports - g->unproven, g->ports - g->unproven == 1 ? "port" : "ports", kind,
 		 g->max.speed_gbps, g->max.cable_m, g->cable_default ? " (the OS's default)" : "",
 		 g->max.size_bytes, g->max.xoff_bytes, g->max.xon_bytes, g->use_bytes);
 }
@@ -146,12 +155,12 @@ static void refuse(const struct qg_model *m, size_t i, const struct qg_headroom_
 	qg_error(d, group_pos(s, top),
 		 "%s: the lossless headroom of its %zu ports, %ld bytes, does not fit %s; %s", path,
 		 h->all.ports - h->all.unproven, h->all.use_bytes, budget, fixes);
-	char text[240];
+	char text[320];
 	for (size_t r = 0; r <= s->n_roles; r++) {
 		const struct qg_headroom_group *g = r < s->n_roles ? &h->roles[r] : &h->no_role;
 		if (!g->use_bytes)
 			continue;
-		group_text(g, text, sizeof(text));
+		group_text(s, g, text, sizeof(text));
 		if (r < s->n_roles)
 			qg_note(d, group_pos(s, r), "role '%s': %s", s->roles[r].name, text);
 		else if (s->n_roles)
@@ -178,8 +187,13 @@ void qg_headroom_check(const struct qg_model *m, struct qg_diags *d)
 	}
 }
 
-/* A group's largest PG and its sums into o; nulls where none is proven. */
-static void group_json(cJSON *o, const struct qg_headroom_group *g, bool sums)
+/*
+ * A group's largest PG and its sums into o; nulls where none is proven.
+ * Where s's ports are of more than one kind of its model, port_kind: the
+ * kind of the largest PG's port.
+ */
+static void group_json(cJSON *o, const struct qg_switch *s, const struct qg_headroom_group *g,
+		       bool sums)
 {
 	const struct qg_headroom_pg *pg = &g->max;
 	bool any = pg->size_bytes > 0;
@@ -192,6 +206,14 @@ static void group_json(cJSON *o, const struct qg_headroom_group *g, bool sums)
 				      any ? cJSON_CreateNumber((double)v[k]) : cJSON_CreateNull());
 	cJSON_AddItemToObject(o, "cable_default",
 			      any ? cJSON_CreateBool(g->cable_default) : cJSON_CreateNull());
+	if (qg_port_kinds_mixed(s)) {
+		char what[64];
+		if (any && g->max_kind)
+			qg_port_kind_text(qg_switch_model_hw(s), g->max_kind, what, sizeof(what));
+		cJSON_AddItemToObject(o, "port_kind",
+				      any && g->max_kind ? cJSON_CreateString(what)
+							 : cJSON_CreateNull());
+	}
 	if (!sums)
 		return;
 	cJSON_AddNumberToObject(o, "ports", (double)g->ports);
@@ -227,7 +249,7 @@ cJSON *qg_headroom_json(const struct qg_model *m, size_t i)
 	for (size_t k = 1; !why && h.all.unproven && k < s->n_ports; k++)
 		why = qg_headroom_unproven(m, i, k);
 	cJSON_AddItemToObject(o, "unproven", why ? cJSON_CreateString(why) : cJSON_CreateNull());
-	group_json(o, &h.no_role, false);
+	group_json(o, s, &h.no_role, false);
 	cJSON_AddNumberToObject(o, "ports", (double)h.all.ports);
 	cJSON_AddNumberToObject(o, "unproven_ports", (double)h.all.unproven);
 	cJSON_AddItemToObject(o, "use_bytes", number_or_null(known, h.all.use_bytes));
@@ -255,7 +277,7 @@ cJSON *qg_headroom_json(const struct qg_model *m, size_t i)
 	for (size_t j = 0; ro && j < n; j++) {
 		cJSON *g = cJSON_AddObjectToObject(ro, s->roles[order[j]].name);
 		if (g)
-			group_json(g, &roles[order[j]], true);
+			group_json(g, s, &roles[order[j]], true);
 	}
 	return o;
 }

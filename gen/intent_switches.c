@@ -10,6 +10,7 @@
 #include "intent_roles.h"
 #include "names.h"
 #include "osversion.h"
+#include "port_kind.h"
 #include "ports.h"
 #include "switch_hw.h"
 
@@ -326,8 +327,10 @@ static void load_os_version(struct walk *w, const struct qg_ynode *n, const char
 
 /*
  * model and speed_gbps (issue 34): the hardware, and the speed its ports
- * run at (the model's native speed when not given), for their headroom. A
- * speed is one of the model's ports', or without a model one the formula
+ * run at (when not given, each port's kind's native speed; s->speed_gbps
+ * holds the first kind's), for their headroom. A speed is one of the
+ * model's ports' (of some kind: which ports take it is checked once the
+ * roles are read, gen/port_kind.h), or without a model one the formula
  * knows (gen/switch_hw.h).
  */
 static void load_model(struct walk *w, const struct qg_ynode *item, const char *path,
@@ -352,7 +355,7 @@ static void load_model(struct walk *w, const struct qg_ynode *item, const char *
 			s->speed_given = true;
 	}
 	if (!s->speed_given && hw)
-		s->speed_gbps = hw->native_gbps;
+		s->speed_gbps = hw->kinds[0].native_gbps;
 }
 
 bool intent_speed_read(struct walk *w, const struct qg_ynode *n, const char *path,
@@ -363,7 +366,7 @@ bool intent_speed_read(struct walk *w, const struct qg_ynode *n, const char *pat
 	if (!walk_read_int(w, n, path, row->lo, row->hi, &v))
 		return false;
 	char speeds[96];
-	qg_switch_hw_speeds(hw, speeds, sizeof(speeds));
+	qg_switch_hw_speeds(hw, NULL, speeds, sizeof(speeds));
 	if (hw && !qg_switch_hw_speed_ok(hw, v)) {
 		/* Its platform's folder: the SKU's parent, where platform.json is. */
 		const char *slash = strrchr(hw->sku, '/');
@@ -458,6 +461,7 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 			intent_roles_load(w, v, sub, s, cable_src);
 		}
 		free(cable_src);
+		qg_port_kinds_check(s, path, w->d);
 		if ((v = walk_get(item, "os_version"))) {
 			walk_join(sub, path, "os_version");
 			load_os_version(w, v, sub, s);

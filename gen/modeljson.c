@@ -5,6 +5,7 @@
 
 #include "fixed.h"
 #include "keys.h"
+#include "port_kind.h"
 #include "ports.h"
 #include "switch_hw.h"
 #include "target.h"
@@ -234,10 +235,11 @@ static cJSON *roles_json(const struct qg_switch *s)
 		if (role->cable_m)
 			cJSON_AddNumberToObject(ro, "cable_length_m", role->cable_m);
 		/*
-		 * Only where it is not the switch's: a role that writes the
-		 * switch's speed is the role that leaves it out.
+		 * Only where it is not what its ports run at without it: a role
+		 * that writes the switch's speed (or, without one, its ports'
+		 * kinds' native speed) is the role that leaves it out.
 		 */
-		if (role->speed_gbps && role->speed_gbps != s->speed_gbps)
+		if (role->speed_gbps && !qg_role_speed_is_default(s, order[j]))
 			cJSON_AddNumberToObject(ro, "speed_gbps", role->speed_gbps);
 		if (role->ecn_given) {
 			cJSON *e = cJSON_AddObjectToObject(ro, "ecn");
@@ -322,11 +324,13 @@ cJSON *qg_model_json(const struct qg_model *m)
 		/*
 		 * Issue 34: left out when the intent gives neither, so that
 		 * older intents hash as before; with a model, its speed as it
-		 * resolves, so that writing the native speed is leaving it out.
+		 * resolves, so that writing the native speed is leaving it out;
+		 * none where its ports run at their kinds' native speeds and
+		 * those differ (gen/port_kind.h), which no one speed says.
 		 */
 		if (s->model_given)
 			cJSON_AddStringToObject(o, "model", qg_switch_models[s->model]);
-		if (s->model_given || s->speed_given)
+		if ((s->model_given || s->speed_given) && qg_port_speed_uniform(s))
 			cJSON_AddNumberToObject(o, "speed_gbps", s->speed_gbps);
 		cJSON_AddItemToArray(sw, o);
 	}

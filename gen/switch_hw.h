@@ -48,13 +48,43 @@ enum qg_hr_formula {
 	QG_HR_LUA,
 };
 
+/*
+ * A kind of a model's front-panel ports: a run of them of one cage, as the
+ * platform's platform.json lists them (SN2410: 48 SFP28 ports of one lane,
+ * then 8 QSFP28 ports of four). Which kind a port of the intent is follows
+ * from its front-panel number, which the switch's target reads from the
+ * port's name (struct qg_port_syntax's panel).
+ */
+struct qg_port_kind {
+	int first, count; /* front-panel ports first .. first + count - 1: platform.json's index */
+	/*
+	 * Lanes of one port of hwsku.json's default breakout mode (SN4410's
+	 * first 24 cages have 8, split "2x100G": 4 each) and its speed, the
+	 * native speed of the kind.
+	 */
+	int lanes;
+	int native_gbps;
+	unsigned speeds; /* every speed its breakout modes name: bits of qg_speeds_gbps */
+	/*
+	 * platform.json's interface names of the kind, Ethernet<name_first +
+	 * name_step * i> for its port first + i: what SONiC names the ports
+	 * (its first lane on most models; SN2201's 1G ports count one by one).
+	 */
+	int name_first, name_step;
+};
+
+#define QG_PORT_KINDS_MAX 2
+
 struct qg_switch_hw {
 	const char *model;	    /* the intent's `model:` */
 	const struct qg_asic *asic; /* its Spectrum generation */
-	int ports;		    /* front-panel ports of the model's platform.json */
-	int lanes;		    /* SerDes lanes of each such port */
-	int native_gbps;	    /* the speed of hwsku.json's default breakout mode */
-	unsigned speeds;	    /* the speeds its ports take: bits of qg_speeds_gbps */
+	struct qg_port_kind kinds[QG_PORT_KINDS_MAX];
+	/*
+	 * kinds[0] is the first of its front panel; its native speed is the
+	 * switch's speed_gbps as explain and the model's JSON state it when
+	 * the intent gives none.
+	 */
+	int n_kinds;
 	/*
 	 * The buffer SONiC's templates give the SKU: egress_lossless_pool's
 	 * size in its buffers_defaults_t1.j2, the shared buffer the ingress
@@ -71,7 +101,15 @@ struct qg_switch_hw {
 	 * pool's per-port limit is the ASIC's (struct qg_asic).
 	 */
 	enum qg_hr_formula table_formula; /* how its pg_profile_lookup.ini was made */
-	const char *sku;		  /* its folder: device/mellanox/<platform>/<SKU> */
+	/*
+	 * The speed whose rows of that table count a port of 8 lanes (SN4700's
+	 * 400G, SN5600's 800G; 0: none): the table is its SKU's, and a model
+	 * that shares another's (SN5400 takes SN5600's, whose 400G rows count
+	 * 4 lanes) takes its rows as they are.
+	 */
+	int table_8lane_gbps;
+	const char *sku;   /* its folder: device/mellanox/<platform>/<SKU> */
+	const char *table; /* the SKU whose pg_profile_lookup.ini its own links to, or its own */
 };
 
 /* The speeds, in Gb/s, of the Lua's pause-quanta table (IEEE 802.3 31B.3.7) at 1 Gb/s and up. */
@@ -84,19 +122,46 @@ extern const char *const qg_switch_models[];
 /* Model i of qg_switch_models (0 <= i < the count), or NULL. */
 const struct qg_switch_hw *qg_switch_hw(int i);
 
-/* Whether gbps is an Ethernet speed the formula knows (any model), or one of hw's ports. */
+/* Whether gbps is an Ethernet speed the formula knows (any model), or one of hw's ports' (any
+ * kind). */
 bool qg_speed_known(int gbps);
 bool qg_switch_hw_speed_ok(const struct qg_switch_hw *hw, int gbps);
 
-/* hw's speeds (every known speed when hw is NULL), ", "-separated, into out. */
-void qg_switch_hw_speeds(const struct qg_switch_hw *hw, char *out, size_t len);
+/*
+ * hw's speeds, of every kind (every known speed when hw is NULL), or the
+ * speeds of kind k when k is not NULL; ", "-separated, into out.
+ */
+void qg_switch_hw_speeds(const struct qg_switch_hw *hw, const struct qg_port_kind *k, char *out,
+			 size_t len);
 
 /*
- * Whether a port of hw at gbps runs on all its 8 lanes: at the native speed
- * of a model whose ports have 8, as its table's rows count them (a slower
- * speed is a breakout).
+ * Port `panel` of hw's front panel: its kind, or NULL when hw has no such
+ * port.
  */
-bool qg_switch_hw_8lane(const struct qg_switch_hw *hw, int gbps);
+const struct qg_port_kind *qg_switch_hw_kind(const struct qg_switch_hw *hw, int panel);
+
+/* Whether ports of kind k take gbps. */
+bool qg_port_kind_speed_ok(const struct qg_port_kind *k, int gbps);
+
+/*
+ * Whether a port of kind k at gbps runs on 8 lanes, as SONiC's buffer
+ * manager counts them (its PORT row's lanes): at the kind's native speed
+ * on a kind of 8-lane ports; a slower speed is taken for a breakout.
+ */
+bool qg_port_kind_8lane(const struct qg_port_kind *k, int gbps);
+
+/* Whether hw's lookup table's rows at gbps count a port of 8 lanes. */
+bool qg_switch_hw_table_8lane(const struct qg_switch_hw *hw, int gbps);
+
+/* Kind k's ports: "front-panel 1-48", "front-panel 65". */
+void qg_port_kind_panels(const struct qg_port_kind *k, char *out, size_t len);
+
+/*
+ * Kind k of hw in words, for diagnostics: "25G ports (front-panel 1-48)",
+ * or "ports" on a model of one kind.
+ */
+void qg_port_kind_text(const struct qg_switch_hw *hw, const struct qg_port_kind *k, char *out,
+		       size_t len);
 
 /* Where each value comes from, for docs and explain: one line each. */
 #define QG_HW_SOURCE_ASIC "sonic-buildimage platform/mellanox/asic_table.j2"

@@ -63,6 +63,12 @@ struct qg_port_syntax {
 	void (*format)(const struct qg_port *p, char out[QG_PORT_TEXT_LEN]);
 	/* A run of consecutive ports (gen/ports.h), as the OS prints a range. */
 	void (*format_run)(const struct qg_port_run *r, char out[QG_PORT_TEXT_LEN]);
+	/*
+	 * The front-panel port (platform.json's index, 1..) that p is, or is a
+	 * breakout of, on hardware hw; 0 when p is no port of hw. Which kind
+	 * of hw's ports p is follows (gen/port_kind.h).
+	 */
+	int (*panel)(const struct qg_port *p, const struct qg_switch_hw *hw);
 };
 
 /* A group's name ([a-z0-9._-]) and its NUL: host/groups/<name>.sh. */

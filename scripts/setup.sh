@@ -35,7 +35,7 @@
 set -eu
 
 BUILD_PKGS="gcc make pkg-config diffutils
-libyaml-dev libssh-dev libcjson-dev libxml2-dev libibverbs-dev libssl-dev
+libyaml-dev libssh-dev libcjson-dev libxml2-dev libibverbs-dev librdmacm-dev libssl-dev
 libcurl4-openssl-dev"
 
 DEMO_PKGS="openssh-server openssh-client openssl python3 python3-yaml python3-jsonpatch

@@ -154,6 +154,10 @@ run_e2e() { # BUILD LABEL
 	rc=$?
 	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
 	record "$2e2e/hostpush" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
+	out=$(sh tests/e2e/host_history.sh "$1" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -E '^(FAIL|    )' | head -40
+	record "$2e2e/host-history" "$rc" "$(printf '%s\n' "$out" | tail -n 1)"
 	out=$(QG_VCSIM_DIR="$PWD/build/vcsim" sh tests/e2e/vsphere.sh "$1" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | grep '^FAIL' | head -10 | sed 's/^/    /'

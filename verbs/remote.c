@@ -41,6 +41,9 @@ static const char facts_body[] =
     "c=/sys/kernel/config/rdma_cm\n"
     "[ -d \"$c\" ] && [ ! -d \"$c/$dev\" ] && mkdir \"$c/$dev\" 2>/dev/null\n"
     "v=$(cat \"$c/$dev/ports/1/default_roce_tos\" 2>/dev/null) && echo \"roce_tos $v\"\n"
+    "v=$(sed -n 's/.*tclass=\\([0-9]*\\).*/\\1/p' "
+    "\"/sys/class/infiniband/$dev/tc/1/traffic_class\" "
+    "2>/dev/null) && [ -n \"$v\" ] && echo \"traffic_class $v\"\n"
     "for f in \"$p\"/counters/* \"$p\"/hw_counters/*; do\n"
     "\t[ -f \"$f\" ] && v=$(cat \"$f\" 2>/dev/null) && echo \"counter ${f##*/} $v\"\n"
     "done\n"
@@ -93,7 +96,7 @@ static bool counter_name_ok(const char *s)
 int vr_facts_parse(const char *text, struct vr_facts *f, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
-	f->netdev_mtu = f->active_mtu = f->gid_index = f->roce_tos = -1;
+	f->netdev_mtu = f->active_mtu = f->gid_index = f->roce_tos = f->traffic_class = -1;
 	char *copy = strdup(text), *save = NULL;
 	if (!copy) {
 		qg_errf(err, errlen, "out of memory");
@@ -116,6 +119,8 @@ int vr_facts_parse(const char *text, struct vr_facts *f, char *err, size_t errle
 			f->gid_index = n;
 		else if (!strcmp(k, "roce_tos") && parse_int(v, 0, 255, &n))
 			f->roce_tos = n;
+		else if (!strcmp(k, "traffic_class") && parse_int(v, 0, 255, &n))
+			f->traffic_class = n;
 		else if (!strcmp(k, "ipv4")) {
 			/* It goes into a command line later: only a real dotted quad. */
 			struct in_addr a;
@@ -366,4 +371,84 @@ unsigned long long vr_iters(int message_size, int duration_s, long long min_gbps
 	double bytes = (double)min_gbps_centi / 100 * 1e9 / 8 * duration_s;
 	unsigned long long n = (unsigned long long)(bytes / message_size + 0.999);
 	return n < 100 ? 100 : n;
+}
+
+void vr_defpath_script(const struct qg_nic *h, const struct vr_defpath_run *r, struct qg_buf *out)
+{
+	qg_buf_puts(out, "dev=");
+	qg_sh_word(out, h->rdma_device);
+	qg_buf_printf(out,
+		      "\nt=\n"
+		      "command -v timeout >/dev/null 2>&1 && t='timeout %d'\n"
+		      "if ! command -v qosgen >/dev/null 2>&1; then\n"
+		      "\techo 'qosgen is not installed: the default-path probe is qosgen probe "
+		      "--default-path' >&2\n"
+		      "\texit 127\n"
+		      "fi\n",
+		      r->limit_s > 0 ? r->limit_s : 60);
+	char probe[160], client[200];
+	snprintf(probe, sizeof(probe), "$t qosgen probe --default-path -d \"$dev\" -p %d -n %d",
+		 r->port, r->count);
+	/* The addresses are dotted quads the caller checked (facts, intent). */
+	snprintf(client, sizeof(client), "%s%s%s %s", probe, r->source ? " --source " : "",
+		 r->source ? r->source : "", r->peer ? r->peer : "");
+	if (r->loopback) {
+		/* The server first, in the background; its line, then the client's. */
+		qg_buf_printf(out,
+			      "%s --server &\n"
+			      "s=$!\n"
+			      "sleep 1\n"
+			      "%s\n"
+			      "c=$?\n"
+			      "[ $c -ne 0 ] && kill $s 2>/dev/null\n"
+			      "wait $s\n"
+			      "w=$?\n"
+			      "[ $c -ne 0 ] && exit $c\n"
+			      "exit $w\n",
+			      probe, client);
+		return;
+	}
+	if (r->server)
+		qg_buf_printf(out, "exec %s --server\n", probe);
+	else
+		qg_buf_printf(out, "exec %s\n", client);
+}
+
+int vr_defpath_parse(const char *text, struct vr_defpath *d, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof(*d));
+	d->tclass = -1;
+	for (const char *p = text; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		char line[1024];
+		if (len < sizeof(line) && *p == '{') {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			cJSON *o = cJSON_Parse(line);
+			const cJSON *role = cJSON_GetObjectItemCaseSensitive(o, "role");
+			const cJSON *tos = cJSON_GetObjectItemCaseSensitive(o, "tos");
+			if (cJSON_IsString(role) && !strcmp(role->valuestring, "server")) {
+				d->have_server = true;
+				d->received = (int)num(o, "received", 0, 1e6, 0);
+				const cJSON *t;
+				cJSON_ArrayForEach(t, tos)
+				{
+					if (d->n_tos < 8 && cJSON_IsNumber(t) &&
+					    t->valuedouble >= -1 && t->valuedouble <= 255)
+						d->tos[d->n_tos++] = (int)t->valuedouble;
+				}
+			} else if (cJSON_IsString(role) && !strcmp(role->valuestring, "client")) {
+				d->have_client = true;
+				d->sent = (int)num(o, "sent", 0, 1e6, 0);
+				d->tclass = num_int(o, "tclass", 0, 255);
+			}
+			cJSON_Delete(o);
+		}
+		p += len + (p[len] == '\n');
+	}
+	if (!d->have_server && !d->have_client) {
+		qg_errf(err, errlen, "qosgen probe --default-path printed no result");
+		return -1;
+	}
+	return 0;
 }

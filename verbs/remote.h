@@ -13,6 +13,8 @@
  *   active_mtu 4096          ibv_devinfo (sysfs has no active MTU)
  *   gid_index 1              the RoCE v2 GID holding the netdev's IPv4 address
  *   roce_tos 106             rdma_cm's default_roce_tos (configfs)
+ *   traffic_class 106        MLNX_OFED's tc/1/traffic_class ("Global tclass=106"), where
+ *                            the driver has one
  *   counter NAME VALUE       .../counters, .../hw_counters, ethtool -S rx/tx_prioN_*
  *   have qosgen | have ib_write_bw
  *   missing netdev | missing rdma_device   the NIC is not on this host (issue 28: a rail
@@ -30,7 +32,8 @@
 struct vr_facts {
 	bool seen; /* the "qosgen-facts 1" line: the script really ran */
 	int netdev_mtu, active_mtu, gid_index, roce_tos; /* -1: not read */
-	char ipv4[16];					 /* "": not read */
+	int traffic_class; /* -1: the device has no traffic_class file (inbox drivers, rxe) */
+	char ipv4[16];	   /* "": not read */
 	char port_state[24];
 	bool have_qosgen, have_perftest;
 	bool netdev_missing, rdma_missing; /* the host has no such netdev, RDMA device */
@@ -94,5 +97,29 @@ int vr_result_parse(const char *text, struct vr_result *r, char *err, size_t err
  * minimum still measures something.
  */
 unsigned long long vr_iters(int message_size, int duration_s, long long min_gbps_centi);
+
+/*
+ * The default-path probe of a pair (issue 35, verbs/defpath.h): `qosgen
+ * probe --default-path`, which sets no traffic class, as the server or the
+ * client of the pair, or both on one host (loopback: the client host
+ * sending to its own address, where the server host has no qosgen).
+ */
+struct vr_defpath_run {
+	bool server, loopback;
+	const char *peer;   /* client and loopback: an IPv4 address (checked by the caller) */
+	const char *source; /* client and loopback: the client NIC's own IPv4 address, or NULL */
+	int port, count, limit_s;
+};
+void vr_defpath_script(const struct qg_nic *h, const struct vr_defpath_run *r, struct qg_buf *out);
+
+struct vr_defpath {
+	bool have_client, have_server; /* each side's JSON line was read */
+	int tclass;		       /* the client's address handle; -1 not reported */
+	int sent, received;
+	int tos[8];
+	int n_tos;
+};
+/* Both sides' JSON lines from text (a loopback's output holds both). 0, or -1 with err. */
+int vr_defpath_parse(const char *text, struct vr_defpath *d, char *err, size_t errlen);
 
 #endif

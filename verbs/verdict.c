@@ -128,6 +128,92 @@ static void judge_tos(const struct vd_expected *e, const struct vd_side *s, stru
 		    s->tos, s->tos, s->tos >> 2, dscp, e->tos);
 }
 
+/*
+ * Why a job's default path misses the lossless class, from the sender's
+ * settings read before the run: the first setting that gives another DSCP,
+ * or, when both are right, the path itself.
+ */
+static void default_path_cause(const struct vd_expected *e, const struct vd_default_path *dp,
+			       int got, char *out, size_t len)
+{
+	int dscp = e->tos >> 2;
+	bool tc_wrong = dp->traffic_class >= 0 && dp->traffic_class >> 2 != dscp;
+	if (dp->roce_tos >= 0 && dp->roce_tos >> 2 != dscp)
+		snprintf(
+		    out, len,
+		    "rdma_cm's default_roce_tos of %s on %s is %d, not %d (qosgen push sets it: "
+		    "roce_tos)%s",
+		    dp->device, dp->sender, dp->roce_tos, e->tos,
+		    tc_wrong ? "; its traffic_class is wrong too (tclass)" : "");
+	else if (tc_wrong)
+		snprintf(out, len,
+			 "%s's traffic_class (tc/1/traffic_class) on %s is %d, not %d, and it "
+			 "applies to every QP of the device (qosgen push sets it: tclass)",
+			 dp->device, dp->sender, dp->traffic_class, e->tos);
+	else if (dp->roce_tos < 0)
+		snprintf(out, len,
+			 "rdma_cm's default ToS of %s on %s could not be read (no configfs or "
+			 "rdma_cm), so nothing sets it",
+			 dp->device, dp->sender);
+	else if (dp->tclass >= 0 && dp->tclass >> 2 == dscp)
+		snprintf(out, len,
+			 "%s sent ToS %d; something on the path rewrote it to %d (a switch that "
+			 "remarks DSCP?)",
+			 dp->sender, dp->tclass, got);
+	else
+		snprintf(out, len,
+			 "%s's settings give %d (rdma_cm's default ToS %d%s), yet it sent %d",
+			 dp->sender, e->tos, dp->roce_tos,
+			 dp->traffic_class >= 0 ? ", the device's traffic_class" : "", got);
+}
+
+static void judge_default_path(const struct vd_expected *e, const struct vd_default_path *dp,
+			       struct vd_list *out)
+{
+	if (!dp->asked)
+		return;
+	char what[96], cause[300];
+	snprintf(what, sizeof(what), "default path from %s", dp->sender);
+	int dscp = e->tos >> 2;
+	if (dp->why && dp->why[0]) {
+		add(out, VD_MARGINAL, what, "not measured: %s", dp->why);
+		return;
+	}
+	if (dp->received == 0 || dp->n_tos == 0) {
+		add(out, VD_MARGINAL, what,
+		    "no datagram of a job that sets no traffic class reached %s (%d sent): not "
+		    "judged",
+		    dp->peer, dp->sent);
+		return;
+	}
+	for (int k = 0; k < dp->n_tos; k++) {
+		int got = dp->tos[k];
+		if (got >= 0 && got >> 2 == dscp)
+			continue;
+		default_path_cause(e, dp, got, cause, sizeof(cause));
+		add(out, VD_FATAL, what,
+		    "a job that sets no traffic class (NCCL without NCCL_IB_TC, rdma_cm without a "
+		    "ToS) reached %s with ToS %d (DSCP %d), not the lossless DSCP %d: %s",
+		    dp->peer, got, got < 0 ? -1 : got >> 2, dscp, cause);
+		return;
+	}
+	int got = dp->tos[0];
+	if (e->ecn && (got & 3) == 0)
+		add(out, VD_MARGINAL, what,
+		    "ToS %d on the wire: DSCP %d, but not ECN-capable: switches cannot mark it, "
+		    "DCQCN never reacts",
+		    got, dscp);
+	else
+		add(out, VD_PASS, what,
+		    "a job that sets no traffic class reached %s with ToS %d (DSCP %d%s), %d of %d "
+		    "datagrams",
+		    dp->peer, got, dscp,
+		    (got & 3) == 2   ? ", ECT(0)"
+		    : (got & 3) == 3 ? ", CE"
+				     : "",
+		    dp->received, dp->sent);
+}
+
 static void judge_counters(const struct vd_measured *m, struct vd_list *out)
 {
 	struct list grew = {0}, retried = {0}, ecn = {0}, unread = {0};
@@ -224,6 +310,7 @@ void vd_judge(const struct vd_expected *e, const struct vd_measured *m, struct v
 	judge_mtu(e, m, out);
 	for (size_t i = 0; i < m->n_sides; i++)
 		judge_tos(e, &m->side[i], out);
+	judge_default_path(e, &m->dp, out);
 	judge_counters(m, out);
 	for (size_t i = 0; i < m->n_sides; i++)
 		judge_persist(&m->side[i], out);

@@ -51,12 +51,31 @@ struct vd_side {
 	const char *persist;
 };
 
+/*
+ * The default-path probe (issue 35): datagrams a job that sets no traffic
+ * class sends from the client host, with the ToS the receiver saw on each.
+ */
+struct vd_default_path {
+	bool asked;	    /* judged at all (a pair's run asks it) */
+	const char *sender; /* the client host's name */
+	const char *device; /* its RDMA device */
+	const char *peer;   /* the receiving host's name (the sender itself on a loopback) */
+	const char *why;    /* not measured: why; "" when it ran */
+	int tclass;	    /* the sender's address handle, as rdma_cm gave it; -1 unknown */
+	int sent, received;
+	const int *tos; /* the distinct ToS values received */
+	int n_tos;
+	int roce_tos;	   /* the sender's rdma_cm default ToS; -1 unread */
+	int traffic_class; /* the sender's device traffic_class; -1 the driver has none */
+};
+
 /* What the run measured: the client first, then the server. */
 struct vd_measured {
 	double gbps;  /* < 0: the traffic test did not run */
 	int path_mtu; /* negotiated on the QP; < 0: not known */
 	struct vd_side side[2];
 	size_t n_sides;
+	struct vd_default_path dp;
 };
 
 /* Counters whose increase during the run means loss (FATAL) or a retransmission (MARGINAL). */

@@ -12,14 +12,21 @@
  * nmlx5_core ecn: "Enables the ECN feature", 1 enabled, 0 disabled
  * (Default): NVIDIA ConnectX-4/ConnectX-5 Native ESXi Driver for VMware
  * vSphere User Manual v4.17.15.16, Introduction, "nmlx5_core Module
- * Parameters". pfctx, pfcrx, trust_state and the nmlx5_rdma keys are always
- * written with the intent's value, so their defaults never decide anything.
+ * Parameters". pfctx, pfcrx and trust_state are always written with the
+ * intent's value, so their defaults never decide anything. nmlx5_rdma's
+ * dscp_force and pcp_force: the one the intent's trust does not use is
+ * ESXI_OPTION_UNSET (issue 35: with trust pcp after trust dscp, a
+ * dscp_force left in the string is not what a fresh host given the same
+ * intent has), so an unwritten one reads as that: whatever the driver does
+ * when the string does not force it.
  * The host script's qg_opt_default (templates/esxi-lib.sh.in) holds the same.
  */
 static const struct {
 	const char *module, *key, *value;
 } option_defaults[] = {
     {"nmlx5_core", "ecn", "0"},
+    {"nmlx5_rdma", "dscp_force", ESXI_OPTION_UNSET},
+    {"nmlx5_rdma", "pcp_force", ESXI_OPTION_UNSET},
 };
 
 const char *esxi_option_default(const char *module, const char *key)
@@ -147,6 +154,8 @@ int esxi_options_merge(const char *module, const char *live, const struct qg_set
 	}
 	for (int c = 0; c < n; c++) {
 		char word[130];
+		if (!strcmp(changes[c].want, ESXI_OPTION_UNSET))
+			continue; /* removed: the string no longer writes it */
 		int wl = snprintf(word, sizeof(word), "%s=%s", changes[c].key, changes[c].want);
 		if (!put(out, outlen, &used, word, (size_t)wl))
 			goto full;

@@ -31,6 +31,9 @@ struct esxi_opt_change {
  */
 const char *esxi_option_default(const char *module, const char *key);
 
+/* A wanted value that removes the key from the string: the driver's own default. */
+#define ESXI_OPTION_UNSET "unset"
+
 /*
  * The modules the intent sets options of, from want's "MODULE.key" entries
  * ("nmlx5_core.pfctx"), in first-seen order; at most max. Returns how many.

@@ -29,6 +29,36 @@ static void keys_with(const struct qg_report *rep, enum qg_report_status st, cha
 }
 
 /*
+ * "; N not set here (...): KEYS" for the [n/a] lines: a knob the host has
+ * no file for (MLNX_OFED's traffic_class, its ECN sysfs on inbox drivers).
+ * Said beside whatever else the push says, never silent (issue 35); the
+ * lines themselves name the driver and what covers the setting.
+ */
+static void na_note(const struct qg_report *rep, char *out, size_t len)
+{
+	char keys[240];
+	int n = 0;
+	size_t used = 0;
+	keys[0] = '\0';
+	for (size_t k = 0; k < rep->n; k++) {
+		if (rep->v[k].status != QG_REPORT_NA)
+			continue;
+		n++;
+		if (used + strlen(rep->v[k].key) + 8 < sizeof(keys))
+			used += (size_t)snprintf(keys + used, sizeof(keys) - used, "%s%s",
+						 used ? ", " : "", rep->v[k].key);
+		else if (used + 5 < sizeof(keys) && strcmp(keys + used - 3, "..."))
+			used += (size_t)snprintf(keys + used, sizeof(keys) - used, ", ...");
+	}
+	if (n)
+		snprintf(out, len,
+			 "; %d not set here, the host has no such knob (see their [n/a] lines): %s",
+			 n, keys);
+	else
+		out[0] = '\0';
+}
+
+/*
  * A reason is the host's text: kept whole up to REASON_MAX bytes, longer
  * ones cut at the start of a UTF-8 character and marked "...", so that a
  * host cannot fill the message (or the JSON) with one line, nor leave half
@@ -106,9 +136,13 @@ int script_push_judge(const char *out, const char *errout, int status, bool dry_
 	}
 	r->lines_planned = dry_run ? differs : changed;
 	r->lines_sent = changed;
-	const char *then = !reboot   ? ""
-			   : dry_run ? "; module options would change: applying them needs a reboot"
-				     : "; module options changed: reboot the host to apply them";
+	char na[320], then[400];
+	na_note(&rep, na, sizeof(na));
+	snprintf(then, sizeof(then), "%s%s",
+		 !reboot   ? ""
+		 : dry_run ? "; module options would change: applying them needs a reboot"
+			   : "; module options changed: reboot the host to apply them",
+		 na);
 	char keys[600];
 	if (settings == 0 || (status != 0 && status != 1 && status != 2)) {
 		r->state = QG_PUSH_FAILED;
@@ -140,13 +174,13 @@ int script_push_judge(const char *out, const char *errout, int status, bool dry_
 			qg_push_say(r, "%d setting%s would change (dry run: nothing changed)%s",
 				    differs, differs == 1 ? "" : "s", then);
 		else
-			qg_push_say(r, "in sync, nothing to change");
+			qg_push_say(r, "in sync, nothing to change%s", na);
 	} else if (changed) {
 		r->state = QG_PUSH_CONVERGED;
 		qg_push_say(r, "%d of %d settings changed, all set%s", changed, settings, then);
 	} else {
 		r->state = QG_PUSH_IN_SYNC;
-		qg_push_say(r, "in sync, all %d settings already right", settings);
+		qg_push_say(r, "in sync, all %d settings already right%s", settings, na);
 	}
 	qg_report_free(&rep);
 	return r->sent.failed || r->failed.failed ? -ENOMEM : 0;

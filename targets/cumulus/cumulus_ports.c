@@ -83,9 +83,20 @@ void cumulus_port_run_format(const struct qg_port_run *r, char out[QG_PORT_TEXT_
 		snprintf(out, QG_PORT_TEXT_LEN, "%s-%u", a, r->last.port);
 }
 
+/*
+ * swpN is front-panel port N ("swp is a switch front panel port": the
+ * Cumulus Linux user guide, Switch Port Attributes), swpNsM a breakout of
+ * it.
+ */
+static int cumulus_port_panel(const struct qg_port *p, const struct qg_switch_hw *hw)
+{
+	return qg_switch_hw_kind(hw, p->port) ? p->port : 0;
+}
+
 const struct qg_port_syntax cumulus_port_syntax = {
     .rule = "swpN, swpNsM (a breakout lane), or a range such as swp1-32 or swp1s0-3",
     .parse = cumulus_port_parse,
     .format = cumulus_port_format,
     .format_run = cumulus_port_run_format,
+    .panel = cumulus_port_panel,
 };

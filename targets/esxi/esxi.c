@@ -14,12 +14,14 @@
  *    an unwritten ecn is the driver's 0 (esxi_options.c), so a host that never
  *    had it is in sync and needs no reboot;
  *  - nmlx5_rdma dscp_force (trust dscp) or pcp_force (trust pcp): what RoCE
- *    packets carry, since RDMA bypasses the vSwitch datapath;
+ *    packets carry, since RDMA bypasses the vSwitch datapath; the other one
+ *    out of the string (issue 35: the same after any history);
  *  - with pvrdma_vmknic: Net.PVRDMAVmknic, the pvrdma firewall ruleset, and
  *    the vmknic MTU.
  */
 #include "esxi.h"
 #include "../../gen/handoff.h"
+#include "../common/esxi_options.h"
 #include "../common/host_script.h"
 
 #include "../../gen/derive.h"
@@ -66,23 +68,28 @@ static void esxi_walk(const struct qg_model *m, const struct qg_host *h, struct 
 		qg_settings_add(w->set, "nmlx5_core.pfcrx", "%s", bitmap);
 		qg_settings_add(w->set, "nmlx5_core.trust_state", "%s", trust);
 		qg_settings_add(w->set, "nmlx5_core.ecn", "%s", ecn);
-		qg_settings_add(
-		    w->set, mark_key[0] == 'd' ? "nmlx5_rdma.dscp_force" : "nmlx5_rdma.pcp_force",
-		    "%s", mark);
+		bool dscp = mark_key[0] == 'd';
+		qg_settings_add(w->set, "nmlx5_rdma.dscp_force", "%s",
+				dscp ? mark : ESXI_OPTION_UNSET);
+		qg_settings_add(w->set, "nmlx5_rdma.pcp_force", "%s",
+				dscp ? ESXI_OPTION_UNSET : mark);
 	}
 	if (w->sh) {
-		char pfctx[24], pfcrx[24], ts[24], ecn_kv[8], force[40];
+		char pfctx[24], pfcrx[24], ts[24], ecn_kv[8], force[40], other[40];
 		snprintf(pfctx, sizeof(pfctx), "pfctx=%s", bitmap);
 		snprintf(pfcrx, sizeof(pfcrx), "pfcrx=%s", bitmap);
 		snprintf(ts, sizeof(ts), "trust_state=%s", trust);
 		snprintf(ecn_kv, sizeof(ecn_kv), "ecn=%s", ecn);
 		snprintf(force, sizeof(force), "%s=%s", mark_key, mark);
+		/* The other of the two, out of the string: issue 35 (esxi_options.c). */
+		snprintf(other, sizeof(other), "%s=%s",
+			 mark_key[0] == 'd' ? "pcp_force" : "dscp_force", ESXI_OPTION_UNSET);
 		const char *core[] = {h->uplink};
 		words(w->sh, "qg_need_uplink", core, 1);
 		const char *a[] = {"nmlx5_core", pfctx, pfcrx, ts, ecn_kv};
 		words(w->sh, "qg_module_opts", a, 5);
-		const char *b[] = {"nmlx5_rdma", force};
-		words(w->sh, "qg_module_opts", b, 2);
+		const char *b[] = {"nmlx5_rdma", force, other};
+		words(w->sh, "qg_module_opts", b, 3);
 	}
 	if (!h->pvrdma_vmknic[0])
 		return;

@@ -39,7 +39,7 @@ int esxi_readback_module(const char *text, struct qg_settings *out)
 		 * the driver's documented default (nmlx5_core ecn 0), so that the
 		 * model compares with the target's settings, which always name it.
 		 */
-		static const char *const owned[] = {"ecn"};
+		static const char *const owned[] = {"ecn", "dscp_force", "pcp_force"};
 		for (size_t k = 0; k < sizeof(owned) / sizeof(owned[0]); k++) {
 			const char *dflt = esxi_option_default(module, owned[k]);
 			char key[160];

@@ -3,13 +3,22 @@
  * What a host needs, after shared/notes/targets.md §2:
  *  - MTU on the netdev (every hop must carry it);
  *  - PF only: trust (dscp/pcp) and the PFC vector, with mlnx_qos or dcb, and
- *    with trust dscp the classes' entries of the DSCP-to-priority map; a VF or
- *    PVRDMA adapter cannot set them, the hypervisor owns them;
+ *    with trust dscp the whole DSCP-to-priority map (the classes' entries,
+ *    every other at DSCP/8); a VF or PVRDMA adapter cannot set them, the
+ *    hypervisor owns them;
  *  - the RoCE ToS byte (DSCP << 2 | ECT(0)) as rdma_cm's default_roce_tos
- *    (configfs, port 1) and MLNX_OFED's tc/1/traffic_class where it exists;
- *  - DCQCN: ECN reaction (roce_rp) and notification (roce_np) enabled for the
- *    lossless priority, and the DSCP / 802.1p priority of CNPs (MLNX_OFED
- *    sysfs /sys/class/net/<if>/ecn/...).
+ *    (configfs, port 1) and MLNX_OFED's tc/1/traffic_class where it exists
+ *    (where not, the script says so and names the driver);
+ *  - DCQCN on all eight priorities: ECN reaction (roce_rp) and notification
+ *    (roce_np) on the lossless priority with ECN, off on every other, and
+ *    the DSCP / 802.1p priority of CNPs (MLNX_OFED sysfs
+ *    /sys/class/net/<if>/ecn/...), back to the defaults without them;
+ *  - the jobs' own traffic class: NCCL_IB_TC and UCX_IB_TRAFFIC_CLASS in
+ *    NCCL's and UCX's configuration files.
+ *
+ * Every item is written whatever the intent, so that a host is the same
+ * after any history of intents as a fresh host given the last one (issue
+ * 35; docs/intent.md, "What qosgen owns on a host").
  *
  * The settings list and the script come from one walk, so the report keys
  * of the script are exactly the keys of plan.json.
@@ -66,12 +75,16 @@ static void step(struct walk *w, const char *key, const char *value, const char 
 }
 
 /*
- * The DSCP-to-priority entries of the intent's classes (the lossless DSCPs and
- * the CNP DSCP), in DSCP order, key dscp2prio.<dscp>, each read and set on its
- * own after trust (mlnx_qos --trust dscp fills the map with the default
- * first). Every one is written, even where the model's map keeps mlx5's
- * default (DSCP/8): qosgen owns these entries, and a host someone remapped must
- * be caught. The DSCPs of no class are left as the host has them.
+ * The DSCP-to-priority map, whole (issue 35: the same after any history).
+ * The entries of the intent's classes (the lossless DSCPs and the CNP DSCP),
+ * in DSCP order, key dscp2prio.<dscp>, each read and set on its own after
+ * trust (mlnx_qos --trust dscp fills the map with the default first). Every
+ * one is written, even where the model's map keeps mlx5's default (DSCP/8):
+ * qosgen owns these entries, and a host someone remapped must be caught.
+ * Then dscp2prio.others: every other DSCP at DSCP/8, mlx5's default map
+ * (mlnx-tools' setDefaultAppEntry; ../shared/notes/targets.md 2.2), so that
+ * an entry an earlier intent remapped (DSCP 26 on priority 5, then the
+ * lossless DSCP moved to 34) goes back to the default a fresh host has.
  *
  * A PF with trust dscp only: under trust pcp the NIC classifies by the 802.1p
  * priority and never reads the map (mlnx_qos does not even print it then), and
@@ -87,8 +100,10 @@ static void linux_walk_dscp_map(const struct qg_model *m, const struct qg_nic *h
 		ours[q->lossless.dscp[k]] = true;
 	for (int k = 0; q->cnp && k < q->cnpc.n_dscp; k++)
 		ours[q->cnpc.dscp[k]] = true;
-	const char *fn =
-	    h->qos_tool == QG_TOOL_MLNX_QOS ? "qg_mlnx_qos_dscp2prio" : "qg_dcb_dscp2prio";
+	bool mlnx = h->qos_tool == QG_TOOL_MLNX_QOS;
+	const char *fn = mlnx ? "qg_mlnx_qos_dscp2prio" : "qg_dcb_dscp2prio";
+	char list[64 * 3] = "";
+	size_t used = 0;
 	for (int d = 0; d < 64; d++) {
 		if (!ours[d])
 			continue;
@@ -97,6 +112,58 @@ static void linux_walk_dscp_map(const struct qg_model *m, const struct qg_nic *h
 		snprintf(dscp, sizeof(dscp), "%d", d);
 		snprintf(prio, sizeof(prio), "%d", q->dscp_prio[d]);
 		step(w, key, prio, fn, h->netdev, dscp, prio, NULL);
+		used +=
+		    (size_t)snprintf(list + used, sizeof(list) - used, "%s%d", used ? " " : "", d);
+	}
+	step(w, "dscp2prio.others", "DSCP/8",
+	     mlnx ? "qg_mlnx_qos_dscp_others" : "qg_dcb_dscp_others", h->netdev, list, NULL);
+}
+
+/*
+ * DCQCN on all eight priorities (issue 35): the reaction point (roce_rp)
+ * and the notification point (roce_np) enabled on the lossless priority when
+ * the intent has ECN, disabled on every other, and on every priority without
+ * ECN; the CNPs' DSCP and 802.1p priority the intent's cnp class with ECN,
+ * else back to the firmware's defaults, 48 and 6. The files are MLNX_OFED's
+ * and DOCA's sysfs (NVIDIA "Explicit Congestion Notification":
+ * /sys/class/net/<if>/ecn/<roce_np|roce_rp>/enable/<prio>, roce_np/cnp_dscp,
+ * roce_np/cnp_802p_prio). The firmware's own defaults, as `mlxconfig query`
+ * prints them on a ConnectX-5: ROCE_CC_PRIO_MASK_P1 255 (DCQCN on every
+ * priority), CNP_DSCP_P1 48, CNP_802P_PRIO_P1 6; NVIDIA's pages give no
+ * default for the sysfs files themselves. A value the intent asks for
+ * (qg_file) is missing where the driver lacks the file; a value that only
+ * turns DCQCN off or a CNP setting back (qg_file_default) is n/a there,
+ * naming the file: inbox mlx5 and rxe have no such sysfs to set.
+ */
+static void linux_walk_dcqcn(const struct qg_model *m, const struct qg_nic *h, struct walk *w)
+{
+	const struct qg_qos *q = &m->qos;
+	static const char *const sides[] = {"roce_np", "roce_rp"};
+	char key[64], path[200], v[8];
+	for (int s = 0; s < 2; s++)
+		for (int p = 0; p < 8; p++) {
+			bool on = q->ecn && p == q->lossless.priority;
+			snprintf(key, sizeof(key), "ecn.%s.enable.%d", sides[s], p);
+			snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/%s/enable/%d",
+				 h->netdev, sides[s], p);
+			step(w, key, on ? "1" : "0", on ? "qg_file" : "qg_file_default", key, path,
+			     on ? "1" : "0", NULL);
+		}
+	bool cnp = q->ecn && q->cnp;
+	static const struct {
+		const char *key, *file;
+		int dflt;
+	} cnps[] = {
+	    {"ecn.roce_np.cnp_dscp", "cnp_dscp", LINUX_CNP_DSCP_DEFAULT},
+	    {"ecn.roce_np.cnp_802p_prio", "cnp_802p_prio", LINUX_CNP_PRIO_DEFAULT},
+	};
+	for (int k = 0; k < 2; k++) {
+		int value = !cnp ? cnps[k].dflt : k == 0 ? q->cnpc.dscp[0] : q->cnpc.priority;
+		snprintf(v, sizeof(v), "%d", value);
+		snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/roce_np/%s", h->netdev,
+			 cnps[k].file);
+		step(w, cnps[k].key, v, cnp ? "qg_file" : "qg_file_default", cnps[k].key, path, v,
+		     NULL);
 	}
 }
 
@@ -108,7 +175,7 @@ static void linux_walk_dscp_map(const struct qg_model *m, const struct qg_nic *h
 static void linux_walk(const struct qg_model *m, const struct qg_nic *h, struct walk *w)
 {
 	const struct qg_qos *q = &m->qos;
-	char v[160], path[200], key[64];
+	char v[160];
 
 	if (!w->prefix)
 		step(w, NULL, NULL, "qg_need_netdev", h->netdev, NULL);
@@ -159,28 +226,38 @@ static void linux_walk(const struct qg_model *m, const struct qg_nic *h, struct 
 	step(w, "roce_tos", v, "qg_roce_tos", h->rdma_device, LINUX_RDMA_PORT, v, NULL);
 	step(w, "tclass", v, "qg_tclass", h->rdma_device, v, NULL);
 
-	if (q->ecn) {
-		static const char *const sides[] = {"roce_np", "roce_rp"};
-		for (int s = 0; s < 2; s++) {
-			snprintf(key, sizeof(key), "ecn.%s.enable.%d", sides[s],
-				 q->lossless.priority);
-			snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/%s/enable/%d",
-				 h->netdev, sides[s], q->lossless.priority);
-			step(w, key, "1", "qg_file", key, path, "1", NULL);
-		}
-		if (q->cnp) {
-			snprintf(v, sizeof(v), "%d", q->cnpc.dscp[0]);
-			snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/roce_np/cnp_dscp",
-				 h->netdev);
-			step(w, "ecn.roce_np.cnp_dscp", v, "qg_file", "ecn.roce_np.cnp_dscp", path,
-			     v, NULL);
-			snprintf(v, sizeof(v), "%d", q->cnpc.priority);
-			snprintf(path, sizeof(path), "/sys/class/net/%s/ecn/roce_np/cnp_802p_prio",
-				 h->netdev);
-			step(w, "ecn.roce_np.cnp_802p_prio", v, "qg_file",
-			     "ecn.roce_np.cnp_802p_prio", path, v, NULL);
-		}
-	}
+	linux_walk_dcqcn(m, h, w);
+}
+
+/*
+ * The traffic class of the jobs themselves (issue 35): NCCL and UCX open
+ * their verbs QPs with the traffic class their own variables give, 0 by
+ * default, whatever rdma_cm's default ToS is, so a job that sets nothing
+ * leaves with DSCP 0. One owned line each, the RoCE ToS:
+ *  - NCCL_IB_TC in /etc/nccl.conf: NCCL's "Environment Variables" page
+ *    ("can also be set statically in /etc/nccl.conf (for an administrator
+ *    to set system-wide values)", lines NAME=VALUE; NCCL_IB_TC "Default is 0",
+ *    the "traffic class" of its InfiniBand/RoCE QPs); a variable set in the
+ *    job's environment still wins (NCCL sets a file's value only where the
+ *    environment has none);
+ *  - UCX_IB_TRAFFIC_CLASS in /etc/ucx/ucx.conf: UCX reads ucx.conf
+ *    (openucx/ucx src/ucs/config/parser.h, UCX_CONFIG_FILE_NAME) from its
+ *    configuration directory, the packages' /etc/ucx, as NAME=VALUE lines;
+ *    the environment wins there too.
+ * The host's, not a NIC's: one file per machine, written once per run.
+ */
+const struct linux_job_conf linux_job_conf[LINUX_JOB_CONFS] = {
+    {"nccl.NCCL_IB_TC", "/etc/nccl.conf", "NCCL_IB_TC", "NCCL"},
+    {"ucx.UCX_IB_TRAFFIC_CLASS", "/etc/ucx/ucx.conf", "UCX_IB_TRAFFIC_CLASS", "UCX"},
+};
+
+static void linux_walk_jobs(const struct qg_model *m, struct walk *w)
+{
+	char v[8];
+	snprintf(v, sizeof(v), "%d", qg_roce_tos(&m->qos));
+	for (size_t k = 0; k < LINUX_JOB_CONFS; k++)
+		step(w, linux_job_conf[k].key, v, "qg_conf_var", linux_job_conf[k].key,
+		     linux_job_conf[k].file, linux_job_conf[k].var, v, NULL);
 }
 
 /*
@@ -216,6 +293,7 @@ static int linux_settings(const struct qg_model *m, size_t i, struct qg_settings
 	struct walk w = {.set = out};
 	if (!linux_several(host)) {
 		linux_walk(m, &host->nics[0], &w);
+		linux_walk_jobs(m, &w);
 		return out->oom ? -ENOMEM : 0;
 	}
 	/*
@@ -241,6 +319,7 @@ static int linux_settings(const struct qg_model *m, size_t i, struct qg_settings
 	}
 	for (int f = 0; f < LINUX_FLAVOURS; f++)
 		qg_settings_free(&of[f]);
+	linux_walk_jobs(m, &w);
 	return out->oom ? -ENOMEM : 0;
 }
 
@@ -293,8 +372,8 @@ void linux_persist_paths(const struct qg_host *host, size_t k, struct linux_pers
 	snprintf(p->netdev_unit, sizeof(p->netdev_unit), "%s.device", dev);
 }
 
-void linux_persist_files(const struct qg_host *host, size_t k,
-			 char service[LINUX_PERSIST_FILE_LEN], char rules[LINUX_PERSIST_FILE_LEN])
+void linux_persist_files(const struct qg_host *host, size_t k, char service[LINUX_PERSIST_FILE_LEN],
+			 char rules[LINUX_PERSIST_FILE_LEN])
 {
 	const struct qg_nic *h = &host->nics[k];
 	/* Their texts differ (the script, its argument): a folder of their own. */
@@ -327,14 +406,10 @@ static int linux_emit_persist(const struct qg_model *m, size_t i, const struct q
 		struct linux_persist_paths p;
 		linux_persist_paths(host, k, &p);
 		const struct qg_tvar vars[] = {
-		    QG_TVARS_HEADER(ctx, m),
-		    {"netdev", h->netdev},
-		    {"rdma_device", h->rdma_device},
-		    {"script_path", p.script},
-		    {"unit_path", p.unit},
-		    {"unit_name", p.unit_name},
-		    {"rules_path", p.rules},
-		    {"netdev_unit", p.netdev_unit},
+		    QG_TVARS_HEADER(ctx, m),	     {"netdev", h->netdev},
+		    {"rdma_device", h->rdma_device}, {"script_path", p.script},
+		    {"unit_path", p.unit},	     {"unit_name", p.unit_name},
+		    {"rules_path", p.rules},	     {"netdev_unit", p.netdev_unit},
 		    {"command", p.command},
 		};
 		/* A one-NIC host's templates take no command: theirs is the script alone. */
@@ -342,8 +417,9 @@ static int linux_emit_persist(const struct qg_model *m, size_t i, const struct q
 		rc = qg_emit_template_owned(ctx, several ? "linux-nic.service" : "linux.service",
 					    vars, n, service, 0644, QG_FILE_SHARED, out);
 		if (!rc)
-			rc = qg_emit_template_owned(ctx, several ? "linux-nic.rules" : "linux.rules",
-						    vars, n, rules, 0644, QG_FILE_SHARED, out);
+			rc =
+			    qg_emit_template_owned(ctx, several ? "linux-nic.rules" : "linux.rules",
+						   vars, n, rules, 0644, QG_FILE_SHARED, out);
 	}
 	return rc;
 }
@@ -457,19 +533,26 @@ static void linux_body_nics(const struct qg_model *m, const struct qg_host *host
 {
 	for (int f = 0; f < LINUX_FLAVOURS; f++) {
 		size_t k = 0;
-		while (k < host->n_nics && linux_flavour_of(&host->nics[k]) != (enum linux_flavour)f)
+		while (k < host->n_nics &&
+		       linux_flavour_of(&host->nics[k]) != (enum linux_flavour)f)
 			k++;
 		if (k == host->n_nics)
 			continue;
 		struct qg_nic id = linux_nic_as_group(&host->nics[k]);
 		struct walk w = {.sh = body, .prefix = ""};
-		qg_buf_printf(body, "# %s\n%s() {\n", linux_flavours[f].about, linux_flavours[f].fn);
+		qg_buf_printf(body, "# %s\n%s() {\n", linux_flavours[f].about,
+			      linux_flavours[f].fn);
 		linux_walk(m, &id, &w);
 		qg_buf_puts(body, "}\n");
 	}
 	for (size_t k = 0; k < host->n_nics; k++)
 		qg_buf_printf(body, "qg_nic %zu %s \"$qg_netdev_%zu\" \"$qg_rdma_device_%zu\"\n", k,
 			      linux_flavours[linux_flavour_of(&host->nics[k])].fn, k, k);
+	/* The host's own files: not when the script runs for one NIC that came back. */
+	struct walk w = {.sh = body, .prefix = ""};
+	qg_buf_puts(body, "if [ -z \"$qg_only\" ]; then\n");
+	linux_walk_jobs(m, &w);
+	qg_buf_puts(body, "fi\n");
 }
 
 /* The lib and the group's body: the calls, walked on a host whose devices are markers. */
@@ -496,6 +579,7 @@ static int linux_emit_group(const struct qg_model *m, size_t i, const struct qg_
 		struct qg_nic id = linux_nic_as_group(&host->nics[0]);
 		struct walk w = {.sh = &body};
 		linux_walk(m, &id, &w);
+		linux_walk_jobs(m, &w);
 		snprintf(flavour, sizeof(flavour), "%s",
 			 linux_flavours[linux_flavour_of(&host->nics[0])].about);
 	}
@@ -530,13 +614,40 @@ static int linux_emit_group(const struct qg_model *m, size_t i, const struct qg_
  * the host script reads the MTU back and reports a refusal as failed,
  * naming that switch.
  */
+/*
+ * The jobs' traffic class as environment lines (issue 35): a container's
+ * NCCL or UCX reads the container's files, not the host's /etc/nccl.conf,
+ * so a container or Kubernetes pod spec carries the same values in its
+ * environment (which also wins over any file).
+ */
+static void linux_explain_jobs(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	char v[8], key[64], reason[400];
+	snprintf(v, sizeof(v), "%d", qg_roce_tos(&m->qos));
+	for (size_t k = 0; k < LINUX_JOB_CONFS; k++) {
+		const struct linux_job_conf *c = &linux_job_conf[k];
+		snprintf(key, sizeof(key), "linux.env.%s", c->var);
+		snprintf(reason, sizeof(reason),
+			 "the RoCE ToS for %s jobs in containers: %s=%s in the container's "
+			 "environment; in a Kubernetes pod spec, env: [{name: %s, value: \"%s\"}] "
+			 "(the hosts get it in %s; a container reads its own files, not the "
+			 "host's)",
+			 c->what, c->var, v, c->var, v, c->file);
+		qg_explain_row(x, key, v, reason);
+	}
+}
+
 static void linux_explain(const struct qg_model *m, struct qg_explain_rows *x)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < m->n_hosts; i++)
+	size_t n = 0, hosts = 0;
+	for (size_t i = 0; i < m->n_hosts; i++) {
+		hosts += m->hosts[i].target == &qg_target_linux;
 		for (size_t k = 0; m->hosts[i].target == &qg_target_linux && k < m->hosts[i].n_nics;
 		     k++)
 			n += m->hosts[i].nics[k].function == QG_FN_VF;
+	}
+	if (hosts)
+		linux_explain_jobs(m, x);
 	if (!n)
 		return;
 	char v[16], reason[400];

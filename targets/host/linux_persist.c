@@ -59,11 +59,50 @@ static int install_one(struct qg_buf *body, const char *path, unsigned mode,
 	return rc;
 }
 
-static void remove_one(struct qg_buf *body, const char *path)
+static void call_on(struct qg_buf *body, const char *fn, const char *path)
 {
-	qg_buf_puts(body, "qg_persist_remove ");
+	qg_buf_puts(body, fn);
+	qg_buf_puts(body, " ");
 	qg_sh_word(body, path);
 	qg_buf_puts(body, "\n");
+}
+
+static void remove_one(struct qg_buf *body, const char *path)
+{
+	call_on(body, "qg_persist_remove", path);
+}
+
+/* Host j is another intent host of host i's machine: the same SSH address and port. */
+static bool same_machine(const struct qg_model *m, size_t i, size_t j)
+{
+	const struct qg_host *h = &m->hosts[i], *o = &m->hosts[j];
+	return j != i && o->target == h->target && o->port == h->port &&
+	       !strcmp(o->address, h->address);
+}
+
+/*
+ * What no intent host of this machine installs any more goes (issue 35): a
+ * NIC removed from the intent, a host of the machine removed, a host that
+ * went from one NIC to several (roce-qos-NETDEV.sh to roce-qos.sh). The
+ * files every other intent host of the machine installs (persist: true) are
+ * named as kept, then the sweep removes the qosgen-shaped files of the
+ * three folders that no one keeps: the install cannot otherwise tell a file
+ * of another host of the same machine from a leftover.
+ */
+static void keep_and_sweep(const struct qg_model *m, size_t i, struct qg_buf *body)
+{
+	for (size_t j = 0; j < m->n_hosts; j++) {
+		if (!same_machine(m, i, j) || !m->hosts[j].persist)
+			continue;
+		for (size_t k = 0; k < m->hosts[j].n_nics; k++) {
+			struct linux_persist_paths q;
+			linux_persist_paths(&m->hosts[j], k, &q);
+			call_on(body, "qg_persist_keep", q.script);
+			call_on(body, "qg_persist_keep", q.unit);
+			call_on(body, "qg_persist_keep", q.rules);
+		}
+	}
+	qg_buf_puts(body, "qg_persist_sweep\n");
 }
 
 int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
@@ -98,9 +137,10 @@ int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_em
 			linux_persist_paths(host, k, &p);
 			rc = install_one(&body, p.unit, 0644, qg_outset_find(files, service));
 			if (!rc)
-				rc = install_one(&body, p.rules, 0644,
-						 qg_outset_find(files, rules));
+				rc =
+				    install_one(&body, p.rules, 0644, qg_outset_find(files, rules));
 		}
+		keep_and_sweep(m, i, &body);
 		qg_buf_puts(&body, "qg_persist_end\n");
 	} else {
 		/* The rules first: nothing may start the script while it goes. */
@@ -110,6 +150,20 @@ int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_em
 			remove_one(&body, p.unit);
 		}
 		remove_one(&body, p.script);
+		/*
+		 * qosgen's lines in NCCL's and UCX's files, unless another intent
+		 * host of this machine still has them (they are the machine's).
+		 */
+		bool alone = true;
+		for (size_t j = 0; j < m->n_hosts; j++)
+			alone &= !same_machine(m, i, j);
+		for (size_t k = 0; alone && k < LINUX_JOB_CONFS; k++) {
+			qg_buf_puts(&body, "qg_persist_conf_unset ");
+			qg_sh_word(&body, linux_job_conf[k].file);
+			qg_buf_puts(&body, " ");
+			qg_sh_word(&body, linux_job_conf[k].var);
+			qg_buf_puts(&body, "\n");
+		}
 		qg_buf_puts(&body, "qg_persist_removed ");
 		char dir[sizeof(p.script)];
 		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(p.script, '/') - p.script),

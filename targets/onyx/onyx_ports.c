@@ -125,9 +125,20 @@ void onyx_port_run_format(const struct qg_port_run *r, char out[QG_PORT_TEXT_LEN
 	snprintf(out, QG_PORT_TEXT_LEN, "%s-%s", a, b);
 }
 
+/*
+ * 1/N is front-panel port N of the switch's one module (the Onyx User
+ * Manual's "interface ethernet <slot>/<port>[/<subport>]"), 1/N/M a split
+ * of it; a Spectrum switch has no module 2.
+ */
+static int onyx_port_panel(const struct qg_port *p, const struct qg_switch_hw *hw)
+{
+	return p->module == 1 && qg_switch_hw_kind(hw, p->port) ? p->port : 0;
+}
+
 const struct qg_port_syntax onyx_port_syntax = {
     .rule = "1/N, 1/N/M (split), or a range such as 1/1-1/32 or 1/3/1-1/3/4",
     .parse = onyx_port_parse,
     .format = onyx_port_format,
     .format_run = onyx_port_run_format,
+    .panel = onyx_port_panel,
 };

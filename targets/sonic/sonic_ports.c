@@ -100,9 +100,27 @@ void sonic_port_run_format(const struct qg_port_run *r, char out[QG_PORT_TEXT_LE
 		snprintf(out, QG_PORT_TEXT_LEN, "Ethernet%u-%u/1", a, b);
 }
 
+/*
+ * EthernetN is the port the model's platform.json names so, or a breakout
+ * of it: each kind's names run from name_first by name_step, and a
+ * breakout's N lies between its port's and the next's (Ethernet0's
+ * "2x50G" ports are Ethernet0 and Ethernet2).
+ */
+static int sonic_port_panel(const struct qg_port *p, const struct qg_switch_hw *hw)
+{
+	int n = (int)sonic_port_number(p);
+	for (int k = 0; k < hw->n_kinds; k++) {
+		const struct qg_port_kind *kind = &hw->kinds[k];
+		if (n >= kind->name_first && n < kind->name_first + kind->count * kind->name_step)
+			return kind->first + (n - kind->name_first) / kind->name_step;
+	}
+	return 0;
+}
+
 const struct qg_port_syntax sonic_port_syntax = {
     .rule = RULE,
     .parse = sonic_port_parse,
     .format = sonic_port_format,
     .format_run = sonic_port_run_format,
+    .panel = sonic_port_panel,
 };

@@ -8,7 +8,9 @@
  * fourth number from 0 to 124; "Ethernet0-124" alone is refused, since
  * either reading (every number, or every port that exists) would guess.
  * In struct qg_port: N as module N / 256 and port N % 256, split 0, so the
- * core's order is N's order.
+ * core's order is N's order. Which front-panel port a name is, with a
+ * model, is its platform.json's (SN2201 numbers its 1G ports one by one):
+ * sonic_port_syntax's panel.
  */
 #ifndef QG_SONIC_PORTS_H
 #define QG_SONIC_PORTS_H

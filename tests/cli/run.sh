@@ -230,6 +230,9 @@ assert sum(r["key"].startswith("acknowledge.") for r in d["rows"]) == 2, d["rows
 check json-acknowledged-not-diagnostics $? "$(cat "$tmp/j.why")"
 # Issue 25: 64 alike hosts print as one block per group, each host once, on
 # one line with its address (before: five to seven rows per host, no address).
+# A Linux group has some 30 settings rows since issue 35 (DCQCN on all eight
+# priorities, the jobs' files): under 400 lines, where 64 hosts printed per
+# host would be thousands.
 cat >"$tmp/h64.yaml" <<'YAML'
 version: 1
 fabric: h64
@@ -250,7 +253,7 @@ n=0
 for h in gpu-07 vm-16 esx01; do
 	[ "$(grep -c "$h" "$tmp/out")" -eq 1 ] && n=$((n + 1))
 done
-[ $st -eq 0 ] && [ $n -eq 3 ] && [ "$lines" -lt 300 ] &&
+[ $st -eq 0 ] && [ $n -eq 3 ] && [ "$lines" -lt 400 ] &&
 	grep -q '^gpu-07 10\.1\.0\.17$' "$tmp/out" && grep -q '^esx01 esx01\.lab\.example\.net$' "$tmp/out" &&
 	[ "$(grep -c '^hosts of group ' "$tmp/out")" -eq 3 ]
 check explain-groups-alike-hosts $? "exit $st, $lines lines, $n hosts once: $(head -c 600 "$tmp/err" "$tmp/out")"

@@ -57,13 +57,13 @@ push --host esx --dry-run
 check esxi-dry-run $? "exit $st: $(cat "$dir/err" "$dir/out")"
 
 push --host esx
-[ $st -eq 0 ] && grep -q "^esx: 7 of 8 settings changed, all set; module options changed: reboot" "$dir/err" &&
+[ $st -eq 0 ] && grep -q "^esx: 7 of 9 settings changed, all set; module options changed: reboot" "$dir/err" &&
 	grep -qxF "nmlx5_core enabled = 1 options = 'max_vfs=4 pfctx=8 pfcrx=0x08 trust_state=2 ecn=1'" "$state/module.nmlx5_core"
 check esxi-push-merges-and-converges $? "exit $st: $(cat "$dir/err") $(cat "$state/module.nmlx5_core")"
 
 rm -f "$state/calls"
 push --host esx
-[ $st -eq 0 ] && grep -q "^esx: in sync, all 8 settings already right" "$dir/err" && [ ! -s "$state/calls" ]
+[ $st -eq 0 ] && grep -q "^esx: in sync, all 9 settings already right" "$dir/err" && [ ! -s "$state/calls" ]
 check esxi-re-push-changes-nothing $? "exit $st: $(cat "$dir/err")"
 
 # shellcheck disable=SC2086

@@ -4,8 +4,8 @@
  * facts script's answer (verbs/remote.c: vr_facts_parse), the traffic tool's
  * result (qosgen probe's JSON line, or ib_write_bw's report:
  * vr_result_parse), and the output's last lines quoted in a message
- * (vr_output_tail). The host is the one being verified; it may be broken or
- * hostile.
+ * (vr_output_tail), and the default-path probe's lines (vr_defpath_parse).
+ * The host is the one being verified; it may be broken or hostile.
  *
  * Asserted: every number taken is in its range (and none was converted
  * from out of range: the sanitizers stop on a float-to-int overflow); the
@@ -49,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		in_range(f.active_mtu, 256, 4096);
 		in_range(f.gid_index, 0, 65535);
 		in_range(f.roce_tos, 0, 255);
+		in_range(f.traffic_class, 0, 255);
 		for (const char *c = f.ipv4; *c; c++)
 			if ((*c < '0' || *c > '9') && *c != '.')
 				abort();
@@ -65,6 +66,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		in_range(r.path_mtu, 256, 4096);
 		in_range(r.tclass, 0, 255);
 		in_range(r.gid_index, 0, 65535);
+	}
+
+	/* The default-path probe's lines (issue 35): every ToS a byte, at most 8 of them. */
+	struct vr_defpath dp;
+	if (vr_defpath_parse(text, &dp, err, sizeof(err)) == 0) {
+		in_range(dp.tclass, 0, 255);
+		if (dp.n_tos < 0 || dp.n_tos > 8 || dp.sent < 0 || dp.received < 0)
+			abort();
+		for (int k = 0; k < dp.n_tos; k++)
+			if (dp.tos[k] < -1 || dp.tos[k] > 255)
+				abort();
 	}
 
 	char tail[300];

@@ -165,8 +165,11 @@ lo_mtu=$(cat /sys/class/net/lo/mtu)
 for line in "[changed] mtu: $lo_mtu -> 9000" "[changed] trust: pcp -> dscp" \
 	"[ok] dscp2prio.26: 3" "[ok] dscp2prio.48: 6" \
 	"[changed] pfc: 0,0,0,0,0,0,0,0 -> 0,0,0,1,0,0,0,0" \
-	"[n/a] tclass: no /sys/class/infiniband/qgtest0/tc/1/traffic_class (MLNX_OFED only; roce_tos covers rdma_cm)" \
-	"[missing] ecn.roce_np.enable.3: no /sys/class/net/lo/ecn/roce_np/enable/3"; do
+	"[n/a] tclass: not set: no /sys/class/infiniband/qgtest0/tc/1/traffic_class, driver none: no RDMA device qgtest0 (MLNX_OFED's mlx5 has it); covered instead by roce_tos for rdma_cm traffic, and by nccl.NCCL_IB_TC and ucx.UCX_IB_TRAFFIC_CLASS for NCCL and UCX jobs; a verbs job that sets no traffic class sends ToS 0" \
+	"[missing] ecn.roce_np.enable.3: no /sys/class/net/lo/ecn/roce_np/enable/3" \
+	"[n/a] ecn.roce_np.enable.4: not set: no /sys/class/net/lo/ecn/roce_np/enable/4 (its driver has no such knob; MLNX_OFED and DOCA have it): 0 cannot be written here" \
+	"[changed] nccl.NCCL_IB_TC: unset -> 106 in /etc/nccl.conf" \
+	"[changed] ucx.UCX_IB_TRAFFIC_CLASS: unset -> 106 in /etc/ucx/ucx.conf"; do
 	has "$tmp/log" "$line"
 	check "linux-report '$line'" $? "$(cat "$tmp/log")"
 done
@@ -179,6 +182,25 @@ run pf-mlnx
 has "$tmp/log" "[ok] trust: dscp" && has "$tmp/log" "[ok] pfc: 0,0,0,1,0,0,0,0" &&
 	has "$tmp/log" "[ok] dscp2prio.26: 3" && ! grep -q mlnx_qos "$QG_STATE/calls"
 check linux-mlnx-second-run-ok $? "$(cat "$tmp/log")"
+
+# NCCL's and UCX's files (issue 35): qosgen owns its one variable in each;
+# the site's other lines stay, in place, and the file keeps its mode.
+mkdir -p "$QG_ROOT/etc"
+printf 'NCCL_DEBUG=WARN\nNCCL_IB_TC=0\n# site settings\nNCCL_SOCKET_IFNAME==ens1f0\n' >"$QG_ROOT/etc/nccl.conf"
+chmod 640 "$QG_ROOT/etc/nccl.conf"
+dry_run "$tmp/out" pf-mlnx
+has "$tmp/log" "[differs] nccl.NCCL_IB_TC: 0 -> 106 in /etc/nccl.conf" && grep -qx 'NCCL_IB_TC=0' "$QG_ROOT/etc/nccl.conf"
+check nccl-conf-dry-run $? "$(cat "$tmp/log" "$QG_ROOT/etc/nccl.conf")"
+run pf-mlnx
+printf 'NCCL_DEBUG=WARN\n# site settings\nNCCL_SOCKET_IFNAME==ens1f0\n%s\nNCCL_IB_TC=106\n' \
+	'# qosgen push owns the next line: the RoCE traffic class of the fabric' >"$tmp/nccl.want"
+has "$tmp/log" "[changed] nccl.NCCL_IB_TC: 0 -> 106 in /etc/nccl.conf" &&
+	cmp -s "$tmp/nccl.want" "$QG_ROOT/etc/nccl.conf" && [ "$(stat -c %a "$QG_ROOT/etc/nccl.conf")" = 640 ] &&
+	has "$tmp/log" "[ok] ucx.UCX_IB_TRAFFIC_CLASS: 106" && [ "$(stat -c %a "$QG_ROOT/etc/ucx/ucx.conf")" = 644 ]
+check nccl-conf-owned-line-rest-kept $? "$(cat "$tmp/log"; diff "$tmp/nccl.want" "$QG_ROOT/etc/nccl.conf")"
+run pf-mlnx
+has "$tmp/log" "[ok] nccl.NCCL_IB_TC: 106" && cmp -s "$tmp/nccl.want" "$QG_ROOT/etc/nccl.conf"
+check nccl-conf-second-run-ok $? "$(cat "$tmp/log" "$QG_ROOT/etc/nccl.conf")"
 
 # The DSCP map: qosgen owns the classes' entries and checks them every run.
 # mlnx_qos's state is the capture under trust dscp (as after the run above),
@@ -197,25 +219,28 @@ remap() { # DSCP PRIO...: change entries of the fake's map
 	done
 }
 # No QoS setting changed (mtu always reads changed: the fake ip leaves lo's MTU).
-not_changed() { ! grep -q '^\[changed\] \(trust\|pfc\|dscp2prio\.[0-9]*\):' "$tmp/log"; }
+not_changed() { ! grep -q '^\[changed\] \(trust\|pfc\|dscp2prio\.[0-9a-z]*\):' "$tmp/log"; }
 "$Q" build "$here/remap.yaml" -o "$tmp/remap" >/dev/null || { echo "FAIL build remap.yaml"; exit 1; }
 
 # Someone remapped DSCP 26 to priority 0 and the CNP DSCP to 5, and DSCP 10,
-# which no class uses, to 5: a dry run names both entries and changes nothing.
+# which no class uses, to 5: a dry run names all three and changes nothing.
 default_map
 remap 26 0 48 5 10 5
 cp "$QG_STATE/mlnx_qos.dscp2prio" "$tmp/map.before"
 rm -f "$QG_STATE/calls"
 dry_run "$tmp/out" pf-mlnx
 [ ! -s "$QG_STATE/calls" ] && cmp -s "$tmp/map.before" "$QG_STATE/mlnx_qos.dscp2prio" &&
-	has "$tmp/log" "[differs] dscp2prio.26: 0 -> 3" && has "$tmp/log" "[differs] dscp2prio.48: 5 -> 6"
+	has "$tmp/log" "[differs] dscp2prio.26: 0 -> 3" && has "$tmp/log" "[differs] dscp2prio.48: 5 -> 6" &&
+	has "$tmp/log" "[differs] dscp2prio.others: 10:5 -> DSCP/8"
 check mlnx-map-dry-run-differs-changes-nothing $? "$(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
 run pf-mlnx
 has "$tmp/log" "[changed] dscp2prio.26: 0 -> 3" && has "$tmp/log" "[changed] dscp2prio.48: 5 -> 6" &&
 	has "$QG_STATE/calls" "mlnx_qos -i lo --dscp2prio set,26,3" &&
 	has "$QG_STATE/calls" "mlnx_qos -i lo --dscp2prio set,48,6" &&
-	has "$QG_STATE/mlnx_qos.dscp2prio" "26 3" && has "$QG_STATE/mlnx_qos.dscp2prio" "10 5"
-check mlnx-map-remapped-host-changed-others-kept $? "$(cat "$tmp/log" "$QG_STATE/calls")"
+	has "$QG_STATE/mlnx_qos.dscp2prio" "26 3" && has "$QG_STATE/mlnx_qos.dscp2prio" "10 1" &&
+	has "$tmp/log" "[changed] dscp2prio.others: 10:5 -> DSCP/8" &&
+	has "$QG_STATE/calls" "mlnx_qos -i lo --dscp2prio set,10,1"
+check mlnx-map-remapped-host-changed-others-default $? "$(cat "$tmp/log" "$QG_STATE/calls")"
 rm -f "$QG_STATE/calls"
 run pf-mlnx
 not_changed && has "$tmp/log" "[ok] dscp2prio.26: 3" && has "$tmp/log" "[ok] dscp2prio.48: 6" &&
@@ -225,7 +250,7 @@ check mlnx-map-second-run-ok $? "$(cat "$tmp/log" "$QG_STATE/calls")"
 # "prio:3 dscp:" line, where DSCP 26 then stands.
 default_map
 remap 32 3 33 3 34 3
-run pf-mlnx
+dry_run "$tmp/out" pf-mlnx
 has "$tmp/log" "[ok] dscp2prio.26: 3" && PATH="$here/fake:$PATH" mlnx_qos -i lo | grep -q "prio:3 dscp:26,25,24,$"
 check mlnx-map-entry-on-a-wrapped-line $? "$(cat "$tmp/log"; PATH="$here/fake:$PATH" mlnx_qos -i lo)"
 
@@ -246,11 +271,13 @@ run_in "$tmp/remap" pf-mlnx
 not_changed && has "$tmp/log" "[ok] dscp2prio.24: 4" && has "$tmp/log" "[ok] dscp2prio.46: 7" &&
 	! grep -q '^mlnx_qos' "$QG_STATE/calls"
 check mlnx-remap-second-run-ok $? "$(cat "$tmp/log" "$QG_STATE/calls")"
-# Back to the default intent: its entries, not the map as a whole, are put back.
+# Back to the default intent: the whole map is what a fresh host given it
+# has (issue 35): the remap's entries go back to DSCP/8 too.
 run pf-mlnx
 has "$tmp/log" "[ok] dscp2prio.26: 3" && has "$tmp/log" "[ok] dscp2prio.48: 6" &&
-	! grep -q 'dscp2prio\.24' "$tmp/log" && has "$QG_STATE/mlnx_qos.dscp2prio" "24 4"
-check mlnx-map-only-the-intents-entries $? "$(cat "$tmp/log")"
+	has "$tmp/log" "[changed] dscp2prio.others: 24:4 46:7 -> DSCP/8" &&
+	has "$QG_STATE/mlnx_qos.dscp2prio" "24 3" && has "$QG_STATE/mlnx_qos.dscp2prio" "46 5"
+check mlnx-map-history-back-to-default $? "$(cat "$tmp/log")"
 
 # ---- Linux, dcb: start from the iproute2 man-page outputs ----
 d=$fixtures/host/dcb_manpage_examples.txt
@@ -314,6 +341,15 @@ dcb_default
 run_in "$tmp/remap" pf-dcb
 has "$tmp/log" "[changed] dscp2prio.24: 1 -> 4" && has "$tmp/log" "[changed] dscp2prio.46: 0 -> 7"
 check dcb-remapped-host-changed $? "$(cat "$tmp/log")"
+
+# Back to the reference intent: the remap's entries of DSCPs no class has now
+# are deleted, so DSCP/8 is in effect for them again, as on a fresh host.
+rm -f "$QG_STATE/calls"
+run pf-dcb
+has "$tmp/log" "[changed] dscp2prio.others: 24:4 46:7 -> DSCP/8" &&
+	has "$QG_STATE/calls" "dcb app del dev lo dscp-prio 24:4 46:7" &&
+	! "$here/fake/dcb" -N app show dev lo dscp-prio | grep -q ' 24:\| 46:'
+check dcb-history-back-to-default $? "$(cat "$tmp/log" "$QG_STATE/calls"; "$here/fake/dcb" -N app show dev lo dscp-prio)"
 
 # dcb app replace that exits 0 having changed nothing (the kernel refused):
 # the read-back decides, and the entry fails.
@@ -387,7 +423,7 @@ run_in "$tmp/nics" two
 	has "$tmp/log" "[changed] nics[0].pfc: 0,0,0,0,0,0,0,0 -> 0,0,0,1,0,0,0,0" &&
 	has "$QG_STATE/calls" "mlnx_qos -i lo --trust dscp" && ! grep -q qgabsent0 "$QG_STATE/calls" &&
 	[ "$(grep -c '^\[[a-z/]*\] nics\[1\]\.' "$tmp/log")" -eq 1 ] &&
-	[ "$(grep -vc '^\[[a-z/]*\] nics\[[01]\]\.' "$tmp/log")" -eq 0 ]
+	[ "$(grep -vc '^\[[a-z/]*\] \(nics\[[01]\]\.\|nccl\.\|ucx\.\)' "$tmp/log")" -eq 0 ]
 check nics-one-absent-reported-alone $? "exit $st: $(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
 # The settings plan.json gives the host are the keys its lines carry.
 python3 - "$tmp/nics/plan.json" "$tmp/log" <<'PY' >"$tmp/why" 2>&1
@@ -397,7 +433,7 @@ host = next(d for d in plan["devices"] if d.get("name") == "two")
 keys = set(next(g for g in plan["groups"] if g["name"] == host["group"])["settings"])
 said = {m.group(1) for m in re.finditer(r"^\[[a-z/]+\] (nics\[0\]\.[^:]+):", open(sys.argv[2]).read(), re.M)}
 assert said and said <= keys, (sorted(said - keys), sorted(keys))
-assert all(k.startswith(("nics[0].", "nics[1].")) for k in keys), sorted(keys)
+assert all(k.startswith(("nics[0].", "nics[1].", "nccl.", "ucx.")) for k in keys), sorted(keys)
 PY
 check nics-report-keys-are-settings $? "$(cat "$tmp/why")"
 # The installed copy given a netdev (a NIC's unit or rule) does that NIC alone.

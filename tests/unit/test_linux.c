@@ -36,24 +36,51 @@ static void test_pf_mlnx_qos(void **state)
 	/* Its group's: what it gets, its devices by name. */
 	const char *body = file_text(&o, "host/groups/linux-pf-mlnx_qos.sh");
 	assert_non_null(strstr(s, body));
+	assert_non_null(strstr(body, "qg_need_netdev \"$qg_netdev\"\n"
+				     "qg_mtu \"$qg_netdev\" '9000'\n"
+				     "qg_mlnx_qos_trust \"$qg_netdev\" 'dscp'\n"
+				     "qg_mlnx_qos_dscp2prio \"$qg_netdev\" '26' '3'\n"
+				     "qg_mlnx_qos_dscp2prio \"$qg_netdev\" '48' '6'\n"
+				     "qg_mlnx_qos_dscp_others \"$qg_netdev\" '26 48'\n"
+				     "qg_mlnx_qos_pfc \"$qg_netdev\" '0,0,0,1,0,0,0,0'\n"
+				     "qg_roce_tos \"$qg_rdma_device\" '1' '106'\n"
+				     "qg_tclass \"$qg_rdma_device\" '106'\n"
+				     "qg_file_default 'ecn.roce_np.enable.0' "
+				     "\"/sys/class/net/$qg_netdev/ecn/roce_np/enable/0\" '0'\n"));
+	/* DCQCN on all eight priorities: on at the lossless one, off at every other. */
 	assert_non_null(strstr(
 	    body,
-	    "qg_need_netdev \"$qg_netdev\"\n"
-	    "qg_mtu \"$qg_netdev\" '9000'\n"
-	    "qg_mlnx_qos_trust \"$qg_netdev\" 'dscp'\n"
-	    "qg_mlnx_qos_dscp2prio \"$qg_netdev\" '26' '3'\n"
-	    "qg_mlnx_qos_dscp2prio \"$qg_netdev\" '48' '6'\n"
-	    "qg_mlnx_qos_pfc \"$qg_netdev\" '0,0,0,1,0,0,0,0'\n"
-	    "qg_roce_tos \"$qg_rdma_device\" '1' '106'\n"
-	    "qg_tclass \"$qg_rdma_device\" '106'\n"
+	    "qg_file_default 'ecn.roce_np.enable.2' "
+	    "\"/sys/class/net/$qg_netdev/ecn/roce_np/enable/2\" "
+	    "'0'\n"
 	    "qg_file 'ecn.roce_np.enable.3' \"/sys/class/net/$qg_netdev/ecn/roce_np/enable/3\" "
 	    "'1'\n"
+	    "qg_file_default 'ecn.roce_np.enable.4' "
+	    "\"/sys/class/net/$qg_netdev/ecn/roce_np/enable/4\" "
+	    "'0'\n"));
+	assert_non_null(strstr(
+	    body,
 	    "qg_file 'ecn.roce_rp.enable.3' \"/sys/class/net/$qg_netdev/ecn/roce_rp/enable/3\" "
 	    "'1'\n"
+	    "qg_file_default 'ecn.roce_rp.enable.4' "
+	    "\"/sys/class/net/$qg_netdev/ecn/roce_rp/enable/4\" "
+	    "'0'\n"
+	    "qg_file_default 'ecn.roce_rp.enable.5' "
+	    "\"/sys/class/net/$qg_netdev/ecn/roce_rp/enable/5\" "
+	    "'0'\n"
+	    "qg_file_default 'ecn.roce_rp.enable.6' "
+	    "\"/sys/class/net/$qg_netdev/ecn/roce_rp/enable/6\" "
+	    "'0'\n"
+	    "qg_file_default 'ecn.roce_rp.enable.7' "
+	    "\"/sys/class/net/$qg_netdev/ecn/roce_rp/enable/7\" "
+	    "'0'\n"
 	    "qg_file 'ecn.roce_np.cnp_dscp' \"/sys/class/net/$qg_netdev/ecn/roce_np/cnp_dscp\" "
 	    "'48'\n"
 	    "qg_file 'ecn.roce_np.cnp_802p_prio' "
-	    "\"/sys/class/net/$qg_netdev/ecn/roce_np/cnp_802p_prio\" '6'\n"));
+	    "\"/sys/class/net/$qg_netdev/ecn/roce_np/cnp_802p_prio\" '6'\n"
+	    "qg_conf_var 'nccl.NCCL_IB_TC' '/etc/nccl.conf' 'NCCL_IB_TC' '106'\n"
+	    "qg_conf_var 'ucx.UCX_IB_TRAFFIC_CLASS' '/etc/ucx/ucx.conf' 'UCX_IB_TRAFFIC_CLASS' "
+	    "'106'\n"));
 	/* Nothing of the host in its group's file, nothing of the policy in its own. */
 	assert_null(strstr(body, "enp1f0"));
 	assert_null(strstr(body, "'h'"));
@@ -73,6 +100,7 @@ static void test_pf_dcb(void **state)
 	    strstr(s, "qg_dcb_trust \"$qg_netdev\" 'dscp'\n"
 		      "qg_dcb_dscp2prio \"$qg_netdev\" '26' '3'\n"
 		      "qg_dcb_dscp2prio \"$qg_netdev\" '48' '6'\n"
+		      "qg_dcb_dscp_others \"$qg_netdev\" '26 48'\n"
 		      "qg_dcb_pfc \"$qg_netdev\" 'prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off "
 		      "6:off 7:off' '0,0,0,1,0,0,0,0' '3'\n"));
 	assert_null(strstr(s, "\nqg_mlnx_qos_trust '"));
@@ -117,7 +145,22 @@ static void test_no_ecn_tos_104_no_dcqcn(void **state)
 		       "pool: {name: r, memory_percent: 50}}\n" HOST_PF("mlnx_qos"),
 		       "host/hosts/linux.sh", &o, &m);
 	assert_non_null(strstr(s, "\nqg_roce_tos \"$qg_rdma_device\" '1' '104'\n"));
-	assert_null(strstr(s, "ecn.roce_np"));
+	/*
+	 * Issue 35: DCQCN is owned without ECN too, off on every priority, and
+	 * the CNP settings back at the firmware's defaults: a host that an
+	 * earlier intent gave ECN must not keep it.
+	 */
+	assert_null(strstr(s, "\nqg_file 'ecn."));
+	for (int p = 0; p < 8; p++) {
+		char want[160];
+		snprintf(want, sizeof(want),
+			 "\nqg_file_default 'ecn.roce_rp.enable.%d' "
+			 "\"/sys/class/net/$qg_netdev/ecn/roce_rp/enable/%d\" '0'\n",
+			 p, p);
+		assert_non_null(strstr(s, want));
+	}
+	assert_non_null(strstr(s, "/ecn/roce_np/cnp_dscp\" '48'\n"));
+	assert_non_null(strstr(s, "/ecn/roce_np/cnp_802p_prio\" '6'\n"));
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
@@ -158,19 +201,20 @@ static void test_default_map_entries_for_both_tools(void **state)
 			 "\nqg_%s_trust \"$qg_netdev\" 'dscp'\n"
 			 "qg_%s_dscp2prio \"$qg_netdev\" '26' '3'\n"
 			 "qg_%s_dscp2prio \"$qg_netdev\" '48' '6'\n"
+			 "qg_%s_dscp_others \"$qg_netdev\" '26 48'\n"
 			 "qg_%s_pfc \"$qg_netdev\" ",
 			 t ? "dcb" : "mlnx_qos", t ? "dcb" : "mlnx_qos", t ? "dcb" : "mlnx_qos",
-			 t ? "dcb" : "mlnx_qos");
+			 t ? "dcb" : "mlnx_qos", t ? "dcb" : "mlnx_qos");
 		assert_non_null(strstr(s, want));
 		struct qg_settings set;
 		char got[256];
 		settings_of(&m, &set);
 		map_settings(&set, got, sizeof(got));
-		assert_string_equal(got, "dscp2prio.26=3 dscp2prio.48=6");
+		assert_string_equal(got, "dscp2prio.26=3 dscp2prio.48=6 dscp2prio.others=DSCP/8");
 		/* Between trust and pfc, as the script runs them. */
 		assert_string_equal(set.v[1].key, "trust");
 		assert_string_equal(set.v[2].key, "dscp2prio.26");
-		assert_string_equal(set.v[4].key, "pfc");
+		assert_string_equal(set.v[5].key, "pfc");
 		qg_settings_free(&set);
 		qg_outset_free(&o);
 		qg_model_free(&m);
@@ -218,7 +262,8 @@ static void test_remapped_intent_builds_and_sets_entries(void **state)
 		char got[256];
 		settings_of(&m, &set);
 		map_settings(&set, got, sizeof(got));
-		assert_string_equal(got, "dscp2prio.24=4 dscp2prio.30=4 dscp2prio.46=7");
+		assert_string_equal(
+		    got, "dscp2prio.24=4 dscp2prio.30=4 dscp2prio.46=7 dscp2prio.others=DSCP/8");
 		qg_settings_free(&set);
 		/* plan.json carries the same keys, its group's. */
 		const char *plan = file_text(&o, "plan.json");
@@ -240,12 +285,13 @@ static void test_no_cnp_no_cnp_entry(void **state)
 		       "pool: {name: r, memory_percent: 50}}\n" HOST_PF("dcb"),
 		       "host/hosts/linux.sh", &o, &m);
 	assert_non_null(
-	    strstr(s, "\nqg_dcb_dscp2prio \"$qg_netdev\" '26' '3'\nqg_dcb_pfc \"$qg_netdev\" '"));
+	    strstr(s, "\nqg_dcb_dscp2prio \"$qg_netdev\" '26' '3'\n"
+		      "qg_dcb_dscp_others \"$qg_netdev\" '26'\nqg_dcb_pfc \"$qg_netdev\" '"));
 	struct qg_settings set;
 	char got[256];
 	settings_of(&m, &set);
 	map_settings(&set, got, sizeof(got));
-	assert_string_equal(got, "dscp2prio.26=3");
+	assert_string_equal(got, "dscp2prio.26=3 dscp2prio.others=DSCP/8");
 	qg_settings_free(&set);
 	qg_outset_free(&o);
 	qg_model_free(&m);

@@ -19,12 +19,21 @@
 
 #define HOSTS                                                                                      \
 	"hosts:\n"                                                                                 \
-	"  - {name: a, platform: linux, address: a.example.net, netdev: x0, rdma_device: y0}\n"  \
+	"  - {name: a, platform: linux, address: a.example.net, netdev: x0, rdma_device: y0}\n"    \
 	"  - {name: b, platform: linux, address: b.example.net, netdev: x1, rdma_device: y1}\n"
 
-#define PF(n, r) {.netdev = n, .rdma_device = r}
-#define DCB(n, r) {.netdev = n, .rdma_device = r, .qos_tool = QG_TOOL_DCB}
-#define VF(n, r) {.netdev = n, .rdma_device = r, .function = QG_FN_VF}
+#define PF(n, r)                                                                                   \
+	{                                                                                          \
+		.netdev = n, .rdma_device = r                                                      \
+	}
+#define DCB(n, r)                                                                                  \
+	{                                                                                          \
+		.netdev = n, .rdma_device = r, .qos_tool = QG_TOOL_DCB                             \
+	}
+#define VF(n, r)                                                                                   \
+	{                                                                                          \
+		.netdev = n, .rdma_device = r, .function = QG_FN_VF                                \
+	}
 
 /* The intent's two hosts, host 0 given nics0 and host 1 nics1 (NULL: as loaded). */
 static void load_nics(struct qg_model *m, const struct qg_nic *nics0, size_t n0,
@@ -92,18 +101,24 @@ static void test_two_nics(void **state)
 	group_of(&m, 1, g);
 	assert_string_equal(g, "linux-pf-mlnx_qos");
 
-	/* Every one-NIC key, once per NIC, prefixed nics[K]., in NIC order. */
+	/*
+	 * Every one-NIC key, once per NIC, prefixed nics[K]., in NIC order; the
+	 * host's own (the jobs' configuration files, issue 35) once, last.
+	 */
 	struct qg_settings one = {0}, s = {0};
 	assert_int_equal(qg_target_linux.settings(&m, 1, &one), 0);
 	assert_int_equal(qg_target_linux.settings(&m, 0, &s), 0);
-	assert_int_equal(s.n, 2 * one.n);
-	for (size_t k = 0; k < one.n; k++) {
+	size_t per_nic = one.n - LINUX_JOB_CONFS;
+	assert_int_equal(s.n, 2 * per_nic + LINUX_JOB_CONFS);
+	for (size_t k = 0; k < LINUX_JOB_CONFS; k++)
+		assert_string_equal(s.v[2 * per_nic + k].key, linux_job_conf[k].key);
+	for (size_t k = 0; k < per_nic; k++) {
 		char key[96];
 		snprintf(key, sizeof(key), "nics[0].%s", one.v[k].key);
 		assert_string_equal(s.v[k].key, key);
 		assert_string_equal(s.v[k].value, one.v[k].value);
 		snprintf(key, sizeof(key), "nics[1].%s", one.v[k].key);
-		assert_string_equal(s.v[one.n + k].key, key);
+		assert_string_equal(s.v[per_nic + k].key, key);
 	}
 	assert_string_equal(setting(&s, "nics[1].mtu"), "9000");
 	assert_string_equal(setting(&s, "nics[1].ecn.roce_np.enable.3"), "1");
@@ -172,14 +187,14 @@ static void test_one_nic_list_is_the_shorthand(void **state)
 static void test_eight_nics_one_group(void **state)
 {
 	(void)state;
-	static const struct qg_nic h0[] = {
-	    PF("ens1f0np0", "mlx5_0"), PF("ens2f0np0", "mlx5_1"), PF("ens3f0np0", "mlx5_2"),
-	    PF("ens4f0np0", "mlx5_3"), PF("ens5f0np0", "mlx5_4"), PF("ens6f0np0", "mlx5_5"),
-	    PF("ens7f0np0", "mlx5_6"), PF("ens8f0np0", "mlx5_7")};
-	static const struct qg_nic h1[] = {
-	    PF("eth0", "rocep1s0"), PF("eth1", "rocep2s0"), PF("eth2", "rocep3s0"),
-	    PF("eth3", "rocep4s0"), PF("eth4", "rocep5s0"), PF("eth5", "rocep6s0"),
-	    PF("eth6", "rocep7s0"), PF("eth7", "rocep8s0")};
+	static const struct qg_nic h0[] = {PF("ens1f0np0", "mlx5_0"), PF("ens2f0np0", "mlx5_1"),
+					   PF("ens3f0np0", "mlx5_2"), PF("ens4f0np0", "mlx5_3"),
+					   PF("ens5f0np0", "mlx5_4"), PF("ens6f0np0", "mlx5_5"),
+					   PF("ens7f0np0", "mlx5_6"), PF("ens8f0np0", "mlx5_7")};
+	static const struct qg_nic h1[] = {PF("eth0", "rocep1s0"), PF("eth1", "rocep2s0"),
+					   PF("eth2", "rocep3s0"), PF("eth3", "rocep4s0"),
+					   PF("eth4", "rocep5s0"), PF("eth5", "rocep6s0"),
+					   PF("eth6", "rocep7s0"), PF("eth7", "rocep8s0")};
 	struct qg_model m;
 	load_nics(&m, h0, 8, h1, 8);
 	char g0[QG_GROUP_LEN], g1[QG_GROUP_LEN];
@@ -204,9 +219,10 @@ static void test_eight_nics_one_group(void **state)
 	assert_non_null(strstr(unit, "\nExecStart=/usr/local/lib/qosgen/roce-qos.sh ens8f0np0\n"));
 	assert_non_null(strstr(unit, "\nBindsTo=sys-subsystem-net-devices-ens8f0np0.device\n"));
 	const char *rules = file_text(&o, "host/persist-nics/eth0/rocep1s0.rules");
-	assert_non_null(strstr(rules, "KERNEL==\"rocep1s0\", TEST==\"/run/systemd/system\", "
-				      "TAG+=\"systemd\", "
-				      "ENV{SYSTEMD_WANTS}+=\"qosgen-roce-qos-eth0@rdma.service\"\n"));
+	assert_non_null(strstr(rules,
+			       "KERNEL==\"rocep1s0\", TEST==\"/run/systemd/system\", "
+			       "TAG+=\"systemd\", "
+			       "ENV{SYSTEMD_WANTS}+=\"qosgen-roce-qos-eth0@rdma.service\"\n"));
 	assert_non_null(strstr(rules, "then /usr/local/lib/qosgen/roce-qos.sh eth0 2>&1 | logger"));
 	assert_null(qg_outset_find(&o, "host/persist/eth0/rocep1s0.rules"));
 	qg_outset_free(&o);
@@ -245,22 +261,23 @@ static void test_mixed_flavours(void **state)
 	assert_true(a && b && c && a < b && b < c);
 	assert_non_null(strstr(b, "\tqg_dcb_trust \"$qg_netdev\" 'dscp'\n"));
 	assert_non_null(strstr(c, "\tqg_mtu \"$qg_netdev\" '9000' 'a VF MTU is bounded"));
-	assert_non_null(strstr(body, "\nqg_nic 2 qg_nic_pf_dcb \"$qg_netdev_2\" "
-				     "\"$qg_rdma_device_2\"\n"
-				     "qg_nic 3 qg_nic_vf \"$qg_netdev_3\" \"$qg_rdma_device_3\"\n"));
+	assert_non_null(strstr(body,
+			       "\nqg_nic 2 qg_nic_pf_dcb \"$qg_netdev_2\" "
+			       "\"$qg_rdma_device_2\"\n"
+			       "qg_nic 3 qg_nic_vf \"$qg_netdev_3\" \"$qg_rdma_device_3\"\n"));
 	qg_outset_free(&o);
 	qg_model_free(&m);
 
 	/* Sixteen NICs, the flavours alternating: no room for the runs. */
 	static const struct qg_nic alt[] = {
-	    PF("e0", "m0"),   VF("e1", "m1"),   PF("e2", "m2"),   VF("e3", "m3"),
-	    PF("e4", "m4"),   VF("e5", "m5"),   PF("e6", "m6"),   VF("e7", "m7"),
-	    PF("e8", "m8"),   VF("e9", "m9"),   PF("e10", "m10"), VF("e11", "m11"),
+	    PF("e0", "m0"),   VF("e1", "m1"),	PF("e2", "m2"),	  VF("e3", "m3"),
+	    PF("e4", "m4"),   VF("e5", "m5"),	PF("e6", "m6"),	  VF("e7", "m7"),
+	    PF("e8", "m8"),   VF("e9", "m9"),	PF("e10", "m10"), VF("e11", "m11"),
 	    PF("e12", "m12"), VF("e13", "m13"), PF("e14", "m14"), VF("e15", "m15")};
 	static const struct qg_nic alt2[] = {
-	    VF("e0", "m0"),   PF("e1", "m1"),   VF("e2", "m2"),   PF("e3", "m3"),
-	    VF("e4", "m4"),   PF("e5", "m5"),   VF("e6", "m6"),   PF("e7", "m7"),
-	    VF("e8", "m8"),   PF("e9", "m9"),   VF("e10", "m10"), PF("e11", "m11"),
+	    VF("e0", "m0"),   PF("e1", "m1"),	VF("e2", "m2"),	  PF("e3", "m3"),
+	    VF("e4", "m4"),   PF("e5", "m5"),	VF("e6", "m6"),	  PF("e7", "m7"),
+	    VF("e8", "m8"),   PF("e9", "m9"),	VF("e10", "m10"), PF("e11", "m11"),
 	    VF("e12", "m12"), PF("e13", "m13"), VF("e14", "m14"), PF("e15", "m15")};
 	load_nics(&m, alt, 16, alt2, 16);
 	group_of(&m, 0, g0);
@@ -286,14 +303,15 @@ static void test_nics_from_the_intent(void **state)
 {
 	(void)state;
 	struct qg_model m;
-	load_ok(BASE_QOS "hosts:\n"
-			 "  - {name: a, platform: linux, address: a.example.net, nics: "
-			 "[{netdev: \"ens[1-8]f0np0\", rdma_device: \"mlx5_[0-7]\"}]}\n"
-			 "  - {name: b, platform: linux, address: b.example.net, nics: "
-			 "[{netdev: x1, rdma_device: y1}]}\n"
-			 "  - {name: c, platform: linux, address: c.example.net, qos_tool: dcb, nics: "
-			 "[{netdev: e0, rdma_device: m0}, {netdev: e1, rdma_device: m1, function: "
-			 "vf}]}\n",
+	load_ok(BASE_QOS
+		"hosts:\n"
+		"  - {name: a, platform: linux, address: a.example.net, nics: "
+		"[{netdev: \"ens[1-8]f0np0\", rdma_device: \"mlx5_[0-7]\"}]}\n"
+		"  - {name: b, platform: linux, address: b.example.net, nics: "
+		"[{netdev: x1, rdma_device: y1}]}\n"
+		"  - {name: c, platform: linux, address: c.example.net, qos_tool: dcb, nics: "
+		"[{netdev: e0, rdma_device: m0}, {netdev: e1, rdma_device: m1, function: "
+		"vf}]}\n",
 		&m);
 	char g[QG_GROUP_LEN];
 	group_of(&m, 0, g);
@@ -368,8 +386,8 @@ static void root_close(struct root *r)
 }
 
 /* Run text with sh under the root (a dry run unless dry is 0), with args; stdout in *out. */
-static int run_sh_as(const struct root *r, const char *text, size_t len, const char *args,
-		     int dry, char **out)
+static int run_sh_as(const struct root *r, const char *text, size_t len, const char *args, int dry,
+		     char **out)
 {
 	char path[128], cmd[1024];
 	snprintf(path, sizeof(path), "%s/payload.sh", r->dir);
@@ -420,9 +438,11 @@ static void test_script_one_nic_absent(void **state)
 	    strstr(out, "[missing] nics[1].netdev: no network device qgabsent0 on this host\n"));
 	assert_non_null(strstr(out, "] nics[0].mtu: "));
 	assert_non_null(strstr(out, "] nics[0].roce_tos: "));
-	/* Nothing else of NIC 1, nothing unkeyed. */
+	/* Nothing else of NIC 1, nothing unkeyed but the host's own jobs' files. */
 	for (const char *l = out; *l; l = strchr(l, '\n') + 1) {
 		const char *key = strchr(l, ' ') + 1;
+		if (!strncmp(key, "nccl.", 5) || !strncmp(key, "ucx.", 4))
+			continue;
 		assert_int_equal(strncmp(key, "nics[", 5), 0);
 		if (!strncmp(key, "nics[1].", 8))
 			assert_int_equal(strncmp(key, "nics[1].netdev: ", 16), 0);
@@ -475,12 +495,14 @@ static void test_persist_every_nic(void **state)
 	assert_non_null(strstr(out, "[differs] persist: missing -> sha256 "));
 	free(out);
 	const char *s = strstr(p.data, "qg_persist_file '/usr/local/lib/qosgen/roce-qos.sh' 755 ");
-	const char *u0 = strstr(
-	    p.data, "qg_persist_file '/etc/systemd/system/qosgen-roce-qos-ens1f0np0@.service' 644 ");
+	const char *u0 =
+	    strstr(p.data,
+		   "qg_persist_file '/etc/systemd/system/qosgen-roce-qos-ens1f0np0@.service' 644 ");
 	const char *r0 = strstr(
 	    p.data, "qg_persist_file '/etc/udev/rules.d/90-qosgen-roce-qos-ens1f0np0.rules' 644 ");
-	const char *u1 = strstr(
-	    p.data, "qg_persist_file '/etc/systemd/system/qosgen-roce-qos-ens2f0np0@.service' 644 ");
+	const char *u1 =
+	    strstr(p.data,
+		   "qg_persist_file '/etc/systemd/system/qosgen-roce-qos-ens2f0np0@.service' 644 ");
 	const char *r1 = strstr(
 	    p.data, "qg_persist_file '/etc/udev/rules.d/90-qosgen-roce-qos-ens2f0np0.rules' 644 ");
 	assert_true(s && u0 && r0 && u1 && r1 && s < u0 && u0 < r0 && r0 < u1 && u1 < r1);
@@ -520,7 +542,8 @@ static void test_persist_every_nic(void **state)
 		 r.dir);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(run_sh(&r, p.data, p.len, "", &out), 0);
-	assert_non_null(strstr(out, "[differs] persist: stale (90-qosgen-roce-qos-ens2f0np0.rules; "));
+	assert_non_null(
+	    strstr(out, "[differs] persist: stale (90-qosgen-roce-qos-ens2f0np0.rules; "));
 	free(out);
 	qg_buf_free(&p);
 

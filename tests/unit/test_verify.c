@@ -3,6 +3,8 @@
 #include "helpers.h"
 
 #include "../../verbs/counters.h"
+#include "../../verbs/defpath.h"
+#include "../../verbs/remote.h"
 #include "../../verbs/verdict.h"
 
 #include <sys/stat.h>
@@ -190,6 +192,132 @@ static void test_persistence_check(void **state)
 	free(out);
 }
 
+/*
+ * Issue 35: the default path, a job that sets no traffic class, judged by
+ * the ToS the receiver saw. The VM's two cases: the host's settings right
+ * (PASS), and rdma_cm's default ToS reset by hand (FATAL, naming it).
+ */
+static void test_default_path(void **state)
+{
+	(void)state;
+	struct vd_expected e = {
+	    .min_gbps = 1, .mtu = 9000, .path_mtu = 4096, .tos = 106, .ecn = true};
+	static const int right[] = {106}, zero[] = {0}, remarked[] = {106, 0};
+	struct vd_measured m = {
+	    .gbps = 2,
+	    .path_mtu = 4096,
+	    .side = {{"a", 9000, 4096, 106, NULL}, {"b", 9000, 4096, 106, NULL}},
+	    .n_sides = 2,
+	    .dp = {.asked = true,
+		   .sender = "a",
+		   .device = "rxe0",
+		   .peer = "b",
+		   .why = "",
+		   .tclass = 106,
+		   .sent = 50,
+		   .received = 50,
+		   .tos = right,
+		   .n_tos = 1,
+		   .roce_tos = 106,
+		   .traffic_class = -1}};
+	bool fatal;
+	char *out = judge(&e, &m, &fatal);
+	assert_false(fatal);
+	assert_non_null(strstr(out, "[PASS] Check default path from a: a job that sets no traffic "
+				    "class reached b with ToS 106 (DSCP 26, ECT(0)), 50 of 50 "
+				    "datagrams\n"));
+	free(out);
+	m.dp.tos = zero;
+	m.dp.tclass = 0;
+	m.dp.roce_tos = 0;
+	out = judge(&e, &m, &fatal);
+	assert_true(fatal);
+	assert_non_null(strstr(out,
+			       "[FATAL] Check default path from a: a job that sets no traffic "
+			       "class (NCCL without NCCL_IB_TC, rdma_cm without a ToS) reached "
+			       "b with ToS 0 (DSCP 0), not the lossless DSCP 26: rdma_cm's "
+			       "default_roce_tos of rxe0 on a is 0, not 106 (qosgen push sets "
+			       "it: roce_tos)\n"));
+	free(out);
+	/* MLNX_OFED's device traffic class wrong, rdma_cm right. */
+	m.dp.roce_tos = 106;
+	m.dp.traffic_class = 0;
+	out = judge(&e, &m, &fatal);
+	assert_non_null(strstr(out, "not the lossless DSCP 26: rxe0's traffic_class "
+				    "(tc/1/traffic_class) on a is 0, not 106"));
+	free(out);
+	/* Both right, one datagram arrived otherwise: the path changed it. */
+	m.dp.traffic_class = -1;
+	m.dp.tclass = 106;
+	m.dp.tos = remarked;
+	m.dp.n_tos = 2;
+	out = judge(&e, &m, &fatal);
+	assert_true(fatal);
+	assert_non_null(strstr(out, "a sent ToS 106; something on the path rewrote it to 0"));
+	free(out);
+	/* Not run: said, not judged. */
+	m.dp.why = "qosgen is not installed on a (the probe is qosgen probe --default-path)";
+	out = judge(&e, &m, &fatal);
+	assert_false(fatal);
+	assert_non_null(strstr(out, "[MARGINAL] Check default path from a: not measured: qosgen "
+				    "is not installed on a"));
+	free(out);
+}
+
+/* The receiver's ToS: the IPv4 header in the GRH area's last 20 bytes, else IPv6's class. */
+static void test_default_path_tos_and_answers(void **state)
+{
+	(void)state;
+	uint8_t grh[40] = {0};
+	grh[20] = 0x45;
+	grh[21] = 0x6a;
+	assert_int_equal(defpath_tos_of(grh), 106);
+	memset(grh, 0, sizeof(grh));
+	grh[0] = 0x66; /* version 6, traffic class 0x6a across the nibbles */
+	grh[1] = 0xa0;
+	assert_int_equal(defpath_tos_of(grh), 106);
+	memset(grh, 0, sizeof(grh));
+	assert_int_equal(defpath_tos_of(grh), -1);
+
+	struct vr_defpath d;
+	char err[128];
+	assert_int_equal(
+	    vr_defpath_parse("{\"role\": \"server\", \"mode\": \"default-path\", \"device\": "
+			     "\"rxe1\", \"received\": 50, \"tos\": [106, 0]}\n"
+			     "{\"role\": \"client\", \"mode\": \"default-path\", \"device\": "
+			     "\"rxe0\", \"sent\": 50, \"tclass\": 106}\n",
+			     &d, err, sizeof(err)),
+	    0);
+	assert_true(d.have_server && d.have_client);
+	assert_int_equal(d.received, 50);
+	assert_int_equal(d.n_tos, 2);
+	assert_int_equal(d.tos[1], 0);
+	assert_int_equal(d.tclass, 106);
+	assert_int_equal(vr_defpath_parse("Couldn't connect\n", &d, err, sizeof(err)), -1);
+	/* A hostile number is not a ToS. */
+	assert_int_equal(
+	    vr_defpath_parse("{\"role\": \"client\", \"tclass\": 1e300}\n", &d, err, sizeof(err)),
+	    0);
+	assert_int_equal(d.tclass, -1);
+
+	/* The scripts: the device shell-quoted, the loopback's server first. */
+	static const struct qg_nic nic = {.netdev = "ens1", .rdma_device = "mlx5_0"};
+	struct qg_buf b = {0};
+	struct vr_defpath_run run = {.loopback = true,
+				     .peer = "10.0.0.1",
+				     .source = "10.0.0.1",
+				     .port = 18515,
+				     .count = 50,
+				     .limit_s = 60};
+	vr_defpath_script(&nic, &run, &b);
+	assert_non_null(strstr(b.data, "dev='mlx5_0'\n"));
+	assert_non_null(strstr(b.data, "$t qosgen probe --default-path -d \"$dev\" -p 18515 -n 50 "
+				       "--server &\n"));
+	assert_non_null(strstr(b.data, "$t qosgen probe --default-path -d \"$dev\" -p 18515 -n 50 "
+				       "--source 10.0.0.1 10.0.0.1\n"));
+	qg_buf_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +325,8 @@ int main(void)
 	    cmocka_unit_test(test_rdma_statistic_capture),
 	    cmocka_unit_test(test_verdicts),
 	    cmocka_unit_test(test_persistence_check),
+	    cmocka_unit_test(test_default_path),
+	    cmocka_unit_test(test_default_path_tos_and_answers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

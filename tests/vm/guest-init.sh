@@ -182,6 +182,41 @@ else
 	result verify-wire-tos FAIL "$n with tos 0x6a; see TCPDUMP lines"
 fi
 
+# Issue 35: the default path, a job that sets no traffic class. vm-b has no
+# qosgen on its PATH, so verify's default-path probe runs on vm-a to its own
+# address; the receiver reads each datagram's ToS from its IP header.
+if grep -q '^\[PASS\] Check default path from vm-a: a job that sets no traffic class reached vm-a with ToS 106 (DSCP 26, ECT(0)), [1-9][0-9]* of [0-9]* datagrams$' /tmp/verify-ok.out; then
+	result verify-default-path PASS "$(grep '^\[PASS\] Check default path' /tmp/verify-ok.out)"
+else
+	result verify-default-path FAIL "$(grep 'default path' /tmp/verify-ok.out | tr '\n' ' ')"
+fi
+# The same probe by hand across the veth, vm-a's rxe0 to vm-b's rxe1: the
+# server's report and tcpdump on vethB agree. The data datagrams are IP
+# length 116 (64 bytes of payload, BTH, DETH, ICRC, UDP, IPv4); rdma_cm's
+# own connection messages are longer.
+tcpdump -i vethB -n -v -c 300 -Z root udp port 4791 >/tmp/dp.dump 2>/dev/null &
+d=$!
+sleep 1
+qosgen probe --default-path --server -d rxe1 -p 18600 >/tmp/dp.server 2>&1 &
+srv=$!
+sleep 1
+qosgen probe --default-path -d rxe0 -p 18600 10.77.0.2 >/tmp/dp.client 2>&1
+echo "exit $?" >>/tmp/dp.client
+wait $srv
+sleep 1
+kill $d 2>/dev/null
+wait $d 2>/dev/null
+sed 's/^/@@ OUT default-path server /' /tmp/dp.server
+sed 's/^/@@ OUT default-path client /' /tmp/dp.client
+data=$(grep -c 'length 116)' /tmp/dp.dump)
+if grep -q '"received": [1-9]' /tmp/dp.server && grep -q '"tos": \[106\]' /tmp/dp.server &&
+	grep -q '"tclass": 106' /tmp/dp.client && [ "$data" -gt 0 ] &&
+	[ "$(grep 'length 116)' /tmp/dp.dump | grep -c 'tos 0x6a,ECT(0)')" = "$data" ]; then
+	result default-path-wire PASS "no ToS set: rdma_cm gave 106, $data datagrams on vethB all tos 0x6a, the receiver read 106"
+else
+	result default-path-wire FAIL "$(cat /tmp/dp.server /tmp/dp.client | tr '\n' ' '); wire: $(grep 'length 116)' /tmp/dp.dump | grep -o 'tos 0x[0-9a-f]*' | sort | uniq -c | tr '\n' ' ')"
+fi
+
 # Negative: vm-a's rdma_cm ToS back to 0. verify must call the marking FATAL,
 # and the wire must show the unmarked traffic; then push repairs it.
 echo 0 >/sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos
@@ -192,6 +227,12 @@ if [ "$(cat /tmp/verify-tos0.rc)" = 1 ] &&
 	result verify-tos-fatal PASS "$(grep '^\[FATAL\]' /tmp/verify-tos0.out | head -1)"
 else
 	result verify-tos-fatal FAIL "exit $(cat /tmp/verify-tos0.rc); see VERIFY lines"
+fi
+# Issue 35: the default path FATAL too, naming the setting that is missing.
+if grep -q "^\[FATAL\] Check default path from vm-a: a job that sets no traffic class .* reached vm-a with ToS 0 (DSCP 0), not the lossless DSCP 26: rdma_cm's default_roce_tos of rxe0 on vm-a is 0, not 106 (qosgen push sets it: roce_tos)$" /tmp/verify-tos0.out; then
+	result verify-default-path-fatal PASS "$(grep '^\[FATAL\] Check default path' /tmp/verify-tos0.out)"
+else
+	result verify-default-path-fatal FAIL "$(grep 'default path' /tmp/verify-tos0.out | tr '\n' ' ')"
 fi
 n=$(big_with verify-tos0 'tos 0x0,')
 if [ "$n" -gt 100 ]; then
@@ -503,6 +544,20 @@ if [ $rc = 1 ] && in_order /tmp/waves-fatal.err '^qosgen push: batch 2 of 3: 1 h
 	result waves-verify-fatal-stops PASS "$(grep '^\[FATAL\] Check bandwidth' /tmp/waves-fatal.err); batch 3 untouched, exit 1"
 else
 	result waves-verify-fatal-stops FAIL "exit $rc: $(grep -E '^(qosgen push|\[(FATAL|MARGINAL)\]|vm-|verify:|stopped)' /tmp/waves-fatal.err | tr '\n' ' ')"
+fi
+# Issue 35: a NIC that leaves the intent. vm-a's second NIC (vethC, rxe2) is
+# dropped: diff names its unit and rule, the push removes them (and the
+# several-NIC script, vm-a being a one-NIC host now); vethA's stay.
+qosgen diff /qosgen/one-nic.yaml --host vm-a >/tmp/onenic.diff 2>&1
+qosgen push /qosgen/one-nic.yaml --host vm-a >/tmp/onenic.out 2>/tmp/onenic.err
+sed 's/^/@@ ONE-NIC /' /tmp/onenic.diff /tmp/onenic.err | head -6
+if grep -q '^\[differs\] persist: stale (.*90-qosgen-roce-qos-vethC.rules (gone)' /tmp/onenic.diff &&
+	[ ! -e /etc/udev/rules.d/90-qosgen-roce-qos-vethC.rules ] && [ ! -e /etc/systemd/system/qosgen-roce-qos-vethC@.service ] &&
+	[ ! -e /usr/local/lib/qosgen/roce-qos.sh ] && [ -f /usr/local/lib/qosgen/roce-qos-vethA.sh ] &&
+	[ -f /etc/udev/rules.d/90-qosgen-roce-qos-vethA.rules ]; then
+	result nic-removed-persistence-removed PASS "$(grep -o 'stale ([^;]*' /tmp/onenic.diff | head -1); now: $(ls /etc/udev/rules.d /usr/local/lib/qosgen | tr '\n' ' ')"
+else
+	result nic-removed-persistence-removed FAIL "diff: $(head -3 /tmp/onenic.diff | tr '\n' ' '); push: $(head -2 /tmp/onenic.err | tr '\n' ' '); now: $(ls /etc/udev/rules.d /usr/local/lib/qosgen /etc/systemd/system 2>&1 | tr '\n' ' ')"
 fi
 echo "@@ DONE"
 poweroff -f

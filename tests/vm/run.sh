@@ -107,6 +107,11 @@ verify:
 YAML
 sed 's/min_gbps: 0.01/min_gbps: 2/; s/duration_s: 3/duration_s: 1/' "$cache/waves.yaml" >"$cache/waves-fatal.yaml"
 "$Q" check "$cache/waves.yaml" >/dev/null 2>&1 || fail "qosgen check waves.yaml failed"
+# Issue 35: vm-a's second NIC leaves the intent; the next push removes its
+# unit and rule (and the several-NIC script: vm-a is now a one-NIC host).
+sed '/name: vm-a,/{n;s/nics: .*/nics: [{netdev: vethA, rdma_device: rxe0}]}/}' "$cache/intent.yaml" >"$cache/one-nic.yaml"
+grep -q 'nics: \[{netdev: vethA, rdma_device: rxe0}\]}' "$cache/one-nic.yaml" || fail "one-nic.yaml was not made"
+"$Q" check "$cache/one-nic.yaml" >/dev/null 2>&1 || fail "qosgen check one-nic.yaml failed"
 
 # The initramfs: busybox, the tools and their libraries, the modules in load order.
 root=$cache/root
@@ -199,7 +204,7 @@ done
 grep -q crc32_generic "$root/modules.order" || fail "no crc32_generic module"
 cp -r "$cache/out/host" "$root/qosgen/"
 cp "$cache/intent.yaml" "$root/qosgen/intent.yaml"
-cp "$cache/waves.yaml" "$cache/waves-fatal.yaml" "$root/qosgen/"
+cp "$cache/waves.yaml" "$cache/waves-fatal.yaml" "$cache/one-nic.yaml" "$root/qosgen/"
 cp "$here/guest-init.sh" "$root/init"
 chmod +x "$root/init"
 (cd "$root" && find . -print0 | cpio --null -o -H newc 2>/dev/null | gzip -1 >"$cache/initramfs.gz")

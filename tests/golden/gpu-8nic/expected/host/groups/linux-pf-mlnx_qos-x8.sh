@@ -49,11 +49,26 @@ qg_nic_pf_mlnx_qos() {
 	qg_mlnx_qos_trust "$qg_netdev" 'dscp'
 	qg_mlnx_qos_dscp2prio "$qg_netdev" '26' '3'
 	qg_mlnx_qos_dscp2prio "$qg_netdev" '48' '6'
+	qg_mlnx_qos_dscp_others "$qg_netdev" '26 48'
 	qg_mlnx_qos_pfc "$qg_netdev" '0,0,0,1,0,0,0,0'
 	qg_roce_tos "$qg_rdma_device" '1' '106'
 	qg_tclass "$qg_rdma_device" '106'
+	qg_file_default 'ecn.roce_np.enable.0' "/sys/class/net/$qg_netdev/ecn/roce_np/enable/0" '0'
+	qg_file_default 'ecn.roce_np.enable.1' "/sys/class/net/$qg_netdev/ecn/roce_np/enable/1" '0'
+	qg_file_default 'ecn.roce_np.enable.2' "/sys/class/net/$qg_netdev/ecn/roce_np/enable/2" '0'
 	qg_file 'ecn.roce_np.enable.3' "/sys/class/net/$qg_netdev/ecn/roce_np/enable/3" '1'
+	qg_file_default 'ecn.roce_np.enable.4' "/sys/class/net/$qg_netdev/ecn/roce_np/enable/4" '0'
+	qg_file_default 'ecn.roce_np.enable.5' "/sys/class/net/$qg_netdev/ecn/roce_np/enable/5" '0'
+	qg_file_default 'ecn.roce_np.enable.6' "/sys/class/net/$qg_netdev/ecn/roce_np/enable/6" '0'
+	qg_file_default 'ecn.roce_np.enable.7' "/sys/class/net/$qg_netdev/ecn/roce_np/enable/7" '0'
+	qg_file_default 'ecn.roce_rp.enable.0' "/sys/class/net/$qg_netdev/ecn/roce_rp/enable/0" '0'
+	qg_file_default 'ecn.roce_rp.enable.1' "/sys/class/net/$qg_netdev/ecn/roce_rp/enable/1" '0'
+	qg_file_default 'ecn.roce_rp.enable.2' "/sys/class/net/$qg_netdev/ecn/roce_rp/enable/2" '0'
 	qg_file 'ecn.roce_rp.enable.3' "/sys/class/net/$qg_netdev/ecn/roce_rp/enable/3" '1'
+	qg_file_default 'ecn.roce_rp.enable.4' "/sys/class/net/$qg_netdev/ecn/roce_rp/enable/4" '0'
+	qg_file_default 'ecn.roce_rp.enable.5' "/sys/class/net/$qg_netdev/ecn/roce_rp/enable/5" '0'
+	qg_file_default 'ecn.roce_rp.enable.6' "/sys/class/net/$qg_netdev/ecn/roce_rp/enable/6" '0'
+	qg_file_default 'ecn.roce_rp.enable.7' "/sys/class/net/$qg_netdev/ecn/roce_rp/enable/7" '0'
 	qg_file 'ecn.roce_np.cnp_dscp' "/sys/class/net/$qg_netdev/ecn/roce_np/cnp_dscp" '48'
 	qg_file 'ecn.roce_np.cnp_802p_prio' "/sys/class/net/$qg_netdev/ecn/roce_np/cnp_802p_prio" '6'
 }
@@ -65,6 +80,10 @@ qg_nic 4 qg_nic_pf_mlnx_qos "$qg_netdev_4" "$qg_rdma_device_4"
 qg_nic 5 qg_nic_pf_mlnx_qos "$qg_netdev_5" "$qg_rdma_device_5"
 qg_nic 6 qg_nic_pf_mlnx_qos "$qg_netdev_6" "$qg_rdma_device_6"
 qg_nic 7 qg_nic_pf_mlnx_qos "$qg_netdev_7" "$qg_rdma_device_7"
+if [ -z "$qg_only" ]; then
+	qg_conf_var 'nccl.NCCL_IB_TC' '/etc/nccl.conf' 'NCCL_IB_TC' '106'
+	qg_conf_var 'ucx.UCX_IB_TRAFFIC_CLASS' '/etc/ucx/ucx.conf' 'UCX_IB_TRAFFIC_CLASS' '106'
+fi
 if [ -n "$qg_only" ] && [ -z "$qg_seen" ]; then
 	qg_report failed nic "host ${qg_host:-?} has no NIC $qg_only in the intent"
 fi

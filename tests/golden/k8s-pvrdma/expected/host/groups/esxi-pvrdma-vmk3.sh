@@ -10,7 +10,7 @@ if [ "${qg_group:-}" != 'esxi-pvrdma-vmk3' ]; then
 fi
 qg_need_uplink "$qg_uplink"
 qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2' 'ecn=1'
-qg_module_opts 'nmlx5_rdma' 'dscp_force=26'
+qg_module_opts 'nmlx5_rdma' 'dscp_force=26' 'pcp_force=unset'
 qg_advanced_string '/Net/PVRDMAVmknic' 'vmk3' 'Net.PVRDMAVmknic'
 qg_firewall_ruleset 'pvrdma'
 qg_vmknic_mtu 'vmk3' '9000'

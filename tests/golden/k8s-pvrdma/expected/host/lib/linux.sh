@@ -8,7 +8,8 @@
 # Idempotent: it reads each setting first and changes only what differs.
 # One line per setting:
 #   [ok] already right   [changed] set now   [failed] could not be set
-#   [missing] the tool or knob is not on this host   [n/a] absent and not needed here
+#   [missing] the tool or knob is not on this host
+#   [n/a] not set: the knob is not on this host, and the line says what covers it
 #   [differs] would be changed (QG_DRY_RUN=1: nothing is changed)
 # Exit status: 0 all set; 1 a setting failed; 2 none failed but one is missing.
 set -u
@@ -183,6 +184,64 @@ qg_mlnx_qos_dscp2prio() {
 	fi
 }
 
+# qg_mlnx_qos_dscp_others IF "DSCP...": every DSCP but the listed (the
+# classes', set one by one above) at DSCP/8, mlx5's default map, so that an
+# entry an earlier intent remapped goes back to what a fresh host has. The
+# map is read once; only the entries that differ are set, then read again.
+qg_mlnx_qos_map() {
+	mlnx_qos -i "$1" 2>/dev/null | awk '
+		$1 ~ /^prio:[0-7]$/ && $2 ~ /^dscp:/ {
+			n = split(substr($2, 6), v, ",")
+			for (i = 1; i <= n; i++)
+				if (v[i] ~ /^[0-9]+$/)
+					print v[i] + 0, substr($1, 6)
+		}'
+}
+
+# Of a "DSCP PRIO" list on stdin: the entries off DSCP/8 of the DSCPs not
+# in $1, "D:P" words.
+qg_map_off_default() {
+	awk -v keep=" $1 " '
+		$1 ~ /^[0-9]+$/ && $2 ~ /^[0-7]$/ && index(keep, " " $1 " ") == 0 && $2 != int($1 / 8) {
+			printf "%s%d:%d", sep, $1, $2
+			sep = " "
+		}'
+}
+
+qg_mlnx_qos_dscp_others() {
+	if ! qg_have mlnx_qos; then
+		qg_report missing dscp2prio.others "mlnx_qos is not installed (MLNX_OFED or mlnx-tools)"
+		return
+	fi
+	qg_map=$(qg_mlnx_qos_map "$1")
+	# Under trust pcp mlnx_qos shows no map: a dry run before trust dscp.
+	if [ -z "$qg_map" ] && [ "$qg_dry" = 1 ]; then
+		qg_report changed dscp2prio.others "unknown -> DSCP/8"
+		return
+	elif [ -z "$qg_map" ]; then
+		qg_report failed dscp2prio.others "mlnx_qos -i $1 shows no DSCP map"
+		return
+	fi
+	qg_off=$(printf '%s\n' "$qg_map" | qg_map_off_default "$2")
+	if [ -z "$qg_off" ]; then
+		qg_report ok dscp2prio.others "DSCP/8"
+		return
+	elif [ "$qg_dry" = 1 ]; then
+		qg_report changed dscp2prio.others "$qg_off -> DSCP/8"
+		return
+	fi
+	for qg_e in $qg_off; do
+		qg_d=${qg_e%%:*}
+		mlnx_qos -i "$1" --dscp2prio "set,$qg_d,$((qg_d / 8))" >/dev/null 2>&1
+	done
+	qg_now=$(qg_mlnx_qos_map "$1" | qg_map_off_default "$2")
+	if [ -z "$qg_now" ]; then
+		qg_report changed dscp2prio.others "$qg_off -> DSCP/8"
+	else
+		qg_report failed dscp2prio.others "mlnx_qos -i $1 --dscp2prio set,... left $qg_now"
+	fi
+}
+
 # iproute2 dcb (upstream kernels): trust order, DSCP app table, PFC.
 qg_dcb_trust() {
 	if ! qg_have dcb; then
@@ -244,6 +303,46 @@ qg_dcb_dscp2prio() {
 	fi
 }
 
+# dcb's DSCP APP table as "DSCP PRIO" lines; an absent entry is the
+# default map's. qg_dcb_dscp_others IF "DSCP...": the entries of other
+# DSCPs off DSCP/8 deleted (dcb app del), so that the map in effect there is
+# the default again.
+qg_dcb_map() {
+	dcb -N app show dev "$1" dscp-prio 2>/dev/null | awk '
+		$1 == "dscp-prio" {
+			for (i = 2; i <= NF; i++)
+				if (split($i, kv, ":") == 2)
+					print kv[1], kv[2]
+		}'
+}
+
+qg_dcb_dscp_others() {
+	if ! qg_have dcb; then
+		qg_report missing dscp2prio.others "dcb (iproute2) is not installed"
+		return
+	fi
+	if ! dcb -N app show dev "$1" dscp-prio >/dev/null 2>&1; then
+		qg_report missing dscp2prio.others "dcb app is not supported on $1 (no DCB in its driver, or iproute2 too old)"
+		return
+	fi
+	qg_off=$(qg_dcb_map "$1" | qg_map_off_default "$2")
+	if [ -z "$qg_off" ]; then
+		qg_report ok dscp2prio.others "DSCP/8"
+		return
+	elif [ "$qg_dry" = 1 ]; then
+		qg_report changed dscp2prio.others "$qg_off -> DSCP/8"
+		return
+	fi
+	# shellcheck disable=SC2086 # one word per entry, by design
+	dcb app del dev "$1" dscp-prio $qg_off >/dev/null 2>&1
+	qg_now=$(qg_dcb_map "$1" | qg_map_off_default "$2")
+	if [ -z "$qg_now" ]; then
+		qg_report changed dscp2prio.others "$qg_off -> DSCP/8"
+	else
+		qg_report failed dscp2prio.others "dcb app del dev $1 dscp-prio $qg_off left $qg_now"
+	fi
+}
+
 qg_dcb_pfc() {
 	if ! qg_have dcb; then
 		qg_report missing pfc "dcb (iproute2) is not installed"
@@ -289,11 +388,40 @@ qg_roce_tos() {
 	qg_file roce_tos "$qg_cfs/rdma_cm/$1/ports/$2/default_roce_tos" "$3"
 }
 
-# MLNX_OFED's per-device traffic class for verbs QPs; it reads "Global tclass=N".
+# qg_file_default KEY PATH VALUE: a knob that VALUE turns off or puts back at
+# its default (DCQCN off on a priority, a CNP setting back to the firmware's).
+# Where the driver has no such file (inbox mlx5, rxe: the ECN sysfs is
+# MLNX_OFED's and DOCA's) there is nothing qosgen can set: n/a, naming it.
+qg_file_default() {
+	if [ ! -e "$2" ]; then
+		qg_report n/a "$1" "not set: no $2 (its driver has no such knob; MLNX_OFED and DOCA have it): $3 cannot be written here"
+		return
+	fi
+	qg_file "$@"
+}
+
+# The driver of RDMA device $1, for the reports: the device's own driver
+# link (mlx5_core), rxe's "parent" netdev file (soft-RoCE has no device).
+qg_rdma_driver() {
+	if qg_d=$(readlink "/sys/class/infiniband/$1/device/driver" 2>/dev/null); then
+		echo "${qg_d##*/}"
+	elif [ -e "/sys/class/infiniband/$1/parent" ]; then
+		echo "rdma_rxe (soft-RoCE)"
+	elif [ -e "/sys/class/infiniband/$1" ]; then
+		echo "unknown (no driver link)"
+	else
+		echo "none: no RDMA device $1"
+	fi
+}
+
+# MLNX_OFED's per-device traffic class for verbs QPs; it reads "Global
+# tclass=N". Inbox drivers have no such file: then the setting is not set,
+# and the report says which driver this is and what covers its traffic
+# instead (rdma_cm's default ToS, NCCL's and UCX's own variables).
 qg_tclass() {
 	qg_f=/sys/class/infiniband/$1/tc/1/traffic_class
 	if [ ! -e "$qg_f" ]; then
-		qg_report n/a tclass "no $qg_f (MLNX_OFED only; roce_tos covers rdma_cm)"
+		qg_report n/a tclass "not set: no $qg_f, driver $(qg_rdma_driver "$1") (MLNX_OFED's mlx5 has it); covered instead by roce_tos for rdma_cm traffic, and by nccl.NCCL_IB_TC and ucx.UCX_IB_TRAFFIC_CLASS for NCCL and UCX jobs; a verbs job that sets no traffic class sends ToS 0"
 		return
 	fi
 	qg_cur=$(sed -n 's/.*tclass=\([0-9]*\).*/\1/p' "$qg_f" 2>/dev/null)
@@ -303,5 +431,53 @@ qg_tclass() {
 		qg_report changed tclass "${qg_cur:-unset} -> $2"
 	else
 		qg_report failed tclass "cannot write $2 to $qg_f"
+	fi
+}
+
+# The line before each variable qosgen owns in a NAME=VALUE file: it names
+# qosgen, and holds no '=' (NCCL would read a line with one as a variable).
+qg_conf_mark='# qosgen push owns the next line: the RoCE traffic class of the fabric'
+
+# qg_conf_var KEY FILE VAR VALUE: FILE (NCCL's /etc/nccl.conf, UCX's
+# ucx.conf: NAME=VALUE lines) holds VAR=VALUE once. qosgen owns the
+# variable VAR there, nothing else: every other line is kept, in its place;
+# VAR's lines and qosgen's own comment go, and the two lines are added at
+# the end. Written beside and renamed over, with the file's mode kept (a new
+# file is 0644: every user's job reads it). QG_ROOT moves FILE, for tests.
+qg_conf_var() {
+	qg_f=${QG_ROOT:-}$2
+	qg_cur=
+	if [ -f "$qg_f" ]; then
+		qg_cur=$(grep -E "^[[:space:]]*$3[[:space:]]*=" "$qg_f" 2>/dev/null)
+	elif [ -e "$qg_f" ]; then
+		qg_report failed "$1" "$qg_f is not a regular file"
+		return
+	fi
+	if [ "$qg_cur" = "$3=$4" ]; then
+		qg_report ok "$1" "$4"
+		return
+	fi
+	qg_was=$(printf '%s\n' "$qg_cur" | sed -n 's/^[^=]*=//p' | tr '\n' ',' | sed 's/,$//')
+	if [ "$qg_dry" = 1 ]; then
+		qg_report changed "$1" "${qg_was:-unset} -> $4 in $2"
+		return
+	fi
+	qg_tmp=$qg_f.qosgen-new.$$
+	if [ -f "$qg_f" ]; then
+		cp -p "$qg_f" "$qg_tmp" 2>/dev/null
+	else
+		mkdir -p "${qg_f%/*}" 2>/dev/null && : >"$qg_tmp" 2>/dev/null && chmod 644 "$qg_tmp" 2>/dev/null
+	fi
+	if [ -f "$qg_tmp" ] && {
+		if [ -f "$qg_f" ]; then
+			grep -vE "^[[:space:]]*$3[[:space:]]*=" "$qg_f" | grep -vxF "$qg_conf_mark"
+		fi
+		printf '%s\n%s\n' "$qg_conf_mark" "$3=$4"
+	} >"$qg_tmp" 2>/dev/null && mv -f "$qg_tmp" "$qg_f" 2>/dev/null &&
+		[ "$(grep -E "^[[:space:]]*$3[[:space:]]*=" "$qg_f")" = "$3=$4" ]; then
+		qg_report changed "$1" "${qg_was:-unset} -> $4 in $2"
+	else
+		rm -f "$qg_tmp"
+		qg_report failed "$1" "cannot write $3=$4 to $qg_f"
 	fi
 }

@@ -10,7 +10,7 @@ if [ "${qg_group:-}" != 'esxi' ]; then
 fi
 qg_need_uplink "$qg_uplink"
 qg_module_opts 'nmlx5_core' 'pfctx=0x08' 'pfcrx=0x08' 'trust_state=2' 'ecn=1'
-qg_module_opts 'nmlx5_rdma' 'dscp_force=26'
+qg_module_opts 'nmlx5_rdma' 'dscp_force=26' 'pcp_force=unset'
 if [ "$qg_reboot" -ne 0 ] && [ "$qg_dry" = 1 ]; then
 	echo "[reboot] module options would change: applying them needs $qg_host in maintenance mode and a reboot"
 elif [ "$qg_reboot" -ne 0 ]; then

@@ -76,13 +76,17 @@ qg_same() {
 # VMware vSphere User Manual v4.17.15.16, "nmlx5_core Module Parameters").
 # An unwritten ecn is then already 0: no change, and no reboot asked for
 # nothing. The same table as targets/common/esxi_options.c's.
+# nmlx5_rdma's dscp_force and pcp_force: the one the intent's trust does not
+# use is "unset", out of the string (whatever the driver does unforced).
 qg_opt_default() {
 	case $1.$2 in
 	nmlx5_core.ecn) echo 0 ;;
+	nmlx5_rdma.dscp_force | nmlx5_rdma.pcp_force) echo unset ;;
 	esac
 }
 
-# qg_module_opts MODULE KEY=VALUE...: merge into the module's option string.
+# qg_module_opts MODULE KEY=VALUE...: merge into the module's option string;
+# KEY=unset takes KEY out of it.
 qg_module_opts() {
 	qg_mod=$1
 	shift
@@ -111,11 +115,19 @@ qg_module_opts() {
 		fi
 		qg_def=$(qg_opt_default "$qg_mod" "$qg_k")
 		if [ -z "$qg_old" ] && [ -n "$qg_def" ] && qg_same "$qg_def" "$qg_v"; then
-			qg_report ok "$qg_mod.$qg_k" "unset, the driver's default $qg_def"
+			if [ "$qg_v" = unset ]; then
+				qg_report ok "$qg_mod.$qg_k" "unset"
+			else
+				qg_report ok "$qg_mod.$qg_k" "unset, the driver's default $qg_def"
+			fi
 			continue
 		fi
-		qg_new="${qg_rest# } $qg_k=$qg_v"
-		qg_new=${qg_new# }
+		if [ "$qg_v" = unset ]; then
+			qg_new=${qg_rest# }
+		else
+			qg_new="${qg_rest# } $qg_k=$qg_v"
+			qg_new=${qg_new# }
+		fi
 		qg_changed="$qg_changed $qg_mod.$qg_k:${qg_old:-unset}:$qg_v"
 	done
 	[ -z "$qg_changed" ] && return
