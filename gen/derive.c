@@ -30,6 +30,35 @@ int qg_lossy_priority(const struct qg_qos *q)
 	return p;
 }
 
+void qg_priority_tcs(const struct qg_qos *q, int lossless_tc, int cnp_tc, int out[8])
+{
+	bool cnp = q->cnp && cnp_tc >= 0, taken[8] = {false};
+	taken[lossless_tc] = true;
+	if (cnp)
+		taken[cnp_tc] = true;
+	bool placed[8] = {false};
+	placed[q->lossless.priority] = true;
+	if (cnp)
+		placed[q->cnpc.priority] = true;
+	/* Every priority of no class on its own traffic class where no class holds it... */
+	for (int p = 0; p < 8; p++)
+		if (!placed[p] && !taken[p]) {
+			out[p] = p;
+			taken[p] = placed[p] = true;
+		}
+	/* ... the others on the ones left, lowest first: each still a queue of its own. */
+	for (int p = 0, t = 0; p < 8; p++)
+		if (!placed[p]) {
+			while (t < 7 && taken[t])
+				t++;
+			out[p] = t;
+			taken[t] = true;
+		}
+	out[q->lossless.priority] = lossless_tc;
+	if (cnp)
+		out[q->cnpc.priority] = cnp_tc;
+}
+
 void qg_dscp_map_exact(const struct qg_qos *q, uint8_t out[64])
 {
 	if (!q->dscp_exact) {

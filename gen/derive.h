@@ -70,6 +70,30 @@ void qg_dscp_map_exact(const struct qg_qos *q, uint8_t out[64]);
 /* The lowest priority no class holds: where qg_dscp_map_exact sends the rest. */
 int qg_lossy_priority(const struct qg_qos *q);
 
+/*
+ * The egress traffic class of every switch-priority, one rule on every
+ * switch OS (issue 34, docs/intent.md "One intent, one behaviour on every
+ * OS"): the classes' priorities to their traffic classes (lossless_tc, and
+ * cnp_tc, -1 without a CNP class: the target's own, which may differ from
+ * the intent's where its OS reserves one), every other priority p to TC p,
+ * Onyx's default switch-priority-to-TC map, which the onyx target keeps (it
+ * cites no remap command), so that the DSCPs of no class keep their DSCP/8
+ * classes on every OS; where a class holds TC p, to the lowest TC that
+ * neither a class nor another priority holds (the one a class's priority
+ * leaves), so every priority of no class keeps a queue of its own and none
+ * shares a class's.
+ */
+void qg_priority_tcs(const struct qg_qos *q, int lossless_tc, int cnp_tc, int out[8]);
+/*
+ * The k-th (0-based) of n shares of rest split as evenly as integers allow,
+ * the first ones taking the odd units: the traffic classes of no class
+ * share what the classes' WRR weights leave (50 among six: 9 9 8 8 8 8).
+ */
+static inline int qg_even_share(int rest, int n, int k)
+{
+	return n > 0 ? rest / n + (k < rest % n ? 1 : 0) : 0;
+}
+
 struct qg_model;
 struct qg_diags;
 /*

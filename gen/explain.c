@@ -279,9 +279,21 @@ static void class_row(cJSON *rows, const struct qg_key *k, const struct qg_class
 			used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%d", i ? "," : "",
 						 c->dscp[i]);
 		row_str(rows, k->path, v, "given", k->doc);
-	} else if (c->ets.mode == QG_ETS_UNSET) {
-		row_str(rows, k->path, NULL, "default",
-			"not set: the switch keeps its ETS default");
+	} else if (!c->ets.given) {
+		/*
+		 * Not given: NVIDIA's RoCE default on every switch OS (model.h), so
+		 * that one intent schedules alike on all of them (issue 34).
+		 */
+		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
+		row_str(
+		    rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "default",
+		    c->ets.mode == QG_ETS_STRICT
+			? "not given: strict on every switch OS, NVIDIA's RoCE default for "
+			  "CNPs (Cumulus RoCE page, Onyx `show roce`: \"CNP Strict\")"
+			: "not given: WRR 50 on every switch OS, NVIDIA's RoCE default (Cumulus "
+			  "RoCE page, Onyx `show roce`: \"RoCE WRR 50%\"): a floor of 50 % of "
+			  "the bandwidth the strict classes leave; the other traffic classes "
+			  "share the rest (each target's rows)");
 	} else {
 		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
 		row_str(rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "given",
@@ -381,6 +393,23 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 				"its sender never pauses");
 		}
 	}
+	/*
+	 * Where the DSCPs of no class egress: one rule on every switch OS
+	 * (issue 34), shown with the classes at the intent's traffic classes
+	 * (a target whose OS reserves one says so in its own rows).
+	 */
+	int ptc[8];
+	qg_priority_tcs(q, q->lossless.traffic_class, q->cnp ? q->cnpc.traffic_class : -1, ptc);
+	size_t o = 0;
+	for (int p = 0; p < 8; p++)
+		o += (size_t)snprintf(v + o, sizeof(v) - o, "%s%d:%d", p ? " " : "", p, ptc[p]);
+	row_str(rows, "derived.priority_tc", v, "derived",
+		"switch-priority:traffic class on every switch OS: the classes' at their "
+		"traffic_class, every other p at p, Onyx's default map, which the onyx target "
+		"keeps (onyx.switch_priority_to_tc), so a DSCP of no class stays in its DSCP/8 "
+		"class on every hop (where a class holds p, the lowest TC neither a class nor "
+		"another priority holds: each a queue of its own); those classes share what the "
+		"classes' ETS weights leave, evenly");
 	qg_pfc_vector(q->lossless.priority, v);
 	snprintf(reason, sizeof(reason), "PFC on priority %d only, one digit per priority 0..7",
 		 q->lossless.priority);

@@ -97,9 +97,12 @@ static void load_dscp_list(struct walk *w, const struct qg_ynode *n, const char 
 	}
 }
 
-/* Each value read, or its BAD_* bit (shifted to the class) set in w->bad. */
+/*
+ * Each value read, or its BAD_* bit (shifted to the class) set in w->bad;
+ * cnp: the CNP class (one DSCP, strict by default), else the lossless one.
+ */
 static void load_class_common(struct walk *w, const struct qg_ynode *n, const char *path,
-			      struct qg_class *c, bool single_dscp, unsigned shift)
+			      struct qg_class *c, bool cnp, unsigned shift)
 {
 	char sub[PATH_LEN];
 	c->pos = n->pos;
@@ -118,7 +121,7 @@ static void load_class_common(struct walk *w, const struct qg_ynode *n, const ch
 	else {
 		walk_join(sub, path, "dscp");
 		e = w->d->errors;
-		load_dscp_list(w, v, sub, c, single_dscp);
+		load_dscp_list(w, v, sub, c, cnp);
 		if (w->d->errors != e || c->n_dscp == 0)
 			w->bad |= BAD_DSCP << shift;
 	}
@@ -136,8 +139,18 @@ static void load_class_common(struct walk *w, const struct qg_ynode *n, const ch
 		walk_join(sub, path, "ets");
 		e = w->d->errors;
 		load_ets(w, v, sub, &c->ets);
+		c->ets.given = true;
 		if (w->d->errors != e)
 			w->bad |= BAD_ETS << shift;
+	} else {
+		/*
+		 * Not given: the one default of every switch OS (model.h), at the
+		 * class's line for the diagnostics that weigh it: CNPs strict, the
+		 * lossless class WRR 50 %.
+		 */
+		c->ets.pos = c->pos;
+		c->ets.mode = cnp ? QG_ETS_STRICT : QG_ETS_WRR;
+		c->ets.weight = cnp ? 0 : QG_LOSSLESS_ETS_DEFAULT_WEIGHT;
 	}
 }
 
@@ -357,14 +370,16 @@ static void check_qos_rules(struct walk *w, const struct qg_ynode *qn, struct qg
 		const struct qg_class *cl = k == 0 ? l : c;
 		if ((k == 0 || q->cnp) && cl->ets.mode == QG_ETS_WRR) {
 			wrr += cl->ets.weight;
-			wrr_pos = cl->ets.pos;
+			if (cl->ets.given)
+				wrr_pos = cl->ets.pos;
 		}
 	}
 	if (wrr > 100 && !(lb & BAD_ETS) && !(q->cnp && (cb & BAD_ETS)))
 		qg_warning(w->d, wrr_pos, QG_W_ETS_WEIGHTS_OVER_100,
-			   "ETS weights add up to %d%%; the WRR classes share 100%% of the "
+			   "ETS weights add up to %d%%%s; the WRR classes share 100%% of the "
 			   "bandwidth",
-			   wrr);
+			   wrr,
+			   l->ets.given ? "" : " (qos.lossless without ets: WRR 50, the default)");
 
 	if (w->bad & BAD_ECN)
 		return; /* ecn could not be read: the warnings below would guess */

@@ -95,7 +95,9 @@ static const struct qg_key rows[] = {
      HOMED},
     {"qos.lossless.ecn", QG_KEY_MAP,
      .doc = "ECN marking thresholds for DCQCN; absent: ECN off (a warning)", HOMED},
+    /* Defaults: NVIDIA's RoCE default on every switch OS (gen/model.h, issue 34). */
     {"qos.lossless.ets", QG_KEY_ENUM | QG_KEY_MAP, .values = strict,
+     .def = "{mode: wrr, weight: " STR(QG_LOSSLESS_ETS_DEFAULT_WEIGHT) "}",
      .doc = "the class's scheduling: strict, or {mode: wrr, weight: 1..100}", HOMED},
     {"qos.lossless.pool.name", QG_KEY_STRING, .required = true, .rule = QG_POOL_RULE,
      .doc = "the pool's name on the switches", AT_TEXT(QG_KB_QOS, struct qg_qos, pool_name),
@@ -120,7 +122,7 @@ static const struct qg_key rows[] = {
     {"qos.cnp.dscp", QG_KEY_INT, 0, 63, .required = true,
      .doc = "the one DSCP value CNPs carry (0..63)", HOMED},
     CLASS_TC("qos.cnp", "CNPs"),
-    {"qos.cnp.ets", QG_KEY_ENUM | QG_KEY_MAP, .values = strict,
+    {"qos.cnp.ets", QG_KEY_ENUM | QG_KEY_MAP, .values = strict, .def = "strict",
      .doc = "the class's scheduling: strict, or {mode: wrr, weight: 1..100}", HOMED},
     {"qos.cnp.ets.mode", QG_KEY_ENUM, .values = ets_modes, .required = true,
      .doc = "strict priority, or weighted round robin", HOMED},

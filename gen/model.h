@@ -32,8 +32,20 @@ enum qg_ets_mode { QG_ETS_UNSET, QG_ETS_STRICT, QG_ETS_WRR };
 struct qg_ets {
 	enum qg_ets_mode mode;
 	int weight; /* 1..100 for wrr */
+	bool given; /* false: the default below, the same on every switch OS */
 	struct qg_pos pos;
 };
+
+/*
+ * A class without ets (issue 34): NVIDIA's documented RoCE default, the
+ * same on every switch OS, so that one intent schedules alike everywhere:
+ * the lossless class WRR 50 %, CNPs strict (Cumulus Linux RoCE page,
+ * "Default RoCE Configuration": "Traffic class 3 (RoCE) - WRR 50%",
+ * "Traffic class 6 (CNP) - Strict"; the Onyx User Manual's `show roce`:
+ * "RoCE WRR 50%", "CNP Strict", ../shared/fixtures/onyx/show_roce_doc_example.txt).
+ * The other traffic classes share the rest as each OS can express it.
+ */
+#define QG_LOSSLESS_ETS_DEFAULT_WEIGHT 50
 
 /* A traffic class of the policy: the lossless RoCE class or the CNP class. */
 struct qg_class {

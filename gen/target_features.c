@@ -136,8 +136,9 @@ static size_t ets_mode(const struct qg_model *m, enum qg_ets_mode mode, struct s
 	const struct qg_class *c[2];
 	const char *name[2];
 	size_t n = 0, k = classes(m, c, name);
+	/* The intent's own ets only: a class without one takes each target's best (model.h). */
 	for (size_t j = 0; j < k; j++)
-		if (c[j]->ets.mode == mode) {
+		if (c[j]->ets.given && c[j]->ets.mode == mode) {
 			snprintf(out[n].key, sizeof(out[n].key), "%s.ets", name[j]);
 			out[n++].pos = c[j]->ets.pos;
 		}

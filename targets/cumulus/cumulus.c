@@ -59,35 +59,61 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 			 pct);
 	}
 	/*
-	 * The egress scheduler is written whole (nvue_scheduler): the
-	 * switch-priorities no class holds share one traffic class with what
-	 * the classes' DWRR weights leave of 100 % (NVUE: bw-percent 1..100,
-	 * "The combined total ... must be less than or equal to 100", Quality
-	 * of Service page, Egress Scheduling). No share left is refused.
+	 * The egress scheduler is written whole (nvue_scheduler): the traffic
+	 * classes of the switch-priorities no class holds share what the
+	 * classes' DWRR weights leave of 100 %, at least 1 % each (NVUE:
+	 * bw-percent 1..100, "The combined total ... must be less than or
+	 * equal to 100", Quality of Service page, Egress Scheduling). Less is
+	 * refused.
 	 */
-	int rest = nvue_lossy_share(q);
-	if (rest < 1) {
+	bool lossy[8];
+	int n = nvue_lossy_tcs(q, lossy), rest = nvue_lossy_share(q);
+	if (rest < n) {
 		const struct qg_class *l = &q->lossless, *c = &q->cnpc;
 		bool lw = l->ets.mode == QG_ETS_WRR, cw = q->cnp && c->ets.mode == QG_ETS_WRR;
 		char what[160];
 		if (lw && cw)
-			snprintf(what, sizeof(what),
-				 "qos.lossless.ets.weight %d and qos.cnp.ets.weight %d add up to %d",
-				 l->ets.weight, c->ets.weight, 100 - rest);
+			snprintf(
+			    what, sizeof(what),
+			    "qos.lossless.ets.weight %d%s and qos.cnp.ets.weight %d add up to %d",
+			    l->ets.weight, l->ets.given ? "" : " (the default)", c->ets.weight,
+			    100 - rest);
 		else if (cw)
-			snprintf(what, sizeof(what),
-				 "qos.cnp.ets.weight %d with the lossless class's %d (NVUE's RoCE "
-				 "default, no ets given) adds up to %d",
-				 c->ets.weight, NVUE_ROCE_DEFAULT_SHARE, 100 - rest);
+			snprintf(what, sizeof(what), "qos.cnp.ets.weight %d leaves %d%%",
+				 c->ets.weight, rest);
 		else
 			snprintf(what, sizeof(what), "qos.lossless.ets.weight %d leaves %d%%",
 				 l->ets.weight, rest);
-		qg_error(d, lw ? l->ets.pos : c->ets.pos,
-			 "%s; the cumulus target gives what is left of 100%% to traffic class %d, "
-			 "where the other switch-priorities go, and NVUE takes bw-percent 1..100 "
-			 "adding up to at most 100: leave it at least 1%%",
-			 what, nvue_lossy_tc(q));
+		qg_error(d, (lw && l->ets.given) || !cw ? l->ets.pos : c->ets.pos,
+			 "%s; the cumulus target gives what is left of 100%% to the %d traffic "
+			 "classes of the other switch-priorities, and NVUE takes bw-percent 1..100 "
+			 "adding up to at most 100: leave at least 1%% each, %d%% in all",
+			 what, n, n);
 	}
+	/*
+	 * NVUE's RoCE mode reserves traffic class 3's egress buffer for RoCE
+	 * (NVUE_ROCE_TC, nvue_config.h): the lossless class stays there when
+	 * its priority moves, as the RoCE page's own procedure does. A class
+	 * given another one could lose packets at egress: refused, with what
+	 * to write instead.
+	 */
+	const struct qg_class *lc = &q->lossless, *cc = &q->cnpc;
+	if (lc->tc_given && lc->traffic_class != NVUE_ROCE_TC)
+		qg_error(d, lc->tc_pos,
+			 "qos.lossless.traffic_class %d: refused by cumulus: NVUE's RoCE mode "
+			 "(qos roce mode lossless) reserves the egress buffer of traffic class %d "
+			 "for RoCE, so a lossless class elsewhere would egress through the lossy "
+			 "pool; leave traffic_class out (cumulus keeps the lossless class on %d "
+			 "whatever its priority) or give %d",
+			 lc->traffic_class, NVUE_ROCE_TC, NVUE_ROCE_TC, NVUE_ROCE_TC);
+	/* (A lossless class given 3 too is the model's own error: the classes share no TC.) */
+	if (q->cnp && cc->tc_given && cc->traffic_class == NVUE_ROCE_TC &&
+	    !(lc->tc_given && lc->traffic_class == NVUE_ROCE_TC))
+		qg_error(d, cc->tc_pos,
+			 "qos.cnp.traffic_class %d: refused by cumulus: NVUE's RoCE mode reserves "
+			 "traffic class %d for the lossless class, which cumulus keeps there "
+			 "whatever its priority; give CNPs another traffic class, or leave it out",
+			 cc->traffic_class, NVUE_ROCE_TC);
 	/*
 	 * NVUE detects a storm after robustness polls (nvue_pfcwd_times): at
 	 * most NVUE_PFCWD_ROBUSTNESS_MAX polls (nv set qos pfc-watchdog
@@ -217,17 +243,19 @@ static void roce_defaults_differ(const struct qg_qos *q, char *why, size_t cap)
 	const struct qg_class *l = &q->lossless, *c = &q->cnpc;
 	why[0] = '\0';
 	list_if(q->trust != QG_TRUST_DSCP, "trust pcp", why, cap);
-	list_if(l->priority != 3 || l->traffic_class != 3, "the lossless priority or class", why,
-		cap);
+	list_if(l->priority != 3 || nvue_class_tc(q, false) != 3, "the lossless priority or class",
+		why, cap);
 	list_if(q->trust == QG_TRUST_DSCP && q->dscp_prio[l->dscp[0]] != l->dscp[0] / 8,
 		"the DSCP map", why, cap);
 	list_if(!q->ecn || q->ecn_min_kb != 150 || q->ecn_max_kb != 1500, "the ECN thresholds", why,
 		cap);
-	list_if(!q->cnp || c->priority != 6 || c->traffic_class != 6 ||
+	list_if(!q->cnp || c->priority != 6 || nvue_class_tc(q, true) != 6 ||
 		    c->ets.mode != QG_ETS_STRICT,
 		"the CNP class", why, cap);
 	list_if(l->ets.mode == QG_ETS_STRICT || (l->ets.mode == QG_ETS_WRR && l->ets.weight != 50),
 		"the lossless class's ETS", why, cap);
+	/* RoCE mode puts them all on TC 0; qosgen's rule is every OS's (nvue_priority_tcs). */
+	list_if(true, "the other switch-priorities' traffic classes", why, cap);
 	if (!why[0])
 		snprintf(why, cap, "nothing");
 }
@@ -247,10 +275,14 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 				      nvue_priority_tc(q, p));
 	qg_explain_row(x, "cumulus.owned.sp_tc", v,
 		       "egress-queue-mapping default-global, all 8 switch-priorities: the "
-		       "classes' to their traffic class, every other to the lossy class (NVIDIA's "
-		       "RoCE page: \"Other switch priority to traffic class 0\"; a priority the "
-		       "intent no longer holds goes there, as that page's procedure for moving "
-		       "the RoCE priority does)");
+		       "classes' to their traffic class, every other p to traffic class p (the "
+		       "lowest one neither a class nor another priority holds where a class holds "
+		       "p), the one rule of every "
+		       "switch OS, so the DSCPs of no class keep their DSCP/8 classes as on Onyx, "
+		       "whose default map the onyx target keeps (docs/intent.md, \"One intent, one "
+		       "behaviour on "
+		       "every OS\"), not NVIDIA's RoCE mode's \"Other switch priority to traffic "
+		       "class 0\"");
 	snprintf(v, sizeof(v), "%d", q->lossless.priority);
 	qg_explain_row(x, "cumulus.owned.pfc", v,
 		       "pfc default-global switch-priority: exactly the lossless priority, tx "
@@ -258,13 +290,23 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 		       "traffic-pool roce-lossless, every other priority in default-lossy "
 		       "(NVUE's default pool)");
 	n = 0;
-	for (int tc = 0; tc < 8; tc++)
+	for (int tc = 0; q->ecn && tc < 8; tc++)
 		n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d:%s", tc ? " " : "", tc,
-				      q->ecn && tc == q->lossless.traffic_class ? "ecn" : "unset");
-	qg_explain_row(x, "cumulus.owned.ecn", v,
-		       "congestion-control default-global per traffic class: ECN (RED off) on "
-		       "the lossless class only, with the intent's ecn; every other class unset, "
-		       "back to NVUE's default (Quality of Service page, ECN)");
+				      tc == nvue_class_tc(q, false) ? "ecn" : "unset");
+	if (q->ecn)
+		qg_explain_row(
+		    x, "cumulus.owned.ecn", v,
+		    "congestion-control default-global per traffic class: ECN (RED off) "
+		    "on the lossless class only, with the intent's ecn; every other class "
+		    "unset (a configured default-global profile replaces NVUE's default, "
+		    "which marks traffic class 0: Quality of Service page, ECN)");
+	else
+		qg_explain_row(
+		    x, "cumulus.owned.ecn", "default-global unset",
+		    "no ecn: congestion-control default-global unset whole (and "
+		    "congestion-control with it where nothing else is there), so the "
+		    "switch has NVUE's default, ECN on traffic class 0 at 150000..1500000 "
+		    "bytes (Quality of Service page, ECN), as a factory switch does");
 	struct nvue_tc_sched sched[8];
 	nvue_scheduler(q, sched);
 	n = 0;
@@ -281,10 +323,11 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 	n += (size_t)snprintf(v + n, sizeof(v) - n, " (dwrr total %d%%)", total);
 	qg_explain_row(x, "cumulus.owned.egress_scheduler", v,
 		       "egress-scheduler default-global, every traffic class: the classes' ets "
-		       "(absent: NVIDIA's RoCE defaults, RoCE WRR 50 %, CNP strict), the lossy "
-		       "class the rest of 100 %, a class no priority maps to strict (it carries "
-		       "nothing); written whole so the switch's default 12/13 % shares cannot "
-		       "add past 100");
+		       "(absent: NVIDIA's RoCE defaults, RoCE WRR 50 %, CNP strict, on every "
+		       "switch OS), the traffic classes of the other switch-priorities the rest "
+		       "of 100 % split evenly (the lower ones taking the odd units, as on Onyx), "
+		       "a class no priority maps to strict (it carries nothing); written whole so "
+		       "the switch's default 12/13 % shares cannot add past 100");
 	if (q->trust == QG_TRUST_DSCP) {
 		int first = -1;
 		n = 0;
@@ -418,6 +461,18 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		 "priority",
 		 q->pool_name);
 	qg_explain_row(x, "cumulus.pool", NVUE_POOL_LOSSLESS, reason);
+	/* Where RoCE mode's reserved egress buffer is, whatever the lossless priority. */
+	snprintf(v, sizeof(v), "%d (priority %d)", nvue_class_tc(q, false), q->lossless.priority);
+	snprintf(reason, sizeof(reason),
+		 "NVUE's RoCE mode reserves traffic class %d's egress buffer for RoCE "
+		 "(roce-reserved-egress, RoCE page, nv show qos roce); its procedure for moving "
+		 "the RoCE priority keeps the new one on traffic class %d, so cumulus does, "
+		 "whatever the lossless priority%s",
+		 NVUE_ROCE_TC, NVUE_ROCE_TC,
+		 q->cnp && nvue_class_tc(q, true) != q->cnpc.traffic_class
+		     ? "; the CNP priority 3 takes the traffic class the lossless priority leaves"
+		     : "");
+	qg_explain_row(x, "cumulus.lossless_tc", v, reason);
 	if (q->ecn) {
 		snprintf(v, sizeof(v), "%ld..%ld bytes", qg_ecn_bytes(q->ecn_min_kb),
 			 qg_ecn_bytes(q->ecn_max_kb));
@@ -473,7 +528,8 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		qg_explain_row(x, "cumulus.pfc_watchdog", "disable",
 			       "each intent port's qos pfc-watchdog state disable (NVUE's "
 			       "default, written); the switch's polling-interval and robustness "
-			       "stay as they are");
+			       "unset, back to NVUE's defaults, 100 ms and 3 (Quality of Service "
+			       "page, PFC Watchdog), as on a factory switch");
 	} else {
 		qg_explain_row(x, "cumulus.pfc_watchdog", "-",
 			       "left as the switch has it: the intent gives no pfc_watchdog");

@@ -47,29 +47,53 @@ static void member(cJSON *set, int key)
 	childn(set, key);
 }
 
-/*
- * The traffic class of every switch-priority that no class holds: NVIDIA's
- * RoCE mode puts them on traffic class 0 (RDMA-over-Converged-Ethernet-RoCE.md,
- * "Default RoCE Mode Configuration": "Other switch priority to traffic class
- * 0"; its procedure for moving the RoCE priority remaps the old one to 0);
- * when a class holds TC 0, the lowest TC no class holds, so no lossy
- * priority shares the lossless or the CNP queue.
- */
-int nvue_lossy_tc(const struct qg_qos *q)
+int nvue_class_tc(const struct qg_qos *q, bool cnp)
 {
-	for (int tc = 0; tc < 8; tc++)
-		if (tc != q->lossless.traffic_class && (!q->cnp || tc != q->cnpc.traffic_class))
-			return tc;
-	return 0; /* unreachable: two classes hold at most two of eight */
+	if (!cnp)
+		return q->lossless.tc_given ? q->lossless.traffic_class : NVUE_ROCE_TC;
+	if (q->cnpc.tc_given || q->cnpc.traffic_class != NVUE_ROCE_TC)
+		return q->cnpc.traffic_class;
+	return q->lossless.priority; /* CNPs on priority 3: the lossless priority's number */
+}
+
+void nvue_priority_tcs(const struct qg_qos *q, int out[8])
+{
+	/*
+	 * The one rule of every switch OS (gen/derive.h, issue 34): the DSCPs
+	 * of no class keep their DSCP/8 classes, switch-priority p on traffic
+	 * class p, Onyx's default map, which the onyx target keeps, rather
+	 * than NVIDIA's RoCE mode's "Other switch priority to traffic class 0"
+	 * (RoCE page, "Default RoCE Configuration"), which an Onyx switch of
+	 * the fabric would not follow. A priority the intent no
+	 * longer holds goes back to its own traffic class, or, where a class
+	 * holds that one, the lowest one neither a class nor another priority
+	 * holds (the one the lossless priority leaves when NVUE_ROCE_TC holds
+	 * its own).
+	 */
+	qg_priority_tcs(q, nvue_class_tc(q, false), q->cnp ? nvue_class_tc(q, true) : -1, out);
 }
 
 int nvue_priority_tc(const struct qg_qos *q, int sp)
 {
-	if (sp == q->lossless.priority)
-		return q->lossless.traffic_class;
-	if (q->cnp && sp == q->cnpc.priority)
-		return q->cnpc.traffic_class;
-	return nvue_lossy_tc(q);
+	int tc[8];
+	nvue_priority_tcs(q, tc);
+	return tc[sp];
+}
+
+int nvue_lossy_tcs(const struct qg_qos *q, bool lossy[8])
+{
+	int tc[8], n = 0;
+	nvue_priority_tcs(q, tc);
+	for (int t = 0; t < 8; t++)
+		lossy[t] = false;
+	for (int p = 0; p < 8; p++) {
+		bool cls = p == q->lossless.priority || (q->cnp && p == q->cnpc.priority);
+		if (!cls && !lossy[tc[p]]) {
+			lossy[tc[p]] = true;
+			n++;
+		}
+	}
+	return n;
 }
 
 /*
@@ -107,19 +131,26 @@ void nvue_scheduler(const struct qg_qos *q, struct nvue_tc_sched out[8])
 	 * page, Egress Scheduling) left cannot add up past 100 with ours ("The
 	 * combined total of values you assign to bw_percent must be less than
 	 * or equal to 100"). A class no switch-priority maps to (qosgen writes
-	 * all eight, nvue_priority_tc) carries nothing: strict, as the page's
+	 * all eight, nvue_priority_tcs) carries nothing: strict, as the page's
 	 * own example sets the queues it gives no share, so it takes none of
 	 * the 100 %.
 	 */
-	for (int tc = 0; tc < 8; tc++)
-		out[tc] = (struct nvue_tc_sched){true, 0};
-	out[nvue_lossy_tc(q)] = (struct nvue_tc_sched){false, nvue_lossy_share(q)};
+	bool lossy[8];
+	int n = nvue_lossy_tcs(q, lossy), rest = nvue_lossy_share(q);
+	/*
+	 * The traffic classes of the other switch-priorities share what the
+	 * classes' weights leave, as on Onyx (issue 34): evenly, the lower TCs
+	 * taking the odd units.
+	 */
+	for (int tc = 0, k = 0; tc < 8; tc++)
+		out[tc] = lossy[tc] ? (struct nvue_tc_sched){false, qg_even_share(rest, n, k++)}
+				    : (struct nvue_tc_sched){true, 0};
 	struct qg_ets l = class_ets(&q->lossless, true);
-	out[q->lossless.traffic_class] =
+	out[nvue_class_tc(q, false)] =
 	    (struct nvue_tc_sched){l.mode == QG_ETS_STRICT, l.mode == QG_ETS_WRR ? l.weight : 0};
 	if (q->cnp) {
 		struct qg_ets c = class_ets(&q->cnpc, false);
-		out[q->cnpc.traffic_class] = (struct nvue_tc_sched){
+		out[nvue_class_tc(q, true)] = (struct nvue_tc_sched){
 		    c.mode == QG_ETS_STRICT, c.mode == QG_ETS_WRR ? c.weight : 0};
 	}
 }
@@ -244,7 +275,7 @@ static void role_profiles(cJSON *qos, const struct qg_qos *q, const struct qg_sw
 		if (nvue_role_has_ecn(q, role)) {
 			cJSON *tcs = child(child(child(qos, "congestion-control"), name),
 					   "traffic-class");
-			ecn_class(childn(tcs, q->lossless.traffic_class), role->ecn_min_kb,
+			ecn_class(childn(tcs, nvue_class_tc(q, false)), role->ecn_min_kb,
 				  role->ecn_max_kb);
 		}
 		if (nvue_role_has_pfc(role))
@@ -311,15 +342,25 @@ static void owned_qos(cJSON *qos, const struct qg_qos *q)
 	}
 
 	/*
-	 * ECN on the lossless class only; every other class unset, back to
-	 * NVUE's default (the Quality of Service page, ECN: the default-global
-	 * profile's traffic class 0 at 150000..1500000 bytes), so a class an
-	 * earlier intent made lossless loses the marking it had.
+	 * ECN on the lossless class only, every other class unset, so a class
+	 * an earlier intent made lossless loses the marking it had. Without ecn
+	 * the whole default-global profile is unset: NVUE's default profile
+	 * marks traffic class 0 (150000..1500000 bytes, RED off; Quality of
+	 * Service page, "Congestion Control (ECN)": "The default profile
+	 * (default-global) enables ECN by default on egress queue 0"), and a
+	 * configured default-global profile replaces that default (the same
+	 * section: configuring traffic classes 4, 5, 7 leaves those three, the
+	 * Linux tab's egress_queue_list = [4,5,7]), so only an unset profile
+	 * ends where a factory switch is.
 	 */
-	cJSON *cc =
-	    child(child(child(qos, "congestion-control"), NVUE_PROFILE), "traffic-class");
+	cJSON *ccs = child(qos, "congestion-control");
+	if (!q->ecn) {
+		null(ccs, NVUE_PROFILE);
+		return;
+	}
+	cJSON *cc = child(child(ccs, NVUE_PROFILE), "traffic-class");
 	for (int tc = 0; tc < 8; tc++) {
-		if (q->ecn && tc == q->lossless.traffic_class) {
+		if (tc == nvue_class_tc(q, false)) {
 			ecn_class(childn(cc, tc), q->ecn_min_kb, q->ecn_max_kb);
 		} else {
 			char k[4];
@@ -377,6 +418,15 @@ cJSON *nvue_config_from_model(const struct qg_model *m, size_t i)
 		nvue_pfcwd_times(wd, &poll, &robustness);
 		num(pw, "polling-interval", poll);
 		num(pw, "robustness", robustness);
+	} else if (wd->state == QG_PFCWD_OFF) {
+		/*
+		 * Off, and owned: the switch's timers back to NVUE's defaults, 100
+		 * ms and 3 polls (Quality of Service page, PFC Watchdog: "The
+		 * default polling interval is 100 milliseconds. The default number
+		 * of polling intervals is 3."), by unsetting them, as a factory
+		 * switch has them.
+		 */
+		null(qos, "pfc-watchdog");
 	}
 	cJSON *ifs = child(root, "interface");
 	for (size_t k = 0; k < s->n_ports; k++) {

@@ -92,11 +92,31 @@ void nvue_pfcwd_times(const struct qg_pfc_watchdog *wd, int *poll, int *robustne
 /* The share `nv set qos roce mode lossless` gives the RoCE class (RoCE page: "WRR 50%"). */
 #define NVUE_ROCE_DEFAULT_SHARE 50
 
-/* The traffic class of the switch-priorities no class holds (TC 0 unless a class holds it). */
-int nvue_lossy_tc(const struct qg_qos *q);
-/* The traffic class qosgen maps switch-priority sp to (all eight are written). */
+/*
+ * The traffic class whose egress buffer NVUE's RoCE mode reserves for RoCE
+ * (`qos roce mode lossless`, which qosgen turns on): the RoCE page's pool
+ * tables (`nv show qos roce`, "RoCE pool config": roce-reserved-egress,
+ * traffic class 3, size inf) and its "Change RoCE Configuration", which
+ * moves the RoCE switch-priority from 3 to 2 and keeps it on traffic class 3
+ * (`nv set qos egress-queue-mapping default-global switch-priority 2
+ * traffic-class 3`, the old priority 3 to traffic class 0). A lossless class
+ * on another traffic class would egress through the lossy pool.
+ */
+#define NVUE_ROCE_TC 3
+/*
+ * A class's traffic class on NVUE (cnp: the CNP class's, else the lossless
+ * one's): the lossless class on NVUE_ROCE_TC whatever its priority (check()
+ * refuses another traffic_class given); the CNP class on its traffic_class,
+ * but where that is NVUE_ROCE_TC by default (CNP priority 3), on the one the
+ * lossless priority leaves (the two trade traffic classes).
+ */
+int nvue_class_tc(const struct qg_qos *q, bool cnp);
+/* The traffic class qosgen maps each switch-priority to (all eight are written; gen/derive.h). */
+void nvue_priority_tcs(const struct qg_qos *q, int out[8]);
 int nvue_priority_tc(const struct qg_qos *q, int sp);
-/* The lossy class's share: 100 minus the classes' DWRR weights (< 1: check() refuses). */
+/* The traffic classes the switch-priorities of no class map to (lossy[tc]); how many. */
+int nvue_lossy_tcs(const struct qg_qos *q, bool lossy[8]);
+/* What they share: 100 minus the classes' DWRR weights (less than one each: check() refuses). */
 int nvue_lossy_share(const struct qg_qos *q);
 
 /* One traffic class of the egress scheduler qosgen writes: strict, or DWRR with a share. */

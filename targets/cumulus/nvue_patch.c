@@ -427,6 +427,50 @@ static void own_role_state(cJSON *w, const cJSON *have)
 	}
 }
 
+/* Does patch p unset every key the switch's object h has, and set nothing? */
+static bool empties(const cJSON *p, const cJSON *h)
+{
+	if (!h->child)
+		return false;
+	for (const cJSON *k = h->child; k; k = k->next)
+		if (!cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(p, k->string)))
+			return false;
+	for (const cJSON *k = p->child; k; k = k->next)
+		if (!cJSON_IsNull(k))
+			return false;
+	return true;
+}
+
+/*
+ * An object of qos that the patch empties is unset whole, deepest first, so
+ * that no empty object stays where a factory switch has none: removing ECN
+ * unsets congestion-control's default-global profile, and where that was
+ * all congestion-control held, congestion-control goes too (issue 35: the
+ * state a factory switch with the same intent has). A merge patch's null
+ * leaves the parent, and NVUE's docs do not say whether an empty profile
+ * container is the same as none.
+ */
+static bool unset_emptied(cJSON *patch, const cJSON *have)
+{
+	bool ok = true;
+	for (cJSON *c = patch ? patch->child : NULL, *next; c; c = next) {
+		next = c->next;
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, c->string);
+		if (!cJSON_IsObject(c) || !cJSON_IsObject(h))
+			continue;
+		ok = unset_emptied(c, h) && ok;
+		if (empties(c, h)) {
+			cJSON *n = cJSON_CreateNull();
+			/* (The key is copied before c goes: c->string names it.) */
+			if (!n || !cJSON_ReplaceItemInObjectCaseSensitive(patch, c->string, n)) {
+				cJSON_Delete(n);
+				ok = false;
+			}
+		}
+	}
+	return ok;
+}
+
 cJSON *nvue_config_patch(const cJSON *want, const cJSON *have, bool *oom)
 {
 	*oom = false;
@@ -439,6 +483,9 @@ cJSON *nvue_config_patch(const cJSON *want, const cJSON *have, bool *oom)
 	own_role_state(w, have);
 	cJSON *patch = patch_of(w, have, oom);
 	cJSON_Delete(w);
+	if (!*oom)
+		*oom = !unset_emptied(cJSON_GetObjectItemCaseSensitive(patch, "qos"),
+				      cJSON_GetObjectItemCaseSensitive(have, "qos"));
 	if (*oom) {
 		cJSON_Delete(patch);
 		return NULL;

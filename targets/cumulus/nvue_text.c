@@ -323,9 +323,11 @@ void nvue_settings(const cJSON *tree, struct qg_settings *out)
 
 static void unset_comment(void *arg, const char *path, enum leaf kind, const char *value)
 {
-	(void)value;
 	if (kind == LEAF_UNSET)
 		qg_buf_printf(arg, "#   nv unset %s\n", path);
+	/* An object of nulls alone reads as a set patch: the same unsets (a profile's, say). */
+	if (kind == LEAF_MEMBERS_OUT)
+		qg_buf_printf(arg, "#   nv unset %s %s\n", path, value);
 }
 
 void nvue_emit_yaml(const cJSON *tree, struct qg_buf *out)

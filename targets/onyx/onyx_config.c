@@ -7,6 +7,7 @@
  */
 #include "onyx_config.h"
 
+#include "../../gen/derive.h"
 #include "../../gen/ports.h"
 
 #include <errno.h>
@@ -169,7 +170,7 @@ int onyx_ets_plan(const struct qg_qos *q, struct onyx_tc_cfg tc[8])
 	for (int t = 0, k = 0; t < 8; t++)
 		if (tc[t].ets == QG_ETS_UNSET) {
 			tc[t].ets = QG_ETS_WRR;
-			tc[t].weight = rest / n + (k++ < rest % n ? 1 : 0);
+			tc[t].weight = qg_even_share(rest, n, k++);
 		}
 	return 0;
 }

@@ -96,18 +96,8 @@ void sonic_dscp_tc(const struct qg_qos *q, int tc[64])
 
 void sonic_priority_tc(const struct qg_qos *q, int tc[8])
 {
-	bool used[8] = {false};
-	used[q->lossless.traffic_class] = true;
-	if (q->cnp)
-		used[q->cnpc.traffic_class] = true;
-	int spare = 0;
-	while (spare < 7 && used[spare])
-		spare++;
-	for (int p = 0; p < 8; p++)
-		tc[p] = used[p] ? spare : p;
-	tc[q->lossless.priority] = q->lossless.traffic_class;
-	if (q->cnp)
-		tc[q->cnpc.priority] = q->cnpc.traffic_class;
+	/* The one rule of every switch OS (gen/derive.h), the classes at their traffic_class. */
+	qg_priority_tcs(q, q->lossless.traffic_class, q->cnp ? q->cnpc.traffic_class : -1, tc);
 }
 
 /* ---- building the tree ---- */

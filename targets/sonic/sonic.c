@@ -349,8 +349,9 @@ static void sonic_explain_owned(const struct qg_model *m, struct qg_explain_rows
 		qg_explain_row(
 		    x, "sonic.dscp.unlisted", v,
 		    "DSCPs the intent does not list but derived.dscp_map puts at a "
-		    "class's priority (DSCP/8) go to the lowest TC no class holds, a lossy "
-		    "one: SONiC programs the whole DSCP_TO_TC_MAP (qos_config.j2 writes all "
+		    "class's priority (DSCP/8) go to the TC of the lowest priority no class "
+		    "holds (derived.dscp_lossy_priority), a lossy one: SONiC programs the whole "
+		    "DSCP_TO_TC_MAP (qos_config.j2 writes all "
 		    "64; qosorch.cpp's DscpToTcMapHandler sets every entry), so only the "
 		    "intent's DSCPs are lossless");
 	}
@@ -369,7 +370,8 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 		       "config_db classifies DSCP straight to a traffic class: each DSCP goes to "
 		       "the TC of its switch-priority (derived.dscp_map); the classes' priorities "
 		       "to their traffic_class, every other priority p to TC p, or, where a "
-		       "class holds TC p, to the lowest TC no class holds; queue = TC");
+		       "class holds TC p, to the lowest TC neither a class nor another priority "
+		       "holds (derived.priority_tc, the rule of every OS); queue = TC");
 	snprintf(v, sizeof(v), "%d", q->lossless.priority);
 	snprintf(reason, sizeof(reason),
 		 "the lossless priority group is numbered as the lossless priority (SONiC's "

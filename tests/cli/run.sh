@@ -28,15 +28,24 @@ acknowledge:
   - {warning: headroom-unproven, because: "the guide gives no cable length"}
 YAML
 
-# The RDG's own switch, as its show running-config prints it: only the MTU differs.
+# The RDG's own switch, as its show running-config prints it: only the MTU
+# differs, and the ETS of the classes the RDG leaves at Onyx's default: the
+# intent gives the lossless class no ets, which is NVIDIA's RoCE default on
+# every switch OS (issue 34), WRR 50, the other classes sharing the rest.
 sed -n '/^## Running database/,/^cli default prefix-modes enable/p' \
 	"$fixtures/onyx/rdg_vsphere_running_config.txt" >"$tmp/seed.rc"
 [ -s "$tmp/seed.rc" ]
 check seed-extracted $? "no running-config found in $fixtures/onyx/rdg_vsphere_running_config.txt"
 "$Q" diff "$rdg_ack" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" --exit-code >"$tmp/out" 2>"$tmp/err"
 st=$?
-[ $st -eq 1 ] && [ "$(cat "$tmp/out")" = "interface ethernet 1/1-1/32 mtu 9216 force" ] && [ ! -s "$tmp/err" ]
-check diff-seed-needs-mtu-only $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
+{
+	echo "interface ethernet 1/1-1/32 mtu 9216 force"
+	for tw in 0:9 1:9 2:8 3:50 4:8 5:8 7:8; do
+		echo "interface ethernet 1/1-1/32 traffic-class ${tw%:*} dcb ets wrr ${tw#*:}"
+	done
+} >"$tmp/seed.want"
+[ $st -eq 1 ] && cmp -s "$tmp/out" "$tmp/seed.want" && [ ! -s "$tmp/err" ]
+check diff-seed-needs-mtu-and-ets-only $? "exit $st: $(diff "$tmp/seed.want" "$tmp/out"; cat "$tmp/err")"
 
 "$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" >/dev/null 2>&1
 check diff-without-exit-code-is-0 $? "exit $?"
@@ -48,10 +57,11 @@ st=$?
 [ $st -eq 0 ] && [ ! -s "$tmp/out2" ]
 check diff-converged-prints-nothing $? "exit $st: $(cat "$tmp/out2")"
 
-# A switch with none of it (a real running-config from another fabric): all seven
-# lines, and a warning that its hostname is another switch's.
+# A switch with none of it (a real running-config from another fabric): all
+# fourteen lines (the seven of the RDG and the seven ETS weights above), and
+# a warning that its hostname is another switch's.
 "$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$fixtures/onyx/onyx_config_config.cfg" >"$tmp/out3" 2>"$tmp/err3"
-[ "$(wc -l <"$tmp/out3")" -eq 7 ] && grep -qxF "interface ethernet 1/1-1/32 qos trust L3" "$tmp/out3" &&
+[ "$(wc -l <"$tmp/out3")" -eq 14 ] && grep -qxF "interface ethernet 1/1-1/32 qos trust L3" "$tmp/out3" &&
 	grep -q "warning: the read-back's hostname is 'ufm-switch16', not switch 'swx-mld-1-2'" "$tmp/err3"
 check diff-empty-switch-gets-everything $? "$(cat "$tmp/out3" "$tmp/err3")"
 
@@ -283,9 +293,9 @@ st=$?
 import json, sys
 d = json.load(open(sys.argv[1]))
 dev = d["devices"][0]
-assert dev["status"] == "would change" and dev["lines"] == ["interface ethernet 1/1-1/32 mtu 9216 force"], dev
+assert dev["status"] == "would change" and dev["lines"] == open(sys.argv[2]).read().splitlines(), dev
 assert d["summary"] == {"devices": 1, "failed": 0, "statuses": {"would change": 1}}, d["summary"]
-' "$tmp/j.out" >"$tmp/j.why" 2>&1 && [ $st -eq 1 ]
+' "$tmp/j.out" "$tmp/seed.want" >"$tmp/j.why" 2>&1 && [ $st -eq 1 ]
 check json-diff-saved-lines $? "exit $st: $(cat "$tmp/j.why")"
 "$Q" push "$tmp/j.yaml" --all --timeout 2 --json 2>/dev/null | /usr/bin/python3 -c '
 import json, sys

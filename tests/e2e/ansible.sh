@@ -54,6 +54,21 @@ cat >"$dir/playbook.yml" <<'PLAY'
         interfaces: [Eth1/1, Eth1/2, Eth1/3, Eth1/4]
         tc: 6
         dcb: {mode: strict}
+    # The intent below gives the lossless class no ets: NVIDIA's RoCE
+    # default, WRR 50, with the other six classes sharing the other 50
+    # (issue 34; Onyx weighs WRR classes against each other).
+    - mellanox.onyx.onyx_traffic_class:
+        interfaces: [Eth1/1, Eth1/2, Eth1/3, Eth1/4]
+        tc: "{{ item.tc }}"
+        dcb: {mode: wrr, weight: "{{ item.weight }}"}
+      loop:
+        - {tc: 0, weight: 9}
+        - {tc: 1, weight: 9}
+        - {tc: 2, weight: 8}
+        - {tc: 3, weight: 50}
+        - {tc: 4, weight: 8}
+        - {tc: 5, weight: 8}
+        - {tc: 7, weight: 8}
     - mellanox.onyx.onyx_config:
         lines: [interface ethernet 1/1-1/4 mtu 9216 force]
     - mellanox.onyx.onyx_facts:

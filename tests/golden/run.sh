@@ -88,20 +88,25 @@ for case in "$here"/errors/*/; do
 	ok
 done
 # A lossless priority move on NVUE (issue 23): `build --check` of the moved
-# intent against the earlier output shows what goes back to NVUE's default,
-# not only what is added: switch-priority 3 to traffic class 0, traffic class
-# 3's ECN unset and its share gone, PFC off 3.
+# intent against the earlier output shows what moves and what goes back: the
+# new priority on traffic class 3, whose egress buffer NVUE's RoCE mode
+# reserves (RoCE page, "Change RoCE Configuration"), the old one on the
+# traffic class the new one leaves (a queue of its own, issue 34), traffic
+# class 3's share 70 and the six lossy classes' 5, PFC off 3; traffic class
+# 3's ECN unchanged.
 mv_check=$("$Q" build "$here/cumulus-priority-move/intent.yaml" --check -o "$here/cumulus-fabric/expected" 2>/dev/null)
 missing=""
-for line in '+nv set qos egress-queue-mapping default-global switch-priority 3 traffic-class 0' \
-	'+nv unset qos congestion-control default-global traffic-class 3' \
-	'+nv unset qos egress-scheduler default-global traffic-class 3 bw-percent' \
-	'+nv set qos egress-scheduler default-global traffic-class 3 mode strict' \
+for line in '+nv set qos egress-queue-mapping default-global switch-priority 4 traffic-class 3' \
+	'+nv set qos egress-queue-mapping default-global switch-priority 3 traffic-class 4' \
+	'+nv set qos egress-scheduler default-global traffic-class 3 bw-percent 70' \
+	'+nv set qos egress-scheduler default-global traffic-class 4 bw-percent 5' \
 	'-nv set qos pfc default-global switch-priority 3' \
-	'+nv set qos egress-scheduler default-global traffic-class 0 bw-percent 30' \
-	'+          "3": null,'; do
+	'+nv set qos egress-scheduler default-global traffic-class 0 bw-percent 5'; do
 	printf '%s\n' "$mv_check" | grep -qxF -- "$line" || missing="$missing [$line]"
 done
+if printf '%s\n' "$mv_check" | grep -q '^[-+]nv .*congestion-control'; then
+	missing="$missing [no congestion-control change]"
+fi
 if [ -z "$missing" ]; then ok; else bad cumulus-priority-move-check "build --check lacks$missing"; fi
 # A one-value policy change shows only the files whose device settings changed:
 # an ECN threshold is the switches' (and plan.json's); every host script and the

@@ -464,12 +464,19 @@ if [ -f "$seed" ]; then
 	grep -E '^(traffic pool|interface ethernet)' "$seed" >"$tmp/seed.lines"
 	# Besides the reference's lines and the MTU, qosgen writes only the owned
 	# defaults of the other traffic classes (issue 23: 'no' forms, so that a
-	# class an earlier intent used goes back to Onyx's default): 7 + 7 lines.
-	noform=' no traffic-class [0-7] (congestion-control|dcb ets)$'
-	grep -v -e '^#' -e '^$' -e ' mtu ' "$tmp/rdg/onyx/swx-mld-1-2.cli" | grep -Ev "$noform" >"$tmp/gen.lines"
+	# class an earlier intent used goes back to Onyx's default): 7 lines of
+	# congestion control; and, the intent giving the lossless class no ets
+	# (issue 34: NVIDIA's RoCE default on every switch OS, WRR 50), the seven
+	# WRR classes' weights, the lossless class's 50 and the other six's 50.
+	noform=' no traffic-class [0-7] congestion-control$'
+	wrr=' traffic-class [0-7] dcb ets wrr [0-9]+$'
+	grep -v -e '^#' -e '^$' -e ' mtu ' "$tmp/rdg/onyx/swx-mld-1-2.cli" | grep -Ev "$noform|$wrr" >"$tmp/gen.lines"
 	cmp -s "$tmp/seed.lines" "$tmp/gen.lines" && [ "$(wc -l <"$tmp/seed.lines")" -eq 6 ] &&
 		grep -qxF 'interface ethernet 1/1-1/32 mtu 9216 force' "$tmp/rdg/onyx/swx-mld-1-2.cli" &&
-		[ "$(grep -Ec "$noform" "$tmp/rdg/onyx/swx-mld-1-2.cli")" -eq 14 ]
+		[ "$(grep -Ec "$noform" "$tmp/rdg/onyx/swx-mld-1-2.cli")" -eq 7 ] &&
+		[ "$(grep -Ec "$wrr" "$tmp/rdg/onyx/swx-mld-1-2.cli")" -eq 7 ] &&
+		grep -qxF 'interface ethernet 1/1-1/32 traffic-class 3 dcb ets wrr 50' "$tmp/rdg/onyx/swx-mld-1-2.cli" &&
+		[ "$(grep -E "$wrr" "$tmp/rdg/onyx/swx-mld-1-2.cli" | awk '{ s += $NF } END { print s }')" -eq 100 ]
 	check onyx-seed-six-lines-plus-mtu-and-owned-defaults $? "$(diff "$tmp/seed.lines" "$tmp/gen.lines")"
 else
 	check onyx-seed 1 "seed not found at $seed"

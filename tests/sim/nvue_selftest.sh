@@ -372,6 +372,8 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
     expect "GET ?rev=<id> reads the pending change" 200 '/memory-percent == 50'
     req GET "/qos/traffic-pool?rev=applied"
     expect "not applied yet: applied has only the default pool" 200 '/roce-lossless absent | /default-lossy/memory-percent == 100'
+    req GET "/qos/roce/pool-map"
+    expect "factory switch: RoCE mode off reserves nothing" 200 '/roce-reserved-egress absent | /roce-reserved-ingress absent'
 
     apply_rev "$R1"
     expect "apply without auto-prompt: accepted" 200 '/state == "apply"'
@@ -408,6 +410,25 @@ if start_sim --config "$FIRST" --ports swp1-32,swp33s0-3 --prompt first --apply-
     expect "save copies applied to startup" 200 '/roce-lossless/memory-percent == 50'
     req GET /revision
     expect "GET /revision lists the revision and startup" 200 "/$R1/state == \"applied\" | /startup/state == \"inactive\""
+
+    # RoCE mode's reservation (RoCE page, nv show qos roce, "RoCE pool config"):
+    # traffic class 3's egress buffer and the RoCE priority's ingress, which
+    # stay with traffic class 3 when the priority moves as the page's "Change
+    # RoCE Configuration" moves it (2 to traffic class 3, 3 to 0).
+    req GET "/qos/roce/pool-map"
+    expect "pool-map: RoCE mode reserves traffic class 3 and priority 3" 200 \
+        '/roce-reserved-egress/traffic-class/3 exists | /roce-reserved-ingress/switch-priority/3 exists | /lossy-default-ingress/switch-priority/3 absent | /lossy-default-egress/traffic-class/3 absent | /lossy-default-egress/traffic-class/6 exists'
+    req GET "/qos/roce/pool-map?rev=applied"
+    expect "pool-map is operational only" 404
+    new_rev; RM=$REV
+    req PATCH "/qos?rev=$(enc "$RM")" '{"traffic-pool": {"roce-lossless": {"switch-priority": {"3": null, "2": {}}}},
+      "pfc": {"default-global": {"switch-priority": {"3": null, "2": {}}}},
+      "egress-queue-mapping": {"default-global": {"switch-priority": {"2": {"traffic-class": 3}, "3": {"traffic-class": 0}}}}}'
+    apply_rev "$RM" ays
+    rev_state "$RM" applied
+    req GET "/qos/roce/pool-map"
+    expect "RoCE priority moved to 2: traffic class 3 still the reserved egress" 200 \
+        '/roce-reserved-ingress/switch-priority/2 exists | /roce-reserved-ingress/switch-priority/3 absent | /roce-reserved-egress/traffic-class/3 exists | /lossy-default-egress/traffic-class/2 absent'
 
     # schema refusals: 400 at PATCH time, problem body
     new_rev; R2=$REV
@@ -593,8 +614,11 @@ for v in 5.9.1 5.15.0; do
     apply_rev "$R"
     rev_state "$R" applied
     req GET "/qos/roce?rev=operational"
+    # enabled-tc: the configured default-global ECN profile's classes, which replace
+    # the default's traffic class 0 (3d below; the RoCE page's "0,3" is RoCE mode
+    # alone, with no default-global profile configured).
     expect "$v: nv show qos roce: mode, PFC and ECN running" 200 \
-        '/mode == "lossless" | /pfc/pfc-priority == "3" | /pfc/rx-enabled == "enabled" | /congestion-control/enabled-tc == "0,3"'
+        '/mode == "lossless" | /pfc/pfc-priority == "3" | /pfc/rx-enabled == "enabled" | /congestion-control/enabled-tc == "3"'
     req GET "/interface/swp2/qos/roce/status"
     expect "$v: a port's RoCE status (no rev: operational)" 200 \
         '/pfc/pfc-priority == "3" | /pfc/tx-enabled == "yes" | /mode == "lossless"'
@@ -624,6 +648,48 @@ for v in 4.4.0 5.15.x 5; do
         ok "--version $v: refused, a Cumulus Linux 5.x release asked for"
     fi
 done
+
+# --- 3d. NVUE's factory defaults: ECN on traffic class 0, the watchdog's timers ------
+# The QoS page (CumulusNetworks/docs cumulus-linux-514 Quality of Service _index.md @
+# 0d142afe6080): "Congestion Control (ECN)", "The default profile (default-global)
+# enables ECN by default on egress queue 0" at 150000/1500000 bytes, RED off, and a
+# configured default-global profile replacing it (traffic classes 4,5,7 shown alone);
+# "PFC Watchdog", "The default polling interval is 100 milliseconds. The default
+# number of polling intervals is 3." What a client must restore to end as a factory
+# switch (issue 35), as the filled read-back shows it (tests/sim/NVUE.md).
+if start_sim --ports swp1-8 --prompt never --apply-delay 0.1; then
+    req GET "/qos/congestion-control/default-global/traffic-class?rev=applied"
+    expect "factory: ECN on traffic class 0, 150000..1500000 bytes, RED off" 200 \
+        '/0/ecn == "enable" | /0/min-threshold == 150000 | /0/max-threshold == 1500000 | /0/red == "disable" | /3 absent'
+    req GET "/qos/pfc-watchdog?rev=applied"
+    expect "factory: the watchdog polls every 100 ms, 3 polls" 200 '/polling-interval == 100 | /robustness == 3'
+    req GET "/qos?rev=applied&filled=false"
+    expect "factory: none of it configured" 404
+    new_rev; R=$REV
+    req PATCH "/qos?rev=$(enc "$R")" '{"congestion-control": {"default-global": {"traffic-class": {"3": {"ecn": "enable",
+        "red": "disable", "min-threshold": 150000, "max-threshold": 1500000, "probability": 100}}}},
+      "pfc-watchdog": {"polling-interval": 200, "robustness": 3}}'
+    apply_rev "$R"
+    rev_state "$R" applied
+    req GET "/qos/congestion-control/default-global/traffic-class?rev=applied"
+    expect "default-global configured: its traffic class 3 replaces the default's 0" 200 '/3/ecn == "enable" | /0 absent'
+    req GET "/qos/pfc-watchdog?rev=applied"
+    expect "the watchdog's timers configured" 200 '/polling-interval == 200 | /robustness == 3'
+    new_rev; R=$REV
+    req PATCH "/qos/congestion-control/default-global/traffic-class?rev=$(enc "$R")" '{"3": null}'
+    apply_rev "$R"
+    rev_state "$R" applied
+    req GET "/qos/congestion-control/default-global?rev=applied"
+    expect "every class unset, the profile still configured: nothing marked" 200 '/traffic-class/0 absent'
+    new_rev; R=$REV
+    req PATCH "/qos?rev=$(enc "$R")" '{"congestion-control": null, "pfc-watchdog": null}'
+    apply_rev "$R"
+    rev_state "$R" applied
+    req GET "/qos/congestion-control/default-global/traffic-class/0?rev=applied"
+    expect "the profile unset: the default's traffic class 0 marked again" 200 '/ecn == "enable" | /min-threshold == 150000'
+    req GET "/qos/pfc-watchdog?rev=applied"
+    expect "the timers unset: NVUE's 100 ms x 3 again" 200 '/polling-interval == 100 | /robustness == 3'
+fi
 
 # --- 4. fault injection -------------------------------------------------------------
 if start_sim --prompt never --apply-delay 0.2 \

@@ -280,6 +280,10 @@ QOS_DEFAULTS = {
     "roce": {"enable": "off"},
     "traffic-pool": {"default-lossy": {"memory-percent": 100,
                                        "switch-priority": {str(i): {} for i in range(8)}}},
+    # Not in the 5.5.1 read-back (the watchdog came with 5.6): the QoS page's PFC
+    # Watchdog, "The default polling interval is 100 milliseconds. The default
+    # number of polling intervals is 3."
+    "pfc-watchdog": {"polling-interval": 100, "robustness": 3},
 }
 # Defaults of the OpenAPI schema (CL 5.3 schema-qos-ecn-qos-ecn-config) used by
 # the min < max check when a traffic class sets only one threshold.
@@ -554,7 +558,19 @@ def normalize(spec, value, path):
 # ---------------------------------------------------------------------------
 
 def filled_qos(config):
-    return deep_merge(QOS_DEFAULTS, config.get("qos") or {})
+    qos = config.get("qos") or {}
+    filled = deep_merge(QOS_DEFAULTS, qos)
+    # A configured default-global ECN profile replaces the default one, whose
+    # traffic class 0 is then no longer marked: the QoS page's "Congestion
+    # Control (ECN)" sets traffic classes 4,5,7 and shows those three alone,
+    # its Linux tab the same as default_ecn_red_conf.egress_queue_list =
+    # [4,5,7] in place of the default [0]. Configured but empty (every class
+    # unset), it marks nothing: the docs do not say; this is the stricter
+    # reading for a client, which must unset the profile to get the default back.
+    cc = qos.get("congestion-control")
+    if isinstance(cc, dict) and isinstance(cc.get("default-global"), dict):
+        filled["congestion-control"]["default-global"] = copy.deepcopy(cc["default-global"])
+    return filled
 
 
 def semantic_issues(config, ports, refuse):
@@ -619,6 +635,46 @@ def semantic_issues(config, ports, refuse):
 
     issues.extend(refused_values(config, refuse))
     return issues
+
+
+# ---------------------------------------------------------------------------
+# RoCE mode's buffer reservation, the operational `nv show qos roce pool-map`
+# ---------------------------------------------------------------------------
+
+# RoCE page (cumulus-linux-515 RDMA-over-Converged-Ethernet-RoCE.md), every
+# "RoCE pool config" table of `nv show qos roce` in a lossless mode and the
+# NVUE reference's `nv show qos roce pool-map` example: roce-reserved-egress
+# holds traffic class 3, whatever else is configured; its "Change RoCE
+# Configuration" moves the RoCE switch-priority from 3 to 2 by mapping 2 to
+# traffic class 3 (and 3 to 0), so the reserved egress buffer stays with
+# traffic class 3, not with a priority. roce-reserved-ingress holds the RoCE
+# switch-priorities (3 in every example: "Switch priority 3 allocated to RoCE
+# lossless traffic pool", "Default RoCE Configuration"; here the
+# roce-lossless traffic pool's, 3 where none is configured). The lossy modes
+# reserve nothing (the lossy-multi-tc example has lossy-default pools only).
+ROCE_RESERVED_TC = 3
+ROCE_LOSSLESS_MODES = ("lossless", "lossless-single-ipool")
+
+
+def roce_pool_map(config, version):
+    """The pools' members as NVUE sets ({"3": {}}); {} when RoCE mode reserves nothing."""
+    qos = filled_qos(config)
+    roce = qos.get("roce") or {}
+    if not roce_running(qos, version) or roce.get("mode", "lossless") not in ROCE_LOSSLESS_MODES:
+        return {}
+    pool = (qos.get("traffic-pool") or {}).get("roce-lossless") or {}
+    roce_sp = {int(p) for p in (pool.get("switch-priority") or {"3": {}})}
+    eqm = ((qos.get("egress-queue-mapping") or {}).get("default-global") or {}).get(
+        "switch-priority") or {}
+    tcs = {int((eqm.get(str(p)) or {}).get("traffic-class", p)) for p in range(8)}
+    def members(ids):
+        return {str(i): {} for i in sorted(ids)}
+    return {
+        "lossy-default-ingress": {"switch-priority": members(set(range(8)) - roce_sp)},
+        "roce-reserved-ingress": {"switch-priority": members(roce_sp)},
+        "lossy-default-egress": {"traffic-class": members(tcs - {ROCE_RESERVED_TC})},
+        "roce-reserved-egress": {"traffic-class": members({ROCE_RESERVED_TC})},
+    }
 
 
 def refused_values(config, refuse):
@@ -1036,6 +1092,11 @@ class Handler(BaseHTTPRequestHandler):
             if name in query:
                 raise ApiError(400, f"Query parameter '{name}' is not modelled by the simulator")
         rev = query.get("rev")
+        if method == "GET" and path == ["qos", "roce", "pool-map"]:
+            # Operational only, as `nv show` is: RoCE mode's reservation (roce_pool_map).
+            if rev not in (None, "operational"):
+                raise ApiError(404, f"{API_BASE}/qos/roce/pool-map has no configuration (rev={rev})")
+            return 200, roce_pool_map(sim.applied, sim.opts.version), False
         if method == "GET":
             spec_at(path)
             if rev not in (None, "applied", "startup", "operational", "pending", "empty"):

@@ -116,6 +116,16 @@ static char *patch_text(const struct qg_model *m, const char *readback)
 	return qg_buf_steal(&b, &len);
 }
 
+/* The commands that bring a switch holding the tree before (as the API's JSON) to m. */
+static char *patch_over(const struct qg_model *m, const cJSON *before)
+{
+	struct qg_buf json = {0};
+	nvue_emit_json(before, &json);
+	char *t = patch_text(m, json.data);
+	qg_buf_free(&json);
+	return t;
+}
+
 /*
  * NVUE's range keys are expanded; owned sets end exact; other pools keep
  * their memory and priorities, default-lossy gets the rest.
@@ -349,9 +359,12 @@ static void test_pfcwd_times(void **state)
 
 /*
  * The owned state after a lossless priority move 3 -> 4 with weight 70, from
- * the read-back of the priority-3 build: switch-priority 3 back to traffic
- * class 0 (NVIDIA's procedure), traffic class 3's ECN unset, its share gone,
- * PFC and the pool on 4 only, and the shares adding up to exactly 100.
+ * the read-back of the priority-3 build: the lossless class stays on traffic
+ * class 3, whose egress buffer NVUE's RoCE mode reserves (RoCE page, "Change
+ * RoCE Configuration": the new priority to traffic class 3), so its ECN
+ * stays; switch-priority 3 takes the traffic class 4 leaves (a queue of its
+ * own, the rule of every OS, issue 34); PFC and the pool on 4 only, and the
+ * shares adding up to exactly 100.
  */
 static void test_priority_move(void **state)
 {
@@ -363,17 +376,18 @@ static void test_priority_move(void **state)
 		"weight: 70}}\n  cnp: {priority: 6, dscp: 48, ets: strict}\n" CUMULUS_SWITCH,
 		&b);
 	cJSON *before = nvue_config_from_model(&a, 0);
-	struct qg_buf json = {0};
-	nvue_emit_json(before, &json);
-	char *t = patch_text(&b, json.data);
+	char *t = patch_over(&b, before);
+	assert_non_null(strstr(t,
+			       "nv set qos egress-queue-mapping default-global switch-priority 4 "
+			       "traffic-class 3\n"));
+	assert_non_null(strstr(t,
+			       "nv set qos egress-queue-mapping default-global switch-priority 3 "
+			       "traffic-class 4\n"));
+	assert_null(strstr(t, "congestion-control"));
+	assert_non_null(strstr(
+	    t, "nv set qos egress-scheduler default-global traffic-class 3 bw-percent 70\n"));
 	assert_non_null(
-	    strstr(t, "nv set qos egress-queue-mapping default-global switch-priority 3 "
-		      "traffic-class 0\n"));
-	assert_non_null(strstr(t, "nv unset qos congestion-control default-global traffic-class 3\n"));
-	assert_non_null(
-	    strstr(t, "nv unset qos egress-scheduler default-global traffic-class 3 bw-percent\n"));
-	assert_non_null(
-	    strstr(t, "nv set qos egress-scheduler default-global traffic-class 3 mode strict\n"));
+	    strstr(t, "nv set qos egress-scheduler default-global traffic-class 4 bw-percent 5\n"));
 	assert_non_null(strstr(t, "nv unset qos pfc default-global switch-priority 3\n"));
 	/*
 	 * The exact map: 34 stays on 4 and the rest of its block leaves it for
@@ -391,31 +405,132 @@ static void test_priority_move(void **state)
 	for (int tc = 0; tc < 8; tc++)
 		total += sched[tc].strict ? 0 : sched[tc].share;
 	assert_int_equal(total, 100);
-	assert_int_equal(sched[4].share, 70);
-	assert_int_equal(sched[0].share, 30);
-	assert_true(sched[3].strict);
+	assert_int_equal(sched[3].share, 70);
+	for (int tc = 0; tc < 8; tc++)
+		if (tc != 3 && tc != 6)
+			assert_int_equal(sched[tc].share, 5); /* 30 among six */
+	assert_true(sched[6].strict);
 	free(t);
-	qg_buf_free(&json);
 	cJSON_Delete(before);
 	qg_model_free(&a);
 	qg_model_free(&b);
 }
 
-/* A lossless class on traffic class 0: the other priorities go to the lowest free one. */
+/*
+ * The lossless priority 2 on traffic class 3 (NVUE's RoCE reservation), CNPs
+ * given traffic class 1: every other priority p on TC p (issue 34), but 1
+ * and 3, whose TCs the classes hold, on the ones the classes' priorities
+ * leave (2, 6), each a queue of its own; the six lossy TCs share the 50 the
+ * lossless class's default leaves: 9 9 8 8 8 8 in TC order.
+ */
 static void test_lossy_tc(void **state)
 {
 	(void)state;
 	struct qg_model m;
-	load_ok("version: 1\nfabric: f\nqos:\n  lossless: {priority: 2, traffic_class: 0, dscp: "
-		"[16], pool: {name: roce, memory_percent: 50}}\n  cnp: {priority: 6, dscp: 48, "
-		"traffic_class: 1}\n" CUMULUS_SWITCH,
+	load_ok("version: 1\nfabric: f\nqos:\n  lossless: {priority: 2, dscp: [16], pool: {name: "
+		"roce, memory_percent: 50}}\n  cnp: {priority: 6, dscp: 48, traffic_class: "
+		"1}\n" CUMULUS_SWITCH,
 		&m);
-	assert_int_equal(nvue_lossy_tc(&m.qos), 2);
-	assert_int_equal(nvue_priority_tc(&m.qos, 2), 0);
-	assert_int_equal(nvue_priority_tc(&m.qos, 6), 1);
-	assert_int_equal(nvue_priority_tc(&m.qos, 0), 2);
-	assert_int_equal(nvue_lossy_share(&m.qos), 50); /* lossless dwrr 50 (RoCE default), CNP strict */
+	static const int want[8] = {0, 2, 3, 6, 4, 5, 1, 7};
+	for (int p = 0; p < 8; p++)
+		assert_int_equal(nvue_priority_tc(&m.qos, p), want[p]);
+	bool lossy[8];
+	assert_int_equal(nvue_lossy_tcs(&m.qos, lossy), 6);
+	assert_int_equal(nvue_lossy_share(&m.qos),
+			 50); /* lossless dwrr 50 (the default), CNP strict */
+	struct nvue_tc_sched sched[8];
+	nvue_scheduler(&m.qos, sched);
+	static const int share[8] = {9, 0, 9, 50, 8, 8, 8, 8};
+	for (int tc = 0; tc < 8; tc++)
+		assert_int_equal(sched[tc].strict ? 0 : sched[tc].share, share[tc]);
+	assert_true(sched[1].strict && !lossy[1] && !lossy[3]);
 	qg_model_free(&m);
+}
+
+/*
+ * NVUE's RoCE reservation (traffic class 3): a lossless class given another
+ * traffic class is refused at the key, as are CNPs given 3; CNPs on priority
+ * 3 without one take the traffic class the lossless priority leaves.
+ */
+static void test_roce_reserved_tc(void **state)
+{
+	(void)state;
+	const char *head = "version: 1\nfabric: f\nqos:\n  lossless: {priority: 4, dscp: [34], "
+			   "pool: {name: roce, memory_percent: 50}";
+	char text[1024];
+	struct qg_model m;
+	struct qg_diags d;
+	snprintf(text, sizeof(text), "%s, traffic_class: 4}\n%s", head, CUMULUS_SWITCH);
+	load_ok(text, &m);
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
+	assert_true(diag_has(&d, "qos.lossless.traffic_class 4: refused by cumulus: NVUE's RoCE "
+				 "mode (qos roce mode lossless) reserves the egress buffer of "
+				 "traffic class 3"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	snprintf(text, sizeof(text), "%s}\n  cnp: {priority: 6, dscp: 48, traffic_class: 3}\n%s",
+		 head, CUMULUS_SWITCH);
+	load_ok(text, &m);
+	qg_diags_init(&d, "t.yaml");
+	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
+	assert_true(diag_has(&d, "qos.cnp.traffic_class 3: refused by cumulus"));
+	qg_diags_free(&d);
+	qg_model_free(&m);
+	snprintf(text, sizeof(text), "%s}\n  cnp: {priority: 3, dscp: 48}\n%s", head,
+		 CUMULUS_SWITCH);
+	load_ok(text, &m);
+	assert_int_equal(nvue_class_tc(&m.qos, false), 3);
+	assert_int_equal(nvue_class_tc(&m.qos, true), 4);
+	assert_int_equal(nvue_priority_tc(&m.qos, 4), 3);
+	assert_int_equal(nvue_priority_tc(&m.qos, 3), 4);
+	qg_model_free(&m);
+}
+
+/*
+ * Issue 35: from intent A (ECN, the watchdog on with its timers) to B (no
+ * ECN, the watchdog off) the switch ends as a factory switch with B: the
+ * whole default-global congestion-control profile unset (NVUE's default,
+ * ECN on traffic class 0, comes back), congestion-control itself where it
+ * held nothing else, and the watchdog's timers unset (NVUE's 100 ms x 3);
+ * another tool's profile there stays, and so does congestion-control.
+ */
+static void test_ecn_and_watchdog_removed(void **state)
+{
+	(void)state;
+	struct qg_model a, b;
+	load_ok(
+	    "version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: "
+	    "roce, memory_percent: 50}, ecn: {min_kb: 150, max_kb: 1500}}\n  cnp: {priority: 6, "
+	    "dscp: 48}\n  pfc_watchdog: {detection_ms: 600}\n" CUMULUS_SWITCH,
+	    &a);
+	load_ok("version: 1\nfabric: f\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: "
+		"roce, memory_percent: 50}}\n  pfc_watchdog: false\n" CUMULUS_SWITCH,
+		&b);
+	cJSON *before = nvue_config_from_model(&a, 0);
+	char *t = patch_over(&b, before);
+	assert_non_null(strstr(t, "nv unset qos congestion-control\n"));
+	assert_null(strstr(t, "congestion-control default-global"));
+	assert_non_null(strstr(t, "nv unset qos pfc-watchdog\n"));
+	free(t);
+	/* On a factory switch B sends neither: there is nothing to unset. */
+	t = patch_text(&b, "{\"system\": {\"hostname\": \"leaf1\"}}");
+	assert_null(strstr(t, "congestion-control"));
+	assert_null(strstr(t, "nv unset qos pfc-watchdog"));
+	free(t);
+	/* Another profile in congestion-control: only default-global goes. */
+	cJSON *cc = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(before, "qos"), "congestion-control");
+	cJSON *theirs =
+	    cJSON_AddObjectToObject(cJSON_AddObjectToObject(cc, "red-lossy"), "traffic-class");
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(theirs, "1"), "red", "enable");
+	t = patch_over(&b, before);
+	assert_non_null(strstr(t, "nv unset qos congestion-control default-global\n"));
+	assert_null(strstr(t, "red-lossy"));
+	free(t);
+	cJSON_Delete(before);
+	qg_model_free(&a);
+	qg_model_free(&b);
 }
 
 static void test_explain_rows(void **state)
@@ -427,11 +542,14 @@ static void test_explain_rows(void **state)
 	char *s = cJSON_PrintUnformatted(x);
 	assert_non_null(strstr(s, "\"key\":\"cumulus.pool\",\"value\":\"roce-lossless\""));
 	assert_non_null(strstr(s, "\"value\":\"150000..1500000 bytes\""));
-	/* The reference policy differs from `nv set qos roce` only in its ETS: none given. */
-	assert_non_null(strstr(s, "alone sets: nothing"));
+	/*
+	 * The reference policy differs from `nv set qos roce` only where the
+	 * rule of every OS puts the other switch-priorities (issue 34).
+	 */
+	assert_non_null(strstr(s, "alone sets: the other switch-priorities' traffic classes\""));
 	/* The final owned state in NVUE's terms. */
-	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.sp_tc\",\"value\":\"0->0 1->0 2->0 3->3 "
-				  "4->0 5->0 6->6 7->0\""));
+	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.sp_tc\",\"value\":\"0->0 1->1 2->2 3->3 "
+				  "4->4 5->5 6->6 7->7\""));
 	assert_non_null(strstr(s, "\"key\":\"cumulus.owned.ecn\",\"value\":\"0:unset 1:unset "
 				  "2:unset 3:ecn 4:unset 5:unset 6:unset 7:unset\""));
 	assert_non_null(strstr(s, "(dwrr total 100%)"));
@@ -457,6 +575,8 @@ int main(void)
 	    cmocka_unit_test(test_pfcwd_times),
 	    cmocka_unit_test(test_priority_move),
 	    cmocka_unit_test(test_lossy_tc),
+	    cmocka_unit_test(test_roce_reserved_tc),
+	    cmocka_unit_test(test_ecn_and_watchdog_removed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,6 +106,44 @@ static void test_dscp_exact_fabric(void **state)
 }
 
 /* kB as 1000 bytes, for NVUE and SONiC alike: NVIDIA's RoCE defaults 150 KB = 150000 bytes. */
+/*
+ * Where the switch-priorities of no class egress, on every switch OS (issue
+ * 34): p on traffic class p, or where a class holds p the lowest TC neither
+ * a class nor another priority holds, so each keeps a queue of its own; and
+ * how their traffic classes share what the classes leave.
+ */
+static void test_priority_tcs_and_shares(void **state)
+{
+	(void)state;
+	struct qg_qos q = {.cnp = true};
+	q.lossless.priority = 3;
+	q.cnpc.priority = 6;
+	int tc[8];
+	qg_priority_tcs(&q, 3, 6, tc);
+	for (int p = 0; p < 8; p++)
+		assert_int_equal(tc[p], p); /* Onyx's default map, and so every OS's */
+	/* The lossless priority 4 on traffic class 3: priority 3 takes the TC 4 it leaves. */
+	q.lossless.priority = 4;
+	qg_priority_tcs(&q, 3, 6, tc);
+	static const int moved[8] = {0, 1, 2, 4, 3, 5, 6, 7};
+	for (int p = 0; p < 8; p++)
+		assert_int_equal(tc[p], moved[p]);
+	/* No CNP class: only the lossless class's TC is held; priority 0 takes the free 4. */
+	q.cnp = false;
+	qg_priority_tcs(&q, 0, -1, tc);
+	static const int alone[8] = {4, 1, 2, 3, 0, 5, 6, 7};
+	for (int p = 0; p < 8; p++)
+		assert_int_equal(tc[p], alone[p]);
+	/* 50 among six: 9 9 8 8 8 8; nothing to split among none. */
+	int sum = 0;
+	for (int k = 0; k < 6; k++) {
+		assert_int_equal(qg_even_share(50, 6, k), k < 2 ? 9 : 8);
+		sum += qg_even_share(50, 6, k);
+	}
+	assert_int_equal(sum, 50);
+	assert_int_equal(qg_even_share(30, 0, 0), 0);
+}
+
 static void test_ecn_bytes(void **state)
 {
 	(void)state;
@@ -134,6 +172,7 @@ int main(void)
 	    cmocka_unit_test(test_ecn_bytes),
 	    cmocka_unit_test(test_dscp_map_exact),
 	    cmocka_unit_test(test_dscp_exact_fabric),
+	    cmocka_unit_test(test_priority_tcs_and_shares),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

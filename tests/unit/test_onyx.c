@@ -49,30 +49,42 @@ static void test_rdg_reference_lines(void **state)
 	/*
 	 * The six lines in order, the MTU line on the same ports first, and
 	 * between them only the owned defaults (issue 23): the seven other
-	 * traffic classes without congestion control, and the seven the intent
-	 * gives no scheduler at Onyx's default ETS, as "no" forms.
+	 * traffic classes without congestion control, as "no" forms, and
+	 * (issue 34: the intent gives the lossless class no ets, so it takes
+	 * NVIDIA's RoCE default, WRR 50) the lossless class at wrr 50 and the
+	 * six classes of no class sharing the other 50, each explicit.
 	 */
 	assert_int_equal(n, 7 + 7 + 7);
 	assert_string_equal(lines[0], "interface ethernet 1/1-1/32 mtu 9216 force");
-	size_t seen = 0, cc_off = 0, ets_off = 0;
+	size_t seen = 0, cc_off = 0, wrr = 0;
+	int lossless_w = 0, others_w = 0;
 	for (size_t i = 1; i < n; i++) {
 		if (seen < 6 && !strcmp(lines[i], seed_lines[seen])) {
 			seen++;
 			continue;
 		}
-		int tc;
+		int tc, w;
+		if (sscanf(lines[i], "interface ethernet 1/1-1/32 traffic-class %d dcb ets wrr %d",
+			   &tc, &w) == 2) {
+			wrr++;
+			*(tc == 3 ? &lossless_w : &others_w) += w;
+			assert_in_range(w, tc == 3 ? 50 : 8, tc == 3 ? 50 : 9);
+			continue;
+		}
 		char tail[40];
 		assert_int_equal(sscanf(lines[i],
 					"interface ethernet 1/1-1/32 no traffic-class %d %39[^\n]",
 					&tc, tail),
 				 2);
-		assert_int_not_equal(tc, !strcmp(tail, "congestion-control") ? 3 : 6);
-		cc_off += !strcmp(tail, "congestion-control");
-		ets_off += !strcmp(tail, "dcb ets");
+		assert_string_equal(tail, "congestion-control");
+		assert_int_not_equal(tc, 3);
+		cc_off++;
 	}
 	assert_int_equal(seen, 6);
 	assert_int_equal(cc_off, 7);
-	assert_int_equal(ets_off, 7);
+	assert_int_equal(wrr, 7);
+	assert_int_equal(lossless_w, 50);
+	assert_int_equal(others_w, 50);
 	qg_outset_free(&o);
 	qg_model_free(&m);
 }
@@ -96,8 +108,9 @@ static void test_ranges_and_variants(void **state)
 	onyx_config_free(&want);
 	/*
 	 * Every traffic class owned (issue 23): no ECN anywhere (the intent has
-	 * none), and the lossless wrr 60 is exactly 60 % of the port because the
-	 * seven other classes get the other 40 (6,6,6,6,6,5,5; Onyx weighs WRR
+	 * none), the CNP class strict (no ets given: NVIDIA's RoCE default,
+	 * issue 34), and the lossless wrr 60 is exactly 60 % of the port because
+	 * the six other classes get the other 40 (7,7,7,7,6,6; Onyx weighs WRR
 	 * classes against each other).
 	 */
 	assert_string_equal(
@@ -134,30 +147,30 @@ static void test_ranges_and_variants(void **state)
 		    "2\tinterface ethernet 1/1-1/4 no traffic-class 7 congestion-control\n"
 		    "2\tinterface ethernet 1/7/1-1/7/2 no traffic-class 7 congestion-control\n"
 		    "2\tinterface ethernet 1/31-1/32 no traffic-class 7 congestion-control\n"
-		    "3\tinterface ethernet 1/1-1/4 traffic-class 0 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 0 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/31-1/32 traffic-class 0 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/1-1/4 traffic-class 1 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 1 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/31-1/32 traffic-class 1 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/1-1/4 traffic-class 2 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 2 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/31-1/32 traffic-class 2 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/1-1/4 traffic-class 3 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 3 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/31-1/32 traffic-class 3 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/1-1/4 traffic-class 4 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 4 dcb ets wrr 6\n"
-		    "3\tinterface ethernet 1/31-1/32 traffic-class 4 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 0 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 0 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 0 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 1 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 1 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 1 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 2 dcb ets strict\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 2 dcb ets strict\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 2 dcb ets strict\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 3 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 3 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 3 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 4 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 4 dcb ets wrr 7\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 4 dcb ets wrr 7\n"
 		    "3\tinterface ethernet 1/1-1/4 traffic-class 5 dcb ets wrr 60\n"
 		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 5 dcb ets wrr 60\n"
 		    "3\tinterface ethernet 1/31-1/32 traffic-class 5 dcb ets wrr 60\n"
-		    "3\tinterface ethernet 1/1-1/4 traffic-class 6 dcb ets wrr 5\n"
-		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 6 dcb ets wrr 5\n"
-		    "3\tinterface ethernet 1/31-1/32 traffic-class 6 dcb ets wrr 5\n"
-		    "3\tinterface ethernet 1/1-1/4 traffic-class 7 dcb ets wrr 5\n"
-		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 7 dcb ets wrr 5\n"
-		    "3\tinterface ethernet 1/31-1/32 traffic-class 7 dcb ets wrr 5\n");
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 6 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 6 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 6 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/1-1/4 traffic-class 7 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/7/1-1/7/2 traffic-class 7 dcb ets wrr 6\n"
+		    "3\tinterface ethernet 1/31-1/32 traffic-class 7 dcb ets wrr 6\n");
 	qg_buf_free(&b);
 	qg_model_free(&m);
 }
@@ -225,9 +238,8 @@ static void test_explain_owned_state(void **state)
 	assert_non_null(strstr(text,
 			       "\"tc0 none, tc1 none, tc2 none, tc3 ecn 150..1500 KB, tc4 none, "
 			       "tc5 none, tc6 none, tc7 none\""));
-	assert_non_null(strstr(text,
-			       "\"tc0 default, tc1 default, tc2 default, tc3 default, tc4 default, "
-			       "tc5 default, tc6 strict, tc7 default\""));
+	assert_non_null(strstr(text, "\"tc0 wrr 9, tc1 wrr 9, tc2 wrr 8, tc3 wrr 50, tc4 wrr 8, "
+				     "tc5 wrr 8, tc6 strict, tc7 wrr 8\""));
 	assert_non_null(strstr(text, "\"24..31 -> switch-priority 3\""));
 	cJSON_free(text);
 	cJSON_Delete(x);

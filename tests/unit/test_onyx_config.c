@@ -99,35 +99,53 @@ static void test_fixture_ranges_and_indentation(void **state)
 	BASE_QOS "switches:\n  - {name: s, platform: onyx, address: s.example.net, ports: " ports  \
 		 "}\n"
 
+/*
+ * The ETS lines BASE_QOS gives a port (issue 34: no ets in the intent is
+ * NVIDIA's RoCE default, the lossless TC 3 at WRR 50 and CNP TC 6 strict;
+ * the six other classes share the other 50 as explicit weights): what a
+ * switch qosgen configured has, so that a test about something else sees
+ * only that.
+ */
+#define ETS_ROCE(ports)                                                                            \
+	"interface ethernet " ports " traffic-class 0 dcb ets wrr 9\n"                             \
+	"interface ethernet " ports " traffic-class 1 dcb ets wrr 9\n"                             \
+	"interface ethernet " ports " traffic-class 2 dcb ets wrr 8\n"                             \
+	"interface ethernet " ports " traffic-class 3 dcb ets wrr 50\n"                            \
+	"interface ethernet " ports " traffic-class 4 dcb ets wrr 8\n"                             \
+	"interface ethernet " ports " traffic-class 5 dcb ets wrr 8\n"                             \
+	"interface ethernet " ports " traffic-class 7 dcb ets wrr 8\n"
+
 static void test_diff_minimal_and_compressed(void **state)
 {
 	(void)state;
 	/* In sync but for 1/5 (trust) and 1/7-1/8 (ECN thresholds): only those lines. */
-	const char *running = "traffic pool roce type lossless\n"
-			      "traffic pool roce memory percent 50.00\n"
-			      "traffic pool roce map switch-priority 3\n"
-			      "   interface ethernet 1/1-1/8 mtu 9216 force\n"
-			      "   interface ethernet 1/1-1/4 qos trust L3\n"
-			      "   interface ethernet 1/6-1/8 qos trust L3\n"
-			      "interface ethernet 1/1-1/6 traffic-class 3 congestion-control ecn "
-			      "minimum-absolute 150 maximum-absolute 1500\n"
-			      "interface ethernet 1/7-1/8 traffic-class 3 congestion-control ecn "
-			      "minimum-relative 10 maximum-relative 90\n"
-			      "interface ethernet 1/1-1/8 traffic-class 6 dcb ets strict\n";
+	const char *running =
+	    "traffic pool roce type lossless\n"
+	    "traffic pool roce memory percent 50.00\n"
+	    "traffic pool roce map switch-priority 3\n"
+	    "   interface ethernet 1/1-1/8 mtu 9216 force\n"
+	    "   interface ethernet 1/1-1/4 qos trust L3\n"
+	    "   interface ethernet 1/6-1/8 qos trust L3\n"
+	    "interface ethernet 1/1-1/6 traffic-class 3 congestion-control ecn "
+	    "minimum-absolute 150 maximum-absolute 1500\n"
+	    "interface ethernet 1/7-1/8 traffic-class 3 congestion-control ecn "
+	    "minimum-relative 10 maximum-relative 90\n"
+	    "interface ethernet 1/1-1/8 traffic-class 6 dcb ets strict\n" ETS_ROCE("1/1-1/8");
 	char *out = diff_for(SWITCH_INTENT("[1/1-1/8]"), running);
 	assert_string_equal(out, "2\tinterface ethernet 1/5 qos trust L3\n"
 				 "2\tinterface ethernet 1/7-1/8 traffic-class 3 congestion-control "
 				 "ecn minimum-absolute 150 maximum-absolute 1500\n");
 	free(out);
 	/* Fully in sync: nothing. */
-	const char *synced = "traffic pool roce type lossless\n"
-			     "traffic pool roce memory percent 50.00\n"
-			     "traffic pool roce map switch-priority 3\n"
-			     "interface ethernet 1/1-1/2 mtu 9216 force\n"
-			     "interface ethernet 1/1-1/2 qos trust L3\n"
-			     "interface ethernet 1/1-1/2 traffic-class 3 congestion-control ecn "
-			     "minimum-absolute 150 maximum-absolute 1500\n"
-			     "interface ethernet 1/1-1/2 traffic-class 6 dcb ets strict\n";
+	const char *synced =
+	    "traffic pool roce type lossless\n"
+	    "traffic pool roce memory percent 50.00\n"
+	    "traffic pool roce map switch-priority 3\n"
+	    "interface ethernet 1/1-1/2 mtu 9216 force\n"
+	    "interface ethernet 1/1-1/2 qos trust L3\n"
+	    "interface ethernet 1/1-1/2 traffic-class 3 congestion-control ecn "
+	    "minimum-absolute 150 maximum-absolute 1500\n"
+	    "interface ethernet 1/1-1/2 traffic-class 6 dcb ets strict\n" ETS_ROCE("1/1-1/2");
 	out = diff_for(SWITCH_INTENT("[1/1-1/2]"), synced);
 	assert_string_equal(out, "");
 	free(out);
@@ -149,7 +167,14 @@ static void test_diff_pool_and_ets_details(void **state)
 				 "1\ttraffic pool roce type lossless\n"
 				 "1\ttraffic pool roce memory percent 50.00\n"
 				 "1\ttraffic pool roce map switch-priority 3\n"
-				 "3\tinterface ethernet 1/1 traffic-class 6 dcb ets strict\n");
+				 "3\tinterface ethernet 1/1 traffic-class 0 dcb ets wrr 9\n"
+				 "3\tinterface ethernet 1/1 traffic-class 1 dcb ets wrr 9\n"
+				 "3\tinterface ethernet 1/1 traffic-class 2 dcb ets wrr 8\n"
+				 "3\tinterface ethernet 1/1 traffic-class 3 dcb ets wrr 50\n"
+				 "3\tinterface ethernet 1/1 traffic-class 4 dcb ets wrr 8\n"
+				 "3\tinterface ethernet 1/1 traffic-class 5 dcb ets wrr 8\n"
+				 "3\tinterface ethernet 1/1 traffic-class 6 dcb ets strict\n"
+				 "3\tinterface ethernet 1/1 traffic-class 7 dcb ets wrr 8\n");
 	free(out);
 }
 
@@ -420,7 +445,7 @@ static void test_role_thresholds(void **state)
 	"traffic pool roce map switch-priority 3\n"                                                \
 	"interface ethernet 1/1-1/8 mtu 9216 force\n"                                              \
 	"interface ethernet 1/1-1/8 qos trust L3\n"                                                \
-	"interface ethernet 1/1-1/8 traffic-class 6 dcb ets strict\n"
+	"interface ethernet 1/1-1/8 traffic-class 6 dcb ets strict\n" ETS_ROCE("1/1-1/8")
 	const char *policy = RUNNING_HEAD "interface ethernet 1/1-1/8 traffic-class 3 "
 					  "congestion-control ecn minimum-absolute 150 "
 					  "maximum-absolute 1500\n";
@@ -540,14 +565,19 @@ static void test_priority_move_leaves_nothing_behind(void **state)
 			    "2\tinterface ethernet 1/1-1/2 no traffic-class 3 congestion-control\n"
 			    "2\tinterface ethernet 1/1-1/2 traffic-class 4 congestion-control ecn "
 			    "minimum-absolute 150 maximum-absolute 1500\n"
-			    "3\tinterface ethernet 1/1-1/2 no traffic-class 1 dcb ets\n"
+			    "3\tinterface ethernet 1/1-1/2 traffic-class 0 dcb ets wrr 9\n"
+			    "3\tinterface ethernet 1/1-1/2 traffic-class 1 dcb ets wrr 9\n"
+			    "3\tinterface ethernet 1/1-1/2 traffic-class 2 dcb ets wrr 8\n"
+			    "3\tinterface ethernet 1/1-1/2 traffic-class 3 dcb ets wrr 8\n"
+			    "3\tinterface ethernet 1/1-1/2 traffic-class 4 dcb ets wrr 50\n"
 			    "3\tinterface ethernet 1/1-1/2 traffic-class 5 dcb ets strict\n"
-			    "3\tinterface ethernet 1/1-1/2 no traffic-class 6 dcb ets\n");
+			    "3\tinterface ethernet 1/1-1/2 traffic-class 6 dcb ets wrr 8\n"
+			    "3\tinterface ethernet 1/1-1/2 traffic-class 7 dcb ets wrr 8\n");
 	free(d);
 	/* The "no" forms read back as the defaults: applied, nothing is left. */
 	d = diff_for(
 	    "version: 1\nfabric: t\nqos:\n  lossless: {priority: 4, dscp: [34], pool: {name: roce, "
-	    "memory_percent: 50}}\n"
+	    "memory_percent: 50}, ets: strict}\n"
 	    "switches:\n  - {name: s, platform: onyx, address: s, ports: [1/1]}\n",
 	    "## Running database \"initial\"\n"
 	    "interface ethernet 1/1 mtu 9216 force\n"
@@ -555,6 +585,7 @@ static void test_priority_move_leaves_nothing_behind(void **state)
 	    "traffic pool roce memory percent 50.00\n"
 	    "traffic pool roce map switch-priority 4\n"
 	    "interface ethernet 1/1 qos trust L3\n"
+	    "interface ethernet 1/1 traffic-class 4 dcb ets strict\n"
 	    "interface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-absolute 150 "
 	    "maximum-absolute 1500\n"
 	    "interface ethernet 1/1 traffic-class 6 dcb ets strict\n"

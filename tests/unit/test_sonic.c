@@ -171,7 +171,10 @@ static void test_tree_relations(void **state)
 	}
 }
 
-/* Priorities whose own TC a class holds go to the lowest free TC, never to a class's queue. */
+/*
+ * Priorities whose own TC a class holds go to the TCs the classes' priorities
+ * leave, lowest first: never to a class's queue, nor two to one (issue 34).
+ */
 static void test_priority_tc(void **state)
 {
 	(void)state;
@@ -182,7 +185,7 @@ static void test_priority_tc(void **state)
 		&m);
 	int tc[8];
 	sonic_priority_tc(&m.qos, tc);
-	const int want[8] = {2, 2, 2, 0, 4, 5, 1, 7};
+	const int want[8] = {3, 6, 2, 0, 4, 5, 1, 7};
 	assert_memory_equal(tc, want, sizeof(want));
 	qg_model_free(&m);
 }
@@ -276,11 +279,16 @@ static void test_explain_rows(void **state)
 	cJSON *x = qg_explain_json(&m);
 	char *s = cJSON_PrintUnformatted(x);
 	assert_non_null(strstr(s, "\"key\":\"sonic.port.mtu\",\"value\":9216"));
-	assert_non_null(strstr(s, "\"key\":\"sonic.queue.3\",\"value\":\"lossless, "
-				  "egress_lossless_profile, qosgen_lossy DWRR 1/7 (14.3 %), ECN "
-				  "qosgen_ecn\""));
+	/*
+	 * No ets in the intent: NVIDIA's RoCE default on every OS (issue 34),
+	 * the lossless queue 50 % exactly (6 : 1 against the six lossy ones).
+	 */
+	assert_non_null(strstr(s,
+			       "\"key\":\"sonic.queue.3\",\"value\":\"lossless, "
+			       "egress_lossless_profile, qosgen_lossless DWRR 6/12 (50.0 %), ECN "
+			       "qosgen_ecn\""));
 	assert_non_null(strstr(s, "\"key\":\"sonic.queue.4\",\"value\":\"lossy, "
-				  "q_lossy_profile, qosgen_lossy DWRR 1/7 (14.3 %), no ECN\""));
+				  "q_lossy_profile, qosgen_lossy DWRR 1/12 (8.3 %), no ECN\""));
 	assert_non_null(strstr(s, "\"key\":\"sonic.queue.6\",\"value\":\"lossy, "
 				  "q_lossy_profile, qosgen_cnp STRICT, no ECN\""));
 	assert_non_null(strstr(s, "\"key\":\"sonic.leaf1.ports\",\"value\":\"7 "));
@@ -434,7 +442,7 @@ static void test_patch_converges(void **state)
 	assert_true(has_op(t.data, "{\"op\":\"add\",\"path\":\"/QUEUE/Ethernet0|4\",\"value\":"
 				   "{\"scheduler\":\"" SONIC_SCHED_LOSSY "\"}}"));
 	assert_true(has_op(t.data, "{\"op\":\"add\",\"path\":\"/QUEUE/Ethernet0|3\",\"value\":"
-				   "{\"scheduler\":\"" SONIC_SCHED_LOSSY
+				   "{\"scheduler\":\"" SONIC_SCHED_LOSSLESS
 				   "\",\"wred_profile\":\"" SONIC_WRED "\"}}"));
 	/* The CNP queue 6 is in the range 5-7: split into 5, 6 and 7. */
 	assert_true(has_op(t.data, "\"path\":\"/QUEUE/Ethernet0|5\""));
