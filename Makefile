@@ -163,11 +163,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libqosgen.a
 	$(CC) $(QG_CFLAGS) $(CFLAGS) -DQG_SOURCE_DIR='"$(CURDIR)"' $< $(BUILD)/libqosgen.a \
 		$(QG_LDFLAGS) $(LDFLAGS) $(QG_LIBS) $(TEST_LIBS) -lpthread -o $@
 
+# The builds after an install run as many jobs as the machine has cores,
+# unless make was given -j itself (then its jobserver is shared).
+JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
 # The demo drives simulated switches and hosts (scripts/simfabric.sh), so it
 # needs their packages too: setup.sh's demo level.
 demo:
 	@sh scripts/setup.sh demo
-	@$(MAKE) --no-print-directory demo-run
+	@$(MAKE) --no-print-directory $(JOBS) demo-run
 
 demo-run: all $(BUILD)/tests/onyx-sim
 	@QG_BUILD=$(BUILD) sh scripts/demo.sh $(BUILD)/qosgen
@@ -175,7 +179,7 @@ demo-run: all $(BUILD)/tests/onyx-sim
 # The demo's fabric in sim-fabric/, kept running for the user's own commands.
 sim-start:
 	@sh scripts/setup.sh demo
-	@$(MAKE) --no-print-directory sim-start-run
+	@$(MAKE) --no-print-directory $(JOBS) sim-start-run
 
 sim-start-run: all $(BUILD)/tests/onyx-sim
 	@QG_BUILD=$(BUILD) sh scripts/simfabric.sh start
@@ -184,7 +188,7 @@ sim-stop:
 	@sh scripts/simfabric.sh stop
 
 test: setup
-	@$(MAKE) --no-print-directory test-run
+	@$(MAKE) --no-print-directory $(JOBS) test-run
 
 # Every test: unit and golden, then both again under ASan+UBSan, then a short fuzz run.
 test-run: all $(UNIT_BINS) $(E2E_BINS) $(BUILD)/tests/onyx-sim $(BUILD)/tests/slow_pub_write.so
@@ -204,9 +208,15 @@ golden-update: all $(BUILD)/tests/onyx-sim
 	@sh tests/golden/update.sh $(BUILD)/qosgen
 	@QG_UPDATE=1 sh tests/onyx/run.sh $(BUILD)/qosgen $(BUILD)/tests/onyx-sim
 
-# libFuzzer needs clang; the fuzz target compiles the library sources itself.
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+# libFuzzer needs clang. The library is compiled once for all the fuzz
+# targets, with their coverage instrumentation and sanitizers
+# (-fsanitize=fuzzer-no-link), in $(BUILD)/fuzz/obj/; each target links its
+# own file, compiled with -fsanitize=fuzzer (libFuzzer's main), against those.
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(PKG_CFLAGS)
+FUZZ_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o) $(BUILD)/fuzz/obj/gen/templates_builtin.o
+# Kept, not removed as intermediates: the next fuzz-build reuses them.
+.SECONDARY: $(FUZZ_OBJS)
 # One target per untrusted input (the intent, each kind of device answer):
 # tests/fuzz/fuzz_NAME.c, its seeds in tests/fuzz/corpus-NAME/, and an
 # optional dictionary tests/fuzz/NAME.dict (NAME's underscores as dashes).
@@ -214,9 +224,17 @@ FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $(BUILD)/gen/templates_builtin.c
+$(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -Igen $^ $(QG_LIBS) -o $@
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -Igen -c $< -o $@
+
+$(BUILD)/fuzz/obj/gen/templates_builtin.o: $(BUILD)/gen/templates_builtin.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Igen -c $< -o $@
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Igen $^ $(QG_LIBS) -o $@
 
 FUZZ_SECONDS ?= 300
 fuzz: fuzz-build

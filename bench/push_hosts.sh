@@ -21,7 +21,7 @@ Q=$(cd "$BUILD" && pwd)/qosgen
 top=$(cd "$(dirname "$0")/.." && pwd)
 e2e=$top/tests/e2e
 fake=$top/tests/scripts/fake
-fixtures=$top/../shared/fixtures
+fixtures=$top/tests/fixtures
 # shellcheck source=tests/e2e/lib.sh
 . "$e2e/lib.sh"
 [ -x /usr/bin/time ] || {

@@ -127,14 +127,14 @@ start() {
 		exit 3
 	}
 	# The SONiC simulator validates every patch with yanglint against SONiC's
-	# own YANG models, which the project keeps in shared/ beside the checkout.
-	yang=${SONIC_SIM_YANG:-$top/../shared/fixtures/sonic-yang}
-	# A checkout without shared/ beside it still gets a working demo: the
-	# simulator then takes patches without the YANG check, and says so here.
-	if [ "$yang" != none ] && [ ! -d "$yang" ]; then
-		echo "simfabric: note: no SONiC YANG models in $yang: leaf-sonic takes patches without validating them against SONiC's models (put the project's shared/ beside the checkout, or set SONIC_SIM_YANG)" >&2
-		yang=none
-	fi
+	# own YANG models, which are SONiC's code, not the project's: where
+	# tests/sonic/models.sh finds them. Without them the demo still works:
+	# the simulator takes patches without the YANG check, and says so here.
+	# shellcheck source=tests/sonic/models.sh
+	. "$top/tests/sonic/models.sh"
+	[ -z "$SONIC_YANG_DIR" ] || [ -z "$qg_yang_why" ] || fail "$qg_yang_why"
+	[ -n "$SONIC_YANG_DIR" ] ||
+		echo "simfabric: note: leaf-sonic takes patches without validating them against SONiC's YANG models ($qg_yang_why)" >&2
 	# What a stale start left (processes gone: a reboot), then a fresh DIR/run.
 	rm -rf "$dir/run"
 	mkdir -p "$dir/run"
@@ -165,9 +165,9 @@ db["DEVICE_METADATA"]["localhost"]["hostname"] = "leaf-sonic"
 json.dump(db, open(sys.argv[2], "w"), indent=4)
 ' "$top/tests/sim/sonic-msn2700.config_db.json" "$dir/run/leaf-sonic.config_db.json" ||
 		fail "cannot make the SONiC switch's config_db"
-	SONIC_SIM_YANG=$yang "$PY" "$top/tests/sim/sonic_sim.py" --state "$dir/run/leaf-sonic" init \
+	"$PY" "$top/tests/sim/sonic_sim.py" --state "$dir/run/leaf-sonic" init \
 		"$dir/run/leaf-sonic.config_db.json" >/dev/null || fail "the SONiC simulator refused its device"
-	sshd_for leaf-sonic "env SONIC_SIM_YANG=$yang $PY $top/tests/sim/sonic_sim.py --state $dir/run/leaf-sonic" SONiC
+	sshd_for leaf-sonic "$PY $top/tests/sim/sonic_sim.py --state $dir/run/leaf-sonic" SONiC
 	intent leaf-sonic "$port" "$user"
 
 	# gpu-01 and esx-01: simulated hosts.

@@ -5,7 +5,7 @@
 set -u
 Q=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/../.." && pwd)
-shared=$top/../shared
+fixtures=$top/tests/fixtures
 tmp=$(mktemp -d)
 # lib.sh's NVUE simulator helpers (nv_cert, nv_start, nv_stop) keep their files in $dir.
 dir=$tmp
@@ -33,9 +33,9 @@ YAML
 # intent gives the lossless class no ets, which is NVIDIA's RoCE default on
 # every switch OS (issue 34), WRR 50, the other classes sharing the rest.
 sed -n '/^## Running database/,/^cli default prefix-modes enable/p' \
-	"$shared/seeds/000_d0a5270bf41eb4a2.txt" >"$tmp/seed.rc"
+	"$fixtures/onyx/rdg_vsphere_running_config.txt" >"$tmp/seed.rc"
 [ -s "$tmp/seed.rc" ]
-check seed-extracted $? "no running-config found in the seed at $shared/seeds"
+check seed-extracted $? "no running-config found in $fixtures/onyx/rdg_vsphere_running_config.txt"
 "$Q" diff "$rdg_ack" --switch swx-mld-1-2 --running-config "$tmp/seed.rc" --exit-code >"$tmp/out" 2>"$tmp/err"
 st=$?
 {
@@ -60,7 +60,7 @@ check diff-converged-prints-nothing $? "exit $st: $(cat "$tmp/out2")"
 # A switch with none of it (a real running-config from another fabric): all
 # fourteen lines (the seven of the RDG and the seven ETS weights above), and
 # a warning that its hostname is another switch's.
-"$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$shared/fixtures/onyx/onyx_config_config.cfg" >"$tmp/out3" 2>"$tmp/err3"
+"$Q" diff "$rdg" --switch swx-mld-1-2 --running-config "$fixtures/onyx/onyx_config_config.cfg" >"$tmp/out3" 2>"$tmp/err3"
 [ "$(wc -l <"$tmp/out3")" -eq 14 ] && grep -qxF "interface ethernet 1/1-1/32 qos trust L3" "$tmp/out3" &&
 	grep -q "warning: the read-back's hostname is 'ufm-switch16', not switch 'swx-mld-1-2'" "$tmp/err3"
 check diff-empty-switch-gets-everything $? "$(cat "$tmp/out3" "$tmp/err3")"
@@ -123,7 +123,7 @@ if [ -x "$sim" ]; then
 		! grep -v '\[headroom-unproven\]$' "$tmp/d2.err"
 	check sim-drift-found-and-minimal $? "$(cat "$tmp/d2" "$tmp/d2.err")"
 	# Every json-print the simulator offers has the shape of the real capture.
-	fx=$shared/fixtures/onyx
+	fx=$fixtures/onyx
 	rm -rf "$tmp/simj"
 	printf 'enable\nconfigure terminal\ntraffic pool roce type lossless\ntraffic pool roce memory percent 50\ntraffic pool roce map switch-priority 3\ninterface ethernet 1/1 traffic-class 2 congestion-control red minimum-relative 9 maximum-relative 90\ninterface ethernet 1/1 traffic-class 3 congestion-control ecn minimum-absolute 500 maximum-absolute 1550\n' |
 		"$sim" --state "$tmp/simj" >/dev/null

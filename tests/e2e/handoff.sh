@@ -375,7 +375,7 @@ hosts:
   - {name: gpu1, platform: linux, address: 127.0.0.1, port: $hport, user: $user, netdev: lo, rdma_device: qgtest0}
 YAML
 "$Q" build "$dir/linux.yaml" -o "$dir/lout" >/dev/null 2>"$dir/err"
-grep -v '^\$' "$here/../../../shared/fixtures/host/mlnx_qos_pcp_default_2023.txt" >"$state/mlnx_qos"
+grep -v '^\$' "$here/../fixtures/host/mlnx_qos_pcp_default_2023.txt" >"$state/mlnx_qos"
 rm -f "$state/calls"
 pintent=$dir/linux.yaml
 play "$dir/lout" --limit gpu1

@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/e2e/lib.sh
 . "$here/lib.sh"
 fake=$(cd "$here/../scripts/fake" && pwd)
-fixtures=$here/../../../shared/fixtures
+fixtures=$here/../fixtures
 dir=$(mktemp -d)
 state="$dir/state"
 cleanup() {

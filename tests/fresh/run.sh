@@ -2,10 +2,21 @@
 # SPDX-License-Identifier: MIT
 # The README's two commands, exactly as it writes them, in a fresh Debian 12
 # root: `mmdebstrap --variant=minbase bookworm` plus `make` (the only package
-# added by hand), a clean clone of this checkout's HEAD and a copy of
-# ../shared beside it, /proc, /sys, /dev and /dev/pts mounted for the suites
-# and unmounted whatever happens. Then `make demo` and `make test` run in it,
-# each timed, and /etc/apt is checked for any file the suite added.
+# added by hand), a clean clone of this checkout's HEAD in /src/qosgen with
+# nothing beside it (as anyone who clones the project has it), /proc, /sys,
+# /dev and /dev/pts mounted for the suites and unmounted whatever happens.
+# SONiC's YANG models (SONiC's code, not the project's) are copied to
+# /opt/sonic-yang, away from the clone, from where tests/sonic/models.sh finds
+# them on this machine.
+# In the root, each timed:
+#  1. `make demo`, as a new user types it (no models: the SONiC simulator
+#     takes patches unvalidated, and says so);
+#  2. `SONIC_YANG_DIR=/opt/sonic-yang make test`: every suite, sonic/yang
+#     included; it must end "N passed, 0 failed, 0 skipped";
+#  3. without SONIC_YANG_DIR, the suites that use SONiC's models
+#     (QG_ONLY='sonic sonic-sim'): exactly one SKIP line, sonic/yang's, and
+#     "N passed, 0 failed, 1 skipped" with exit 0 (a skip, not a failure);
+# then /etc/apt is checked for any file the suite added.
 # Nothing is cached between runs: every package is downloaded and installed by
 # the project's own files, as on a new machine. The bootstrap takes about 30 s.
 # Usage: run.sh [WORKDIR]   (default: a new directory under /var/tmp)
@@ -13,14 +24,15 @@
 # Needs root (mount, chroot); installs mmdebstrap on this machine if missing.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# -P: a ../shared that is a link is copied as the folder it names, not as the link.
-shared=$(cd "$top/../shared" 2>/dev/null && pwd -P) || shared=
 fail() {
 	echo "FAIL fresh: $*"
 	exit 1
 }
 [ "$(id -u)" -eq 0 ] || fail "needs root (mmdebstrap, mount and chroot): run it as root or with sudo"
-[ -n "$shared" ] || fail "no ../shared beside $top: the suites read its fixtures and seeds"
+# shellcheck source=tests/sonic/models.sh
+. "$top/tests/sonic/models.sh"
+[ -n "$SONIC_YANG_DIR" ] && [ -z "$qg_yang_why" ] ||
+	fail "${qg_yang_why:-no SONiC YANG models}: the root's make test runs the checks that need them"
 command -v git >/dev/null || fail "git is missing: the root gets a clean clone of HEAD"
 if ! command -v mmdebstrap >/dev/null; then
 	apt-get update -qq || fail "apt-get update failed"
@@ -93,9 +105,10 @@ t1=$(date +%s)
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 cp /etc/hosts "$root/etc/hosts"
 src=/src/qosgen
-mkdir -p "$root$src"
-git clone --quiet "$top" "$root$src/main" || fail "git clone of $top failed"
-cp -a "$shared" "$root$src/shared"
+mkdir -p "$root/src" "$root/opt/sonic-yang"
+git clone --quiet "$top" "$root$src" || fail "git clone of $top failed"
+cp -a "$SONIC_YANG_DIR/." "$root/opt/sonic-yang/" || fail "cannot copy $SONIC_YANG_DIR"
+[ "$(ls -A "$root/src")" = qosgen ] || fail "the clone has something beside it: $(ls -A "$root/src")"
 echo "fresh: root $root: minbase bookworm + make in $((t1 - t0)) s; clone of $(git -C "$top" rev-parse --short HEAD)"
 
 mounted=1
@@ -109,27 +122,49 @@ mount --make-rslave "$root/dev"
 in_root() { # COMMAND
 	chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin ${CI:+CI=$CI} \
-		/bin/sh -c "cd $src/main && $1"
+		/bin/sh -c "cd $src && $1"
 }
 etc_apt() { in_root 'find /etc/apt \( -type f -o -type l \) | sort'; }
 etc_apt >"$work/etc-apt.before"
 
-# run_timed COMMAND: runs it in the root; sets rc and secs.
+# run_timed NAME COMMAND: runs it in the root, its output shown and kept in
+# $work/out; sets rc and secs.
 run_timed() {
-	echo "fresh: \$ $1"
+	echo "fresh: \$ $2"
 	s=$(date +%s)
-	in_root "$1" </dev/null
-	rc=$?
+	{
+		in_root "$2" </dev/null 2>&1
+		echo $? >"$work/rc"
+	} | tee "$work/out"
+	rc=$(cat "$work/rc")
 	secs=$(($(date +%s) - s))
 	echo "fresh: $1: exit $rc in $secs s"
 }
+# expect WHAT CONDITION-STATUS: a failed condition fails the check, said plainly.
+expect() {
+	[ "$2" -eq 0 ] && return
+	echo "FAIL fresh: $1"
+	st=1
+}
 st=0
-run_timed 'make demo'
+run_timed 'make demo' 'make demo'
 demo="make demo $secs s (exit $rc)"
 [ "$rc" -eq 0 ] || st=1
-run_timed 'make test'
+run_timed 'make test' 'SONIC_YANG_DIR=/opt/sonic-yang make test'
 test="make test $secs s (exit $rc)"
 [ "$rc" -eq 0 ] || st=1
+echo "fresh: make test: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/out" | tail -n 1)"
+grep -q '^PASS sonic/yang ' "$work/out"
+expect "make test with SONiC's YANG models did not pass sonic/yang" $?
+tail -n 1 "$work/out" | grep -Eq '^[0-9]+ passed, 0 failed, 0 skipped$'
+expect "make test with SONiC's YANG models skipped a suite: $(grep '^SKIP' "$work/out")" $?
+run_timed 'without models' "QG_ONLY='sonic sonic-sim' sh tests/run.sh build"
+nomodels="without models $secs s (exit $rc)"
+[ "$rc" -eq 0 ] || st=1
+[ "$(grep -c '^SKIP' "$work/out")" -eq 1 ] && grep -q '^SKIP sonic/yang (' "$work/out"
+expect "without SONIC_YANG_DIR, not exactly one SKIP line, sonic/yang's" $?
+tail -n 1 "$work/out" | grep -Eq '^[1-9][0-9]* passed, 0 failed, 1 skipped$'
+expect "without SONIC_YANG_DIR, the closing line is not 'N passed, 0 failed, 1 skipped'" $?
 
 # The suite may install packages (their files are the package database's),
 # and nothing else under /etc/apt.
@@ -142,5 +177,5 @@ if [ -n "$added" ]; then
 	st=1
 fi
 t2=$(date +%s)
-echo "fresh: timings: bootstrap $((t1 - t0)) s, $demo, $test, total $((t2 - t0)) s"
+echo "fresh: timings: bootstrap $((t1 - t0)) s, $demo, $test, $nomodels, total $((t2 - t0)) s"
 exit $st

@@ -31,6 +31,10 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-build}" && pwd) || exit 3
 readme=$top/README.md
+# SONiC's YANG models as the checkout finds them (exported): the scratch copy
+# has nothing beside it.
+# shellcheck source=tests/sonic/models.sh
+. "$top/tests/sonic/models.sh"
 [ -x "$build/qosgen" ] || {
 	echo "FAIL readme: $build/qosgen not built"
 	exit 1
@@ -69,12 +73,12 @@ qg_r_bad() { # WHERE WHAT [OUTPUT_FILE]: the output's first lines, indented
 
 # The scratch copy: the checkout without its build outputs, with the same
 # modification times, so that make finds the build (a link to the real one)
-# up to date; ../shared beside it, as beside the checkout.
+# up to date. Nothing beside it: SONiC's YANG models, where there are any,
+# come from $SONIC_YANG_DIR as tests/run.sh found them.
 mkdir -p "$qg_r_repo" "$qg_r_work/bin" "$qg_r_work/parsed"
 tar -C "$top" --exclude=./.git --exclude=./build --exclude=./sim-fabric --exclude=./demo-out \
 	--exclude=./out -cf - . | tar -C "$qg_r_repo" -xf - || exit 3
 ln -s "$build" "$qg_r_repo/build"
-[ -d "$top/../shared" ] && ln -s "$(cd "$top/../shared" && pwd)" "$qg_r_work/shared"
 ln -s "$build/qosgen" "$qg_r_work/bin/qosgen"
 
 # The README, parsed into $P/plan: one record a line, in README order.

@@ -2,14 +2,13 @@
 # SPDX-License-Identifier: MIT
 # Behaviour of the generated host scripts, run against fake device tools
 # (tests/scripts/fake/) whose state starts from real captured outputs in
-# ../shared/fixtures (or tests/fixtures/ where the project keeps its own).
+# tests/fixtures/.
 # Checks the report lines, the exit codes, the ESXi option merge, and that a
 # second run changes nothing. Usage: run.sh QOSGEN
 set -u
 Q=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-fixtures=$here/../../../shared/fixtures
-[ -d "$fixtures" ] || fixtures=$here/../fixtures
+fixtures=$(cd "$here/../fixtures" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pass=0
@@ -458,8 +457,8 @@ if [ -n "$other" ]; then
 	check nics-both-set $? "exit $st: $(cat "$tmp/log" "$QG_STATE/calls" 2>/dev/null)"
 fi
 
-# ---- the reference switch configuration, straight from the seed document ----
-seed=$here/../../../shared/seeds/000_d0a5270bf41eb4a2.txt
+# ---- the reference switch configuration, straight from the seed document (an excerpt) ----
+seed=$fixtures/onyx/rdg_vsphere_running_config.txt
 if [ -f "$seed" ]; then
 	"$Q" build "$here/../../examples/rdg-vsphere.yaml" -o "$tmp/rdg" >/dev/null
 	grep -E '^(traffic pool|interface ethernet)' "$seed" >"$tmp/seed.lines"

@@ -9,9 +9,9 @@ with the output lines, errors and exit codes of sonic-utilities (click 8.1) and 
 Generic Config Updater; `show version`; and `sonic-db-dump` of APPL_DB and STATE_DB as the
 dynamic buffer model's buffermgrd leaves them after each write (each lossless PG's headroom
 computed, refused over the port's max_headroom_size). A patch is applied with python3-jsonpatch (RFC 6902), the result
-validated with yanglint against SONiC's own YANG models (../shared/fixtures/sonic-yang,
-converted by tests/sonic/configdb2yang.py). What is modelled, from which source file and
-commit, and what is not: tests/sim/SONIC.md.
+validated with yanglint against SONiC's own YANG models ($SONIC_YANG_DIR, converted by
+tests/sonic/configdb2yang.py; without them, nothing is). What is modelled, from which
+source file and commit, and what is not: tests/sim/SONIC.md.
 
     sonic_sim.py --state DIR init CONFIG_DB.json [--multi-asic N] [--build-version V]
                  [--max-headroom-size BYTES]        a new device
@@ -48,7 +48,17 @@ import jsonpointer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-YANG_DIR = os.path.join(TOP, "..", "shared", "fixtures", "sonic-yang")
+
+
+def models_dir():
+    """SONiC's YANG models, as tests/sonic/models.sh finds them: $SONIC_YANG_DIR, else
+    the copy in ../shared beside the checkout where there is one, else None (the models
+    are SONiC's code, not the project's: docs/testing.md)."""
+    if os.environ.get("SONIC_YANG_DIR"):
+        return os.environ["SONIC_YANG_DIR"]
+    default = os.path.join(TOP, "..", "shared", "fixtures", "sonic-yang")
+    return default if os.path.isfile(os.path.join(default, "sonic-port.yang")) else None
+
 
 sys.path.insert(0, os.path.join(TOP, "tests", "sonic"))
 sys.dont_write_bytecode = True  # no __pycache__ left in the checkout by the import
@@ -94,7 +104,7 @@ META_BOOLEANS = {"frr_mgmt_framework_config", "storage_device", "bgp_adv_lo_pref
 
 # Tables with a YANG model here: what the validation can translate. Anything else is what
 # sonic-yang-mgmt calls a table without a YANG model (cropped, never validated).
-# PFC_WD's model (sonic-pfcwd.yang) is not among the shared ones: tests/sonic/pfcwd_check.py
+# PFC_WD's model (sonic-pfcwd.yang) is not among the models the tests use: tests/sonic/pfcwd_check.py
 # judges it from that model's facts, the rest goes to yanglint.
 YANG_TABLES = set(c2y.ROWS) | set(c2y.MAPS) | {"DEVICE_METADATA", "PFC_WD"}
 
@@ -167,6 +177,8 @@ class Device:
         self.err_buf = []
         meta = self.read_json("device.json", {})
         self.multi_asic = multi_asic if multi_asic is not None else meta.get("multi_asic", 0)
+        # Chosen at init: a session under sshd's ForceCommand has none of the tester's env.
+        self.yang_dir = meta["yang"] if "yang" in meta else models_dir()
         self.faults = self.read_json("faults.json", {})
         self.checked = {}
         self.build_version = None  # --build-version on the ForceCommand line
@@ -257,10 +269,10 @@ class Device:
             return f"failed to parse data tree: {e.code}"
         except (AttributeError, TypeError, ValueError) as e:
             return f"failed to parse data tree: {e}"
-        ydir = os.environ.get("SONIC_SIM_YANG", YANG_DIR)
-        if ydir == "none":
-            # A demo in a checkout without shared/ beside it (scripts/simfabric.sh
-            # says so when it starts); the tests always validate.
+        ydir = self.yang_dir
+        if ydir is None:
+            # No models here (scripts/simfabric.sh says so when it starts; tests/run.sh
+            # reports the checks that need them as skipped).
             return None
         fd, tmp = tempfile.mkstemp(dir=self.state, prefix=".yang.", suffix=".json")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -1381,6 +1393,7 @@ def init(args):
         config = json.load(f)
     os.makedirs(args.state, exist_ok=True)
     dev = Device(args.state, args.multi_asic or 0)
+    dev.yang_dir = models_dir()
     err = dev.yang_check(config)
     if err:
         print(f"sonic_sim: {args.config}: refused by the YANG models: {err}", file=sys.stderr)
@@ -1392,7 +1405,8 @@ def init(args):
         boot_buffer_state(dev, config, args.max_headroom_size)
         dev.set_running(config)
         atomic_write(dev.path("device.json"), json.dumps(
-            {"multi_asic": args.multi_asic or 0, "build_version": args.build_version}) + "\n")
+            {"multi_asic": args.multi_asic or 0, "build_version": args.build_version,
+             "yang": dev.yang_dir}) + "\n")
         os.makedirs(dev.device_path(HOME), exist_ok=True)
         # The saved file, as `config save` would have written it.
         saved = Device(args.state)

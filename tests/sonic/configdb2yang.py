@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """config_db JSON (what qosgen writes in sonic/<switch>.json) to SONiC YANG
 instance data, for yanglint. The structure follows SONiC's own translation
-(sonic-yang-mgmt's _xlateConfigDB, as ../shared/fixtures/sonic-yang/VALIDATE.md
-section 2 describes it): each table under its module's container, rows as
+(sonic-yang-mgmt's _xlateConfigDB, as tests/sonic/VALIDATE.md section 2
+describes it): each table under its module's container, rows as
 T_LIST entries with the key split on '|', the map tables as inner lists. The
 values are typed from the schema as RFC 7951 and Debian's yanglint 2.x want
 them (VALIDATE.md section 3), not as SONiC's laxer loader does.

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The PFC_WD table of a config_db JSON, checked as SONiC's sonic-pfcwd.yang
-would (that model is not among ../shared/fixtures/sonic-yang, so yanglint
-cannot). Written from the model's facts, sonic-net/sonic-buildimage
+would (that model is not among the SONiC models the tests use, docs/testing.md,
+so yanglint cannot). Written from the model's facts, sonic-net/sonic-buildimage
 src/sonic-yang-models/yang-models/sonic-pfcwd.yang (revision 2021-07-01):
 
   PFC_WD_LIST, key ifname: a PORT name (leafref) or "GLOBAL";

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Every sonic/<switch>.json qosgen builds for the golden cases, validated by
 # yanglint (Debian's libyang2-tools) against SONiC's own YANG models in
-# ../shared/fixtures/sonic-yang, exactly as its VALIDATE.md says: converted to
+# $SONIC_YANG_DIR (tests/sonic/models.sh), as sonic-yang/VALIDATE.md says: converted to
 # YANG instance data (configdb2yang.py), merged with the device's own PORT
 # rows and egress buffer profiles (-m; sonic-port makes lanes and speed
 # mandatory, and BUFFER_QUEUE names the switch's profiles, which qosgen does not
@@ -18,11 +18,14 @@
 # lacks) must each be refused by it. A port role's profile (issue 28) missing
 # while its ports' queues name it, and one named past 32 characters, are
 # refused too.
+# Without the models it checks nothing: one line "SKIP why", exit 77.
 # Usage: validate.sh QOSGEN
 set -u
 Q=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 top=$(cd "$(dirname "$0")/../.." && pwd)
-Y=$top/../shared/fixtures/sonic-yang
+# shellcheck source=tests/sonic/models.sh
+. "$top/tests/sonic/models.sh"
+Y=$SONIC_YANG_DIR
 here=$top/tests/sonic
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -36,8 +39,12 @@ if ! command -v yanglint >/dev/null 2>&1; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-if [ ! -f "$Y/sonic-port.yang" ]; then
-	echo "FAIL $Y: SONiC's YANG models are missing (keep shared/ beside the checkout)"
+if [ -z "$Y" ]; then
+	echo "SKIP $qg_yang_why"
+	exit 77
+fi
+if [ -n "$qg_yang_why" ]; then
+	echo "FAIL $qg_yang_why"
 	echo "0 passed, 1 failed"
 	exit 1
 fi

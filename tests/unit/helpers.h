@@ -88,7 +88,7 @@ static inline void load_example(const char *name, struct qg_model *m)
 	qg_diags_free(&d);
 }
 
-/* A file under the source tree (rel may start with ../shared/), read whole; must exist. */
+/* A file under the source tree, read whole; must exist. */
 static inline char *source_file(const char *rel)
 {
 	char path[4096];
@@ -97,9 +97,7 @@ static inline char *source_file(const char *rel)
 	int err;
 	char *text = qg_read_file(path, 1 << 20, false, &len, &err);
 	if (!text)
-		fprintf(stderr, "cannot read %s: %s%s\n", path, strerror(err),
-			strncmp(rel, "../shared/", 10) ? ""
-						       : " (keep shared/ beside the checkout)");
+		fprintf(stderr, "cannot read %s: %s\n", path, strerror(err));
 	assert_non_null(text);
 	return text;
 }

@@ -9,7 +9,7 @@
 
 /*
  * The six QoS lines of the reference switch configuration, verbatim from the
- * RDG (shared/seeds/000_d0a5270bf41eb4a2.txt), in their order.
+ * RDG (tests/fixtures/onyx/rdg_vsphere_running_config.txt), in their order.
  */
 static const char *const seed_lines[] = {
     "traffic pool roce type lossless",

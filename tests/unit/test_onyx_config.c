@@ -9,13 +9,6 @@
 
 #include <errno.h>
 
-static char *shared_file(const char *rel)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "../shared/%s", rel);
-	return source_file(path);
-}
-
 #define PARSE(text, c, d) onyx_config_parse((text), strlen(text), (c), (d))
 
 static void parse_ok(const char *text, struct onyx_config *c)
@@ -56,8 +49,8 @@ static char *diff_for(const char *intent, const char *running)
 static void test_seed_running_config(void **state)
 {
 	(void)state;
-	char *seed = shared_file("seeds/000_d0a5270bf41eb4a2.txt");
-	/* The RDG shows the switch's show running-config inside its prose. */
+	/* The RDG shows the switch's show running-config inside its prose (an excerpt of it). */
+	char *seed = source_file("tests/fixtures/onyx/rdg_vsphere_running_config.txt");
 	char *start = strstr(seed, "## Running database");
 	assert_non_null(start);
 	struct onyx_config c;
@@ -87,7 +80,7 @@ static void test_seed_running_config(void **state)
 static void test_fixture_ranges_and_indentation(void **state)
 {
 	(void)state;
-	char *text = shared_file("fixtures/onyx/onyx_config_config.cfg");
+	char *text = source_file("tests/fixtures/onyx/onyx_config_config.cfg");
 	struct onyx_config c;
 	parse_ok(text, &c);
 	assert_string_equal(c.hostname, "ufm-switch16");

@@ -11,7 +11,7 @@
 static char *fixture(const char *rel)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "../shared/fixtures/%s", rel);
+	snprintf(path, sizeof(path), "tests/fixtures/%s", rel);
 	return source_file(path);
 }
 

@@ -2,7 +2,7 @@
 /*
  * What verify runs on hosts: the facts script really run by /bin/sh on this
  * machine, the traffic script run against stand-in tools in PATH, and the
- * result parser on a real ib_write_bw capture (shared/notes/soft-roce-vm).
+ * result parser on a real ib_write_bw capture (tests/fixtures/rxe).
  */
 #include "helpers.h"
 
@@ -256,7 +256,7 @@ static void test_result_parse(void **state)
 	assert_int_equal(r.iters, 2000);
 
 	/* A real ib_write_bw client report, timestamps of the serial console cut off. */
-	char *log = source_file("../shared/notes/soft-roce-vm/logs/serial-6.1.0-56.log");
+	char *log = source_file("tests/fixtures/rxe/ib_write_bw_client_6.1.txt");
 	char *start = strstr(log, "RDMA_Write BW Test");
 	assert_non_null(start);
 	struct qg_buf b = {0};

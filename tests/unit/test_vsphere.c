@@ -304,7 +304,7 @@ static void test_module_merge(void **state)
 	qg_settings_free(&off);
 	struct qg_settings on = {0};
 	qg_settings_add(&on, "nmlx5_core.ecn", "1");
-	/* The fixture's string (../shared/fixtures/esxi), as the script test merges it. */
+	/* The fixture's string (tests/fixtures/esxi), as the script test merges it. */
 	assert_int_equal(esxi_options_merge("nmlx5_core",
 					    "pfctx=0x08 pfcrx=0x08 trust_state=2 max_vfs=<value>",
 					    &on, out, sizeof(out), c, 4),

@@ -15,6 +15,10 @@ OUT=$(mkdir -p "$1" && cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$OUT/bin
 mkdir -p "$bin" "$OUT/src" "$OUT/gopath/src/github.com/vmware" "$OUT/gopath/src/qosgen"
+# One build at a time (tests/run.sh's two lanes both need it): a second
+# caller waits here, then finds the first one's binaries.
+exec 9>"$OUT/.lock"
+flock 9
 stamp=$(sha256sum "$here/qosgen-vcsim/main.go" | cut -c1-16)
 if [ -x "$bin/vcsim" ] && [ -x "$bin/govc" ] && [ -x "$bin/qosgen-vcsim" ] &&
 	[ "$(cat "$bin/.stamp" 2>/dev/null)" = "$stamp" ]; then
