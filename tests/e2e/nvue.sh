@@ -342,6 +342,22 @@ run push --switch leaf1 --timeout 2
 	grep -q "in state 'verifying', which NVIDIA does not document as an end" "$dir/err" &&
 	! grep -q UNCHANGED "$dir/err" && [ "$(tail -n +$((at + 1)) "$dir/nvsim.log" | grep -c '"PATCH /nvue_v1/revision/')" -eq 1 ]
 check "apply answered 502, never ends: NOT RESTORED, no rollback" $? "exit $st: $(cat "$dir/err")"
+# A switch whose answers to the polls are large and never end (4 MiB of
+# progress text each): the answers together are held to the read-back limit
+# (16 MiB), so the wait ends after a few polls, long before --timeout, with
+# the outcome unknown: NOT RESTORED, never UNCHANGED (issue 36).
+nv_start --hang-apply --progress-kb 4096
+intent leaf1
+at=$(nvlog_at)
+t0=$(date +%s%N)
+run push --switch leaf1 --timeout 60
+ms=$((($(date +%s%N) - t0) / 1000000))
+polls=$(tail -n +$((at + 1)) "$dir/nvsim.log" | grep -c '"GET /nvue_v1/revision/')
+[ $st -eq 3 ] && grep -q "passed the read-back limit of 16 MiB before it ended" "$dir/err" &&
+	grep -q "NOT RESTORED" "$dir/err" && ! grep -q UNCHANGED "$dir/err" &&
+	[ "$ms" -lt 30000 ] && [ "$polls" -ge 4 ] && [ "$polls" -le 8 ]
+check "polls answered with 4 MiB each, never ending: held to the read-back limit" $? \
+	"exit $st after $ms ms, $polls polls: $(cat "$dir/err")"
 # A documented end after all: answered 502, the revision ends invalid, the
 # applied configuration untouched: that is UNCHANGED, and said so.
 nv_start --apply-error 502 --refuse-path 'qos/congestion-control/*/traffic-class/*/min-threshold=150000'

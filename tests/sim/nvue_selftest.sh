@@ -788,6 +788,20 @@ if start_sim --prompt never --apply-delay 0.2 --busy-after-apply 0.8; then
     rev_state "$R" applied
     expect "--busy-after-apply: answered again after it, applied" 200 '/state == "applied"'
 fi
+
+# Issue 36: large answers to a client's polls of an apply that never ends.
+if start_sim --prompt never --hang-apply --progress-kb 64; then
+    new_rev; R=$REV
+    req PATCH "/interface/swp6/link?rev=$(enc "$R")" '{"mtu": 9000}'
+    apply_rev "$R" ays
+    req GET "/revision/$(enc "$R")"
+    n=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["transition"]["progress"]))' "$TMP/body" 2>/dev/null)
+    if [ "$STATUS" = 200 ] && [ "$n" = 65536 ]; then
+        ok "--progress-kb 64: a poll's answer holds 64 KiB of progress text"
+    else
+        bad "--progress-kb 64: a poll's answer holds 64 KiB of progress text" "status $STATUS, ${n:-no} characters"
+    fi
+fi
 stop_sim
 
 echo "nvue selftest: $PASS passed, $FAIL failed"

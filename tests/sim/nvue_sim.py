@@ -712,10 +712,14 @@ class Revision:
         self.progress = ""
         self.ops = []          # ("patch", wrapped-body) or ("delete", path)
         self.word = "apply"    # the state shown while it applies (--apply-state)
+        self.pad = 0           # KiB of progress text while it applies (--progress-kb)
 
     def body(self):
         state = self.word if self.state == "apply" else self.state
-        obj = {"state": state, "transition": {"issue": self.issues, "progress": self.progress}}
+        progress = self.progress
+        if self.state == "apply" and self.pad:
+            progress += "." * (1024 * self.pad)
+        obj = {"state": state, "transition": {"issue": self.issues, "progress": progress}}
         # The docs print the ays_fail answer keyed by the revision id (both in
         # the 5.0 and 5.14 pages), the other states unkeyed; kept as printed.
         return {self.id: obj} if self.state == "ays_fail" else obj
@@ -860,6 +864,7 @@ class Switch:
         ays_yes = prompt.get("ays") == "ays_yes"
         rev.state, rev.issues, rev.progress = "apply", {}, ""
         rev.word = self.opts.apply_state
+        rev.pad = self.opts.progress_kb
         if self.opts.busy_after_apply:
             self.busy_until = time.monotonic() + self.opts.busy_after_apply
         if not self.opts.hang_apply:
@@ -1259,6 +1264,8 @@ def parse_args(argv):
                    help="fault: the Nth apply is answered STATUS by nginx while it runs on; repeatable")
     p.add_argument("--apply-state", default="apply", metavar="WORD",
                    help="fault: the state a revision shows while it applies (default apply)")
+    p.add_argument("--progress-kb", type=int, default=0, metavar="KB",
+                   help="fault: while a revision applies, its progress text is KB KiB long")
     p.add_argument("--busy-after-apply", type=float, default=0.0, metavar="SECONDS",
                    help="fault: for SECONDS after an apply starts, nginx answers 502 to every request")
     opts = p.parse_args(argv)
