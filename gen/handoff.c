@@ -115,8 +115,11 @@ const struct qg_handoff qg_handoff_host_script = {
  * password already in the controller's environment (an AWX credential's
  * injector) is kept when qosgen_nvue_password is not set.
  * The result is read from qosgen's --json (docs/json.md): the one device's
- * status, ok, message and lines. qosgen_kind (the inventory's) picks
- * --switch or --dvs.
+ * status, ok, message and lines. The report puts the status before the
+ * message only where the message does not already say it: a dry run's
+ * message is "120 settings would change (dry run: nothing sent)", which
+ * "would change: " before it said twice (issue 37). qosgen_kind (the
+ * inventory's) picks --switch or --dvs.
  */
 static const char push_tasks[] =
     "- name: Check the variables qosgen needs\n"
@@ -149,8 +152,10 @@ static const char push_tasks[] =
     "  failed_when: false\n"
     "- name: Report qosgen's result and what it sent (in check mode, what it would send)\n"
     "  ansible.builtin.debug:\n"
-    "    msg: \"{{ [qosgen_device.status | default('no result') ~ ': ' ~ qosgen_said] + "
-    "qosgen_device.lines | default([]) }}\"\n"
+    "    msg: \"{{ [qosgen_said if qosgen_status in qosgen_said else qosgen_status ~ ': ' ~ "
+    "qosgen_said] + qosgen_device.lines | default([]) }}\"\n"
+    "  vars:\n"
+    "    qosgen_status: \"{{ qosgen_device.status | default('no result') }}\"\n"
     "- name: Fail unless the device is in sync or converged exactly\n"
     "  ansible.builtin.fail:\n"
     "    msg: \"qosgen exit {{ qosgen_run.rc }}: {{ qosgen_device.status | default('no "

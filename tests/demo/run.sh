@@ -84,6 +84,9 @@ check "demo: the policy change's diff shown, and only it pushed" $? "$(sed -n '/
 grep -q '^simfabric: stopped leaf-onyx([0-9]*) leaf-sonic([0-9]*) gpu-01([0-9]*) esx-01([0-9]*) leaf-nvue([0-9]*)' "$t/demo.out" &&
 	[ -z "$(ls -A "$t/tmp")" ]
 check "demo: stopped all five, its directory removed" $? "$(grep simfabric: "$t/demo.out"; ls -A "$t/tmp")"
+# Issue 37: nothing about SONiC's YANG models, which a user's clone never has.
+! grep -qi 'yang' "$t/demo.out"
+check "demo: no word of SONiC's YANG models to a user" $? "$(grep -i yang "$t/demo.out")"
 [ "$(wc -l <"$t/demo.out")" -lt 250 ]
 check "demo: readable (under 250 lines)" $? "$(wc -l <"$t/demo.out") lines"
 left "$t/tmp" "$t/demo.out" demo
@@ -102,6 +105,8 @@ dcmd=$(printed 'build/qosgen diff ')
 pcmd=$(printed 'build/qosgen push ')
 [ "$src" = ". $t/fab/env" ] && [ "$dcmd" = "$Q diff $t/fab/fabric.yaml --all \$SIM" ]
 check "sim-start: prints what to type" $? "$(cat "$t/start.out")"
+! grep -qi 'yang' "$t/start.out"
+check "sim-start: no word of SONiC's YANG models to a user" $? "$(grep -i yang "$t/start.out")"
 (
 	eval "$src"
 	case $SIM in *--ssh-config*--known-hosts*--ca-file*) ;; *) exit 9 ;; esac

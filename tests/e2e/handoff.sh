@@ -217,6 +217,10 @@ snapshot >"$dir/after"
 	grep -q '\[differs\] nmlx5_core.pfcrx' "$dir/play.log"
 check check-mode-shows-the-diff-sends-nothing $? "exit $st: $recap $(diff "$dir/before" "$dir/after" | head -20) $(grep -c 'traffic pool roce map switch-priority 3' "$dir/play.log") $(grep -c 'nv set qos pfc default-global switch-priority 3' "$dir/play.log") $(grep -c 'pfcrx' "$dir/play.log")"
 echo "handoff check mode: $(printf '%s' "$recap" | tr '\n' ';')"
+# Issue 37: the report says a dry run's outcome once ("N settings would
+# change (dry run: nothing sent)"), not after "would change: " again.
+grep -q 'settings would change (dry run' "$dir/play.log" && ! grep -q 'would change: [0-9]* setting' "$dir/play.log"
+check check-mode-says-would-change-once $? "$(grep 'would change' "$dir/play.log" | head -5)"
 
 # --- the first run changes every device, the second none ---
 play "$dir/out"
