@@ -320,6 +320,11 @@ check man-page-agrees-with-help $? "$(grep FAIL "$tmp/man.out" | head -20) $(tai
 # ---- issue 25, item 1: every "..., or --OPTION" hint names an option that
 # the commands which can print it take. diff said "no NVUE password: set
 # QOSGEN_NVUE_PASSWORD, or --ask-password" and then refused --ask-password.
+# One cause, one message (issue 37): one mistake of each kind in valid intents,
+# exactly one error each, at the mistake's line (tests/cli/one_cause.py).
+/usr/bin/python3 "$top/tests/cli/one_cause.py" "$Q" "$top" >"$tmp/one_cause" 2>&1
+check one-cause $? "$(grep -v '^[0-9]' "$tmp/one_cause" | head -12)"
+
 # The hints and the commands that can print them: tests/cli/hints.py.
 /usr/bin/python3 "$top/tests/cli/hints.py" "$top" >"$tmp/hints"
 [ "$(sort -u -k2 "$tmp/hints" | wc -l)" -ge 15 ] && grep -q "cumulus_push.c diff --ask-password" "$tmp/hints"
