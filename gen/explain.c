@@ -153,8 +153,16 @@ static const struct {
 	const char *path, *before, *after;
 } reasons[] = {
     {"qos.mtu", "hosts, VMs, vmknics and the DVS", NULL},
-    {"qos.lossless.priority", "switch-priority and PFC priority", NULL},
-    {"qos.cnp.priority", "switch-priority and PFC priority", NULL},
+    /*
+     * Checked against what the targets write (tests/cli/explain_truth.py):
+     * PFC on the lossless priority alone (derived.pfc_vector).
+     */
+    {"qos.lossless.priority",
+     "switch-priority and PFC priority: the one priority PFC pauses (derived.pfc_vector)", NULL},
+    {"qos.cnp.priority",
+     "switch-priority of CNPs, scheduled by qos.cnp.ets; no PFC on it: CNPs are not lossless "
+     "(derived.pfc_vector)",
+     NULL},
     {"qos.lossless.pool.memory_percent", "percent of the switch's shared buffer, two decimals",
      NULL},
     {"qos.pfc_watchdog.detection_ms",

@@ -325,6 +325,10 @@ check man-page-agrees-with-help $? "$(grep FAIL "$tmp/man.out" | head -20) $(tai
 /usr/bin/python3 "$top/tests/cli/one_cause.py" "$Q" "$top" >"$tmp/one_cause" 2>&1
 check one-cause $? "$(grep -v '^[0-9]' "$tmp/one_cause" | head -12)"
 
+# explain's reasons against the build's plan.json (issue 37): tests/cli/explain_truth.py.
+/usr/bin/python3 "$top/tests/cli/explain_truth.py" "$Q" "$top" >"$tmp/explain_truth" 2>&1
+check explain-truth $? "$(grep -v '^[0-9]' "$tmp/explain_truth" | head -12)"
+
 # The hints and the commands that can print them: tests/cli/hints.py.
 /usr/bin/python3 "$top/tests/cli/hints.py" "$top" >"$tmp/hints"
 [ "$(sort -u -k2 "$tmp/hints" | wc -l)" -ge 15 ] && grep -q "cumulus_push.c diff --ask-password" "$tmp/hints"

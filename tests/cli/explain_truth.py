@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: MIT
+"""explain's reasons against what the build writes (issue 37, item 3): for
+valid intents, `qosgen explain --json` beside `qosgen build`'s plan.json. The
+derived rows must show plan.json's derived values; a priority row's reason
+that speaks of PFC must name a priority PFC pauses (a 1 in plan.json's
+pfc_vector), and one that says "no PFC" a priority it leaves alone. Usage:
+explain_truth.py QOSGEN TOP; prints FAIL lines and a count, exit 1 on a failure.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+INTENTS = ["gpu-8nic", "sonic-priority5", "cumulus-priority-move", "rdg-vsphere",
+           "mixed-onyx-cumulus", "cumulus-no-ecn"]
+
+
+def main():
+    qosgen, top = sys.argv[1], sys.argv[2]
+    passed = failed = 0
+
+    def check(ok, what):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print("FAIL explain-truth " + what)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in INTENTS:
+            intent = os.path.join(top, "tests/golden", name, "intent.yaml")
+            out = os.path.join(tmp, name)
+            b = subprocess.run([qosgen, "build", intent, "-o", out], capture_output=True)
+            e = subprocess.run([qosgen, "explain", intent, "--json"], capture_output=True,
+                               text=True)
+            if b.returncode or e.returncode:
+                check(False, "%s: build exit %d, explain exit %d" % (name, b.returncode,
+                                                                      e.returncode))
+                continue
+            with open(os.path.join(out, "plan.json")) as f:
+                derived = json.load(f)["derived"]
+            rows = {r["key"]: r for r in json.loads(e.stdout)["rows"]}
+            # A derived value without a row of its own is said in another's reason
+            # (roce_tos_without_ecn in roce_tos's: "without ECN it would be 104").
+            said = " ".join(r["reason"] for k, r in rows.items() if k.startswith("derived."))
+            for key, value in derived.items():
+                row = rows.get("derived." + key)
+                check(str(row["value"]) == str(value) if row else " %s " % value in said,
+                      "%s: derived.%s is %r in explain, %r in plan.json"
+                      % (name, key, row and row["value"], value))
+            vector = derived["pfc_vector"].split(",")
+            for key in ("qos.lossless.priority", "qos.cnp.priority"):
+                row = rows.get(key)
+                if row is None or row["value"] in (None, "-"):
+                    continue
+                p = int(row["value"])
+                reason = row["reason"]
+                paused = vector[p] == "1"
+                if "no PFC" in reason:
+                    check(not paused, "%s: %s %d says no PFC, but pfc_vector is %s"
+                          % (name, key, p, derived["pfc_vector"]))
+                elif "PFC" in reason:
+                    check(paused, "%s: %s %d speaks of PFC, but pfc_vector is %s"
+                          % (name, key, p, derived["pfc_vector"]))
+    print("%d explain-truth checks passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
