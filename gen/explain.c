@@ -502,6 +502,55 @@ static void host_target_rows(cJSON *rows, const struct qg_host *h)
 	}
 }
 
+/* A host's NIC of rail k, "netdev/rdma_device", or "its one uplink" for a host without NICs. */
+static void rail_nic(const struct qg_host *h, size_t k, char *out, size_t len)
+{
+	if (k < h->n_nics)
+		snprintf(out, len, "%s/%s", h->nics[k].netdev, h->nics[k].rdma_device);
+	else
+		snprintf(out, len, "its RDMA device");
+}
+
+/*
+ * verify's pairs (issue 37): each pair's floor and its rails, the default
+ * (rail 0 alone) made visible, as plan.json's intent has them.
+ */
+static void pair_rows(cJSON *rows, const struct qg_model *m)
+{
+	for (size_t i = 0; i < m->verify.n_pairs; i++) {
+		const struct qg_pair *p = &m->verify.pairs[i];
+		const struct qg_host *c = &m->hosts[p->client], *s = &m->hosts[p->server];
+		char key[2 * QG_NAME_LEN + 40], v[256], reason[400], cn[2 * QG_NAME_LEN + 2],
+		    sn[2 * QG_NAME_LEN + 2];
+		snprintf(key, sizeof(key), "verify.pairs[%s,%s].min_gbps", c->name, s->name);
+		row(rows, key, cJSON_CreateNumber((double)p->min_gbps_centi / 100), "given",
+		    "Gb/s of RDMA WRITE the client must reach to the server on each rail, or "
+		    "verify fails");
+		snprintf(key, sizeof(key), "verify.pairs[%s,%s].rails", c->name, s->name);
+		rail_nic(c, 0, cn, sizeof(cn));
+		rail_nic(s, 0, sn, sizeof(sn));
+		if (!p->rails_given) {
+			snprintf(reason, sizeof(reason),
+				 "not given: rail 0 alone, %s's %s to %s's %s; `rails: all` or a "
+				 "list verifies the others (rail K: each host's nics[K])",
+				 c->name, cn, s->name, sn);
+			row_str(rows, key, "0", "default", reason);
+			continue;
+		}
+		size_t used = 0;
+		v[0] = '\0';
+		for (size_t k = 0; k < p->n_rails && used < sizeof(v); k++)
+			used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%zu", k ? "," : "",
+						 p->rails[k]);
+		snprintf(reason, sizeof(reason),
+			 "%srail K is %s's and %s's nics[K] (rail 0: %s to %s), each rail run "
+			 "on its own, one after another",
+			 p->rails_all ? "all: every rail both hosts have; " : "", c->name, s->name,
+			 cn, sn);
+		row_str(rows, key, v, "given", reason);
+	}
+}
+
 /* Warnings kept on purpose: not printed, so said here, with the intent's reason. */
 static void ack_rows(cJSON *rows, const struct qg_model *m)
 {
@@ -787,6 +836,7 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	for (size_t i = 0; i < m->n_dvs; i++)
 		device_rows(rows, m, "dvs[]", i);
 	policy_rows(rows, m, true);
+	pair_rows(rows, m);
 	ack_rows(rows, m);
 
 	/* How each target in use turns the policy into its own terms. */

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
-"""explain's reasons against what the build writes (issue 37, item 3): for
+"""explain's rows against what the build writes (issue 37, items 3 and 4): for
 valid intents, `qosgen explain --json` beside `qosgen build`'s plan.json. The
 derived rows must show plan.json's derived values; a priority row's reason
 that speaks of PFC must name a priority PFC pauses (a 1 in plan.json's
-pfc_vector), and one that says "no PFC" a priority it leaves alone. Usage:
+pfc_vector), and one that says "no PFC" a priority it leaves alone; each of
+verify's pairs has its min_gbps and rails rows, plan.json's (rail 0 when the
+intent gives none, a default). Usage:
 explain_truth.py QOSGEN TOP; prints FAIL lines and a count, exit 1 on a failure.
 """
 import json
@@ -12,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-INTENTS = ["gpu-8nic", "sonic-priority5", "cumulus-priority-move", "rdg-vsphere",
+INTENTS = ["gpu-8nic", "gpu-8nic-rails", "sonic-priority5", "cumulus-priority-move", "rdg-vsphere",
            "mixed-onyx-cumulus", "cumulus-no-ecn"]
 
 
@@ -31,6 +33,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in INTENTS:
             intent = os.path.join(top, "tests/golden", name, "intent.yaml")
+            if name == "gpu-8nic-rails":
+                # gpu-8nic's pair on rails 0 and 7: given rails, as plan.json has them.
+                with open(os.path.join(top, "tests/golden/gpu-8nic/intent.yaml")) as f:
+                    text = f.read().replace("min_gbps: 90}", "min_gbps: 90, rails: [7, 0]}")
+                intent = os.path.join(tmp, "gpu-8nic-rails.yaml")
+                with open(intent, "w") as f:
+                    f.write(text)
             out = os.path.join(tmp, name)
             b = subprocess.run([qosgen, "build", intent, "-o", out], capture_output=True)
             e = subprocess.run([qosgen, "explain", intent, "--json"], capture_output=True,
@@ -50,6 +59,21 @@ def main():
                 check(str(row["value"]) == str(value) if row else " %s " % value in said,
                       "%s: derived.%s is %r in explain, %r in plan.json"
                       % (name, key, row and row["value"], value))
+            # verify's pairs and their rails (issue 37, item 4), the default rail 0 shown.
+            with open(os.path.join(out, "plan.json")) as f:
+                pairs = (json.load(f)["intent"].get("verify") or {}).get("pairs", [])
+            for p in pairs:
+                key = "verify.pairs[%s,%s]" % (p["client"], p["server"])
+                rails = ",".join(str(r) for r in p.get("rails", [0]))
+                row = rows.get(key + ".rails")
+                check(row is not None and row["value"] == rails and
+                      row["source"] == ("given" if "rails" in p else "default"),
+                      "%s: %s.rails is %r in explain, rails %s in plan.json"
+                      % (name, key, row and row["value"], rails))
+                row = rows.get(key + ".min_gbps")
+                check(row is not None and row["value"] == p["min_gbps"],
+                      "%s: %s.min_gbps is %r in explain, %r in plan.json"
+                      % (name, key, row and row["value"], p["min_gbps"]))
             vector = derived["pfc_vector"].split(",")
             for key in ("qos.lossless.priority", "qos.cnp.priority"):
                 row = rows.get(key)
