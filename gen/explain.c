@@ -850,7 +850,26 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	return root;
 }
 
-int qg_explain_only(cJSON *explain, const char *device)
+/*
+ * Whether a row no device owns decides how a switch of target behaves
+ * (issue 37): the policy and what is derived from it (which DSCPs are
+ * lossless, the priorities, ETS, the switch MTU, PFC), and the target's own
+ * fabric-wide rows ("TARGET.*"); not what only hosts take.
+ */
+static bool switch_fabric_row(const char *key, const char *target)
+{
+	static const char *const hosts_only[] = {"qos.mtu", "derived.host_dscp", "derived.roce_tos",
+						 "derived.roce_path_mtu"};
+	for (size_t i = 0; i < sizeof(hosts_only) / sizeof(hosts_only[0]); i++)
+		if (!strcmp(key, hosts_only[i]))
+			return false;
+	if (!strncmp(key, "qos.", 4) || !strncmp(key, "derived.", 8))
+		return true;
+	size_t n = strlen(target);
+	return !strncmp(key, target, n) && key[n] == '.';
+}
+
+int qg_explain_only(cJSON *explain, const char *device, const char *target)
 {
 	cJSON *rows = cJSON_GetObjectItemCaseSensitive(explain, "rows");
 	cJSON *r = rows ? rows->child : NULL;
@@ -859,7 +878,8 @@ int qg_explain_only(cJSON *explain, const char *device)
 		cJSON *next = r->next;
 		const char *dev =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "device"));
-		if (dev && !strcmp(dev, device))
+		const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key"));
+		if (dev ? !strcmp(dev, device) : target && key && switch_fabric_row(key, target))
 			kept++;
 		else
 			cJSON_Delete(cJSON_DetachItemViaPointer(rows, r));

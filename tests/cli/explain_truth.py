@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""explain's rows against what the build writes (issue 37, items 3 and 4): for
+"""explain's rows against what the build writes (issue 37, items 3 to 5): for
 valid intents, `qosgen explain --json` beside `qosgen build`'s plan.json. The
 derived rows must show plan.json's derived values; a priority row's reason
 that speaks of PFC must name a priority PFC pauses (a 1 in plan.json's
 pfc_vector), and one that says "no PFC" a priority it leaves alone; each of
 verify's pairs has its min_gbps and rails rows, plan.json's (rail 0 when the
-intent gives none, a default). Usage:
+intent gives none, a default); and `explain --switch` shows, beside the
+switch's rows, the fabric's that decide it, and no other device's. Usage:
 explain_truth.py QOSGEN TOP; prints FAIL lines and a count, exit 1 on a failure.
 """
 import json
@@ -74,6 +75,25 @@ def main():
                 check(row is not None and row["value"] == p["min_gbps"],
                       "%s: %s.min_gbps is %r in explain, %r in plan.json"
                       % (name, key, row and row["value"], p["min_gbps"]))
+            # explain --switch (issue 37, item 5): the switch's rows and the fabric's
+            # that decide it (its lossless DSCPs, priorities, ETS, MTU, PFC, its
+            # target's own), as the whole explain has them; no other device's.
+            with open(os.path.join(out, "plan.json")) as f:
+                devices = json.load(f)["devices"]
+            targets = {d["target"] for d in devices}
+            for d in (d for d in devices if d["kind"] == "switch"):
+                e1 = subprocess.run([qosgen, "explain", intent, "--json", "--switch", d["name"]],
+                                    capture_output=True, text=True)
+                one = {r["key"]: r for r in json.loads(e1.stdout)["rows"]}
+                need = ["qos.lossless.priority", "qos.lossless.dscp", "qos.lossless.ets",
+                        "qos.switch_mtu", "derived.dscp_map", "derived.pfc_vector"]
+                check(all(k in one and one[k] == rows[k] for k in need),
+                      "%s: explain --switch %s lacks a fabric row of %s"
+                      % (name, d["name"], [k for k in need if one.get(k) != rows.get(k)]))
+                bad = [k for k, r in one.items()
+                       if r.get("device", d["name"]) != d["name"] or k == "derived.host_dscp"
+                       or any(k.startswith(t + ".") for t in targets if t != d["target"])]
+                check(not bad, "%s: explain --switch %s shows %s" % (name, d["name"], bad[:3]))
             vector = derived["pfc_vector"].split(",")
             for key in ("qos.lossless.priority", "qos.cnp.priority"):
                 row = rows.get(key)

@@ -270,7 +270,9 @@ st=$?
 check explain-unknown-host-did-you-mean $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
 "$Q" explain "$tmp/h64.yaml" --switch leaf1 >"$tmp/out" 2>&1
 st=$?
-[ $st -eq 0 ] && grep -q '^device\.leaf1\.' "$tmp/out" && ! grep -q 'gpu-\|^qos\.' "$tmp/out"
+# With the fabric's rows that decide the switch (issue 37): not the hosts' own.
+[ $st -eq 0 ] && grep -q '^device\.leaf1\.' "$tmp/out" && grep -q '^qos\.lossless\.dscp ' "$tmp/out" &&
+	grep -q '^derived\.pfc_vector ' "$tmp/out" && ! grep -q 'gpu-\|^qos\.mtu \|^derived\.host_dscp' "$tmp/out"
 check explain-switch $? "exit $st: $(cat "$tmp/out")"
 json_case explain-host explain ran "$tmp/h64.yaml" --host vm-03
 "$Q" explain "$tmp/h64.yaml" --json | /usr/bin/python3 -c '
