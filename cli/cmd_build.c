@@ -243,8 +243,13 @@ int cmd_explain(int argc, char **argv)
 		return json ? cli_json_finish(env, EXIT_USAGE) : EXIT_USAGE;
 	}
 	cJSON *e = qg_explain_json(&m);
-	if (one)
-		qg_explain_only(e, one);
+	if (one) {
+		const char *target = NULL;
+		for (size_t i = 0; sw && i < m.n_switches; i++)
+			if (!strcmp(m.switches[i].name, sw))
+				target = m.switches[i].target->name;
+		qg_explain_only(e, one, target);
+	}
 	if (json) {
 		/* The rows move into the envelope, which already names fabric and hash. */
 		cJSON *rows = cJSON_DetachItemFromObjectCaseSensitive(e, "rows");

@@ -4,6 +4,7 @@
 #include "settings.h"
 
 #include "derive.h"
+#include "ets_check.h"
 #include "handoff.h"
 #include "headroom_report.h"
 #include "hash.h"
@@ -23,9 +24,17 @@ int qg_build_check(const struct qg_model *m, struct qg_diags *d, struct qg_check
 	size_t before = d->errors;
 	qg_handoff_check(m, d);
 	qg_features_check(m, d);
-	for (size_t t = 0; m->targets && m->targets[t]; t++)
+	qg_ets_check(m, d);
+	/* Two targets refusing one thing for one reason say it once (issue 37). */
+	size_t from = d->n, n_names = 0;
+	const char *names[32];
+	for (size_t t = 0; m->targets && m->targets[t]; t++) {
+		if (n_names < 32)
+			names[n_names++] = m->targets[t]->name;
 		if (m->targets[t]->check && qg_target_used(m, m->targets[t]))
 			m->targets[t]->check(m, d);
+	}
+	qg_diags_merge_targets(d, from, names, n_names);
 	/* Issue 34: every switch's lossless headroom against its budget, with its OS's figures. */
 	qg_headroom_check(m, d);
 	bool passed = d->errors == before;

@@ -115,8 +115,8 @@ void qg_check_fixed_dscp_map(const struct qg_model *m, const char *target, struc
 				continue;
 			qg_error(
 			    d, cl->dscp_pos,
-			    "qos.%s.dscp: DSCP %d maps to switch-priority %d (DSCP/8), not %d; "
-			    "the %s target programs no DSCP map, so use %d..%d for priority %d",
+			    "qos.%s.dscp: DSCP %d maps to switch-priority %d (DSCP/8), not %d, and "
+			    "no DSCP map is written by the %s target: use %d..%d for priority %d",
 			    k == 0 ? "lossless" : "cnp", v, qg_default_dscp_priority(v),
 			    cl->priority, target, cl->priority * 8, cl->priority * 8 + 7,
 			    cl->priority);

@@ -281,3 +281,97 @@ void qg_diags_remove(struct qg_diags *d, const size_t *idx, size_t n)
 	}
 	d->n = kept;
 }
+
+/* Where msg names a target of names ("the NAME target"): its offset, length and name; false: none.
+ */
+static bool target_phrase(const char *msg, const char *const *names, size_t n_names, size_t *at,
+			  size_t *len, size_t *name)
+{
+	for (const char *p = strstr(msg, "the "); p; p = strstr(p + 1, "the ")) {
+		for (size_t k = 0; k < n_names; k++) {
+			size_t nl = strlen(names[k]);
+			if (strncmp(p + 4, names[k], nl) || strncmp(p + 4 + nl, " target", 7) ||
+			    isalpha((unsigned char)p[4 + nl + 7]))
+				continue;
+			*at = (size_t)(p - msg);
+			*len = 4 + nl + 7;
+			*name = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether a and b say the same but for their target phrases (at, len each). */
+static bool same_but_target(const char *a, size_t at_a, size_t len_a, const char *b, size_t at_b,
+			    size_t len_b)
+{
+	return at_a == at_b && !strncmp(a, b, at_a) && !strcmp(a + at_a + len_a, b + at_b + len_b);
+}
+
+void qg_diags_merge_targets(struct qg_diags *d, size_t from, const char *const *names,
+			    size_t n_names)
+{
+	size_t *gone = calloc(d->n ? d->n : 1, sizeof(*gone));
+	bool *merged = calloc(d->n ? d->n : 1, sizeof(*merged));
+	if (!gone || !merged) {
+		free(gone);
+		free(merged);
+		d->oom = true;
+		return;
+	}
+	size_t n_gone = 0;
+	for (size_t i = from; i < d->n; i++) {
+		struct qg_diag *g = &d->v[i];
+		size_t at, len, name;
+		if (merged[i] || g->sev != QG_SEV_ERROR ||
+		    !target_phrase(g->msg, names, n_names, &at, &len, &name))
+			continue;
+		size_t who[16], n_who = 0;
+		who[n_who++] = name;
+		for (size_t j = i + 1; j < d->n && n_who < 16; j++) {
+			const struct qg_diag *h = &d->v[j];
+			size_t at2, len2, name2;
+			if (merged[j] || h->sev != QG_SEV_ERROR || h->pos.line != g->pos.line ||
+			    h->pos.col != g->pos.col || !h->file != !g->file ||
+			    (h->file && strcmp(h->file, g->file)) ||
+			    !target_phrase(h->msg, names, n_names, &at2, &len2, &name2) ||
+			    !same_but_target(g->msg, at, len, h->msg, at2, len2))
+				continue;
+			merged[j] = true;
+			gone[n_gone++] = j;
+			who[n_who++] = name2;
+		}
+		if (n_who == 1)
+			continue;
+		/* "the A, B and C targets" in the place of "the A target". */
+		size_t cap = strlen(g->msg) + 32;
+		for (size_t k = 0; k < n_who; k++)
+			cap += strlen(names[who[k]]) + 2;
+		char *msg = malloc(cap);
+		if (!msg) {
+			d->oom = true;
+			break;
+		}
+		size_t o = (size_t)snprintf(msg, cap, "%.*sthe ", (int)at, g->msg);
+		for (size_t k = 0; k < n_who; k++)
+			o += (size_t)snprintf(msg + o, cap - o, "%s%s",
+					      k == 0	       ? ""
+					      : k + 1 == n_who ? " and "
+							       : ", ",
+					      names[who[k]]);
+		snprintf(msg + o, cap - o, " targets%s", g->msg + at + len);
+		free(g->msg);
+		g->msg = msg;
+	}
+	/* gone[] is in the order found: ascending for qg_diags_remove. */
+	for (size_t a = 1; a < n_gone; a++)
+		for (size_t b = a; b > 0 && gone[b - 1] > gone[b]; b--) {
+			size_t x = gone[b];
+			gone[b] = gone[b - 1];
+			gone[b - 1] = x;
+		}
+	qg_diags_remove(d, gone, n_gone);
+	free(gone);
+	free(merged);
+}

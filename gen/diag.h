@@ -99,6 +99,16 @@ size_t qg_diags_acknowledge(struct qg_diags *d, enum qg_warning_id w);
  */
 void qg_diags_remove(struct qg_diags *d, const size_t *idx, size_t n);
 
+/*
+ * One cause, one message (issue 37): the errors from index from on (in the
+ * order added) that say the same at the same place but for the target they
+ * name, "the A target" in one and "the B target" in another (A, B among
+ * names), become one naming them all, "the A and B targets". A message that
+ * means to be merged so names its target with no verb after it.
+ */
+void qg_diags_merge_targets(struct qg_diags *d, size_t from, const char *const *names,
+			    size_t n_names);
+
 /* Forget the warnings (with their notes): a caller that printed them once already. */
 void qg_diags_drop_warnings(struct qg_diags *d);
 

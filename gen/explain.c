@@ -153,8 +153,16 @@ static const struct {
 	const char *path, *before, *after;
 } reasons[] = {
     {"qos.mtu", "hosts, VMs, vmknics and the DVS", NULL},
-    {"qos.lossless.priority", "switch-priority and PFC priority", NULL},
-    {"qos.cnp.priority", "switch-priority and PFC priority", NULL},
+    /*
+     * Checked against what the targets write (tests/cli/explain_truth.py):
+     * PFC on the lossless priority alone (derived.pfc_vector).
+     */
+    {"qos.lossless.priority",
+     "switch-priority and PFC priority: the one priority PFC pauses (derived.pfc_vector)", NULL},
+    {"qos.cnp.priority",
+     "switch-priority of CNPs, scheduled by qos.cnp.ets; no PFC on it: CNPs are not lossless "
+     "(derived.pfc_vector)",
+     NULL},
     {"qos.lossless.pool.memory_percent", "percent of the switch's shared buffer, two decimals",
      NULL},
     {"qos.pfc_watchdog.detection_ms",
@@ -494,6 +502,55 @@ static void host_target_rows(cJSON *rows, const struct qg_host *h)
 	}
 }
 
+/* A host's NIC of rail k, "netdev/rdma_device", or "its one uplink" for a host without NICs. */
+static void rail_nic(const struct qg_host *h, size_t k, char *out, size_t len)
+{
+	if (k < h->n_nics)
+		snprintf(out, len, "%s/%s", h->nics[k].netdev, h->nics[k].rdma_device);
+	else
+		snprintf(out, len, "its RDMA device");
+}
+
+/*
+ * verify's pairs (issue 37): each pair's floor and its rails, the default
+ * (rail 0 alone) made visible, as plan.json's intent has them.
+ */
+static void pair_rows(cJSON *rows, const struct qg_model *m)
+{
+	for (size_t i = 0; i < m->verify.n_pairs; i++) {
+		const struct qg_pair *p = &m->verify.pairs[i];
+		const struct qg_host *c = &m->hosts[p->client], *s = &m->hosts[p->server];
+		char key[2 * QG_NAME_LEN + 40], v[256], reason[400], cn[2 * QG_NAME_LEN + 2],
+		    sn[2 * QG_NAME_LEN + 2];
+		snprintf(key, sizeof(key), "verify.pairs[%s,%s].min_gbps", c->name, s->name);
+		row(rows, key, cJSON_CreateNumber((double)p->min_gbps_centi / 100), "given",
+		    "Gb/s of RDMA WRITE the client must reach to the server on each rail, or "
+		    "verify fails");
+		snprintf(key, sizeof(key), "verify.pairs[%s,%s].rails", c->name, s->name);
+		rail_nic(c, 0, cn, sizeof(cn));
+		rail_nic(s, 0, sn, sizeof(sn));
+		if (!p->rails_given) {
+			snprintf(reason, sizeof(reason),
+				 "not given: rail 0 alone, %s's %s to %s's %s; `rails: all` or a "
+				 "list verifies the others (rail K: each host's nics[K])",
+				 c->name, cn, s->name, sn);
+			row_str(rows, key, "0", "default", reason);
+			continue;
+		}
+		size_t used = 0;
+		v[0] = '\0';
+		for (size_t k = 0; k < p->n_rails && used < sizeof(v); k++)
+			used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%zu", k ? "," : "",
+						 p->rails[k]);
+		snprintf(reason, sizeof(reason),
+			 "%srail K is %s's and %s's nics[K] (rail 0: %s to %s), each rail run "
+			 "on its own, one after another",
+			 p->rails_all ? "all: every rail both hosts have; " : "", c->name, s->name,
+			 cn, sn);
+		row_str(rows, key, v, "given", reason);
+	}
+}
+
 /* Warnings kept on purpose: not printed, so said here, with the intent's reason. */
 static void ack_rows(cJSON *rows, const struct qg_model *m)
 {
@@ -779,6 +836,7 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	for (size_t i = 0; i < m->n_dvs; i++)
 		device_rows(rows, m, "dvs[]", i);
 	policy_rows(rows, m, true);
+	pair_rows(rows, m);
 	ack_rows(rows, m);
 
 	/* How each target in use turns the policy into its own terms. */
@@ -792,7 +850,26 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	return root;
 }
 
-int qg_explain_only(cJSON *explain, const char *device)
+/*
+ * Whether a row no device owns decides how a switch of target behaves
+ * (issue 37): the policy and what is derived from it (which DSCPs are
+ * lossless, the priorities, ETS, the switch MTU, PFC), and the target's own
+ * fabric-wide rows ("TARGET.*"); not what only hosts take.
+ */
+static bool switch_fabric_row(const char *key, const char *target)
+{
+	static const char *const hosts_only[] = {"qos.mtu", "derived.host_dscp", "derived.roce_tos",
+						 "derived.roce_path_mtu"};
+	for (size_t i = 0; i < sizeof(hosts_only) / sizeof(hosts_only[0]); i++)
+		if (!strcmp(key, hosts_only[i]))
+			return false;
+	if (!strncmp(key, "qos.", 4) || !strncmp(key, "derived.", 8))
+		return true;
+	size_t n = strlen(target);
+	return !strncmp(key, target, n) && key[n] == '.';
+}
+
+int qg_explain_only(cJSON *explain, const char *device, const char *target)
 {
 	cJSON *rows = cJSON_GetObjectItemCaseSensitive(explain, "rows");
 	cJSON *r = rows ? rows->child : NULL;
@@ -801,7 +878,8 @@ int qg_explain_only(cJSON *explain, const char *device)
 		cJSON *next = r->next;
 		const char *dev =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "device"));
-		if (dev && !strcmp(dev, device))
+		const char *key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "key"));
+		if (dev ? !strcmp(dev, device) : target && key && switch_fabric_row(key, target))
 			kept++;
 		else
 			cJSON_Delete(cJSON_DetachItemViaPointer(rows, r));

@@ -18,7 +18,12 @@
  * it (device); groups are the alike hosts (struct qg_target's group()).
  */
 cJSON *qg_explain_json(const struct qg_model *m);
-/* Keep only the rows of one device, and no groups (--host, --switch); how many were kept. */
-int qg_explain_only(cJSON *explain, const char *device);
+/*
+ * Keep only the rows of one device, and no groups (--host, --switch); with
+ * target (a switch's), also the fabric-wide rows that decide how that switch
+ * behaves: the policy, the derived rows but the hosts' own, and the
+ * target's rows of no device (issue 37). How many rows were kept.
+ */
+int qg_explain_only(cJSON *explain, const char *device, const char *target);
 
 #endif

@@ -207,8 +207,10 @@ static void load_nics(struct walk *w, struct qg_host *h, const struct qg_ynode *
 		memcpy(nic, read, n * sizeof(*nic));
 	else if (!nics)
 		*nic = *def;
-	else
+	else {
 		nic->pos = def->pos;
+		h->nics_refused = true;
+	}
 }
 
 /*

@@ -243,15 +243,14 @@ static void read_role(struct roles_read *rr, const struct qg_ynode *key, const s
 		return;
 	/*
 	 * The MTU is the fabric's: every switch port takes qos.switch_mtu, so
-	 * that no port drops what another passes. Allowed to the key check
-	 * below, refused here with why, not as a key that belongs in qos.
+	 * that no port drops what another passes. Passed by the key check
+	 * below (and not listed as allowed), refused here with why, not as a
+	 * key that belongs in qos.
 	 */
-	const char *keys[TABLE_KEYS + 3];
-	size_t nk = qg_key_children(ROLE_ROW, keys, TABLE_KEYS);
-	keys[nk] = "mtu";
-	keys[nk + 1] = "switch_mtu";
-	keys[nk + 2] = NULL;
-	walk_check_keys(w, v, path, keys);
+	const char *keys[TABLE_KEYS + 1];
+	static const char *const refused[] = {"mtu", "switch_mtu", NULL};
+	qg_key_children(ROLE_ROW, keys, TABLE_KEYS);
+	walk_check_keys_but(w, v, path, keys, refused);
 	for (size_t i = 0; i < qg_ymap_len(v); i++) {
 		const struct qg_ynode *k = v->kids[2 * i];
 		if (strcmp(k->value, "mtu") && strcmp(k->value, "switch_mtu"))

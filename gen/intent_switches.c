@@ -55,23 +55,33 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 		return;
 	}
 
+	/*
+	 * One item refused leaves the list unknown: the switch then has no ports,
+	 * so neither its roles nor its cable lengths are judged against a list
+	 * the user has yet to mend (one cause, one message: issue 37).
+	 */
+	bool ok = true;
 	struct owned *all = NULL;
 	size_t n_all = 0;
 	for (size_t i = 0; i < count; i++) {
 		char sub[PATH_LEN], err[200];
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
-		if (!walk_expect_kind(w, items[i], QG_Y_SCALAR, sub))
+		if (!walk_expect_kind(w, items[i], QG_Y_SCALAR, sub)) {
+			ok = false;
 			continue;
+		}
 		struct qg_port *v;
 		size_t nv;
 		if (syn->parse(items[i]->value, &v, &nv, err, sizeof(err)) != 0) {
 			qg_error(w->d, items[i]->pos, "%s: %s", path, err);
+			ok = false;
 			continue;
 		}
 		if (n_all + nv > QG_MAX_PORTS) {
 			qg_error(w->d, items[i]->pos, "%s: more than %d ports listed", path,
 				 QG_MAX_PORTS);
 			free(v);
+			ok = false;
 			break;
 		}
 		struct owned *grown = realloc(all, (n_all + nv) * sizeof(*grown));
@@ -92,7 +102,6 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 	 */
 	if (n_all > 1)
 		qsort(all, n_all, sizeof(*all), owned_cmp);
-	bool ok = true;
 	for (size_t i = 1; i < n_all; i++) {
 		const struct owned *a = &all[i - 1], *b = &all[i];
 		char ta[QG_PORT_TEXT_LEN], tb[QG_PORT_TEXT_LEN];

@@ -109,7 +109,8 @@ static bool read_rails(struct walk *w, const struct qg_ynode *n, const char *pat
 		}
 		seen[n_seen].rail = k;
 		seen[n_seen++].at = r;
-		if (c && s && c->n_nics && s->n_nics && (size_t)k >= fewer) {
+		if (c && s && c->n_nics && s->n_nics && !c->nics_refused && !s->nics_refused &&
+		    (size_t)k >= fewer) {
 			char have[32];
 			if (fewer == 1)
 				snprintf(have, sizeof(have), "rail 0 alone");

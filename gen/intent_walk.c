@@ -278,9 +278,16 @@ static const char *nearest_key(const char *key, const char *const *allowed)
 void walk_check_keys(struct walk *w, const struct qg_ynode *map, const char *path,
 		     const char *const *allowed)
 {
+	static const char *const none[] = {NULL};
+	walk_check_keys_but(w, map, path, allowed, none);
+}
+
+void walk_check_keys_but(struct walk *w, const struct qg_ynode *map, const char *path,
+			 const char *const *allowed, const char *const *refused)
+{
 	for (size_t i = 0; i < qg_ymap_len(map); i++) {
 		const struct qg_ynode *k = map->kids[2 * i];
-		if (!walk_key_allowed(k->value, allowed)) {
+		if (!walk_key_allowed(k->value, allowed) && !walk_key_allowed(k->value, refused)) {
 			char list[256];
 			walk_list_allowed(list, sizeof(list), allowed);
 			const char *best = nearest_key(k->value, allowed);

@@ -121,6 +121,13 @@ bool walk_key_allowed(const char *key, const char *const *allowed);
 void walk_list_allowed(char *out, size_t len, const char *const *allowed);
 void walk_check_keys(struct walk *w, const struct qg_ynode *map, const char *path,
 		     const char *const *allowed);
+/*
+ * walk_check_keys, but the keys of refused (NULL-terminated) pass unlisted:
+ * the caller refuses them with why, and an "allowed:" list names only what
+ * is allowed in that place (issue 37: a role lists no mtu).
+ */
+void walk_check_keys_but(struct walk *w, const struct qg_ynode *map, const char *path,
+			 const char *const *allowed, const char *const *refused);
 const struct qg_ynode *walk_get(const struct qg_ynode *map, const char *key);
 const struct qg_ynode *walk_get_key_node(const struct qg_ynode *map, const char *key);
 const struct qg_ynode *walk_require(struct walk *w, const struct qg_ynode *map, const char *key,

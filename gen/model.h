@@ -216,11 +216,13 @@ struct qg_host {
 	 * host's RoCE NICs in the order given, at least one for a target that
 	 * takes netdev (linux), none otherwise. The hosts of one host list share
 	 * one array (the model's nic_blocks own it). nics_listed: given as
-	 * `nics:`, not as the one-NIC shorthand.
+	 * `nics:`, not as the one-NIC shorthand. nics_refused: that list was
+	 * refused (said there), so nics holds a stand-in that nothing else may
+	 * judge, such as verify's rails (one cause, one message: issue 37).
 	 */
 	const struct qg_nic *nics;
 	size_t n_nics;
-	bool nics_listed;
+	bool nics_listed, nics_refused;
 	struct qg_pos nics_pos;
 	char uplink[QG_IFNAME_LEN];
 	char pvrdma_vmknic[QG_IFNAME_LEN]; /* "" = not given */

@@ -111,6 +111,9 @@ struct qg_handoff {
 
 /* explain's rows, for a target's own (gen/explain.c). */
 struct qg_explain_rows;
+
+/* A target's reason why weights do not fit (ets_fits). */
+#define QG_ETS_WHY_LEN 200
 void qg_explain_row(struct qg_explain_rows *x, const char *key, const char *value,
 		    const char *reason);
 
@@ -163,6 +166,15 @@ struct qg_target {
 	 * not proven (a warning, headroom-unproven).
 	 */
 	const struct qg_headroom_os *headroom;
+	/*
+	 * Switches: whether the OS gives the classes' WRR weights (q's ets)
+	 * exactly while leaving its other traffic classes what they need; when
+	 * not, why into why (a clause naming the OS's rule and its source). The
+	 * core checks the weights once against every used target's and reports
+	 * the one limit that fits them all, and which OS sets it (gen/ets_check.c,
+	 * issue 37). NULL: any weight.
+	 */
+	bool (*ets_fits)(const struct qg_qos *q, char why[QG_ETS_WHY_LEN]);
 	/*
 	 * Report what this target cannot express, at the intent's positions;
 	 * called once when at least one device uses the target. NULL: takes all.

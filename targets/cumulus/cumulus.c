@@ -46,6 +46,27 @@ static void cumulus_check_roles(const struct qg_model *m, struct qg_diags *d)
 	}
 }
 
+/*
+ * The egress scheduler is written whole (nvue_scheduler): the traffic
+ * classes of the switch-priorities no class holds share what the classes'
+ * DWRR weights leave of 100 %, at least 1 % each (NVUE: bw-percent 1..100,
+ * "The combined total ... must be less than or equal to 100", Quality of
+ * Service page, Egress Scheduling). Less is refused, once for every OS of
+ * the fabric (gen/ets_check.c).
+ */
+static bool cumulus_ets_fits(const struct qg_qos *q, char why[QG_ETS_WHY_LEN])
+{
+	bool lossy[8];
+	int n = nvue_lossy_tcs(q, lossy);
+	if (nvue_lossy_share(q) >= n)
+		return true;
+	snprintf(why, QG_ETS_WHY_LEN,
+		 "NVUE gives each of the %d other traffic classes a bw-percent of 1 at least, "
+		 "all adding up to at most 100: NVUE Quality of Service, Egress Scheduling",
+		 n);
+	return false;
+}
+
 /* NVUE's memory-percent is a whole number (Quality of Service, Traffic Pools). */
 static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 {
@@ -57,38 +78,6 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 			 "qos.lossless.pool.memory_percent %s is not a whole percent; the cumulus "
 			 "target's traffic pools (NVUE memory-percent) take whole percents",
 			 pct);
-	}
-	/*
-	 * The egress scheduler is written whole (nvue_scheduler): the traffic
-	 * classes of the switch-priorities no class holds share what the
-	 * classes' DWRR weights leave of 100 %, at least 1 % each (NVUE:
-	 * bw-percent 1..100, "The combined total ... must be less than or
-	 * equal to 100", Quality of Service page, Egress Scheduling). Less is
-	 * refused.
-	 */
-	bool lossy[8];
-	int n = nvue_lossy_tcs(q, lossy), rest = nvue_lossy_share(q);
-	if (rest < n) {
-		const struct qg_class *l = &q->lossless, *c = &q->cnpc;
-		bool lw = l->ets.mode == QG_ETS_WRR, cw = q->cnp && c->ets.mode == QG_ETS_WRR;
-		char what[160];
-		if (lw && cw)
-			snprintf(
-			    what, sizeof(what),
-			    "qos.lossless.ets.weight %d%s and qos.cnp.ets.weight %d add up to %d",
-			    l->ets.weight, l->ets.given ? "" : " (the default)", c->ets.weight,
-			    100 - rest);
-		else if (cw)
-			snprintf(what, sizeof(what), "qos.cnp.ets.weight %d leaves %d%%",
-				 c->ets.weight, rest);
-		else
-			snprintf(what, sizeof(what), "qos.lossless.ets.weight %d leaves %d%%",
-				 l->ets.weight, rest);
-		qg_error(d, (lw && l->ets.given) || !cw ? l->ets.pos : c->ets.pos,
-			 "%s; the cumulus target gives what is left of 100%% to the %d traffic "
-			 "classes of the other switch-priorities, and NVUE takes bw-percent 1..100 "
-			 "adding up to at most 100: leave at least 1%% each, %d%% in all",
-			 what, n, n);
 	}
 	/*
 	 * NVUE's RoCE mode reserves traffic class 3's egress buffer for RoCE
@@ -317,8 +306,8 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 			n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d:strict", tc ? " " : "",
 					      tc);
 		else
-			n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d:%d%%", tc ? " " : "",
-					      tc, sched[tc].share);
+			n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d:%d%%", tc ? " " : "", tc,
+					      sched[tc].share);
 	}
 	n += (size_t)snprintf(v + n, sizeof(v) - n, " (dwrr total %d%%)", total);
 	qg_explain_row(x, "cumulus.owned.egress_scheduler", v,
@@ -368,16 +357,17 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 		else
 			snprintf(v, sizeof(v), "%zu ports, link mtu %d, pfc cable-length kept",
 				 s->n_ports, q->switch_mtu);
-		qg_explain_row(x, key, v,
-			       s->n_roles
-				   ? "the intent's ports (link mtu, pfc-watchdog state when managed), "
-				     "the default-global profiles above, and each role's own "
-				     "(cumulus.roles.*), pfc cable-length here default-global's, the "
-				     "longest of the ports no role's PFC profile holds; a port the "
-				     "intent drops keeps what it has, but for its role's bindings"
-				   : "the intent's ports (link mtu, pfc-watchdog state when managed) and "
-				     "the default-global profiles above; a port the intent drops keeps "
-				     "what it has");
+		qg_explain_row(
+		    x, key, v,
+		    s->n_roles
+			? "the intent's ports (link mtu, pfc-watchdog state when managed), "
+			  "the default-global profiles above, and each role's own "
+			  "(cumulus.roles.*), pfc cable-length here default-global's, the "
+			  "longest of the ports no role's PFC profile holds; a port the "
+			  "intent drops keeps what it has, but for its role's bindings"
+			: "the intent's ports (link mtu, pfc-watchdog state when managed) and "
+			  "the default-global profiles above; a port the intent drops keeps "
+			  "what it has");
 	}
 }
 
@@ -400,24 +390,25 @@ static void cumulus_explain_roles(const struct qg_model *m, struct qg_explain_ro
 				ports += nvue_port_role(s, k) == role;
 			int n = snprintf(v, sizeof(v), "%zu ports; congestion-control ", ports);
 			if (nvue_role_has_ecn(q, role))
-				n += snprintf(v + n, sizeof(v) - (size_t)n, "%s %ld..%ld bytes", name,
-					      qg_ecn_bytes(role->ecn_min_kb),
+				n += snprintf(v + n, sizeof(v) - (size_t)n, "%s %ld..%ld bytes",
+					      name, qg_ecn_bytes(role->ecn_min_kb),
 					      qg_ecn_bytes(role->ecn_max_kb));
 			else
 				n += snprintf(v + n, sizeof(v) - (size_t)n, "%s", NVUE_PROFILE);
 			if (nvue_role_has_pfc(role))
-				snprintf(v + n, sizeof(v) - (size_t)n, "; pfc %s cable-length %d", name,
-					 role->cable_m);
+				snprintf(v + n, sizeof(v) - (size_t)n, "; pfc %s cable-length %d",
+					 name, role->cable_m);
 			else
 				snprintf(v + n, sizeof(v) - (size_t)n, "; pfc %s", NVUE_PROFILE);
 			snprintf(key, sizeof(key), "cumulus.roles.%s.%s", s->name, role->name);
-			qg_explain_row(x, key, v,
-				       "NVUE port groups (QoS page, Port Groups: a profile overrides "
-				       "the global settings on its ports): the role's ecn as its own "
-				       "congestion-control profile (the lossless class, RED off), its "
-				       "cable_length_m as its own PFC profile (the lossless priority, "
-				       "headroom for its cable), its ports bound to them; a profile "
-				       "named qosgen-<role> whose role is gone is removed");
+			qg_explain_row(
+			    x, key, v,
+			    "NVUE port groups (QoS page, Port Groups: a profile overrides "
+			    "the global settings on its ports): the role's ecn as its own "
+			    "congestion-control profile (the lossless class, RED off), its "
+			    "cable_length_m as its own PFC profile (the lossless priority, "
+			    "headroom for its cable), its ports bound to them; a profile "
+			    "named qosgen-<role> whose role is gone is removed");
 		}
 	}
 }
@@ -442,7 +433,8 @@ static void cumulus_explain_dialects(const struct qg_model *m, struct qg_explain
 			 "the dialect of Cumulus Linux %s (switches.%s.os_version, %s; the "
 			 "versions written: %s to %s): since %s, %s (%s); a push reads the "
 			 "switch's version first and sends nothing to one of another dialect",
-			 s->os_version, s->name, s->os_version_given ? "given" : "the newest, by default",
+			 s->os_version, s->name,
+			 s->os_version_given ? "given" : "the newest, by default",
 			 nvue_versions.oldest, nvue_versions.newest, d ? d->since : "?",
 			 d ? d->change : "?", d ? d->source : "?");
 		qg_explain_row(x, key, v, reason);
@@ -492,12 +484,13 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 			role_cable |= nvue_role_has_pfc(&s->roles[r]);
 	}
 	if (role_cable)
-		qg_explain_row(x, "cumulus.pfc.cable_length", "each role's own; the longest of the rest",
-			       "NVUE sizes a PFC profile's headroom for one cable length: a role "
-			       "with cable_length_m gets its own PFC profile (cumulus.roles.*), and "
-			       "default-global, for every other port, each switch's longest "
-			       "cable_length_m among them, so no port has less headroom than its "
-			       "cable needs");
+		qg_explain_row(
+		    x, "cumulus.pfc.cable_length", "each role's own; the longest of the rest",
+		    "NVUE sizes a PFC profile's headroom for one cable length: a role "
+		    "with cable_length_m gets its own PFC profile (cumulus.roles.*), and "
+		    "default-global, for every other port, each switch's longest "
+		    "cable_length_m among them, so no port has less headroom than its "
+		    "cable needs");
 	else if (cable)
 		qg_explain_row(x, "cumulus.pfc.cable_length", "the longest per switch",
 			       "NVUE sizes a PFC profile's headroom for one cable length, and "
@@ -591,6 +584,7 @@ const struct qg_target qg_target_cumulus = {
     /* Cumulus Linux 5.6 to 5.16 and their NVUE dialects (nvue_dialect.c). */
     .versions = &nvue_versions,
     .check = cumulus_check,
+    .ets_fits = cumulus_ets_fits,
     .settings = cumulus_settings,
     .emit = cumulus_emit,
     .diff = cumulus_diff,

@@ -35,41 +35,32 @@ const char *const onyx_section_title[ONYX_SEC_COUNT] = {
     "DCBX ETS configuration",
 };
 
+/*
+ * Shares (onyx_ets_plan): the classes the intent does not name get the rest
+ * of 100 as WRR weights, at least 1 each (the weight range of `traffic-class
+ * T dcb ets wrr W`, mellanox.onyx onyx_traffic_class), so the lossless weight
+ * is the exact share only while that rest is there. The core checks it
+ * against every OS of the fabric at once (gen/ets_check.c).
+ */
+static bool onyx_ets_fits(const struct qg_qos *q, char why[QG_ETS_WHY_LEN])
+{
+	struct onyx_tc_cfg plan[8];
+	int others = onyx_ets_plan(q, plan);
+	if (others <= 0)
+		return true;
+	snprintf(why, QG_ETS_WHY_LEN,
+		 "Onyx weighs the %d other traffic classes against the classes, each with a "
+		 "WRR weight of 1 at least: mellanox.onyx onyx_traffic_class",
+		 others);
+	return false;
+}
+
 static void onyx_check(const struct qg_model *m, struct qg_diags *d)
 {
 	if (m->n_switches == 0)
 		return;
 	/* Onyx User Manual 3.10, QoS: no DSCP-to-switch-priority remap command in basic mode. */
 	qg_check_fixed_dscp_map(m, "onyx", d);
-	bool onyx = false;
-	for (size_t i = 0; i < m->n_switches; i++)
-		onyx |= m->switches[i].target == &qg_target_onyx;
-	/*
-	 * Shares (onyx_ets_plan): the classes the intent does not name get the
-	 * rest of 100 as WRR weights, at least 1 each (the weight range of
-	 * `traffic-class T dcb ets wrr W`, mellanox.onyx onyx_traffic_class), so
-	 * the lossless weight is the exact share only while that rest is there.
-	 */
-	struct onyx_tc_cfg plan[8];
-	int others = onyx ? onyx_ets_plan(&m->qos, plan) : 0;
-	if (others > 0) {
-		int cnp_w =
-		    m->qos.cnp && m->qos.cnpc.ets.mode == QG_ETS_WRR ? m->qos.cnpc.ets.weight : 0;
-		if (cnp_w == 0)
-			qg_error(d, m->qos.lossless.ets.pos,
-				 "qos.lossless.ets.weight %d leaves %d for the %d other traffic "
-				 "classes, which Onyx weighs against it and which need a weight of "
-				 "1 at least each; the onyx target allows 1..%d here",
-				 m->qos.lossless.ets.weight, 100 - m->qos.lossless.ets.weight,
-				 others, 100 - others);
-		else
-			qg_error(
-			    d, m->qos.lossless.ets.pos,
-			    "qos.lossless.ets.weight %d with qos.cnp.ets.weight %d leaves "
-			    "nothing for the %d other traffic classes, which Onyx weighs against "
-			    "them; the onyx target needs the two weights to add up to at most %d",
-			    m->qos.lossless.ets.weight, cnp_w, others, 100 - others);
-	}
 }
 
 /*
@@ -467,6 +458,7 @@ const struct qg_target qg_target_onyx = {
     .switch_mtu_max = 9216, /* Onyx mtu 1500..9216 (as tests/sim; manual range unverified) */
     .headroom = &onyx_headroom,
     .check = onyx_check,
+    .ets_fits = onyx_ets_fits,
     .settings = onyx_settings,
     .emit = onyx_emit,
     .diff = onyx_diff,

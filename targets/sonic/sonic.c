@@ -27,49 +27,25 @@
  * The weights of every queue (config_db.h, sonic_shares()) must fit
  * sonic-scheduler.yang's 1..100 and leave the rest of the queues something;
  * else no set of SONiC weights gives the classes exactly their shares. The
- * error names the nearest lossless weights that do.
+ * core names the nearest weights every OS of the fabric takes (gen/ets_check.c).
  */
-static void sonic_check_shares(const struct qg_qos *q, struct qg_diags *d)
+static bool sonic_ets_fits(const struct qg_qos *q, char why[QG_ETS_WHY_LEN])
 {
 	struct sonic_shares sh;
 	sonic_shares(q, &sh);
 	if (sh.ok)
-		return;
-	const struct qg_ets *e =
-	    q->lossless.ets.mode == QG_ETS_WRR ? &q->lossless.ets : &q->cnpc.ets;
-	struct qg_qos t = *q;
-	int below = 0, above = 0;
-	for (int w = e->weight - 1; w >= 1 && !below; w--) {
-		struct sonic_shares s2;
-		(e == &q->lossless.ets ? &t.lossless.ets : &t.cnpc.ets)->weight = w;
-		sonic_shares(&t, &s2);
-		below = s2.ok ? w : 0;
-	}
-	for (int w = e->weight + 1; w <= 100 && !above; w++) {
-		struct sonic_shares s2;
-		(e == &q->lossless.ets ? &t.lossless.ets : &t.cnpc.ets)->weight = w;
-		sonic_shares(&t, &s2);
-		above = s2.ok ? w : 0;
-	}
-	char near[64] = "";
-	if (below && above)
-		snprintf(near, sizeof(near), "; %d or %d would", below, above);
-	else if (below || above)
-		snprintf(near, sizeof(near), "; %d would", below ? below : above);
+		return true;
 	if (sh.need_rest <= 0)
-		qg_error(d, e->pos,
-			 "ets weight %d: on sonic the classes' weights leave the other %d queues "
-			 "of each port %ld %%, and a SONiC DWRR queue needs a weight of at least 1 "
-			 "(sonic-scheduler.yang)%s",
-			 e->weight, sh.n_rest, sh.need_rest, near);
+		snprintf(why, QG_ETS_WHY_LEN,
+			 "SONiC gives each of the %d other queues of a port a DWRR weight of 1 at "
+			 "least: sonic-scheduler.yang",
+			 sh.n_rest);
 	else
-		qg_error(d, e->pos,
-			 "ets weight %d cannot be given exactly on sonic: SONiC's DWRR weights "
-			 "are relative across a port's %d queues and 1..%d (sonic-scheduler.yang), "
-			 "and %d %% against the other %d queues sharing the rest needs weights %ld "
-			 "and %ld%s",
-			 e->weight, SONIC_QUEUES, SONIC_WEIGHT_MAX, e->weight, sh.n_rest,
-			 sh.need_class, sh.need_rest, near);
+		snprintf(why, QG_ETS_WHY_LEN,
+			 "SONiC's DWRR weights are relative across a port's %d queues and 1..%d, "
+			 "and this share needs weights %ld and %ld: sonic-scheduler.yang",
+			 SONIC_QUEUES, SONIC_WEIGHT_MAX, sh.need_class, sh.need_rest);
+	return false;
 }
 
 /*
@@ -146,7 +122,6 @@ static void sonic_check(const struct qg_model *m, struct qg_diags *d)
 			 "group as its priority, and priority group %d holds the lossy traffic "
 			 "classes; use a priority of 1..7 (3 is RoCE's usual)",
 			 SONIC_LOSSY_PG);
-	sonic_check_shares(q, d);
 	sonic_check_pfcwd(&q->pfcwd, d);
 	sonic_check_roles(m, d);
 }
@@ -538,6 +513,7 @@ const struct qg_target qg_target_sonic = {
     .access = "SSH",
     .default_port = 22,
     .check = sonic_check,
+    .ets_fits = sonic_ets_fits,
     .settings = sonic_settings_of,
     .emit = sonic_emit,
     .diff = sonic_diff,

@@ -270,7 +270,9 @@ st=$?
 check explain-unknown-host-did-you-mean $? "exit $st: $(cat "$tmp/out" "$tmp/err")"
 "$Q" explain "$tmp/h64.yaml" --switch leaf1 >"$tmp/out" 2>&1
 st=$?
-[ $st -eq 0 ] && grep -q '^device\.leaf1\.' "$tmp/out" && ! grep -q 'gpu-\|^qos\.' "$tmp/out"
+# With the fabric's rows that decide the switch (issue 37): not the hosts' own.
+[ $st -eq 0 ] && grep -q '^device\.leaf1\.' "$tmp/out" && grep -q '^qos\.lossless\.dscp ' "$tmp/out" &&
+	grep -q '^derived\.pfc_vector ' "$tmp/out" && ! grep -q 'gpu-\|^qos\.mtu \|^derived\.host_dscp' "$tmp/out"
 check explain-switch $? "exit $st: $(cat "$tmp/out")"
 json_case explain-host explain ran "$tmp/h64.yaml" --host vm-03
 "$Q" explain "$tmp/h64.yaml" --json | /usr/bin/python3 -c '
@@ -320,6 +322,15 @@ check man-page-agrees-with-help $? "$(grep FAIL "$tmp/man.out" | head -20) $(tai
 # ---- issue 25, item 1: every "..., or --OPTION" hint names an option that
 # the commands which can print it take. diff said "no NVUE password: set
 # QOSGEN_NVUE_PASSWORD, or --ask-password" and then refused --ask-password.
+# One cause, one message (issue 37): one mistake of each kind in valid intents,
+# exactly one error each, at the mistake's line (tests/cli/one_cause.py).
+/usr/bin/python3 "$top/tests/cli/one_cause.py" "$Q" "$top" >"$tmp/one_cause" 2>&1
+check one-cause $? "$(grep -v '^[0-9]' "$tmp/one_cause" | head -12)"
+
+# explain's reasons against the build's plan.json (issue 37): tests/cli/explain_truth.py.
+/usr/bin/python3 "$top/tests/cli/explain_truth.py" "$Q" "$top" >"$tmp/explain_truth" 2>&1
+check explain-truth $? "$(grep -v '^[0-9]' "$tmp/explain_truth" | head -12)"
+
 # The hints and the commands that can print them: tests/cli/hints.py.
 /usr/bin/python3 "$top/tests/cli/hints.py" "$top" >"$tmp/hints"
 [ "$(sort -u -k2 "$tmp/hints" | wc -l)" -ge 15 ] && grep -q "cumulus_push.c diff --ask-password" "$tmp/hints"

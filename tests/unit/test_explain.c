@@ -228,7 +228,7 @@ static void test_alike_hosts_grouped(void **state)
 		of_g4 += dev && !strcmp(dev, "g4");
 	}
 	assert_true(of_g4 > 10);
-	assert_int_equal(qg_explain_only(e, "g4"), of_g4);
+	assert_int_equal(qg_explain_only(e, "g4", NULL), of_g4);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(e, "rows")), of_g4);
 	assert_null(cJSON_GetObjectItem(e, "groups"));
 	qg_explain_text(e, &text_out);

@@ -194,10 +194,12 @@ static void test_dscp_map_judged_by_targets(void **state)
 	struct qg_diags d;
 	qg_diags_init(&d, "t.yaml");
 	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
-	assert_true(diag_has(&d, "DSCP 24 maps to switch-priority 3 (DSCP/8), not 4; the onyx "
-				 "target programs no DSCP map"));
-	assert_true(diag_has(&d, "DSCP 46 maps to switch-priority 5 (DSCP/8), not 7; the esxi "
-				 "target programs no DSCP map"));
+	/* One cause, one message (issue 37): the two targets that refuse it in one error. */
+	assert_true(diag_has(&d, "DSCP 24 maps to switch-priority 3 (DSCP/8), not 4, and no DSCP "
+				 "map is written by the onyx and esxi targets: use 32..39"));
+	assert_true(diag_has(&d, "DSCP 46 maps to switch-priority 5 (DSCP/8), not 7, and no DSCP "
+				 "map is written by the onyx and esxi targets: use 56..63"));
+	assert_int_equal(d.errors, 2);
 	assert_false(diag_has(&d, "the linux target"));
 	qg_diags_free(&d);
 	qg_model_free(&m);
@@ -260,9 +262,9 @@ static void test_ets_shares_refused(void **state)
 	struct qg_diags d;
 	qg_diags_init(&d, "t.yaml");
 	assert_int_equal(qg_build_check(&m, &d, NULL), -1);
-	assert_true(
-	    diag_has(&d, "qos.lossless.ets.weight 95 leaves 5 for the 6 other traffic classes"));
-	assert_true(diag_has(&d, "allows 1..94"));
+	assert_true(diag_has(&d, "qos.lossless.ets.weight 95 does not fit every switch OS of this "
+				 "fabric: the lossless weight is 94 at most, a limit the onyx "
+				 "target sets (Onyx weighs the 6 other traffic classes"));
 	qg_diags_free(&d);
 	qg_model_free(&m);
 	/* 94 leaves 1 each: built. */

@@ -1015,15 +1015,18 @@ static void test_shares(void **state)
 	assert_true(check_refuses("version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n"
 				  "    dscp: [26]\n    pool: {name: roce, memory_percent: 50}\n"
 				  "    ets: {mode: wrr, weight: 33}\n" SONIC_SWITCH,
-				  "ets weight 33 cannot be given exactly on sonic"));
+				  "qos.lossless.ets.weight 33 does not fit every switch OS of this fabric: the "
+				  "nearest lossless weights they take are 32 and 35, a limit the sonic target "
+				  "sets"));
 	assert_true(check_refuses("version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n"
 				  "    dscp: [26]\n    pool: {name: roce, memory_percent: 50}\n"
 				  "    ets: {mode: wrr, weight: 33}\n" SONIC_SWITCH,
-				  "needs weights 231 and 67; 32 or 35 would"));
+				  "this share needs weights 231 and 67"));
 	assert_true(check_refuses("version: 1\nfabric: t\nqos:\n  lossless:\n    priority: 3\n"
 				  "    dscp: [26]\n    pool: {name: roce, memory_percent: 50}\n"
 				  "    ets: {mode: wrr, weight: 100}\n" SONIC_SWITCH,
-				  "leave the other 7 queues of each port 0 %"));
+				  "SONiC gives each of the 7 other queues of a port a DWRR weight of 1 at "
+				  "least"));
 }
 
 /* The intents of the history matrix: one policy change each from the first. */
