@@ -107,6 +107,16 @@ pcmd=$(printed 'build/qosgen push ')
 check "sim-start: prints what to type" $? "$(cat "$t/start.out")"
 ! grep -qi 'yang' "$t/start.out"
 check "sim-start: no word of SONiC's YANG models to a user" $? "$(grep -i yang "$t/start.out")"
+# Issue 37: the README's "Trying it without switches" names every device
+# sim-start starts, no fewer (it once left out esx-01).
+devs=$(sed -n 's/^  \([a-z0-9-]*\)  *[A-Za-z() ]* \(ssh\|https\) 127\.0\.0\.1:[0-9]*.*/\1/p' "$t/start.out")
+para=$(sed -n '/^## Trying it without switches/,/^```sh/p' "$top/README.md")
+missing=""
+for d in $devs; do
+	printf '%s\n' "$para" | grep -qF "\`$d\`" || missing="$missing $d"
+done
+[ "$(printf '%s\n' "$devs" | grep -c .)" -eq 5 ] && [ -z "$missing" ]
+check "sim-start: the README names every device it starts" $? "started: $(echo $devs); not in the README:$missing"
 (
 	eval "$src"
 	case $SIM in *--ssh-config*--known-hosts*--ca-file*) ;; *) exit 9 ;; esac
