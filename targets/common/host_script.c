@@ -108,19 +108,37 @@ int host_script_emit_row(const struct qg_model *m, size_t i, const struct qg_emi
 	return rc;
 }
 
+int host_script_prelude(const struct qg_emit_ctx *ctx, struct qg_buf *out)
+{
+	size_t start = out->len;
+	if (qg_template_fill(ctx->templates, "prelude.sh", NULL, 0, out, ctx->d) != 0)
+		return -EINVAL;
+	if (out->len > start && out->data[out->len - 1] == '\n')
+		out->data[--out->len] = '\0';
+	return out->failed ? -ENOMEM : 0;
+}
+
 int host_script_emit_group(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			   const struct host_script_text *x, struct qg_outset *out)
 {
 	struct host_script_paths p;
 	host_script_paths(m, i, &p);
-	const struct qg_tvar lib_vars[] = {QG_TVARS_HEADER(ctx, m)};
+	struct qg_buf prelude = {0};
+	int rc = host_script_prelude(ctx, &prelude);
+	if (rc) {
+		qg_buf_free(&prelude);
+		return rc;
+	}
+	const struct qg_tvar lib_vars[] = {QG_TVARS_HEADER(ctx, m),
+					   {"prelude", prelude.data ? prelude.data : ""}};
 	const struct qg_tvar group_vars[] = {
 	    QG_TVARS_HEADER(ctx, m), {"group", p.group_name}, {"lib", p.lib},
 	    {"hosts", p.hosts},	     {"flavour", x->flavour}, {"body", x->body},
 	};
 #define N(v) (sizeof(v) / sizeof(v[0]))
-	int rc = qg_emit_template_owned(ctx, x->lib_template, lib_vars, N(lib_vars), p.lib, 0644,
-					QG_FILE_SHARED, out);
+	rc = qg_emit_template_owned(ctx, x->lib_template, lib_vars, N(lib_vars), p.lib, 0644,
+				    QG_FILE_SHARED, out);
+	qg_buf_free(&prelude);
 	if (!rc)
 		rc = qg_emit_template_owned(ctx, x->group_template, group_vars, N(group_vars),
 					    p.group, 0644, QG_FILE_GROUP, out);

@@ -13,7 +13,8 @@
  *                              variables (QG_FILE_GROUP: one per group of
  *                              hosts whose settings are the same).
  *
- * A host's script is the lib, its line and its group's file, in that order,
+ * Each platform's lib starts with the prelude (host_script_prelude()). A
+ * host's script is the lib, its line and its group's file, in that order,
  * byte for byte; it is what push sends, what persistence installs and what
  * Ansible runs. A policy change (MTU, lossless priority) then touches the
  * group files alone, a new host one line: not one file per host, whose
@@ -57,6 +58,16 @@ void host_script_word(struct qg_buf *b, const char *s);
 int host_script_emit_row(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			 const char *hosts_template, const char *const *identity,
 			 struct qg_outset *out);
+
+/*
+ * The prelude every host script starts with (templates/prelude.sh.in: the
+ * report and apply helpers, written once), appended to out for a template's
+ * {{prelude}}: the lib's of each platform and the persistence script's. It
+ * is given no variables: it knows nothing of an intent. Its last newline is
+ * left out, the template's own after the placeholder ending its line. 0, or
+ * -EINVAL with a diagnostic in ctx->d.
+ */
+int host_script_prelude(const struct qg_emit_ctx *ctx, struct qg_buf *out);
 
 /* What a target fills in for its group's files; the rest (group, paths) is known. */
 struct host_script_text {

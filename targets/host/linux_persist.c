@@ -105,6 +105,25 @@ static void keep_and_sweep(const struct qg_model *m, size_t i, struct qg_buf *bo
 	qg_buf_puts(body, "qg_persist_sweep\n");
 }
 
+/* The persistence script around body, starting with the host scripts' prelude. */
+static int fill_persist(const struct qg_model *m, const struct qg_host *host,
+			const struct qg_emit_ctx *ctx, const char *body, struct qg_buf *out)
+{
+	struct qg_buf prelude = {0};
+	int rc = host_script_prelude(ctx, &prelude);
+	const struct qg_tvar vars[] = {
+	    QG_TVARS_HEADER(ctx, m),
+	    {"host", host->name},
+	    {"prelude", prelude.data ? prelude.data : ""},
+	    {"body", body},
+	};
+	if (rc == 0 && qg_template_fill(ctx->templates, "linux-persist.sh", vars,
+					sizeof(vars) / sizeof(vars[0]), out, ctx->d) != 0)
+		rc = -EINVAL;
+	qg_buf_free(&prelude);
+	return rc;
+}
+
 int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 			  const struct qg_outset *files, enum linux_persist_op op, bool run_script,
 			  struct qg_buf *out)
@@ -173,17 +192,8 @@ int linux_persist_payload(const struct qg_model *m, size_t i, const struct qg_em
 	}
 	if (rc == 0 && body.failed)
 		rc = -ENOMEM;
-	if (rc == 0) {
-		const struct qg_tvar vars[] = {
-		    QG_TVARS_HEADER(ctx, m),
-		    {"host", host->name},
-		    {"body", body.data},
-		};
-		rc = qg_template_fill(ctx->templates, "linux-persist.sh", vars,
-				      sizeof(vars) / sizeof(vars[0]), out, ctx->d)
-			 ? -EINVAL
-			 : 0;
-	}
+	if (rc == 0)
+		rc = fill_persist(m, host, ctx, body.data, out);
 	qg_buf_free(&body);
 	if (rc == 0 && run_script) {
 		/*

@@ -63,8 +63,11 @@ static char *read_all(const char *path, size_t *len)
 	return qg_read_file(path, 1 << 20, false, len, &err);
 }
 
-/* Run the payload of op under the fixture's root; stdout in *out, the exit status returned. */
-static int run_payload(struct fx *f, enum linux_persist_op op, bool dry, char **out)
+/*
+ * Run the payload of op under the fixture's root, with env (assignments) in
+ * front; stdout in *out, the exit status returned.
+ */
+static int run_payload_env(struct fx *f, enum linux_persist_op op, const char *env, char **out)
 {
 	struct qg_buf p = {0};
 	assert_int_equal(linux_persist_payload(&f->m, 0, &f->ctx, &f->o, op, false, &p), 0);
@@ -72,14 +75,19 @@ static int run_payload(struct fx *f, enum linux_persist_op op, bool dry, char **
 	snprintf(path, sizeof(path), "%s/payload.sh", f->dir);
 	write_file(path, p.data, p.len);
 	qg_buf_free(&p);
-	snprintf(cmd, sizeof(cmd), "QG_ROOT='%s/root' QG_DRY_RUN=%d sh '%s' >'%s/out' 2>&1", f->dir,
-		 dry, path, f->dir);
+	snprintf(cmd, sizeof(cmd), "QG_ROOT='%s/root' %s /bin/sh '%s' >'%s/out' 2>&1", f->dir, env,
+		 path, f->dir);
 	int st = system(cmd);
 	snprintf(path, sizeof(path), "%s/out", f->dir);
 	size_t len;
 	*out = read_all(path, &len);
 	assert_non_null(*out);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int run_payload(struct fx *f, enum linux_persist_op op, bool dry, char **out)
+{
+	return run_payload_env(f, op, dry ? "QG_DRY_RUN=1" : "QG_DRY_RUN=0", out);
 }
 
 /*
@@ -331,6 +339,17 @@ static void test_install_check_remove(void **state)
 	assert_non_null(strstr(out, "[failed] persist: "));
 	assert_non_null(strstr(out, "is not qosgen's: left as it is"));
 	assert_true(exists(&f, RULES));
+	free(out);
+
+	/*
+	 * Without sha256sum nothing is installed: the line is [missing] and the
+	 * exit status 2, as a setting's tool missing makes the host script's.
+	 * Its PATH is one where sh's builtins alone are found (sha256sum is
+	 * coreutils', in /usr/bin; the payload adds the sbin folders).
+	 */
+	assert_int_equal(run_payload_env(&f, LINUX_PERSIST_INSTALL, "PATH=/nonexistent", &out), 2);
+	assert_string_equal(
+	    out, "[missing] persist: sha256sum (coreutils) is not installed: nothing installed\n");
 	free(out);
 	fx_close(&f);
 }

@@ -54,7 +54,7 @@ static void test_builtin_and_override(void **state)
 	for (size_t i = 0; i < t.n; i++) {
 		if (!strcmp(t.name[i], "onyx.cli"))
 			saw_override = !strcmp(t.text[i], "site {{switch}}\n{{body}}");
-		if (!strcmp(t.name[i], "linux-lib.sh"))
+		if (!strcmp(t.name[i], "prelude.sh"))
 			saw_builtin = strstr(t.text[i], "qg_report()") != NULL;
 	}
 	assert_true(saw_override);

@@ -38,10 +38,14 @@ qg_missing=0
 # [differs], and the exit status is as if it had been set.
 qg_dry=${QG_DRY_RUN:-0}
 
+# qg_report STATUS KEY WHAT: the line "[STATUS] KEY: WHAT" push reads back.
+# KEY is prefixed with $qg_key: a host of several NICs sets it to NIC K's
+# "nics[K]." while that NIC's settings run, as they are keyed in plan.json.
+qg_key=
 qg_report() {
 	qg_status=$1
 	[ "$qg_dry" = 1 ] && [ "$qg_status" = changed ] && qg_status=differs
-	printf '[%s] %s: %s\n' "$qg_status" "$2" "$3"
+	printf '[%s] %s%s: %s\n' "$qg_status" "$qg_key" "$2" "$3"
 	case $1 in
 	failed) qg_failed=1 ;;
 	missing) qg_missing=1 ;;

@@ -11,22 +11,11 @@ if [ "${qg_group:-}" != 'linux-pf-mlnx_qos-x8' ]; then
 	exit 1
 fi
 
-# NIC K's lines are keyed nics[K].KEY, as its settings are in plan.json: the
-# lib's qg_report with that prefix (the lib is left as one-NIC hosts run it).
-qg_key=
-qg_report() {
-	qg_status=$1
-	[ "$qg_dry" = 1 ] && [ "$qg_status" = changed ] && qg_status=differs
-	printf '[%s] %s%s: %s\n' "$qg_status" "$qg_key" "$2" "$3"
-	case $1 in
-	failed) qg_failed=1 ;;
-	missing) qg_missing=1 ;;
-	esac
-}
-
 # qg_nic K FUNCTION NETDEV RDMA_DEVICE: NIC K's calls, on $qg_netdev and
 # $qg_rdma_device. A NIC whose netdev is absent is reported missing alone
-# (exit status 2); the other NICs are still set.
+# (exit status 2); the other NICs are still set. Its lines are keyed
+# nics[K].KEY, as its settings are in plan.json: the prelude's qg_report
+# prefixes each key with $qg_key.
 qg_only=${1:-}
 qg_seen=
 qg_nic() {
