@@ -8,8 +8,8 @@
 #include "dvs_endpoint.h"
 #include "dvs_read.h"
 #include "../engine.h"
-#include "../../gen/errmsg.h"
-#include "../../gen/escape.h"
+#include "../../lib/errmsg.h"
+#include "../../lib/escape.h"
 #include "../driver.h"
 #include "dvs.h"
 

@@ -7,8 +7,8 @@
  */
 #include "onyx_diff.h"
 
-#include "../../gen/fixed.h"
-#include "../../gen/ports.h"
+#include "../../lib/fixed.h"
+#include "../../model/ports.h"
 #include "onyx.h"
 #include "onyx_ports.h"
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gen/target_features.c: a feature the intent gives and a used switch target
+ * model/target_features.c: a feature the intent gives and a used switch target
  * lacks is one diagnostic per key, worded and named the same for every
- * target; and the warnings' names for them (gen/warnings.c).
+ * target; and the warnings' names for them (model/warnings.c).
  */
 #include "helpers.h"
 
-#include "../../gen/target.h"
-#include "../../gen/warnings.h"
+#include "../../model/target.h"
+#include "../../model/warnings.h"
 #include "../../targets/onyx/onyx.h"
 
 /*
