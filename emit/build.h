@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * emit/, the build (docs/architecture.md): a model to files and answers,
+ * all in memory and pure: the targets' output (build), plan.json and the
+ * model's JSON (modeljson), explain's rows (explain, explain_text), the
+ * headroom report, the Ansible hand-off (handoff), the key table as a JSON
+ * Schema and man page (keys_schema); and the one place files reach the
+ * disk, all or nothing (outdir, outread, outcheck). It includes intent/,
+ * model/ and lib/, nothing above.
+ *
  * The compiler's middle: model in, every generated file in memory out.
  * Pure: it reads no file and no clock; `qosgen build` writes the result.
  */

@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * intent/, the loader (docs/architecture.md): YAML text to the model.
+ * yamlast makes the tree with positions; intent.c walks its top level and
+ * hands each section to its loader (intent_qos, intent_switches,
+ * intent_roles, intent_hosts, intent_nics, intent_dvs, intent_verify), which
+ * read keys through intent_walk's readers and the key table. It includes
+ * model/ and lib/, nothing above.
+ *
  * The intent file contract (docs/intent.md): YAML text in, a validated model
  * out. Every rule of the contract is enforced here, and every problem in the
  * file is reported in one run, in compiler form, before anything is written.

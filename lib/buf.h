@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * lib/, the floor under everything (docs/architecture.md): small tools that
+ * know nothing of RoCE or of an intent: byte buffers (buf), string maps
+ * (strmap), SHA-256 (hash), terminal-safe text and shell words (escape),
+ * bounded file reads (readfile), fixed-point decimals (fixed), natural JSON
+ * key order (jsonsort), unified diffs (udiff), error-buffer helpers
+ * (errmsg), host lists (hostlist) and the version string. It includes
+ * nothing of qosgen's above it.
+ *
  * A growable byte buffer. Appends never fail loudly: an allocation failure
  * sets a sticky flag that the caller checks once at the end, so emitters
  * stay linear instead of checking every line.

@@ -1,5 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * model/, the second floor (docs/architecture.md): what a fabric is, as data
+ * and the rules that derive from it, with no file or device in sight: the
+ * model, its derived values (derive, settings), the key table (keys), the
+ * diagnostics and warning names (diag, warnings), the switch hardware and
+ * headroom arithmetic (switch_hw, port_kind, headroom), port sets, OS
+ * versions, the in-memory output set and templates, and the target
+ * interface (target.h, the top of this floor), through which alone the
+ * core knows targets. It includes lib/ and nothing above.
+ *
  * The normalised intent: every default filled in, every reference resolved,
  * every value validated. Built once by intent_load(), read-only afterwards.
  * Build, diff/push, verify and the vSphere push all read this one model.

@@ -7,8 +7,8 @@
  * the same object with the diagnostics and nothing else, so a script reads
  * one shape whatever happened.
  */
-#ifndef QG_CLI_JSON_H
-#define QG_CLI_JSON_H
+#ifndef QG_PUSH_JSON_H
+#define QG_PUSH_JSON_H
 
 #include "../model/diag.h"
 #include "../model/model.h"

@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef QG_CLI_PUSH_H
-#define QG_CLI_PUSH_H
+/*
+ * push/, the runs that reach devices (docs/architecture.md): the device pool
+ * of diff and push and `push --batch`'s waves (push.c, waves.c), the pairs
+ * of verify over SSH (verify.c), and the one `--json` envelope every command
+ * fills (json.c). Each device's transaction is its target's driver on the
+ * engine (targets/engine.c), below this floor; the commands (cli/) are
+ * above it and only parse arguments and print.
+ */
+#ifndef QG_PUSH_PUSH_H
+#define QG_PUSH_PUSH_H
 
 #include "../model/model.h"
 #include "../targets/driver.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef QG_CLI_VERIFY_H
-#define QG_CLI_VERIFY_H
+#ifndef QG_PUSH_VERIFY_H
+#define QG_PUSH_VERIFY_H
 
 #include "../model/model.h"
 #include "../transport/ssh.h"
