@@ -557,7 +557,7 @@ static void ack_rows(cJSON *rows, const struct qg_model *m)
 	char key[160], reason[320];
 	for (size_t i = 0; i < m->n_acks; i++) {
 		const struct qg_ack *a = &m->acks[i];
-		const struct qg_warning_info *w = qg_warning_info(a->warning);
+		const struct qg_warning_info *w = qg_warning_set_info(&m->warnings, a->warning);
 		snprintf(key, sizeof(key), "acknowledge.%s", w->name);
 		if (a->because[0])
 			snprintf(reason, sizeof(reason), "%s (%s)", a->because, w->meaning);

@@ -391,7 +391,8 @@ cJSON *qg_model_json(const struct qg_model *m)
 	for (size_t i = 0; acks && i < m->n_acks; i++) {
 		const struct qg_ack *a = &m->acks[i];
 		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "warning", qg_warning_info(a->warning)->name);
+		cJSON_AddStringToObject(o, "warning",
+					qg_warning_set_info(&m->warnings, a->warning)->name);
 		if (a->because[0])
 			cJSON_AddStringToObject(o, "because", a->because);
 		else

@@ -55,10 +55,11 @@ static enum qg_warning_id read_ack_name(struct walk *w, const struct qg_ynode *v
 		return QG_W_NONE;
 	char names[1024];
 	qg_warning_acknowledgeable(names, sizeof(names));
-	enum qg_warning_id id = qg_warning_lookup(v->value);
-	const struct qg_warning_info *info = qg_warning_info(id);
+	enum qg_warning_id id = qg_warnings_resolve(&w->m->warnings, v->value);
+	const struct qg_warning_info *info = qg_warning_set_info(&w->m->warnings, id);
 	if (!info) {
-		const char *near = qg_warning_nearest(v->value);
+		char nearest[QG_WARNING_NAME_LEN];
+		const char *near = qg_warning_nearest(v->value, nearest, sizeof(nearest));
 		qg_error(w->d, v->pos,
 			 "%s: unknown warning '%s'%s%s%s; the warnings an intent can "
 			 "acknowledge: %s",
@@ -147,6 +148,9 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 		qg_yaml_free(root);
 		return -1;
 	}
+	/* The feature warnings' names, the model's own (model/warnings.h). */
+	if (qg_warnings_make(&m->warnings, targets) != 0)
+		d->oom = true;
 	walk_check_table_keys(&w, root, "the intent file");
 	const struct qg_ynode *v;
 	if ((v = walk_require(&w, root, "version", "the intent file"))) {

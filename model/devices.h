@@ -2,13 +2,16 @@
 /*
  * A model's devices as the core sees them (by kind and index, each with the
  * target its platform named) and the helpers every emitter shares:
- * model/devices.c. model/target.h includes this header after its structs, so a
- * target needs only target.h; either may be included first.
+ * model/devices.c. It sits above struct qg_target (model/target_ops.h) and
+ * below model/target.h, which includes it, so that a target needs only
+ * target.h.
  */
 #ifndef QG_DEVICES_H
 #define QG_DEVICES_H
 
-#include "target.h"
+#include "outset.h"
+#include "target_ops.h"
+#include "template.h"
 
 #include <stdbool.h>
 #include <stddef.h>

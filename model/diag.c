@@ -55,8 +55,8 @@ static char *vformat(const char *fmt, va_list ap)
 	return s;
 }
 
-static void diag_add(struct qg_diags *d, enum qg_sev sev, enum qg_warning_id w, struct qg_pos pos,
-		     const char *fmt, va_list ap)
+static void diag_add(struct qg_diags *d, enum qg_sev sev, enum qg_warning_id w, const char *name,
+		     struct qg_pos pos, const char *fmt, va_list ap)
 {
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 16;
@@ -75,6 +75,7 @@ static void diag_add(struct qg_diags *d, enum qg_sev sev, enum qg_warning_id w, 
 	}
 	d->v[d->n] =
 	    (struct qg_diag){.pos = pos, .sev = sev, .seq = d->n, .warning = w, .msg = msg};
+	snprintf(d->v[d->n].warning_name, sizeof(d->v[d->n].warning_name), "%s", name);
 	d->n++;
 	if (sev == QG_SEV_ERROR)
 		d->errors++;
@@ -86,7 +87,7 @@ void qg_error(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_add(d, QG_SEV_ERROR, QG_W_NONE, pos, fmt, ap);
+	diag_add(d, QG_SEV_ERROR, QG_W_NONE, "", pos, fmt, ap);
 	va_end(ap);
 }
 
@@ -94,7 +95,7 @@ void qg_error_in(struct qg_diags *d, const char *file, struct qg_pos pos, const 
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_add(d, QG_SEV_ERROR, QG_W_NONE, pos, fmt, ap);
+	diag_add(d, QG_SEV_ERROR, QG_W_NONE, "", pos, fmt, ap);
 	va_end(ap);
 	if (d->n > 0 && !(d->v[d->n - 1].file = strdup(file)))
 		d->oom = true;
@@ -104,7 +105,17 @@ void qg_warning(struct qg_diags *d, struct qg_pos pos, enum qg_warning_id w, con
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag_add(d, QG_SEV_WARNING, w, pos, fmt, ap);
+	const struct qg_warning_info *info = qg_warning_info(w);
+	diag_add(d, QG_SEV_WARNING, w, info ? info->name : "", pos, fmt, ap);
+	va_end(ap);
+}
+
+void qg_warning_named(struct qg_diags *d, struct qg_pos pos, enum qg_warning_id w, const char *name,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_add(d, QG_SEV_WARNING, w, name ? name : "", pos, fmt, ap);
 	va_end(ap);
 }
 
@@ -175,13 +186,13 @@ void qg_diags_print(struct qg_diags *d, FILE *out, bool strict)
 		if (g->acknowledged)
 			continue;
 		const char *file = g->file ? g->file : d->file;
-		const struct qg_warning_info *w = qg_warning_info(g->warning);
+		const char *w = g->warning_name[0] ? g->warning_name : NULL;
 		print_prefix(out, file, g->pos);
 		if (g->sev == QG_SEV_ERROR)
 			fprintf(out, "error: %s\n", g->msg);
 		else
 			fprintf(out, "%s: %s%s%s%s%s\n", strict ? "error" : "warning", g->msg,
-				w ? " [" : "", w ? w->name : "", w ? "]" : "",
+				w ? " [" : "", w ? w : "", w ? "]" : "",
 				strict ? " [--strict]" : "");
 		for (size_t j = 0; j < g->n_notes; j++) {
 			print_prefix(out, file, g->notes[j].pos);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "warnings.h"
+#include "warning_ids.h"
 
 /* A position in the intent file, 1-based; line 0 means "not from the file". */
 struct qg_pos {
@@ -30,9 +30,14 @@ struct qg_diag {
 	char *file; /* NULL: the diags' file; else another input (a template) */
 	struct qg_pos pos;
 	enum qg_sev sev;
-	size_t seq; /* insertion order: ties on position keep it */
-	enum qg_warning_id warning; /* a warning's name (model/warnings.h); QG_W_NONE otherwise */
-	bool acknowledged;	    /* by the intent: not printed, not counted */
+	size_t seq;		    /* insertion order: ties on position keep it */
+	enum qg_warning_id warning; /* a warning's id (model/warning_ids.h); QG_W_NONE otherwise */
+	/*
+	 * What a warning prints after it, its own copy: the diagnostics may
+	 * outlive the model whose feature warning it is. "" for the rest.
+	 */
+	char warning_name[QG_WARNING_NAME_LEN];
+	bool acknowledged; /* by the intent: not printed, not counted */
 	char *msg;
 	struct qg_note *notes;
 	size_t n_notes;
@@ -61,9 +66,12 @@ void qg_diags_free(struct qg_diags *d);
 
 void qg_error(struct qg_diags *d, struct qg_pos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Every warning has a name (model/warnings.h), printed after it: "... [no-ecn]". */
+/* Every warning has a name (model/warning_ids.h), printed after it: "... [no-ecn]". */
 void qg_warning(struct qg_diags *d, struct qg_pos pos, enum qg_warning_id w, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same for a warning whose name is not a fixed one: a model's feature warning, w named name. */
+void qg_warning_named(struct qg_diags *d, struct qg_pos pos, enum qg_warning_id w, const char *name,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* An error in another input than the intent, such as a template file. */
 void qg_error_in(struct qg_diags *d, const char *file, struct qg_pos pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -2,7 +2,7 @@
 #include "ets_check.h"
 
 #include "devices.h"
-#include "target.h"
+#include "target_ops.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #include "headroom.h"
 
 #include "port_kind.h"
-#include "target.h"
+#include "target_ops.h"
 
 #include <string.h>
 

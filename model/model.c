@@ -24,5 +24,6 @@ void qg_model_free(struct qg_model *m)
 		free(m->verify.pairs[i].rails);
 	free(m->verify.pairs);
 	free(m->acks);
+	qg_warning_set_free(&m->warnings);
 	memset(m, 0, sizeof(*m));
 }

@@ -144,7 +144,7 @@ struct qg_port_role {
 	char name[QG_NAME_LEN];
 	bool ecn_given; /* ecn: given: its thresholds, else the policy's */
 	int ecn_min_kb, ecn_max_kb;
-	int cable_m; /* 0: not given */
+	int cable_m;	/* 0: not given */
 	int speed_gbps; /* 0: not given, the switch's (issue 34) */
 	/* The role's name, its cable_length_m and its ecn: where a target lacking them says so. */
 	struct qg_pos pos, cable_pos, ecn_pos, speed_pos;
@@ -314,6 +314,12 @@ struct qg_model {
 	struct qg_verify verify;
 	struct qg_ack *acks;
 	size_t n_acks;
+	/*
+	 * The feature warnings' names (ignored-by-<platform>-<feature>), made
+	 * from targets when the intent is loaded (model/warnings.h): what a
+	 * feature warning's id and an acknowledgement's mean in this model.
+	 */
+	struct qg_warning_set warnings;
 };
 
 void qg_model_free(struct qg_model *m);

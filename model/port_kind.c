@@ -3,7 +3,7 @@
 
 #include "bounds.h"
 #include "ports.h"
-#include "target.h"
+#include "target_ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>

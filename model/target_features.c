@@ -2,11 +2,12 @@
 #include "target_features.h"
 
 #include "bounds.h"
+#include "devices.h"
 #include "diag.h"
 #include "model.h"
 #include "names.h"
-#include "target.h"
-#include "warnings.h"
+#include "target_ops.h"
+#include "warning_ids.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -229,17 +230,21 @@ static const struct qg_feature_gap *gap_of(const struct qg_target *t, unsigned f
 	return NULL;
 }
 
-static void report(const struct qg_target *t, const struct row *r, const struct qg_feature_gap *g,
-		   const struct site *s, struct qg_diags *d)
+/* The diagnostic at site s; a warning is named from the model's set (model/warning_ids.h). */
+static void report(const struct qg_warning_set *w, const struct qg_target *t, const struct row *r,
+		   const struct qg_feature_gap *g, const struct site *s, struct qg_diags *d)
 {
 	char fallback[96];
 	snprintf(fallback, sizeof(fallback), "the %s target does not write it", t->name);
 	const char *reason = g && g->reason ? g->reason : fallback;
 	if (g && g->refused)
 		qg_error(d, s->pos, "%s: refused by %s: %s", s->key, t->name, reason);
-	else
-		qg_warning(d, s->pos, qg_warning_feature_id(t->name, r->name),
-			   "%s: ignored by %s: %s", s->key, t->name, reason);
+	else {
+		enum qg_warning_id id = qg_warning_feature_id(w, t->name, r->name);
+		const struct qg_warning_info *info = qg_warning_set_info(w, id);
+		qg_warning_named(d, s->pos, id, info ? info->name : NULL, "%s: ignored by %s: %s",
+				 s->key, t->name, reason);
+	}
 }
 
 void qg_features_check(const struct qg_model *m, struct qg_diags *d)
@@ -260,7 +265,7 @@ void qg_features_check(const struct qg_model *m, struct qg_diags *d)
 			if (!row->per_switch) {
 				size_t n = row->sites(m, 0, s);
 				for (size_t k = 0; k < n; k++)
-					report(tg, row, g, &s[k], d);
+					report(&m->warnings, tg, row, g, &s[k], d);
 				continue;
 			}
 			for (size_t i = 0; i < m->n_switches; i++) {
@@ -268,7 +273,7 @@ void qg_features_check(const struct qg_model *m, struct qg_diags *d)
 					continue;
 				size_t n = row->sites(m, i, s);
 				for (size_t k = 0; k < n; k++)
-					report(tg, row, g, &s[k], d);
+					report(&m->warnings, tg, row, g, &s[k], d);
 			}
 		}
 	}

@@ -1,76 +1,55 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Every warning qosgen emits has a stable name (issue 25), printed after its
- * message as gcc prints [-Wname], and listed in docs/intent.md. A name lets
- * an intent acknowledge a warning on purpose (its `acknowledge` key), so that
- * `check --strict` can pass on a fabric that knowingly keeps one: an Onyx
- * switch with a PFC watchdog the onyx target does not write, say
- * (ignored-by-onyx-pfc-watchdog).
+ * The warnings by name (issue 25; the ids and fixed names: model/warning_ids.h).
+ * A name lets an intent acknowledge a warning on purpose (its `acknowledge`
+ * key), so that `check --strict` can pass on a fabric that knowingly keeps
+ * one: an Onyx switch with a PFC watchdog the onyx target does not write,
+ * say (ignored-by-onyx-pfc-watchdog).
+ *
+ * The feature warnings' names are a model's own (issue 38): made once from
+ * the registry the intent is loaded with (qg_warnings_make, in
+ * qg_intent_load), held in its struct qg_warning_set, freed with it. The
+ * core keeps no table of them between models and no buffer of its own:
+ * a name comes back into the caller's buffer or points into the set.
  */
 #ifndef QG_WARNINGS_H
 #define QG_WARNINGS_H
 
+#include "warning_ids.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
-/* In the order of docs/intent.md's table; QG_W_NONE is a diagnostic with no name (an error). */
-enum qg_warning_id {
-	QG_W_NONE = 0,
-	QG_W_MTU_BELOW_ROCE_4096,
-	QG_W_PCP_TRUST_DSCP_UNUSED,
-	QG_W_ETS_WEIGHTS_OVER_100,
-	QG_W_NO_ECN,
-	QG_W_ECN_WITHOUT_CNP,
-	QG_W_CNP_WITHOUT_ECN,
-	QG_W_QOS_TOOL_IGNORED_FOR_VF,
-	QG_W_HEADROOM_UNPROVEN,
-	QG_W_STALE_ACKNOWLEDGEMENT,
-	QG_W_READBACK_OTHER_HOSTNAME,
-	QG_W_READBACK_LINE_SKIPPED,
-	QG_W_VSPHERE_PLAIN_HTTP,
-	QG_W_VSPHERE_TLS_UNCHECKED,
-	QG_W_COUNT
-	/*
-	 * Ids from QG_W_COUNT on are the features a platform ignores
-	 * (model/target_features.h), named ignored-by-<platform>-<feature>: one per
-	 * pair, made when first named (qg_warning_feature_id, qg_warning_lookup).
-	 */
-};
+struct qg_target;
+/*
+ * Fill s with ignored-by-<platform>-<feature> for every target of registry
+ * (NULL-terminated) and every feature an intent can be warned of
+ * (qg_feature_lookup), in registry order: the names a features check may
+ * give and an intent may acknowledge. 0, or -ENOMEM (s freed).
+ */
+int qg_warnings_make(struct qg_warning_set *s, const struct qg_target *const *registry);
 
 /*
- * What a warning is about. Only the intent's own warnings can be
- * acknowledged in it: a read-back's is about a device's state at one moment,
- * a stale acknowledgement about the acknowledgements themselves, and a
- * command line's about an option given on purpose for that one run.
+ * The id of a name in s, or QG_W_NONE: a fixed warning's, a feature
+ * warning's of s (ignored-by-<platform>-<feature>, read as the longest
+ * feature name that ends it), or an old name's (qg_warning_alias).
  */
-enum qg_warning_scope { QG_WS_INTENT, QG_WS_READBACK, QG_WS_ACKNOWLEDGE, QG_WS_COMMAND_LINE };
-
-struct qg_warning_info {
-	const char *name; /* kebab-case, stable: intents and scripts name it */
-	enum qg_warning_scope scope;
-	const char *meaning; /* one line, as docs/intent.md's table says it */
-};
-
-/* The warning's name and meaning; NULL for QG_W_NONE or out of range. */
-const struct qg_warning_info *qg_warning_info(enum qg_warning_id id);
+enum qg_warning_id qg_warning_lookup(const struct qg_warning_set *s, const char *name);
 /*
- * The id of a name, or QG_W_NONE. ignored-by-<platform>-<feature> is known
- * for any platform name (the core holds no list of them): an intent's
- * acknowledgement of a platform its registry lacks is refused by
- * qg_warnings_acknowledge(). The names the warnings had before features
- * were declared (onyx-pfc-watchdog-not-written, ...) are aliases of theirs.
+ * The id of a name an intent acknowledges: qg_warning_lookup()'s, or, for
+ * ignored-by-<platform>-<feature> of a platform the registry lacks (the
+ * core holds no list of platforms), a row s adds for it, not known, so that
+ * qg_warnings_acknowledge() refuses it where it is acknowledged, once.
+ * QG_W_NONE for any other name (or out of memory: s->oom).
  */
-enum qg_warning_id qg_warning_lookup(const char *name);
+enum qg_warning_id qg_warnings_resolve(struct qg_warning_set *s, const char *name);
 /*
- * The id of "<feature>, ignored by <platform>" (feature: qg_feature_name()),
- * made on first use; QG_W_NONE when the table of them is full (256 pairs).
- * Not thread-safe: ids are made while an intent is loaded and checked.
+ * The name nearest to an unknown one (edit distance 1..3) into out (len
+ * bytes), and out; NULL when none: a did-you-mean. A feature warning with
+ * its feature misspelt is judged on the feature (the whole name is too long
+ * for the edit distance), whatever its platform.
  */
-/* The i-th old name still taken for a feature warning (see qg_warning_lookup), or NULL. */
-const char *qg_warning_alias(size_t i);
-enum qg_warning_id qg_warning_feature_id(const char *platform, const char *feature);
-/* The name nearest to an unknown one (edit distance 1..3), or NULL: a did-you-mean. */
-const char *qg_warning_nearest(const char *name);
+const char *qg_warning_nearest(const char *name, char *out, size_t len);
 /* The names an intent may acknowledge, ", "-separated, into out. */
 void qg_warning_acknowledgeable(char *out, size_t len);
 

@@ -26,7 +26,7 @@ cJSON *cli_json_envelope(const char *command, const char *intent)
 }
 
 static void add_diag(cJSON *a, const char *file, struct qg_pos pos, const char *severity,
-		     enum qg_warning_id warning, const char *msg, const char *suffix)
+		     const char *warning, const char *msg, const char *suffix)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
@@ -42,9 +42,8 @@ static void add_diag(cJSON *a, const char *file, struct qg_pos pos, const char *
 	}
 	cJSON_AddStringToObject(o, "severity", severity);
 	/* A warning's name (issue 25), what the text prints in brackets; null for the rest. */
-	const struct qg_warning_info *w = qg_warning_info(warning);
-	if (w)
-		cJSON_AddStringToObject(o, "warning", w->name);
+	if (warning && warning[0])
+		cJSON_AddStringToObject(o, "warning", warning);
 	else
 		cJSON_AddNullToObject(o, "warning");
 	size_t n = strlen(msg) + strlen(suffix) + 1;
@@ -69,13 +68,13 @@ void cli_json_diags(cJSON *env, struct qg_diags *d, bool strict)
 		const char *file = g->file ? g->file : d->file;
 		/* As the text says it: a warning --strict stops on is an error, tagged. */
 		bool as_error = g->sev == QG_SEV_ERROR || strict;
-		add_diag(a, file, g->pos, as_error ? "error" : "warning", g->warning, g->msg,
+		add_diag(a, file, g->pos, as_error ? "error" : "warning", g->warning_name, g->msg,
 			 g->sev != QG_SEV_ERROR && strict ? " [--strict]" : "");
 		for (size_t j = 0; j < g->n_notes; j++)
-			add_diag(a, file, g->notes[j].pos, "note", QG_W_NONE, g->notes[j].msg, "");
+			add_diag(a, file, g->notes[j].pos, "note", NULL, g->notes[j].msg, "");
 	}
 	if (d->oom)
-		add_diag(a, d->file, (struct qg_pos){0}, "error", QG_W_NONE,
+		add_diag(a, d->file, (struct qg_pos){0}, "error", NULL,
 			 "out of memory while collecting diagnostics", "");
 }
 

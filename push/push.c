@@ -362,7 +362,8 @@ static int check_host_scripts(const struct qg_model *m, const struct job *jobs, 
 			if (diag_known(d, e))
 				continue;
 			if (e->sev != QG_SEV_ERROR)
-				qg_warning(d, e->pos, e->warning, "%s", e->msg);
+				qg_warning_named(d, e->pos, e->warning, e->warning_name, "%s",
+						 e->msg);
 			else if (e->file)
 				qg_error_in(d, e->file, e->pos, "%s", e->msg);
 			else
