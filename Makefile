@@ -69,15 +69,17 @@ QG_LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 TEMPLATES := $(sort $(wildcard templates/*.in))
-LIB_SRCS := $(sort $(wildcard gen/*.c) $(wildcard targets/*.c) $(wildcard targets/*/*.c) $(wildcard transport/*.c) \
-	$(wildcard verbs/*.c) $(wildcard vsphere/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/templates_builtin.o
+# The library, layer by layer from the bottom (docs/architecture.md; tests/core/layers.sh).
+LAYERS := lib model intent emit
+LIB_SRCS := $(sort $(foreach d,$(LAYERS),$(wildcard $(d)/*.c)) $(wildcard targets/*.c) $(wildcard targets/*/*.c) $(wildcard transport/*.c) \
+	$(wildcard verbs/*.c) $(wildcard vsphere/*.c) $(wildcard push/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/model/templates_builtin.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # The compiler core and the two pure targets the core-only test builds with
 # (tests/core/): linked with libyaml, cJSON and libcrypto alone, so a core
 # that reached for libssh, libcurl or libxml2 would not link.
-CORE_SRCS := $(sort $(wildcard gen/*.c)) targets/onyx/onyx.c targets/onyx/onyx_config.c \
+CORE_SRCS := $(sort $(foreach d,$(LAYERS),$(wildcard $(d)/*.c))) targets/onyx/onyx.c targets/onyx/onyx_config.c \
 	targets/onyx/onyx_parse.c targets/onyx/onyx_judge.c targets/onyx/onyx_diff.c \
 	targets/onyx/onyx_restore.c targets/onyx/onyx_version.c \
 	targets/onyx/onyx_text.c targets/onyx/onyx_ports.c targets/host/linux.c \
@@ -104,12 +106,12 @@ $(BUILD)/tools/embed: tools/embed.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARNINGS) $(CFLAGS) $< -o $@
 
-$(BUILD)/gen/templates_builtin.c: $(TEMPLATES) $(BUILD)/tools/embed
+$(BUILD)/model/templates_builtin.c: $(TEMPLATES) $(BUILD)/tools/embed
 	@mkdir -p $(dir $@)
 	$(BUILD)/tools/embed $@ $(foreach t,$(TEMPLATES),$(patsubst templates/%.in,%,$(t))=$(t))
 
-$(BUILD)/gen/templates_builtin.o: $(BUILD)/gen/templates_builtin.c
-	$(CC) $(QG_CFLAGS) -Igen $(CFLAGS) -c $< -o $@
+$(BUILD)/model/templates_builtin.o: $(BUILD)/model/templates_builtin.c
+	$(CC) $(QG_CFLAGS) -Imodel $(CFLAGS) -c $< -o $@
 
 $(BUILD)/libqosgen.a: $(LIB_OBJS)
 	rm -f $@
@@ -120,7 +122,7 @@ CLI_SRCS := $(sort $(wildcard cli/*.c))
 $(BUILD)/qosgen: $(CLI_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/libqosgen.a
 	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
 
-# The intent's JSON Schema and the man page's key list, from the key table (gen/keys.c):
+# The intent's JSON Schema and the man page's key list, from the key table (model/keys.c):
 # tests/schema/run.sh checks docs/intent.schema.json and docs/qosgen.1 against it.
 $(BUILD)/tools/intent-schema: $(BUILD)/tools/intent_schema.o $(BUILD)/libqosgen.a
 	$(CC) $(QG_LDFLAGS) $(LDFLAGS) $^ $(QG_LIBS) -lpthread -o $@
@@ -153,7 +155,7 @@ $(BUILD)/tests/e2e_%: tests/e2e/%.c $(BUILD)/libqosgen.a
 		$(QG_LDFLAGS) $(LDFLAGS) $(QG_LIBS) $(TEST_LIBS) -o $@
 
 $(BUILD)/tests/test_core_only: tests/core/test_core_only.c $(CORE_SRCS:%.c=$(BUILD)/%.o) \
-		$(BUILD)/gen/templates_builtin.o
+		$(BUILD)/model/templates_builtin.o
 	@mkdir -p $(dir $@)
 	$(CC) $(QG_CFLAGS) $(CFLAGS) $^ $(QG_LDFLAGS) $(LDFLAGS) \
 		$(shell $(PKG_CONFIG) --libs $(PKG_CORE)) $(TEST_LIBS) -o $@
@@ -214,7 +216,7 @@ golden-update: all $(BUILD)/tests/onyx-sim
 # own file, compiled with -fsanitize=fuzzer (libFuzzer's main), against those.
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(PKG_CFLAGS)
-FUZZ_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o) $(BUILD)/fuzz/obj/gen/templates_builtin.o
+FUZZ_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/obj/%.o) $(BUILD)/fuzz/obj/model/templates_builtin.o
 # Kept, not removed as intermediates: the next fuzz-build reuses them.
 .SECONDARY: $(FUZZ_OBJS)
 # One target per untrusted input (the intent, each kind of device answer):
@@ -226,15 +228,15 @@ fuzz-build: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/%)
 
 $(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -Igen -c $< -o $@
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -Imodel -c $< -o $@
 
-$(BUILD)/fuzz/obj/gen/templates_builtin.o: $(BUILD)/gen/templates_builtin.c
+$(BUILD)/fuzz/obj/model/templates_builtin.o: $(BUILD)/model/templates_builtin.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Igen -c $< -o $@
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Imodel -c $< -o $@
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Igen $^ $(QG_LIBS) -o $@
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Imodel $^ $(QG_LIBS) -o $@
 
 FUZZ_SECONDS ?= 300
 fuzz: fuzz-build

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# bench/bounds: the largest intent qosgen accepts (gen/bounds.h, docs/intent.md
+# bench/bounds: the largest intent qosgen accepts (model/bounds.h, docs/intent.md
 # "Bounds"), built, rebuilt over its own output and checked (issue 24, items 2
 # and 10): 150,000 Linux hosts from two host lists, 136,160 of one NIC and
 # 13,840 of two (163,840 NICs, the fabric's NIC bound, issue 36), and 160

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli.h"
 
-#include "../gen/diag.h"
-#include "../gen/intent.h"
-#include "../gen/warnings.h"
+#include "../model/diag.h"
+#include "../intent/intent.h"
+#include "../model/warnings.h"
 #include "../targets/registry.h"
-#include "json.h"
+#include "../push/json.h"
 
 #include <errno.h>
 #include <getopt.h>

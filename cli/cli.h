@@ -8,9 +8,9 @@
 #ifndef QG_CLI_H
 #define QG_CLI_H
 
-#include "../gen/build.h"
-#include "../gen/model.h"
-#include "push.h"
+#include "../emit/build.h"
+#include "../model/model.h"
+#include "../push/push.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>

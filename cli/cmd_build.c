@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #include "cmd_build.h"
 #include "cli.h"
-#include "json.h"
+#include "../push/json.h"
 
-#include "../gen/diag.h"
-#include "../gen/explain.h"
-#include "../gen/intent.h"
-#include "../gen/names.h"
-#include "../gen/outdir.h"
-#include "../gen/template.h"
-#include "../gen/target.h"
+#include "../model/diag.h"
+#include "../emit/explain.h"
+#include "../intent/intent.h"
+#include "../model/names.h"
+#include "../emit/outdir.h"
+#include "../model/template.h"
+#include "../model/target.h"
 #include "../targets/registry.h"
 
 #include <errno.h>
@@ -120,7 +120,7 @@ int cmd_build(int argc, char **argv)
 				rc = EXIT_INVALID;
 			}
 		} else {
-			/* From here a signal must not strand the temporary tree (gen/outdir.h). */
+			/* From here a signal must not strand the temporary tree (emit/outdir.h). */
 			qg_outdir_catch_signals();
 			if (qg_outdir_write(out_dir, &out, err, sizeof(err)) != 0) {
 				fprintf(stderr, "qosgen build: %s\n", err);

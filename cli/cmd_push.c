@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #include "cmd_push.h"
 #include "cli.h"
-#include "json.h"
+#include "../push/json.h"
 
-#include "../gen/diag.h"
-#include "../gen/intent.h"
-#include "../gen/target.h"
-#include "../gen/readfile.h"
+#include "../model/diag.h"
+#include "../intent/intent.h"
+#include "../model/target.h"
+#include "../lib/readfile.h"
 #include "../targets/registry.h"
 #include "../transport/readback.h" /* QG_READBACK_MAX: the same for a file as over the network */
-#include "push.h"
+#include "../push/push.h"
 
 #include <errno.h>
 #include <getopt.h>

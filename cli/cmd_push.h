@@ -2,7 +2,7 @@
 /*
  * The commands that reach devices to change them or to compare: diff (what
  * differs, read over SSH or HTTPS, or from a saved running-config) and push
- * (send it); both run cli/push.c's device pool. Each takes its argv from
+ * (send it); both run push/push.c's device pool. Each takes its argv from
  * its own name on and returns its exit code (cli/cli.h).
  */
 #ifndef QG_CLI_CMD_PUSH_H

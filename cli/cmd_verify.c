@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #include "cmd_verify.h"
 #include "cli.h"
-#include "json.h"
+#include "../push/json.h"
 
-#include "../gen/diag.h"
-#include "../gen/intent.h"
-#include "../gen/target.h"
+#include "../model/diag.h"
+#include "../intent/intent.h"
+#include "../model/target.h"
 #include "../targets/registry.h"
 #include "../verbs/defpath.h"
 #include "../verbs/probe.h"
-#include "verify.h"
+#include "../push/verify.h"
 
 #include <errno.h>
 #include <getopt.h>

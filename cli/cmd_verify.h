@@ -2,7 +2,7 @@
 /*
  * The commands that prove the path with RDMA traffic: probe (one end of a
  * perftest-compatible RC RDMA WRITE test, run here) and verify (the
- * intent's pairs over SSH, cli/verify.c). Each takes its argv from its own
+ * intent's pairs over SSH, push/verify.c). Each takes its argv from its own
  * name on and returns its exit code (cli/cli.h).
  */
 #ifndef QG_CLI_CMD_VERIFY_H

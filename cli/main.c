@@ -10,8 +10,8 @@
 #include "cmd_push.h"
 #include "cmd_verify.h"
 
-#include "../gen/names.h"
-#include "../gen/version.h"
+#include "../model/names.h"
+#include "../lib/version.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /* What every driver shares: the one-line result, and a device's SSH address. */
 #include "driver.h"
 
-#include "../gen/names.h"
+#include "../model/names.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,14 +2,14 @@
 /*
  * The device side of a target: reaching a device, reading it back, pushing
  * the difference and rolling back. A driver belongs to one target
- * (struct qg_target, gen/target.h, the pure side) and is found through the
+ * (struct qg_target, model/target.h, the pure side) and is found through the
  * registry (targets/registry.h); the compiler core never sees this header.
  */
 #ifndef QG_DRIVER_H
 #define QG_DRIVER_H
 
-#include "../gen/buf.h"
-#include "../gen/target.h"
+#include "../lib/buf.h"
+#include "../model/target.h"
 #include "../transport/ssh.h"
 #include "../transport/tls.h"
 

@@ -67,7 +67,7 @@ struct qg_push_ops {
 	void (*close)(void *dev);
 	/*
 	 * Optional: the OS version the device runs (issue 34), read before
-	 * anything else, into out as gen/osversion.h's QG_VERSION_RULE writes
+	 * anything else, into out as model/osversion.h's QG_VERSION_RULE writes
 	 * it: enum qg_step. The engine refuses, before the first read-back, a
 	 * switch whose version is outside its target's or speaks another
 	 * dialect than the one its files were built for (qg_os_version_match).

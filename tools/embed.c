@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	/* struct qg_templates has room for QG_TEMPLATE_MAX: one more template fails the build. */
 	fprintf(out,
 		"\n_Static_assert(%d <= QG_TEMPLATE_MAX, \"templates/ has more templates than "
-		"QG_TEMPLATE_MAX (gen/template.h)\");\n",
+		"QG_TEMPLATE_MAX (model/template.h)\");\n",
 		argc - 2);
 	return fclose(out) == 0 ? 0 : 3;
 }

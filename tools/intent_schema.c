@@ -5,8 +5,8 @@
  * stdout, from the key table and the registry's targets. tests/schema/run.sh
  * compares both with the committed files.
  */
-#include "../gen/buf.h"
-#include "../gen/keys_schema.h"
+#include "../lib/buf.h"
+#include "../emit/keys_schema.h"
 #include "../targets/registry.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "https.h"
 
-#include "../gen/errmsg.h"
+#include "../lib/errmsg.h"
 #include "readback.h"
 
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #ifndef QG_HTTPS_H
 #define QG_HTTPS_H
 
-#include "../gen/buf.h"
+#include "../lib/buf.h"
 #include "tls.h"
 
 #include <curl/curl.h>

@@ -5,7 +5,7 @@
  * User, Port, IdentityFile), then what the intent states explicitly.
  */
 #include "ssh.h"
-#include "../gen/errmsg.h"
+#include "../lib/errmsg.h"
 #include "readback.h"
 
 #include <errno.h>

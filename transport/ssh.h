@@ -13,7 +13,7 @@
 #ifndef QG_SSH_H
 #define QG_SSH_H
 
-#include "../gen/buf.h"
+#include "../lib/buf.h"
 #include "readback.h"
 
 #include <stdbool.h>

@@ -3,7 +3,7 @@
  * RDMA port counters, read before and after a traffic test. The names are
  * whatever the device offers: the directories are listed, never assumed
  * (mlx5 has out_of_sequence and np_cnp_sent, rxe has out_of_seq_request and
- * rcvd_seq_err; see docs/architecture.md).
+ * rcvd_seq_err; see docs/internals.md).
  */
 #ifndef QG_COUNTERS_H
 #define QG_COUNTERS_H

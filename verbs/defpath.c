@@ -10,7 +10,7 @@
  * Errors unwind with goto in reverse order, as rdma-core's examples do.
  */
 #include "defpath.h"
-#include "../gen/errmsg.h"
+#include "../lib/errmsg.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "oob.h"
-#include "../gen/escape.h"
+#include "../lib/escape.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -9,7 +9,7 @@
  * reverse order, as rdma-core's examples do.
  */
 #include "probe.h"
-#include "../gen/errmsg.h"
+#include "../lib/errmsg.h"
 
 #include "oob.h"
 

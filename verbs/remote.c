@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "remote.h"
-#include "../gen/errmsg.h"
-#include "../gen/escape.h"
+#include "../lib/errmsg.h"
+#include "../lib/escape.h"
 
 #include <arpa/inet.h>
 #include <cjson/cJSON.h>

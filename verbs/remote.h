@@ -2,7 +2,7 @@
 /*
  * What `qosgen verify` runs on a host over SSH, and how it reads the answers.
  * Pure: scripts are built into buffers (sent as stdin of `sh -s`, never as
- * argv), answers are parsed from text. The I/O is in cli/verify.c.
+ * argv), answers are parsed from text. The I/O is in push/verify.c.
  *
  * The facts script prints one "KEY VALUE" line per fact; anything it cannot
  * read is simply absent, so the parser's defaults mean "not measured":
@@ -23,8 +23,8 @@
 #ifndef QG_REMOTE_H
 #define QG_REMOTE_H
 
-#include "../gen/buf.h"
-#include "../gen/model.h"
+#include "../lib/buf.h"
+#include "../model/model.h"
 #include "counters.h"
 
 #include <stdbool.h>
@@ -81,7 +81,7 @@ struct vr_result {
 
 /*
  * The last two lines of a tool's output as one line for a message (newlines
- * as spaces), escaped for a terminal (gen/escape.h): the host's text, which
+ * as spaces), escaped for a terminal (lib/escape.h): the host's text, which
  * a broken or hostile host fills with what it likes. "" when there is none.
  */
 void vr_output_tail(const char *text, size_t len, char *dst, size_t dstlen);

@@ -9,7 +9,7 @@
 #ifndef QG_VERDICT_H
 #define QG_VERDICT_H
 
-#include "../gen/buf.h"
+#include "../lib/buf.h"
 #include "counters.h"
 
 #include <stdbool.h>
@@ -27,7 +27,7 @@ struct vd_list {
 	size_t n;
 };
 
-/* What the intent says the path must show (from gen/derive.c). */
+/* What the intent says the path must show (from model/derive.c). */
 struct vd_expected {
 	double min_gbps;
 	int mtu;      /* the netdev MTU of the intent */

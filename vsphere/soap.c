@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "soap.h"
 #include "../transport/https.h"
-#include "../gen/buf.h"
-#include "../gen/errmsg.h"
-#include "../gen/escape.h"
+#include "../lib/buf.h"
+#include "../lib/errmsg.h"
+#include "../lib/escape.h"
 #include "../transport/readback.h"
 
 #include <curl/curl.h>

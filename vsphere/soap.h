@@ -80,7 +80,7 @@ void vs_xsi_type(xmlNodePtr n, char *out, size_t len); /* xsi:type, prefix strip
 void vs_attr(xmlNodePtr n, const char *name, char *out, size_t len);
 /*
  * The fault inside a <soapenv:Fault> or a task's LocalizedMethodFault, both
- * escaped for a terminal (gen/escape.h): they go into messages.
+ * escaped for a terminal (lib/escape.h): they go into messages.
  */
 void vs_fault_of(xmlNodePtr fault, char *type, size_t typelen, char *msg, size_t msglen);
 

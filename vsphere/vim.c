@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "vim.h"
-#include "../gen/errmsg.h"
-#include "../gen/escape.h"
+#include "../lib/errmsg.h"
+#include "../lib/escape.h"
 #include "../transport/readback.h"
 
 #include <stdio.h>

@@ -11,7 +11,7 @@
 #ifndef QG_ESXI_OPTIONS_H
 #define QG_ESXI_OPTIONS_H
 
-#include "../../gen/settings.h"
+#include "../../model/settings.h"
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "host_script.h"
 
-#include "../../gen/escape.h"
+#include "../../lib/escape.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -23,8 +23,8 @@
 #ifndef QG_HOST_SCRIPT_H
 #define QG_HOST_SCRIPT_H
 
-#include "../../gen/buf.h"
-#include "../../gen/target.h"
+#include "../../lib/buf.h"
+#include "../../model/target.h"
 
 struct host_script_paths {
 	char lib[32];		       /* host/lib/linux.sh */
@@ -38,7 +38,7 @@ void host_script_paths(const struct qg_model *m, size_t i, struct host_script_pa
 /*
  * The group body names a host's devices by variable. A target writes it by
  * walking a copy of the host whose device names are these markers (bytes no
- * validated name holds, gen/names.c); host_script_word() writes a word
+ * validated name holds, model/names.c); host_script_word() writes a word
  * holding one double-quoted, with the variable in its place:
  * "/sys/class/net/\001n/ecn" becomes "/sys/class/net/$qg_netdev/ecn".
  */

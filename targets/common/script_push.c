@@ -8,7 +8,7 @@
  */
 #include "script_push.h"
 
-#include "../../gen/report.h"
+#include "report.h"
 #include "../../transport/ssh.h"
 #include "host_script.h"
 
@@ -62,7 +62,7 @@ static void na_note(const struct qg_report *rep, char *out, size_t len)
  * A reason is the host's text: kept whole up to REASON_MAX bytes, longer
  * ones cut at the start of a UTF-8 character and marked "...", so that a
  * host cannot fill the message (or the JSON) with one line, nor leave half
- * a character in it. Escaping is the printer's (cli/push.c).
+ * a character in it. Escaping is the printer's (push/push.c).
  */
 #define REASON_MAX 160
 

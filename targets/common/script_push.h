@@ -36,7 +36,7 @@ int script_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ct
  * errout: its stderr; status: its exit status) into r: the state, the one-line
  * message, and the [changed]/[differs] lines in r->sent. Pure. The text is
  * the host's and kept as it came (a key may hold any byte but a newline):
- * whoever prints r escapes it (gen/escape.h). Returns 0, or -ENOMEM.
+ * whoever prints r escapes it (lib/escape.h). Returns 0, or -ENOMEM.
  */
 int script_push_judge(const char *out, const char *errout, int status, bool dry_run,
 		      struct qg_push_result *r);

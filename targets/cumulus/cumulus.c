@@ -8,10 +8,10 @@
  */
 #include "cumulus.h"
 
-#include "../../gen/derive.h"
-#include "../../gen/fixed.h"
-#include "../../gen/handoff.h"
-#include "../../gen/names.h"
+#include "../../model/derive.h"
+#include "../../lib/fixed.h"
+#include "../../emit/handoff.h"
+#include "../../model/names.h"
 #include "cumulus_ports.h"
 #include "nvue_config.h"
 #include "nvue_dialect.h"
@@ -52,7 +52,7 @@ static void cumulus_check_roles(const struct qg_model *m, struct qg_diags *d)
  * DWRR weights leave of 100 %, at least 1 % each (NVUE: bw-percent 1..100,
  * "The combined total ... must be less than or equal to 100", Quality of
  * Service page, Egress Scheduling). Less is refused, once for every OS of
- * the fabric (gen/ets_check.c).
+ * the fabric (model/ets_check.c).
  */
 static bool cumulus_ets_fits(const struct qg_qos *q, char why[QG_ETS_WHY_LEN])
 {
@@ -107,7 +107,7 @@ static void cumulus_check(const struct qg_model *m, struct qg_diags *d)
 	 * NVUE detects a storm after robustness polls (nvue_pfcwd_times): at
 	 * most NVUE_PFCWD_ROBUSTNESS_MAX polls (nv set qos pfc-watchdog
 	 * robustness 1-1000) at intervals of at most poll_ms. The intent's
-	 * detection_ms range is the widest of the switch OSes (gen/model.h).
+	 * detection_ms range is the widest of the switch OSes (model/model.h).
 	 */
 	const struct qg_pfc_watchdog *wd = &q->pfcwd;
 	int poll = wd->poll_ms < NVUE_PFCWD_POLL_MAX ? wd->poll_ms : NVUE_PFCWD_POLL_MAX;
@@ -536,7 +536,7 @@ static void cumulus_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "cumulus.roce.mode", "lossless", reason);
 }
 
-/* What the intent may give that the cumulus target does not write (gen/target_features.h). */
+/* What the intent may give that the cumulus target does not write (model/target_features.h). */
 static const struct qg_feature_gap cumulus_gaps[] = {
     /* NVUE reference, qos pfc-watchdog: polling-interval and robustness, no restoration. */
     {QG_FEAT_PFC_WATCHDOG_RESTORATION, false,
@@ -545,7 +545,7 @@ static const struct qg_feature_gap cumulus_gaps[] = {
 };
 
 /*
- * Issue 34 (gen/headroom.h). NVUE sizes a PFC profile's port-buffer and
+ * Issue 34 (model/headroom.h). NVUE sizes a PFC profile's port-buffer and
  * xoff-threshold itself and publishes no formula ("NVIDIA recommends ...
  * let Cumulus Linux configure the settings dynamically"): the figure is the
  * SKU's own table. Its PFC cable-length "default is 10 meters" (Cumulus

@@ -8,7 +8,7 @@
 #ifndef QG_CUMULUS_PORTS_H
 #define QG_CUMULUS_PORTS_H
 
-#include "../../gen/target.h"
+#include "../../model/target.h"
 
 #define CUMULUS_PORT_MAX 128 /* front-panel ports: Spectrum switches have at most 128 */
 #define CUMULUS_LANE_MAX 7   /* breakout lanes swpNs0..s7 */

@@ -15,9 +15,9 @@
  * QOSGEN_NVUE_USER), the password from QOSGEN_NVUE_PASSWORD or
  * --ask-password; never argv.
  */
-#include "../../gen/errmsg.h"
-#include "../../gen/escape.h"
-#include "../../gen/names.h"
+#include "../../lib/errmsg.h"
+#include "../../lib/escape.h"
+#include "../../model/names.h"
 #include "../../transport/https.h"
 #include "../../transport/readback.h"
 #include "../driver.h"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "nvue_config.h"
 
-#include "../../gen/derive.h"
-#include "../../gen/jsonsort.h"
-#include "../../gen/ports.h"
+#include "../../model/derive.h"
+#include "../../lib/jsonsort.h"
+#include "../../model/ports.h"
 #include "cumulus_ports.h"
 #include "nvue_dialect.h"
 
@@ -59,7 +59,7 @@ int nvue_class_tc(const struct qg_qos *q, bool cnp)
 void nvue_priority_tcs(const struct qg_qos *q, int out[8])
 {
 	/*
-	 * The one rule of every switch OS (gen/derive.h, issue 34): the DSCPs
+	 * The one rule of every switch OS (model/derive.h, issue 34): the DSCPs
 	 * of no class keep their DSCP/8 classes, switch-priority p on traffic
 	 * class p, Onyx's default map, which the onyx target keeps, rather
 	 * than NVIDIA's RoCE mode's "Other switch priority to traffic class 0"
@@ -306,7 +306,7 @@ static void owned_qos(cJSON *qos, const struct qg_qos *q)
 {
 	/*
 	 * The classification maps, all 64 DSCPs and all 8 PCPs: the exact map
-	 * (gen/derive.h qg_dscp_map_exact: the classes' DSCPs to their
+	 * (model/derive.h qg_dscp_map_exact: the classes' DSCPs to their
 	 * priorities, every other DSCP to DSCP/8, NVUE's default table under
 	 * "Trust DSCP", except that the rest of a class's DSCP/8 block goes to
 	 * a lossy priority: only the intent's DSCPs are lossless), and PCP p to

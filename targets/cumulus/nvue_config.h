@@ -29,10 +29,10 @@
 #ifndef QG_NVUE_CONFIG_H
 #define QG_NVUE_CONFIG_H
 
-#include "../../gen/buf.h"
-#include "../../gen/diag.h"
-#include "../../gen/model.h"
-#include "../../gen/settings.h"
+#include "../../lib/buf.h"
+#include "../../model/diag.h"
+#include "../../model/model.h"
+#include "../../model/settings.h"
 
 #include <cjson/cJSON.h>
 
@@ -46,7 +46,7 @@
 #define NVUE_POOL_LOSSY "default-lossy"
 #define NVUE_PROFILE "default-global"
 #define NVUE_ECN_PROBABILITY 100 /* NVIDIA's RoCE default: mark every packet above min */
-/* ECN thresholds in bytes: qg_ecn_bytes() (gen/derive.h). */
+/* ECN thresholds in bytes: qg_ecn_bytes() (model/derive.h). */
 
 /*
  * default-global's PFC cable-length: the longest cable_length_m of the
@@ -67,7 +67,7 @@ int nvue_cable_length(const struct qg_switch *s);
 /*
  * NVUE's profile names: the API schema's "generic-name", whose pattern the
  * docs do not print; the NVUE simulator takes 1..63 of letters, digits and
- * _ . : - (tests/sim/NVUE.md), which every role name (gen/names.h) is made of.
+ * _ . : - (tests/sim/NVUE.md), which every role name (model/names.h) is made of.
  */
 #define NVUE_PROFILE_NAME_LEN 64
 /* The profile name of role r in out; false when it would pass 63 characters. */
@@ -111,7 +111,7 @@ void nvue_pfcwd_times(const struct qg_pfc_watchdog *wd, int *poll, int *robustne
  * lossless priority leaves (the two trade traffic classes).
  */
 int nvue_class_tc(const struct qg_qos *q, bool cnp);
-/* The traffic class qosgen maps each switch-priority to (all eight are written; gen/derive.h). */
+/* The traffic class qosgen maps each switch-priority to (all eight are written; model/derive.h). */
 void nvue_priority_tcs(const struct qg_qos *q, int out[8]);
 int nvue_priority_tc(const struct qg_qos *q, int sp);
 /* The traffic classes the switch-priorities of no class map to (lossy[tc]); how many. */

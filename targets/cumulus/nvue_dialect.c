@@ -6,8 +6,8 @@
  */
 #include "nvue_dialect.h"
 
-#include "../../gen/errmsg.h"
-#include "../../gen/escape.h"
+#include "../../lib/errmsg.h"
+#include "../../lib/escape.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -9,8 +9,8 @@
 #ifndef QG_NVUE_DIALECT_H
 #define QG_NVUE_DIALECT_H
 
-#include "../../gen/diag.h"
-#include "../../gen/osversion.h"
+#include "../../model/diag.h"
+#include "../../model/osversion.h"
 
 #include <cjson/cJSON.h>
 #include <stddef.h>

@@ -7,7 +7,7 @@
 #ifndef QG_NVUE_PATCH_H
 #define QG_NVUE_PATCH_H
 
-#include "../../gen/diag.h"
+#include "../../model/diag.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>

@@ -8,7 +8,7 @@
 
 #include "nvue_config.h"
 
-#include "../../gen/yamlast.h"
+#include "../../intent/yamlast.h"
 
 #include <ctype.h>
 #include <errno.h>

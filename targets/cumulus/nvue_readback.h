@@ -6,7 +6,7 @@
 #ifndef QG_NVUE_READBACK_H
 #define QG_NVUE_READBACK_H
 
-#include "../../gen/diag.h"
+#include "../../model/diag.h"
 
 #include <cjson/cJSON.h>
 #include <stddef.h>

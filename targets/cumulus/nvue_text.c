@@ -8,7 +8,7 @@
 
 #include "nvue_config.h"
 
-#include "../../gen/ports.h"
+#include "../../model/ports.h"
 #include "cumulus_ports.h"
 
 #include <ctype.h>

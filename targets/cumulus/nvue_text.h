@@ -7,13 +7,13 @@
 #ifndef QG_NVUE_TEXT_H
 #define QG_NVUE_TEXT_H
 
-#include "../../gen/buf.h"
-#include "../../gen/settings.h"
+#include "../../lib/buf.h"
+#include "../../model/settings.h"
 
 #include <cjson/cJSON.h>
 
 /*
- * The tree as settings (gen/settings.h): one key a leaf, its path joined by
+ * The tree as settings (model/settings.h): one key a leaf, its path joined by
  * dots ("qos.pfc.default-global.tx" = "enable"), a set's members joined by
  * commas, interfaces with equal settings as one range key.
  */

@@ -9,8 +9,8 @@
  */
 #include "nvue_verdict.h"
 
-#include "../../gen/errmsg.h"
-#include "../../gen/escape.h"
+#include "../../lib/errmsg.h"
+#include "../../lib/escape.h"
 #include "nvue_config.h"
 
 #include <ctype.h>

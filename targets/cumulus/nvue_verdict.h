@@ -13,7 +13,7 @@
 #ifndef QG_NVUE_VERDICT_H
 #define QG_NVUE_VERDICT_H
 
-#include "../../gen/buf.h"
+#include "../../lib/buf.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -38,7 +38,7 @@ bool nvue_list_has(const cJSON *list, int n);
 /*
  * The headroom comparison of issue 34: where the switch shows the headroom
  * it reserved for a port's lossless priority group (shown_bytes), against
- * the figure qosgen computes for it (expected_bytes, gen/headroom.h's
+ * the figure qosgen computes for it (expected_bytes, model/headroom.h's
  * qg_headroom_port() once it lands): a line in warnings when they differ
  * by more than tolerance_pct of the expected figure. Not an error: NVUE
  * sized the headroom itself and holds it. Nothing yet passes the switch's

@@ -12,8 +12,8 @@
  * govc script does it with `dvs.add`.
  */
 #include "dvs.h"
-#include "../../gen/escape.h"
-#include "../../gen/handoff.h"
+#include "../../lib/escape.h"
+#include "../../emit/handoff.h"
 
 #include <errno.h>
 #include <libxml/tree.h>
@@ -46,7 +46,7 @@ static int dvs_settings(const struct qg_model *m, size_t i, struct qg_settings *
  * XML 1.0 (2.5) forbids "--" inside a comment and a comment ending in '-',
  * and escapes nothing there; libxml2 writes what it is given. The names
  * rules allow "a--b" for a fabric or a DVS, so every '-' that follows a '-'
- * is written "\x2d" (gen/escape.c's form for a byte), and a space closes a
+ * is written "\x2d" (lib/escape.c's form for a byte), and a space closes a
  * trailing '-'. A name without "--" reads as it is; the file's own name
  * keeps the real one.
  */

@@ -7,7 +7,7 @@
 #ifndef QG_TARGET_DVS_H
 #define QG_TARGET_DVS_H
 
-#include "../../gen/target.h"
+#include "../../model/target.h"
 #include "../../vsphere/soap.h"
 
 extern const struct qg_target qg_target_dvs;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Where and as whom the DVS push logs in: the environment, as govc reads it; the login. */
 #include "dvs_endpoint.h"
-#include "../../gen/errmsg.h"
-#include "../../gen/warnings.h"
+#include "../../lib/errmsg.h"
+#include "../../model/warnings.h"
 
 #include <curl/curl.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #ifndef QG_DVS_ENDPOINT_H
 #define QG_DVS_ENDPOINT_H
 
-#include "../../gen/model.h"
+#include "../../model/model.h"
 #include "../../transport/tls.h"
 #include "../../vsphere/vim.h"
 

@@ -5,7 +5,7 @@
  * the switch itself. No I/O: dvs_push.c reads and sends.
  */
 #include "dvs_plan.h"
-#include "../../gen/escape.h"
+#include "../../lib/escape.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,9 +8,9 @@
 #ifndef QG_DVS_PLAN_H
 #define QG_DVS_PLAN_H
 
-#include "../../gen/buf.h"
-#include "../../gen/model.h"
-#include "../../gen/target.h"
+#include "../../lib/buf.h"
+#include "../../model/model.h"
+#include "../../model/target.h"
 #include "../../vsphere/vim.h"
 #include "../common/esxi_options.h"
 

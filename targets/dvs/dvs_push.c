@@ -8,8 +8,8 @@
 #include "dvs_endpoint.h"
 #include "dvs_read.h"
 #include "../engine.h"
-#include "../../gen/errmsg.h"
-#include "../../gen/escape.h"
+#include "../../lib/errmsg.h"
+#include "../../lib/escape.h"
 #include "../driver.h"
 #include "dvs.h"
 
@@ -694,7 +694,7 @@ static const struct qg_push_ops dvs_push_ops = {
 /*
  * An adapter of targets/engine.c: the checkpoint is the first read-back kept
  * in the session, the rollback puts it back call by call; see "Push (DVS,
- * through the vSphere API)" in docs/architecture.md.
+ * through the vSphere API)" in docs/internals.md.
  */
 static int dvs_push(const struct qg_model *m, size_t i, const struct qg_emit_ctx *ctx,
 		    const struct qg_access *a, bool dry_run, struct qg_push_result *r)

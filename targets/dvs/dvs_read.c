@@ -5,7 +5,7 @@
  * a push and again after each change, through the vSphere API (vsphere/vim.c).
  */
 #include "dvs_read.h"
-#include "../../gen/errmsg.h"
+#include "../../lib/errmsg.h"
 
 #include <stdio.h>
 #include <stdlib.h>

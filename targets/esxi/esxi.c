@@ -20,12 +20,12 @@
  *    the vmknic MTU.
  */
 #include "esxi.h"
-#include "../../gen/handoff.h"
+#include "../../emit/handoff.h"
 #include "../common/esxi_options.h"
 #include "../common/host_script.h"
 
-#include "../../gen/derive.h"
-#include "../../gen/names.h"
+#include "../../model/derive.h"
+#include "../../model/names.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
 #ifndef QG_ESXI_READBACK_H
 #define QG_ESXI_READBACK_H
 
-#include "../../gen/settings.h"
+#include "../../model/settings.h"
 
 /*
  * `esxcfg-module -g MODULE`: "MODULE enabled = 1 options = 'k=v k=v'" gives

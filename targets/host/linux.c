@@ -24,12 +24,12 @@
  * of the script are exactly the keys of plan.json.
  */
 #include "linux.h"
-#include "../../gen/handoff.h"
-#include "../../gen/names.h"
+#include "../../emit/handoff.h"
+#include "../../model/names.h"
 #include "../common/host_script.h"
 
-#include "../../gen/derive.h"
-#include "../../gen/hash.h"
+#include "../../model/derive.h"
+#include "../../lib/hash.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -327,7 +327,7 @@ static int linux_settings(const struct qg_model *m, size_t i, struct qg_settings
  * systemd's name of a path's unit (systemd.unit(5), "String Escaping"): '/'
  * becomes '-', and every byte but ASCII letters, digits, ':', '_' and a '.'
  * that does not start the name becomes \xNN. A netdev is [A-Za-z0-9_.-] and
- * starts with a letter or digit (gen/names.c), so only '-' is escaped here.
+ * starts with a letter or digit (model/names.c), so only '-' is escaped here.
  */
 static void unit_escape(char *out, size_t len, const char *path)
 {
@@ -674,7 +674,7 @@ static const char *const linux_keys[] = {"netdev",  "rdma_device", "function", "
 static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
 /*
  * A NIC of `nics:` (issue 28): the one-NIC shorthand's keys, each NIC its
- * own. A name may be a bracket range (gen/hostlist.h), the two ranges of an
+ * own. A name may be a bracket range (lib/hostlist.h), the two ranges of an
  * item expanded pairwise; function and qos_tool default to the host's.
  */
 static const struct qg_key linux_nic_rows[] = {

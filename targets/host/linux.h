@@ -7,7 +7,7 @@
 #ifndef QG_TARGET_LINUX_H
 #define QG_TARGET_LINUX_H
 
-#include "../../gen/target.h"
+#include "../../model/target.h"
 
 extern const struct qg_target qg_target_linux;
 

@@ -4,12 +4,12 @@
  * expansion), each ended by a marker made from the file's own SHA-256, which
  * the file cannot contain as a line (checked anyway). Nothing from the host
  * reaches a command line: paths are fixed, built from the intent's
- * validated netdev name (gen/names.c) and shell-quoted.
+ * validated netdev name (model/names.c) and shell-quoted.
  */
 #include "linux_persist.h"
 
-#include "../../gen/escape.h"
-#include "../../gen/hash.h"
+#include "../../lib/escape.h"
+#include "../../lib/hash.h"
 #include "../common/host_script.h"
 #include "linux.h"
 

@@ -10,8 +10,8 @@
 #ifndef QG_LINUX_PERSIST_H
 #define QG_LINUX_PERSIST_H
 
-#include "../../gen/buf.h"
-#include "../../gen/target.h"
+#include "../../lib/buf.h"
+#include "../../model/target.h"
 
 #include <stdbool.h>
 

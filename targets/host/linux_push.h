@@ -8,8 +8,8 @@
 #ifndef QG_LINUX_PUSH_H
 #define QG_LINUX_PUSH_H
 
-#include "../../gen/buf.h"
-#include "../../gen/target.h"
+#include "../../lib/buf.h"
+#include "../../model/target.h"
 
 #include <stdbool.h>
 

@@ -7,7 +7,7 @@
 #ifndef QG_LINUX_READBACK_H
 #define QG_LINUX_READBACK_H
 
-#include "../../gen/settings.h"
+#include "../../model/settings.h"
 
 /*
  * `mlnx_qos -i IF`: "trust" (pcp|dscp), "pfc" ("0,0,0,1,0,0,0,0"), "dcbx"

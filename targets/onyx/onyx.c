@@ -13,11 +13,11 @@
  */
 #include "onyx.h"
 
-#include "../../gen/derive.h"
-#include "../../gen/fixed.h"
-#include "../../gen/handoff.h"
-#include "../../gen/names.h"
-#include "../../gen/ports.h"
+#include "../../model/derive.h"
+#include "../../lib/fixed.h"
+#include "../../emit/handoff.h"
+#include "../../model/names.h"
+#include "../../model/ports.h"
 #include "onyx_ports.h"
 #include "onyx_diff.h"
 #include "onyx_judge.h"
@@ -40,7 +40,7 @@ const char *const onyx_section_title[ONYX_SEC_COUNT] = {
  * of 100 as WRR weights, at least 1 each (the weight range of `traffic-class
  * T dcb ets wrr W`, mellanox.onyx onyx_traffic_class), so the lossless weight
  * is the exact share only while that rest is there. The core checks it
- * against every OS of the fabric at once (gen/ets_check.c).
+ * against every OS of the fabric at once (model/ets_check.c).
  */
 static bool onyx_ets_fits(const struct qg_qos *q, char why[QG_ETS_WHY_LEN])
 {
@@ -405,7 +405,7 @@ static void onyx_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	}
 }
 
-/* What the intent may give that the onyx target does not write (gen/target_features.h). */
+/* What the intent may give that the onyx target does not write (model/target_features.h). */
 static const struct qg_feature_gap onyx_gaps[] = {
     /*
      * The Onyx User Manual 3.10 describes a PFC watchdog (Priority Flow
@@ -431,7 +431,7 @@ static const struct qg_feature_gap onyx_gaps[] = {
 };
 
 /*
- * Issue 34 (gen/headroom.h). The Onyx User Manual (3.10.x, "Shared Buffers",
+ * Issue 34 (model/headroom.h). The Onyx User Manual (3.10.x, "Shared Buffers",
  * "Shared Buffer Commands", "Priority Flow Control") gives no headroom
  * formula, no cable length and no shared headroom pool: the figure is the
  * SKU's own table, a cable length must be given, and the headroom is held

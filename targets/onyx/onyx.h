@@ -7,8 +7,8 @@
 #ifndef QG_TARGET_ONYX_H
 #define QG_TARGET_ONYX_H
 
-#include "../../gen/buf.h"
-#include "../../gen/target.h"
+#include "../../lib/buf.h"
+#include "../../model/target.h"
 
 extern const struct qg_target qg_target_onyx;
 

@@ -7,8 +7,8 @@
  */
 #include "onyx_config.h"
 
-#include "../../gen/derive.h"
-#include "../../gen/ports.h"
+#include "../../model/derive.h"
+#include "../../model/ports.h"
 
 #include <errno.h>
 #include <stdlib.h>

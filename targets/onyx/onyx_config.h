@@ -14,9 +14,9 @@
 #ifndef QG_ONYX_CONFIG_H
 #define QG_ONYX_CONFIG_H
 
-#include "../../gen/buf.h"
-#include "../../gen/diag.h"
-#include "../../gen/model.h"
+#include "../../lib/buf.h"
+#include "../../model/diag.h"
+#include "../../model/model.h"
 
 #include <stdbool.h>
 #include <stdint.h>

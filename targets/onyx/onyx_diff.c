@@ -7,8 +7,8 @@
  */
 #include "onyx_diff.h"
 
-#include "../../gen/fixed.h"
-#include "../../gen/ports.h"
+#include "../../lib/fixed.h"
+#include "../../model/ports.h"
 #include "onyx.h"
 #include "onyx_ports.h"
 
@@ -176,7 +176,7 @@ void onyx_cc_text(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
  * sources we hold do not document (the running-config prints no line for
  * it): qosgen writes the "no" form rather than a guessed weight. That form is
  * not shown verbatim in those sources either; it follows "no traffic-class T
- * congestion-control" (docs/architecture.md, "Push (switches)").
+ * congestion-control" (docs/internals.md, "Push (switches)").
  */
 void onyx_ets_text(char *what, size_t len, int tc, const struct onyx_tc_cfg *t)
 {

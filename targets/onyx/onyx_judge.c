@@ -6,9 +6,9 @@
  */
 #include "onyx_judge.h"
 
-#include "../../gen/fixed.h"
-#include "../../gen/names.h"
-#include "../../gen/ports.h"
+#include "../../lib/fixed.h"
+#include "../../model/names.h"
+#include "../../model/ports.h"
 #include "onyx_ports.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /* Onyx's operational state off its json-print shows: see onyx_oper.h. */
 #include "onyx_oper.h"
 
-#include "../../gen/fixed.h"
+#include "../../lib/fixed.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

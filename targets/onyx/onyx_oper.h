@@ -16,7 +16,7 @@
 #ifndef QG_ONYX_OPER_H
 #define QG_ONYX_OPER_H
 
-#include "../../gen/model.h"
+#include "../../model/model.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
  */
 #include "onyx_parse.h"
 
-#include "../../gen/fixed.h"
+#include "../../lib/fixed.h"
 #include "onyx_ports.h"
 #include "onyx_text.h"
 

@@ -6,8 +6,8 @@
  */
 #include "onyx_ports.h"
 
-#include "../../gen/errmsg.h"
-#include "../../gen/ports.h"
+#include "../../lib/errmsg.h"
+#include "../../model/ports.h"
 
 #include <stdio.h>
 #include <stdlib.h>

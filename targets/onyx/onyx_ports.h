@@ -8,7 +8,7 @@
 #ifndef QG_ONYX_PORTS_H
 #define QG_ONYX_PORTS_H
 
-#include "../../gen/target.h"
+#include "../../model/target.h"
 
 #include <stddef.h>
 

@@ -167,7 +167,7 @@ static int op_verdict(void *dev, struct qg_push_result *r, char *err, size_t err
 	if (rc == QG_STEP_OK) {
 		/*
 		 * qosgen's own figures: none yet on this branch. The lossless
-		 * pool's bytes come from the model's buffer (gen/headroom.h,
+		 * pool's bytes come from the model's buffer (model/headroom.h,
 		 * issue 34) when that lands; until then nothing is compared.
 		 */
 		struct onyx_expect expect = {0, ONYX_FIGURE_TOLERANCE_PCT};

@@ -5,8 +5,8 @@
  */
 #include "onyx_restore.h"
 
-#include "../../gen/fixed.h"
-#include "../../gen/names.h"
+#include "../../lib/fixed.h"
+#include "../../model/names.h"
 #include "onyx.h"
 #include "onyx_diff.h"
 

@@ -8,7 +8,7 @@
 #ifndef QG_ONYX_SESSION_H
 #define QG_ONYX_SESSION_H
 
-#include "../../gen/buf.h"
+#include "../../lib/buf.h"
 #include "../../transport/ssh.h"
 
 #include <stdbool.h>

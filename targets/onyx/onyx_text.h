@@ -5,7 +5,7 @@
 #ifndef QG_ONYX_TEXT_H
 #define QG_ONYX_TEXT_H
 
-#include "../../gen/diag.h"
+#include "../../model/diag.h"
 
 #include <stddef.h>
 

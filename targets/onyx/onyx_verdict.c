@@ -2,7 +2,7 @@
 /* Onyx's own verdict on its operational state: see onyx_verdict.h. */
 #include "onyx_verdict.h"
 
-#include "../../gen/fixed.h"
+#include "../../lib/fixed.h"
 #include "onyx_ports.h"
 
 #include <stdarg.h>

@@ -24,7 +24,7 @@
 #ifndef QG_ONYX_VERDICT_H
 #define QG_ONYX_VERDICT_H
 
-#include "../../gen/buf.h"
+#include "../../lib/buf.h"
 #include "onyx_config.h"
 #include "onyx_oper.h"
 
@@ -33,7 +33,7 @@
 
 /*
  * The tolerance, in percent, within which a figure the switch computes
- * agrees with qosgen's. gen/headroom.h's QG_HEADROOM_TOLERANCE_PCT (issue
+ * agrees with qosgen's. model/headroom.h's QG_HEADROOM_TOLERANCE_PCT (issue
  * 34, being built beside this) replaces it when it lands.
  */
 #define ONYX_FIGURE_TOLERANCE_PCT 10
@@ -48,7 +48,7 @@ struct onyx_oper {
 /*
  * qosgen's own figures for what Onyx computes, 0 where qosgen has none.
  * pool_bytes: the lossless pool's size, its memory percent of the model's
- * buffer (gen/headroom.h's model table; none on this branch yet).
+ * buffer (model/headroom.h's model table; none on this branch yet).
  */
 struct onyx_expect {
 	int64_t pool_bytes;

@@ -7,7 +7,7 @@
 #ifndef QG_ONYX_VERSION_H
 #define QG_ONYX_VERSION_H
 
-#include "../../gen/osversion.h"
+#include "../../model/osversion.h"
 
 #include <stddef.h>
 

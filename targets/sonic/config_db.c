@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "config_db.h"
 
-#include "../../gen/derive.h"
-#include "../../gen/jsonsort.h"
-#include "../../gen/strmap.h"
+#include "../../model/derive.h"
+#include "../../lib/jsonsort.h"
+#include "../../lib/strmap.h"
 #include "sonic_ports.h"
 
 #include <ctype.h>
@@ -14,7 +14,7 @@
 int sonic_port_mtu(const struct qg_qos *q)
 {
 	/*
-	 * The fabric's one switch MTU (gen/intent.c settles it within every
+	 * The fabric's one switch MTU (intent/intent.c settles it within every
 	 * switch target's maximum), not SONiC's own 9100 of port_config.ini:
 	 * an Onyx or Cumulus switch of the same fabric gets the same.
 	 */
@@ -81,7 +81,7 @@ const char *sonic_queue_scheduler(const struct qg_qos *q, int queue)
 void sonic_dscp_tc(const struct qg_qos *q, int tc[64])
 {
 	/*
-	 * The exact map (gen/derive.h): only the intent's DSCPs reach a class;
+	 * The exact map (model/derive.h): only the intent's DSCPs reach a class;
 	 * the rest of a class's DSCP/8 block goes to a lossy priority, then to
 	 * that priority's TC. SONiC programs the whole DSCP_TO_TC_MAP
 	 * (qos_config.j2 writes all 64; qosorch.cpp sets every entry).
@@ -96,7 +96,7 @@ void sonic_dscp_tc(const struct qg_qos *q, int tc[64])
 
 void sonic_priority_tc(const struct qg_qos *q, int tc[8])
 {
-	/* The one rule of every switch OS (gen/derive.h), the classes at their traffic_class. */
+	/* The one rule of every switch OS (model/derive.h), the classes at their traffic_class. */
 	qg_priority_tcs(q, q->lossless.traffic_class, q->cnp ? q->cnpc.traffic_class : -1, tc);
 }
 

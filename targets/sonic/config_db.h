@@ -48,9 +48,9 @@
 #ifndef QG_SONIC_CONFIG_DB_H
 #define QG_SONIC_CONFIG_DB_H
 
-#include "../../gen/buf.h"
-#include "../../gen/model.h"
-#include "../../gen/settings.h"
+#include "../../lib/buf.h"
+#include "../../model/model.h"
+#include "../../model/settings.h"
 
 #include <cjson/cJSON.h>
 
@@ -81,7 +81,7 @@
 #define SONIC_WRED "qosgen_ecn"
 #define SONIC_WRED_OLD "qosgen_lossless"
 /*
- * A port role with its own ECN thresholds (gen/model.h, struct
+ * A port role with its own ECN thresholds (model/model.h, struct
  * qg_port_role) gets its own profile, named for the role so that a reader
  * of config_db sees which ports are whose: "qosgen_ecn_<role>". Every
  * WRED_PROFILE row of that prefix is qosgen's (config_db_rows.c), so a
@@ -107,7 +107,7 @@
  */
 #define SONIC_Q_LOSSLESS "egress_lossless_profile"
 #define SONIC_Q_LOSSY "q_lossy_profile"
-/* ECN thresholds in bytes: qg_ecn_bytes() (gen/derive.h). */
+/* ECN thresholds in bytes: qg_ecn_bytes() (model/derive.h). */
 
 /*
  * The switch's port MTU: qos.switch_mtu, whose default (9216) is what the

@@ -5,7 +5,7 @@
  */
 #include "config_db_end.h"
 
-#include "../../gen/buf.h"
+#include "../../lib/buf.h"
 #include "config_db.h"
 #include "config_db_rows.h"
 

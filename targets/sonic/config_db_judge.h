@@ -6,7 +6,7 @@
 #ifndef QG_SONIC_CONFIG_DB_JUDGE_H
 #define QG_SONIC_CONFIG_DB_JUDGE_H
 
-#include "../../gen/diag.h"
+#include "../../model/diag.h"
 
 #include <cjson/cJSON.h>
 

@@ -7,8 +7,8 @@
  */
 #include "config_db_patch.h"
 
-#include "../../gen/jsonsort.h"
-#include "../../gen/strmap.h"
+#include "../../lib/jsonsort.h"
+#include "../../lib/strmap.h"
 #include "config_db_end.h"
 #include "config_db_rows.h"
 

@@ -35,7 +35,7 @@
 #ifndef QG_SONIC_CONFIG_DB_PATCH_H
 #define QG_SONIC_CONFIG_DB_PATCH_H
 
-#include "../../gen/buf.h"
+#include "../../lib/buf.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>

@@ -8,7 +8,7 @@
 #ifndef QG_SONIC_CONFIG_DB_ROWS_H
 #define QG_SONIC_CONFIG_DB_ROWS_H
 
-#include "../../gen/strmap.h"
+#include "../../lib/strmap.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>

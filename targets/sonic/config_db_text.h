@@ -3,8 +3,8 @@
 #ifndef QG_CONFIG_DB_TEXT_H
 #define QG_CONFIG_DB_TEXT_H
 
-#include "../../gen/buf.h"
-#include "../../gen/settings.h"
+#include "../../lib/buf.h"
+#include "../../model/settings.h"
 
 #include <cjson/cJSON.h>
 

@@ -8,11 +8,11 @@
  */
 #include "sonic.h"
 
-#include "../../gen/derive.h"
-#include "../../gen/fixed.h"
-#include "../../gen/handoff.h"
-#include "../../gen/names.h"
-#include "../../gen/osversion.h"
+#include "../../model/derive.h"
+#include "../../lib/fixed.h"
+#include "../../emit/handoff.h"
+#include "../../model/names.h"
+#include "../../model/osversion.h"
 #include "config_db.h"
 #include "config_db_judge.h"
 #include "config_db_patch.h"
@@ -27,7 +27,7 @@
  * The weights of every queue (config_db.h, sonic_shares()) must fit
  * sonic-scheduler.yang's 1..100 and leave the rest of the queues something;
  * else no set of SONiC weights gives the classes exactly their shares. The
- * core names the nearest weights every OS of the fabric takes (gen/ets_check.c).
+ * core names the nearest weights every OS of the fabric takes (model/ets_check.c).
  */
 static bool sonic_ets_fits(const struct qg_qos *q, char why[QG_ETS_WHY_LEN])
 {
@@ -51,7 +51,7 @@ static bool sonic_ets_fits(const struct qg_qos *q, char why[QG_ETS_WHY_LEN])
 /*
  * SONiC's PFC watchdog ranges (sonic-pfcwd.yang: POLL_INTERVAL 100..1000,
  * detection_time 100..5000, restoration_time 100..60000), narrower than the
- * intent's (gen/model.h: the widest of the switch OSes that take them).
+ * intent's (model/model.h: the widest of the switch OSes that take them).
  */
 #define SONIC_PFCWD_POLL_MAX 1000
 #define SONIC_PFCWD_DETECTION_MAX 5000
@@ -419,7 +419,7 @@ static void sonic_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	}
 }
 
-/* What the intent may give that the sonic target does not write (gen/target_features.h). */
+/* What the intent may give that the sonic target does not write (model/target_features.h). */
 static const struct qg_feature_gap sonic_gaps[] = {
     /*
      * Never reported: the core requires a pool only where a used target writes
@@ -473,7 +473,7 @@ static const struct qg_os_versions sonic_versions = {
 };
 
 /*
- * Issue 34 (gen/headroom.h). The sonic target requires the dynamic buffer
+ * Issue 34 (model/headroom.h). The sonic target requires the dynamic buffer
  * model (docs/intent.md, sonic), whose buffer manager sizes each lossless
  * PG with sonic-swss cfgmgr/buffer_headroom_mellanox.lua and SONiC's
  * LOSSLESS_TRAFFIC_PATTERN, which sonic-buildimage

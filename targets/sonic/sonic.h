@@ -3,7 +3,7 @@
 #ifndef QG_TARGET_SONIC_H
 #define QG_TARGET_SONIC_H
 
-#include "../../gen/target.h"
+#include "../../model/target.h"
 
 extern const struct qg_target qg_target_sonic;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "sonic_ports.h"
 
-#include "../../gen/errmsg.h"
+#include "../../lib/errmsg.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #ifndef QG_SONIC_PORTS_H
 #define QG_SONIC_PORTS_H
 
-#include "../../gen/target.h"
+#include "../../model/target.h"
 
 /* 1024 lanes: twice the largest SONiC switch's 512 (64 x 8-lane ports). */
 #define SONIC_PORT_MAX 1023

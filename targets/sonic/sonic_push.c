@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The SONiC driver: see sonic_push.h. */
 #include "sonic_push.h"
-#include "../../gen/errmsg.h"
-#include "../../gen/headroom.h"
-#include "../../gen/names.h"
+#include "../../lib/errmsg.h"
+#include "../../model/headroom.h"
+#include "../../model/names.h"
 #include "../driver.h"
 #include "../engine.h"
 #include "config_db.h"
@@ -251,7 +251,7 @@ static void sleep_s(double s)
 }
 
 /*
- * qosgen's own figures for port k's lossless PG (gen/headroom.h, the same
+ * qosgen's own figures for port k's lossless PG (model/headroom.h, the same
  * Lua the dynamic model runs, with SONiC's template inputs), and the
  * tolerance within which the switch's agree; -1 when qosgen cannot prove
  * the port (no model): nothing to compare, and check has said so. A switch

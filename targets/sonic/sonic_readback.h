@@ -5,7 +5,7 @@
 #ifndef QG_SONIC_READBACK_H
 #define QG_SONIC_READBACK_H
 
-#include "../../gen/diag.h"
+#include "../../model/diag.h"
 
 #include <cjson/cJSON.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* SONiC's buffer manager's verdict: see sonic_verdict.h. */
 #include "sonic_verdict.h"
-#include "../../gen/strmap.h"
+#include "../../lib/strmap.h"
 #include "sonic_readback.h"
 
 #include <ctype.h>

@@ -37,8 +37,8 @@
 #ifndef QG_SONIC_VERDICT_H
 #define QG_SONIC_VERDICT_H
 
-#include "../../gen/buf.h"
-#include "../../gen/diag.h"
+#include "../../lib/buf.h"
+#include "../../model/diag.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -131,7 +131,7 @@ int sonic_headroom_compare(const struct sonic_pg *p, const struct sonic_figures 
  * Why figures differ when they do (issue 34): the switch's own
  * LOSSLESS_TRAFFIC_PATTERN in config (its "AZURE" row, which qosgen does not
  * own) against the mtu and small_packet_percentage qosgen's figures take
- * (SONiC's template's: gen/headroom.h). A warning line when they differ:
+ * (SONiC's template's: model/headroom.h). A warning line when they differ:
  * buffermgrd's Lua sizes every lossless PG from them, so the switch's
  * figures differ from qosgen's by them, and so may its budget.
  */

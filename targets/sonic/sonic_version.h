@@ -34,7 +34,7 @@
 
 /*
  * The release in text, `show version`'s output (any length: only its
- * lines are scanned), into out as gen/osversion.h's QG_VERSION_RULE writes
+ * lines are scanned), into out as model/osversion.h's QG_VERSION_RULE writes
  * it ("202311"): 0; or -1 with err saying why (no such line, or a build
  * of no release branch), the build version as the switch printed it,
  * cut and with anything but printable ASCII replaced.

@@ -403,7 +403,7 @@ st=$?
 [ $st -eq 1 ] && grep -qx -- '--- a/onyx/swx-mld-1-2.cli' "$tmp/out" && grep -q "differs from what" "$tmp/err"
 check check-output-tree-still-diffed $? "exit $st: $(cat "$tmp/err")"
 
-# Issue 24, item 10: a fabric's switches are bounded (gen/bounds.h), named at
+# Issue 24, item 10: a fabric's switches are bounded (model/bounds.h), named at
 # the first one past the bound (tests/golden/errors/bounds has hosts and ports).
 { sed -n '1,/^  cnp:/p' "$top/tests/golden/errors/bounds/intent.yaml"
   echo "switches:"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The compiler core with no device I/O (issue 13): gen/ and two pure
+ * The compiler core with no device I/O (issue 13): lib/ model/ intent/ emit/ and two pure
  * targets, linked with libyaml, cJSON and libcrypto only (the Makefile's
  * rule for this binary names no other library, so a core that needed
  * libssh, libcurl or libxml2 would not link). The registry is this test's
@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../gen/build.h"
-#include "../../gen/explain.h"
-#include "../../gen/intent.h"
-#include "../../gen/target.h"
+#include "../../emit/build.h"
+#include "../../emit/explain.h"
+#include "../../intent/intent.h"
+#include "../../model/target.h"
 #include "../../targets/host/linux.h"
 #include "../../targets/onyx/onyx.h"
 

@@ -344,7 +344,7 @@ run push --switch sonic
 [ $st -eq 3 ] && grep -q "FAILED" "$dir/err" && grep -q "nothing sent" "$dir/err" &&
 	! grep -q "apply-patch\|checkpoint" "$state/sim.log" && same "$state/running.json" "$dir/refused.json"
 check "refused state configured: push FAILED, nothing sent" $? "exit $st: $(cat "$dir/err")"
-# qosgen's own headroom (gen/headroom.c, with the intent's model) against what the
+# qosgen's own headroom (model/headroom.c, with the intent's model) against what the
 # simulated buffermgrd computed. The device is a real MSN2700's config_db, whose
 # LOSSLESS_TRAFFIC_PATTERN predates SONiC's template of sonic-buildimage #20632
 # (small_packet_percentage 100, where qosgen's figures take the template's 50): every

@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: any bytes as what a host's script printed over SSH (the
  * report lines "[changed] mtu: 1500 -> 9000", stray tool output, a hostile
- * host's escape sequences), read by gen/report.c and judged by
+ * host's escape sequences), read by targets/common/report.c and judged by
  * targets/common/script_push.c into a push result.
  *
  * Input: byte 0 picks the exit status (low 7 bits) and the dry run (high
@@ -13,11 +13,11 @@
  * hold no newline and were in that line; the result's message is one line;
  * r.sent has exactly one line per [changed]/[differs] report line (a host
  * cannot forge a line); r.failed, when filled, one bounded line per [failed]
- * report line; and the message escaped (gen/escape.h), as cli/push.c
+ * report line; and the message escaped (lib/escape.h), as push/push.c
  * prints it, holds no control character a terminal would act on.
  */
-#include "../../gen/escape.h"
-#include "../../gen/report.h"
+#include "../../lib/escape.h"
+#include "../../targets/common/report.h"
 #include "../../targets/common/script_push.h"
 
 #include <stdbool.h>

@@ -5,9 +5,9 @@
  * Built by `make fuzz-build` with ASan+UBSan; `make test` runs it briefly,
  * `make fuzz FUZZ_SECONDS=N` for longer.
  */
-#include "../../gen/build.h"
-#include "../../gen/explain.h"
-#include "../../gen/intent.h"
+#include "../../emit/build.h"
+#include "../../emit/explain.h"
+#include "../../intent/intent.h"
 #include "../../targets/registry.h"
 
 #include <stdint.h>

@@ -18,7 +18,7 @@
  * (factory) configuration does: every leaf B writes equal, every leaf B
  * unsets (null) absent, every set exact.
  */
-#include "../../gen/intent.h"
+#include "../../intent/intent.h"
 #include "../../targets/cumulus/nvue_config.h"
 #include "../../targets/registry.h"
 

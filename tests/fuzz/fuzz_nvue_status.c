@@ -11,7 +11,7 @@
  * the answer, a refusal's words hold no control byte (the switch's text
  * escaped) and fit their buffer.
  */
-#include "../../gen/intent.h"
+#include "../../intent/intent.h"
 #include "../../targets/cumulus/nvue_config.h"
 #include "../../targets/cumulus/nvue_dialect.h"
 #include "../../targets/cumulus/nvue_verdict.h"

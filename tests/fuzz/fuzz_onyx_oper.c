@@ -14,7 +14,7 @@
  * the intent's own (the capture's pool, PFC on, each TC as configured) is
  * never refused.
  */
-#include "../../gen/intent.h"
+#include "../../intent/intent.h"
 #include "../../targets/onyx/onyx_config.h"
 #include "../../targets/onyx/onyx_oper.h"
 #include "../../targets/onyx/onyx_verdict.h"

@@ -16,7 +16,7 @@
  * B owns exactly what B's commands applied to the read-back directly give,
  * field by field; and B may refuse one only if it refuses the other.
  */
-#include "../../gen/intent.h"
+#include "../../intent/intent.h"
 #include "../../targets/registry.h"
 #include "../../targets/onyx/onyx_diff.h"
 #include "../../targets/onyx/onyx_judge.h"

@@ -17,7 +17,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* No C0 control, DEL, or C1 control (UTF-8 C2 80..9F): gen/escape.c's promise. */
+/* No C0 control, DEL, or C1 control (UTF-8 C2 80..9F): lib/escape.c's promise. */
 static void printable(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)

@@ -22,7 +22,7 @@
  * with B's patch alone holds (sonic_config_owned()), and each second diff
  * be empty.
  */
-#include "../../gen/intent.h"
+#include "../../intent/intent.h"
 #include "../../targets/registry.h"
 #include "../../targets/sonic/config_db.h"
 #include "../../targets/sonic/config_db_judge.h"

@@ -12,7 +12,7 @@
  * refusal, the notes, a headroom warning) is printable ASCII and
  * NUL-terminated within its buffer, whatever the switch sent.
  */
-#include "../../gen/osversion.h"
+#include "../../model/osversion.h"
 #include "../../targets/sonic/sonic_verdict.h"
 #include "../../targets/sonic/sonic_version.h"
 

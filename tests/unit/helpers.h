@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../gen/build.h"
-#include "../../gen/intent.h"
-#include "../../gen/readfile.h"
-#include "../../gen/template.h"
+#include "../../emit/build.h"
+#include "../../intent/intent.h"
+#include "../../lib/readfile.h"
+#include "../../model/template.h"
 #include "../../targets/common/host_script.h"
 #include "../../targets/registry.h"
 

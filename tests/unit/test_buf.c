@@ -2,8 +2,8 @@
 /* The small containers: buf, outset, settings, and the SHA-256 wrapper. */
 #include "helpers.h"
 
-#include "../../gen/hash.h"
-#include "../../gen/settings.h"
+#include "../../lib/hash.h"
+#include "../../model/settings.h"
 
 #include <errno.h>
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
-#include "../../gen/hash.h"
-#include "../../gen/modeljson.h"
-#include "../../gen/names.h"
+#include "../../lib/hash.h"
+#include "../../emit/modeljson.h"
+#include "../../model/names.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -219,7 +219,7 @@ static int fake_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 	return rc ? rc : fake_add(out, "host/lib/fake.txt", "helpers\n", QG_FILE_SHARED);
 }
 static const char *const fake_keys[] = {"netdev", NULL};
-/* Its key's row: what the loader reads it by (gen/keys.h). */
+/* Its key's row: what the loader reads it by (model/keys.h). */
 static const struct qg_key fake_rows[] = {
     {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE, .ok = qg_netdev_ok,
      .doc = "the group's netdev", QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, netdev)},

@@ -2,7 +2,7 @@
 /* targets/cumulus: port names, the one NVUE tree, its text forms, read-backs and the patch. */
 #include "helpers.h"
 
-#include "../../gen/explain.h"
+#include "../../emit/explain.h"
 
 #include <errno.h>
 #include "../../targets/cumulus/cumulus.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
-#include "../../gen/derive.h"
+#include "../../model/derive.h"
 
 static void test_tos_106_with_ecn_104_without(void **state)
 {

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
+#include "../../model/warnings.h"
+
 static char *print(struct qg_diags *d, bool strict)
 {
 	char *buf = NULL;
@@ -69,13 +71,41 @@ static void test_warning_names(void **state)
 		assert_true(strspn(w->name, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
 			    strlen(w->name));
 		assert_true(strlen(w->name) <= 32); /* qg_edit_distance's reach */
-		assert_int_equal(qg_warning_lookup(w->name), i);
+		/* A fixed name needs no registry: an empty set knows it. */
+		const struct qg_warning_set none = {0};
+		assert_int_equal(qg_warning_lookup(&none, w->name), i);
 	}
 	assert_null(qg_warning_info(QG_W_NONE));
+	assert_null(qg_warning_info(QG_W_COUNT)); /* a model's feature id: the set names it */
 	/* An old name misspelt: its name now (issue 26; test_target_features.c). */
-	assert_string_equal(qg_warning_nearest("onyx-pfc-watchdog-not-writen"),
+	char near[QG_WARNING_NAME_LEN];
+	assert_string_equal(qg_warning_nearest("onyx-pfc-watchdog-not-writen", near, sizeof(near)),
 			    "ignored-by-onyx-pfc-watchdog");
-	assert_null(qg_warning_nearest("readback-line-skiped")); /* not acknowledgeable */
+	/* not acknowledgeable */
+	assert_null(qg_warning_nearest("readback-line-skiped", near, sizeof(near)));
+}
+
+/*
+ * A warning prints the name it was given, its own copy: the diagnostics
+ * outlive the model whose feature warning it is (issue 38).
+ */
+static void test_named_warning(void **state)
+{
+	(void)state;
+	struct qg_diags d;
+	qg_diags_init(&d, "x.yaml");
+	char name[QG_WARNING_NAME_LEN];
+	snprintf(name, sizeof(name), "ignored-by-fake-ecn");
+	qg_warning_named(&d, (struct qg_pos){3, 1}, QG_W_COUNT, name, "ecn: ignored");
+	qg_warning(&d, (struct qg_pos){4, 1}, QG_W_NO_ECN, "no ecn");
+	memset(name, 'x', sizeof(name) - 1);
+	char *out = print(&d, false);
+	assert_string_equal(out, "x.yaml:3:1: warning: ecn: ignored [ignored-by-fake-ecn]\n"
+				 "x.yaml:4:1: warning: no ecn [no-ecn]\n");
+	free(out);
+	assert_int_equal(qg_diags_acknowledge(&d, QG_W_COUNT), 1);
+	assert_int_equal(d.warnings, 1);
+	qg_diags_free(&d);
 }
 
 /* A diagnostic that follows from another is removed with its notes, and no longer counts. */
@@ -119,6 +149,7 @@ int main(void)
 	    cmocka_unit_test(test_control_characters_escaped),
 	    cmocka_unit_test(test_acknowledged_warning_silent),
 	    cmocka_unit_test(test_warning_names),
+	    cmocka_unit_test(test_named_warning),
 	    cmocka_unit_test(test_remove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Device and intent text made safe for a terminal: gen/escape.c. */
+/* Device and intent text made safe for a terminal: lib/escape.c. */
 #include "helpers.h"
 
-#include "../../gen/escape.h"
+#include "../../lib/escape.h"
 
 static void test_controls_escaped(void **state)
 {

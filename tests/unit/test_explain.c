@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
-#include "../../gen/explain.h"
-#include "../../gen/keys.h"
-#include "../../gen/modeljson.h"
-#include "../../gen/settings.h"
+#include "../../emit/explain.h"
+#include "../../model/keys.h"
+#include "../../emit/modeljson.h"
+#include "../../model/settings.h"
 
 static const cJSON *find_row(const cJSON *e, const char *key)
 {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The Ansible hand-off: ansible/inventory.yml and ansible/site.yml (gen/handoff.c). */
+/* The Ansible hand-off: ansible/inventory.yml and ansible/site.yml (emit/handoff.c). */
 #include "helpers.h"
 
-#include "../../gen/buf.h"
-#include "../../gen/handoff.h"
-#include "../../gen/yamlast.h"
+#include "../../lib/buf.h"
+#include "../../emit/handoff.h"
+#include "../../intent/yamlast.h"
 
 #include <cjson/cJSON.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gen/headroom.c and gen/switch_hw.c (issue 34): the formula reproduces
+ * model/headroom.c and model/switch_hw.c (issue 34): the formula reproduces
  * NVIDIA's own lookup tables (tests/fixtures/headroom/, each with its
  * repository path and commit) within QG_HEADROOM_TOLERANCE_PCT: five SKUs
  * of four Spectrum generations, 5 to 8 speeds and three cable lengths each.
@@ -9,12 +9,12 @@
  */
 #include "helpers.h"
 
-#include "../../gen/headroom.h"
-#include "../../gen/headroom_report.h"
-#include "../../gen/modeljson.h"
-#include "../../gen/port_kind.h"
-#include "../../gen/switch_hw.h"
-#include "../../gen/warnings.h"
+#include "../../model/headroom.h"
+#include "../../emit/headroom_report.h"
+#include "../../emit/modeljson.h"
+#include "../../model/port_kind.h"
+#include "../../model/switch_hw.h"
+#include "../../model/warnings.h"
 
 /* One row of a pg_profile_lookup.ini. */
 struct row {
@@ -122,7 +122,7 @@ static struct fit fit_table(const char *sku, const char *model, enum qg_hr_formu
 /*
  * Each SKU's table with the formula its hardware row names: how many rows
  * are exact and how far the rest are is pinned, so that the tolerance's
- * justification (gen/headroom.h) stays true.
+ * justification (model/headroom.h) stays true.
  */
 static void test_vendor_tables(void **state)
 {

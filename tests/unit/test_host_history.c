@@ -16,7 +16,7 @@
  */
 #include "helpers.h"
 
-#include "../../gen/settings.h"
+#include "../../model/settings.h"
 #include "../../targets/host/linux.h"
 
 #include <stdio.h>

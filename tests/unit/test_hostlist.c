@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* gen/hostlist.c: host lists as Slurm writes them. */
+/* lib/hostlist.c: host lists as Slurm writes them. */
 #include "helpers.h"
 
-#include "../../gen/hostlist.h"
+#include "../../lib/hostlist.h"
 
 static void expect_names(const char *pattern, size_t count, const char *first, const char *last)
 {

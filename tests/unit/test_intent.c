@@ -6,8 +6,8 @@
  */
 #include "helpers.h"
 
-#include "../../gen/bounds.h"
-#include "../../gen/keys.h"
+#include "../../model/bounds.h"
+#include "../../model/keys.h"
 
 #include "../../targets/onyx/onyx.h"
 
@@ -587,7 +587,7 @@ static void test_all_problems_in_one_run(void **state)
 }
 
 /*
- * Every integer key's range is the key table's (gen/keys.c): each given one
+ * Every integer key's range is the key table's (model/keys.c): each given one
  * above its row's maximum is refused with the row's range, and no read
  * reaches a path the table lacks.
  */

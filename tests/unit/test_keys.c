@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The key table (gen/keys.c), the targets' own rows, and what is made of them (gen/keys_schema.c).
+/* The key table (model/keys.c), the targets' own rows, and what is made of them (emit/keys_schema.c).
  */
 #include "helpers.h"
 
-#include "../../gen/keys.h"
-#include "../../gen/keys_schema.h"
+#include "../../model/keys.h"
+#include "../../emit/keys_schema.h"
 #include "../../targets/registry.h"
 
 #include <regex.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
-#include "../../gen/settings.h"
+#include "../../model/settings.h"
 #include "../../targets/host/linux.h"
 
 #define HOST_PF(tool)                                                                              \

@@ -9,8 +9,8 @@
  */
 #include "helpers.h"
 
-#include "../../gen/bounds.h"
-#include "../../gen/settings.h"
+#include "../../model/bounds.h"
+#include "../../model/settings.h"
 #include "../../targets/host/linux.h"
 #include "../../targets/host/linux_persist.h"
 
@@ -296,7 +296,7 @@ static void test_mixed_flavours(void **state)
 }
 
 /*
- * As the intent gives them (`nics:`, gen/intent_nics.c): eight NICs of one
+ * As the intent gives them (`nics:`, intent/intent_nics.c): eight NICs of one
  * pattern, and a list of one, which is the shorthand's host byte for byte.
  */
 static void test_nics_from_the_intent(void **state)

@@ -7,7 +7,7 @@
  */
 #include "helpers.h"
 
-#include "../../gen/buf.h"
+#include "../../lib/buf.h"
 #include "../../targets/host/linux.h"
 #include "../../targets/host/linux_persist.h"
 

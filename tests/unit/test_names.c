@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
-#include "../../gen/names.h"
+#include "../../model/names.h"
 
 /* Strings that would inject into a shell word, a CLI line or an ssh argv. */
 static const char *const hostile[] = {

@@ -3,11 +3,11 @@
  * targets/cumulus: a switch's port roles (issue 28) as NVUE port groups: the
  * qosgen-<role> profiles and bindings, their exact convergence and undo, the
  * judge and check. The roles are filled by hand on a loaded model, as the
- * loader reads them (gen/model.h: roles, port_role, cable_m).
+ * loader reads them (model/model.h: roles, port_role, cable_m).
  */
 #include "helpers.h"
 
-#include "../../gen/explain.h"
+#include "../../emit/explain.h"
 #include "../../targets/cumulus/cumulus.h"
 #include "../../targets/cumulus/nvue_config.h"
 

@@ -3,7 +3,7 @@
 
 #include "../../targets/onyx/onyx.h"
 #include "../../targets/onyx/onyx_diff.h"
-#include "../../gen/explain.h"
+#include "../../emit/explain.h"
 
 #include <cjson/cJSON.h>
 

@@ -113,7 +113,7 @@ static void test_old_peer_refused(void **state)
 
 /*
  * A peer's version bytes reach the error message: terminal control bytes in
- * them are escaped (gen/escape.c), so a peer cannot clear the screen or
+ * them are escaped (lib/escape.c), so a peer cannot clear the screen or
  * forge a line of qosgen's output.
  */
 static void test_hostile_version_escaped(void **state)

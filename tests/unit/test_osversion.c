@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gen/osversion.c: versions compared over the bound's numbers, dialects
+ * model/osversion.c: versions compared over the bound's numbers, dialects
  * found, a running version matched against a build's; and the loader's
  * os_version (issue 34): quoted where YAML reads a number, refused outside
  * a target's versions or for a target that declares none, the newest when

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
-#include "../../gen/bounds.h"
-#include "../../gen/outdir.h"
-#include "../../gen/udiff.h"
+#include "../../model/bounds.h"
+#include "../../emit/outdir.h"
+#include "../../lib/udiff.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -433,7 +433,7 @@ static void test_check_escapes_committed_text(void **state)
 
 /*
  * Issue 24, item 2: an output qosgen wrote reads back whole, whatever its
- * size within the bound on a build's output (gen/bounds.h); past the bound,
+ * size within the bound on a build's output (model/bounds.h); past the bound,
  * the message says so. A fixed 64 MiB once refused the plan.json of a
  * 140,000-host fabric ("not a regular file", "too large").
  */

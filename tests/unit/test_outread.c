@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading an output tree back (gen/outread.h): no link followed, bounded, names escaped. */
+/* Reading an output tree back (emit/outread.h): no link followed, bounded, names escaped. */
 #include "helpers.h"
 
-#include "../../gen/outread.h"
+#include "../../emit/outread.h"
 
 #include <errno.h>
 #include <fcntl.h>

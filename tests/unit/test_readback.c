@@ -4,7 +4,7 @@
 
 #include <errno.h>
 
-#include "../../gen/report.h"
+#include "../../targets/common/report.h"
 #include "../../targets/esxi/esxi_readback.h"
 #include "../../targets/host/linux_readback.h"
 

@@ -2,10 +2,10 @@
 /* targets/common/script_push.c: the host push's threads and its reading of a script's report. */
 #include "helpers.h"
 
-#include "../../gen/hash.h"
-#include "../../gen/modeljson.h"
-#include "../../gen/target.h"
-#include "../../gen/version.h"
+#include "../../lib/hash.h"
+#include "../../emit/modeljson.h"
+#include "../../model/target.h"
+#include "../../lib/version.h"
 #include "../../targets/common/script_push.h"
 
 #include <ftw.h>
@@ -31,7 +31,7 @@ struct race {
 	pthread_mutex_t lock;
 };
 
-/* As cli/push.c's workers: one shared ctx, a device at a time, pushes in parallel. */
+/* As push/push.c's workers: one shared ctx, a device at a time, pushes in parallel. */
 static void *race_worker(void *arg)
 {
 	struct race *w = arg;
@@ -177,7 +177,7 @@ static void test_judge_states(void **state)
 
 /*
  * A hostile host's report keeps its bytes in the result (the JSON output
- * carries the exact text); printing escapes them (cli/push.c). What the
+ * carries the exact text); printing escapes them (push/push.c). What the
  * judge must guarantee: no line of sent is forged (one per report line),
  * the message is one line, and nothing overflows however long a key is.
  */

@@ -8,7 +8,7 @@
  */
 #include "helpers.h"
 
-#include "../../gen/errmsg.h"
+#include "../../lib/errmsg.h"
 #include "../../transport/readback.h"
 #include "../../vsphere/vim.h"
 

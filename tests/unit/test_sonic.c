@@ -4,7 +4,7 @@
 
 #include <errno.h>
 
-#include "../../gen/explain.h"
+#include "../../emit/explain.h"
 
 #include "../../targets/sonic/config_db.h"
 #include "../../targets/sonic/config_db_judge.h"
@@ -227,7 +227,7 @@ static void test_emit_and_settings(void **state)
 static void test_port_mtu(void **state)
 {
 	(void)state;
-	/* The fabric's one switch MTU (gen/intent.c), as onyx and cumulus, not SONiC's own 9100. */
+	/* The fabric's one switch MTU (intent/intent.c), as onyx and cumulus, not SONiC's own 9100. */
 	struct qg_model m;
 	struct qg_diags d;
 	assert_int_equal(load_text("version: 1\nfabric: t\nqos:\n  lossless: {priority: 3, dscp: [26], pool: {name: roce, memory_percent: 50}}\n" SONIC_SWITCH, &d, &m), 0);

@@ -8,7 +8,7 @@
  */
 #include "helpers.h"
 
-#include "../../gen/explain.h"
+#include "../../emit/explain.h"
 
 #include "../../targets/sonic/config_db.h"
 #include "../../targets/sonic/config_db_end.h"
@@ -26,7 +26,7 @@
 	"    ports: [Ethernet0-8/4]\n"
 
 /*
- * A role set as the roles parser fills it (gen/model.h): names, thresholds
+ * A role set as the roles parser fills it (model/model.h): names, thresholds
  * (0: no ecn of its own), cable lengths, and each port's role + 1.
  */
 struct rset {
@@ -69,7 +69,7 @@ static void set_roles(struct qg_model *m, const struct rset *rs)
 		cable |= rs->r[r].cable_m > 0;
 	}
 	memcpy(s->port_role, rs->port_role, s->n_ports);
-	/* A role's cable length lands in cable_m (gen/model.h). */
+	/* A role's cable length lands in cable_m (model/model.h). */
 	if (cable) {
 		s->cable_m = calloc(s->n_ports, sizeof(*s->cable_m));
 		assert_non_null(s->cable_m);
@@ -150,7 +150,7 @@ static void test_role_profiles(void **state)
 	qg_model_free(&m);
 }
 
-/* The roles as the intent gives them (gen/intent_roles.c) build the same tree as by hand. */
+/* The roles as the intent gives them (intent/intent_roles.c) build the same tree as by hand. */
 static void test_roles_from_intent(void **state)
 {
 	(void)state;

@@ -9,7 +9,7 @@
  */
 #include "helpers.h"
 
-#include "../../gen/osversion.h"
+#include "../../model/osversion.h"
 #include "../../targets/sonic/sonic.h"
 #include "../../targets/sonic/sonic_verdict.h"
 #include "../../targets/sonic/sonic_version.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* gen/strmap.c: the name index behind linear validation. */
+/* lib/strmap.c: the name index behind linear validation. */
 #include "helpers.h"
 
-#include "../../gen/strmap.h"
+#include "../../lib/strmap.h"
 
 static void test_put_get_and_first_wins(void **state)
 {

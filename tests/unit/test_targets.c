@@ -2,8 +2,8 @@
 /* The registry, device routing, and the shell quoting every script emitter uses. */
 #include "helpers.h"
 
-#include "../../gen/escape.h"
-#include "../../gen/target.h"
+#include "../../lib/escape.h"
+#include "../../model/target.h"
 
 /*
  * What every row of the registry holds, whatever the rows are: the registry

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gen/verify_waves.c: which verify pairs `push --all --batch N --verify`
- * runs after each wave. The waves here are cli/push.c's for the intent:
+ * push/waves.c: which verify pairs `push --all --batch N --verify`
+ * runs after each wave. The waves here are push/push.c's for the intent:
  * switches, then DVSes, then hosts, N at a time, a wave never mixing kinds.
  */
 #include "helpers.h"
-#include "../../gen/verify_waves.h"
+#include "../../push/waves.h"
 
 #define SW(i) {QG_DEVICE_SWITCH, (i)}
 #define HOST(i) {QG_DEVICE_HOST, (i)}

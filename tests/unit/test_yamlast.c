@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "helpers.h"
 
-#include "../../gen/yamlast.h"
+#include "../../intent/yamlast.h"
 
 static struct qg_ynode *parse(const char *text, struct qg_diags *d)
 {

@@ -2,7 +2,7 @@
 /*
  * A switch OS that takes ports "portN" (N 1..255) and writes one line per
  * port, skeleton/<switch>.txt. It declares no feature (features 0): every
- * feature the intent gives is reported as ignored by it (gen/target_features.h).
+ * feature the intent gives is reported as ignored by it (model/target_features.h).
  */
 #include "skeleton.h"
 

@@ -7,7 +7,7 @@
 #ifndef QG_SKELETON_H
 #define QG_SKELETON_H
 
-#include "../../gen/target.h"
+#include "../../model/target.h"
 #include "../driver.h"
 
 extern const struct qg_target qg_target_skeleton;
