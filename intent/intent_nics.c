@@ -60,7 +60,7 @@ static bool name_store(struct walk *w, const struct nic_names *f, size_t k, cons
 	const struct qg_key *r = f->row;
 	char *out = (char *)nic + r->offset;
 	if (!f->range)
-		return walk_read_str(w, f->v, sub, r->ok, r->rule, out, r->size);
+		return walk_read_str(w, f->v, sub, r, out);
 	if (qg_hostlist_name(&f->list, k, out, r->size) && r->ok(out))
 		return true;
 	qg_error(w->d, f->v->pos, "%s: '%s' gives '%s', which is not allowed; expected %s", sub,

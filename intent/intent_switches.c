@@ -317,10 +317,8 @@ static void load_os_version(struct walk *w, const struct qg_ynode *n, const char
 			 path, n->value, n->value);
 		return;
 	}
-	if (!walk_read_str(w, n, path, qg_version_ok, QG_VERSION_RULE, s->os_version,
-			   sizeof(s->os_version)))
+	if (walk_store_row(w, n, path, qg_key_find("switches[].os_version"), s) != WALK_STORED)
 		return;
-	s->os_version_given = true;
 	s->os_version_pos = n->pos;
 	const struct qg_os_versions *vs = s->target ? s->target->versions : NULL;
 	if (s->target && !vs)
@@ -422,13 +420,12 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 	}
 	size_t ports = 0;
 	bool ports_over = false;
+	const struct entry_kind kind = {"switches", keys, qg_key_find("switches[].name"), false};
 	for (size_t i = 0; i < n->n_kids; i++) {
 		struct qg_switch *s = &m->switches[i];
 		char path[PATH_LEN], sub[PATH_LEN];
 		s->pos = n->kids[i]->pos;
-		const struct qg_ynode *item =
-		    entry_start(w, n, i, false, "switches", keys, path, qg_name_ok, QG_NAME_RULE,
-				s->name, sizeof(s->name));
+		const struct qg_ynode *item = entry_start(w, n, i, &kind, path, s);
 		if (!item)
 			continue;
 		const struct qg_ynode *v;
@@ -436,8 +433,8 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 			walk_join(sub, path, "platform");
 			s->target = walk_read_platform(w, v, sub, QG_DEVICE_SWITCH);
 		}
-		entry_ssh_target(w, item, path, s->target, s->address, &s->port, &s->port_given,
-				 s->user);
+		walk_load_key(w, item, path, "address", s);
+		entry_ssh_target(w, item, path, s->target, s);
 		check_endpoint(w, item, path, i);
 		/* The ports are written in the platform's names: unread without one. */
 		if ((v = walk_require(w, item, "ports", path)) && s->target && s->target->ports) {
