@@ -25,7 +25,7 @@ void intent_hw_load(struct walk *w, const struct qg_ynode *item, const char *pat
 	/* The model lands where its row says; its line is for the headroom's diagnostics. */
 	if ((v = walk_get(item, "model")))
 		s->model_pos = v->pos;
-	walk_load_key(w, item, path, "model", s);
+	s->model_given = walk_load_key(w, item, path, "model", s) == WALK_STORED;
 	const struct qg_switch_hw *hw = s->model_given ? qg_switch_hw(s->model) : NULL;
 	if ((v = walk_get(item, "speed_gbps"))) {
 		walk_join(sub, path, "speed_gbps");

@@ -215,7 +215,7 @@ static const struct qg_key rows[] = {
     {"switches[].model", QG_KEY_ENUM, .values = qg_switch_models,
      .doc = "the switch's hardware, an NVIDIA Spectrum model: its ASIC, ports and buffer, so that "
 	    "check can prove its lossless headroom fits",
-     AT(QG_KB_SWITCH, struct qg_switch, model), GIVEN(struct qg_switch, model_given)},
+     AT(QG_KB_SWITCH, struct qg_switch, model)},
     {"switches[].speed_gbps", SPEED_GBPS, .def = "the model's native port speed",
      .doc = "its ports' speed in Gb/s, one the model's ports take, for their headroom",
      AT(QG_KB_SWITCH, struct qg_switch, speed_gbps), GIVEN(struct qg_switch, speed_given)},
