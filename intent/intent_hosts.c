@@ -74,9 +74,7 @@ static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char 
 static void load_host_key(struct walk *w, const struct qg_ynode *item, const char *path,
 			  const struct qg_key *r, struct qg_host *h, struct qg_nic *nic)
 {
-	void *base = r->base == QG_KB_NIC    ? (void *)nic
-		     : r->base == QG_KB_HOST ? (void *)h
-					     : NULL;
+	void *base = r->base == QG_KB_NIC ? (void *)nic : r->base == QG_KB_HOST ? (void *)h : NULL;
 	if (!base)
 		return;
 	enum walk_load got = walk_load_row(w, item, path, r, base);

@@ -171,8 +171,8 @@ static size_t pair_count(struct walk *w, const struct nic_names f[2], const char
 }
 
 /* The item's count NICs, each proto with its names, appended to acc; stops at a refused one. */
-static void nics_append(struct walk *w, const struct nic_names f[2], size_t count,
-			const char *sub, const struct qg_nic *proto, struct nics_read *acc)
+static void nics_append(struct walk *w, const struct nic_names f[2], size_t count, const char *sub,
+			const struct qg_nic *proto, struct nics_read *acc)
 {
 	for (size_t i = 0; i < count; i++) {
 		struct qg_nic *nic = &acc->out[acc->n];
@@ -199,7 +199,8 @@ static void nics_append(struct walk *w, const struct nic_names f[2], size_t coun
 	}
 }
 
-/* One item of nics at sub, by rows, each NIC starting as def: appended to acc; false after reporting. */
+/* One item of nics at sub, by rows, each NIC starting as def: appended to acc; false after
+ * reporting. */
 static bool item_read(struct walk *w, const struct qg_ynode *item, const char *sub,
 		      const struct qg_key *rows, const struct qg_nic *def, struct nics_read *acc)
 {

@@ -109,8 +109,7 @@ static bool rail_read(struct walk *w, const struct qg_ynode *r, const char *item
 }
 
 /* The n rails seen into p, ascending: the order verify runs and reports them in. */
-static bool rails_sorted(struct walk *w, const struct rail_seen *seen, size_t n,
-			 struct qg_pair *p)
+static bool rails_sorted(struct walk *w, const struct rail_seen *seen, size_t n, struct qg_pair *p)
 {
 	if (!(p->rails = calloc(n, sizeof(*p->rails)))) {
 		w->d->oom = true;

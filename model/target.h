@@ -127,7 +127,7 @@ struct qg_target {
 	 */
 	const char *const *aliases;
 	enum qg_device_kind kind;
-	unsigned caps; /* QG_CAN_* */
+	unsigned caps;			    /* QG_CAN_* */
 	const struct qg_port_syntax *ports; /* switches: how ports are written */
 	/* What a device's `port` reaches, and its default: "SSH", 22; "NVUE REST API", 8765. */
 	const char *access;

@@ -140,7 +140,8 @@ static void test_target_rows_match_keys(void **state)
 			snprintf(common, sizeof(common), "hosts[].%s", r->path);
 			assert_null(qg_key_find(common));
 			/* A scalar row lands somewhere: the loader stores it there (issue 38). */
-			assert_true(r->base != QG_KB_NONE || (r->type & (QG_KEY_LIST | QG_KEY_MAP)));
+			assert_true(r->base != QG_KB_NONE ||
+				    (r->type & (QG_KEY_LIST | QG_KEY_MAP)));
 		}
 		hosts_with_rows += tg->key_rows != NULL;
 		assert_true(!tg->key_rows || tg->kind == QG_DEVICE_HOST);
