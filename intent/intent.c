@@ -89,6 +89,10 @@ static void load_acknowledge(struct walk *w, const struct qg_ynode *n)
 {
 	struct qg_model *m = w->m;
 	size_t count = 0;
+	/* The row's text, by the check above: a struct qg_ack is no landing of the table's. */
+	struct qg_key because = *qg_key_find("acknowledge[].because");
+	because.ok = because_ok;
+	because.size = sizeof(m->acks->because);
 	if (!(m->acks = entry_alloc_list(w, n, "acknowledge", sizeof(*m->acks), &count)))
 		return;
 	for (size_t i = 0; i < n->n_kids; i++) {
@@ -113,8 +117,7 @@ static void load_acknowledge(struct walk *w, const struct qg_ynode *n)
 			continue;
 		char bsub[PATH_LEN];
 		walk_join(bsub, path, "because");
-		if (why && !walk_read_str(w, why, bsub, because_ok, QG_BECAUSE_RULE, a.because,
-					  sizeof(a.because)))
+		if (why && !walk_read_str(w, why, bsub, &because, a.because))
 			continue;
 		bool twice = false;
 		for (size_t k = 0; k < m->n_acks && !twice; k++) {
@@ -165,9 +168,7 @@ int qg_intent_load(const char *text, size_t len, const struct qg_target *const *
 		else
 			m->version = 1;
 	}
-	if ((v = walk_require(&w, root, "fabric", "the intent file")))
-		walk_read_str(&w, v, "fabric", qg_name_ok, QG_NAME_RULE, m->fabric,
-			      sizeof(m->fabric));
+	walk_load_key(&w, root, "the intent file", "fabric", m);
 	if ((v = walk_require(&w, root, "qos", "the intent file")))
 		intent_qos_load(&w, v, &m->qos);
 	if ((v = walk_get(root, "switches")))

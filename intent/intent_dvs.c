@@ -32,49 +32,30 @@ void intent_dvs_load(struct walk *w, const struct qg_ynode *n)
 		w->d->oom = true;
 		return;
 	}
+	const struct entry_kind kind = {"dvs", keys, qg_key_find("dvs[].name"), false};
 	for (size_t i = 0; i < n->n_kids; i++) {
 		struct qg_dvs *s = &m->dvs[i];
 		char path[PATH_LEN], sub[PATH_LEN];
 		s->pos = n->kids[i]->pos;
 		s->target = target;
-		const struct qg_ynode *item =
-		    entry_start(w, n, i, false, "dvs", keys, path, qg_dvs_name_ok, QG_DVS_NAME_RULE,
-				s->name, sizeof(s->name));
+		const struct qg_ynode *item = entry_start(w, n, i, &kind, path, s);
 		if (!item)
 			continue;
 		const struct qg_ynode *v;
-		if ((v = walk_require(w, item, "vcenter", path))) {
-			walk_join(sub, path, "vcenter");
-			walk_read_str(w, v, sub, qg_address_ok, QG_ADDRESS_RULE, s->vcenter,
-				      sizeof(s->vcenter));
-		}
-		if ((v = walk_require(w, item, "datacenter", path))) {
-			walk_join(sub, path, "datacenter");
-			walk_read_str(w, v, sub, qg_label_ok, QG_LABEL_RULE, s->datacenter,
-				      sizeof(s->datacenter));
-		}
-		if ((v = walk_get(item, "portgroup"))) {
-			walk_join(sub, path, "portgroup");
-			walk_read_str(w, v, sub, qg_label_ok, QG_LABEL_RULE, s->portgroup,
-				      sizeof(s->portgroup));
-		}
+		/* The plain values land where their rows say (model/keys.c, with their ranges). */
+		walk_load_key(w, item, path, "vcenter", s);
+		walk_load_key(w, item, path, "datacenter", s);
+		walk_load_key(w, item, path, "portgroup", s);
 		s->uplinks = QG_DEFAULT_DVS_UPLINKS;
-		if ((v = walk_get(item, "uplinks"))) {
-			walk_join(sub, path, "uplinks");
-			walk_read_key_int(w, v, sub, &s->uplinks);
-		}
-		/* vSphere accepts a DVS maxMtu of 1500..9000. */
+		walk_load_key(w, item, path, "uplinks", s);
+		/* Every hop carries the host MTU: at least qos.mtu, which is its default. */
 		s->mtu = m->qos.mtu;
-		if ((v = walk_get(item, "mtu"))) {
+		if (walk_load_key(w, item, path, "mtu", s) == WALK_STORED && s->mtu < m->qos.mtu) {
 			walk_join(sub, path, "mtu");
-			s->mtu_given = walk_read_key_int(w, v, sub, &s->mtu);
-			if (s->mtu_given && s->mtu < m->qos.mtu)
-				qg_error(
-				    w->d, v->pos,
-				    "%s: %d is below qos.mtu %d; every hop must carry the host "
-				    "MTU",
-				    sub, s->mtu, m->qos.mtu);
-		} else if (m->qos.mtu > 9000) {
+			qg_error(w->d, walk_get(item, "mtu")->pos,
+				 "%s: %d is below qos.mtu %d; every hop must carry the host MTU",
+				 sub, s->mtu, m->qos.mtu);
+		} else if (!walk_get(item, "mtu") && m->qos.mtu > 9000) {
 			qg_error(w->d, item->pos,
 				 "%s: takes its mtu from qos.mtu %d, above vSphere's maximum of "
 				 "9000; set mtu here or lower qos.mtu",

@@ -43,29 +43,18 @@ void entry_check_unique(struct walk *w, const char *name, struct qg_pos pos, con
 	qg_note(w->d, first->pos, "first used here, in %s", first->list);
 }
 
-/*
- * address NULL: the caller reads it (a host list's addresses). The port's
- * default is the target's (t NULL: its platform could not be read).
- */
+/* The port's default is the target's (t NULL: its platform could not be read). */
 void entry_ssh_target(struct walk *w, const struct qg_ynode *item, const char *path,
-		      const struct qg_target *t, char *address, int *port, bool *port_given,
-		      char *user)
+		      const struct qg_target *t, void *base)
 {
 	char sub[PATH_LEN];
-	const struct qg_ynode *v;
-	if (address && (v = walk_require(w, item, "address", path))) {
-		walk_join(sub, path, "address");
-		walk_read_str(w, v, sub, qg_address_ok, QG_ADDRESS_RULE, address, QG_ADDR_LEN);
-	}
-	*port = t && t->default_port ? t->default_port : QG_DEFAULT_SSH_PORT;
-	if ((v = walk_get(item, "port"))) {
-		walk_join(sub, path, "port");
-		*port_given = walk_read_key_int(w, v, sub, port);
-	}
-	if ((v = walk_get(item, "user"))) {
-		walk_join(sub, path, "user");
-		walk_read_str(w, v, sub, qg_user_ok, QG_USER_RULE, user, QG_USER_LEN);
-	}
+	walk_join(sub, path, "port");
+	const struct qg_key *port = walk_key_row(sub);
+	int def = t && t->default_port ? t->default_port : QG_DEFAULT_SSH_PORT;
+	if (port)
+		memcpy((char *)base + port->offset, &def, sizeof(def));
+	walk_load_key(w, item, path, "port", base);
+	walk_load_key(w, item, path, "user", base);
 }
 
 /* One element per list item, zeroed; NULL when the list is absent, empty or not a list. */
@@ -115,25 +104,22 @@ void entry_path(char path[PATH_LEN], const char *what, const struct qg_ynode *it
  * key checks, and its required name, unique within the list. Returns the
  * entry, or NULL when it is not a mapping.
  */
-/* name_list: the name may be a host list, which the caller names each host of. */
 const struct qg_ynode *entry_start(struct walk *w, const struct qg_ynode *list, size_t i,
-				   bool name_list, const char *what, const char *const *keys,
-				   char path[PATH_LEN], bool (*name_ok)(const char *),
-				   const char *rule, char *name, size_t name_cap)
+				   const struct entry_kind *k, char path[PATH_LEN], void *base)
 {
 	const struct qg_ynode *item = list->kids[i];
-	entry_path(path, what, item, i, name_list, name_ok);
+	entry_path(path, k->what, item, i, k->name_list, k->name->ok);
 	if (!walk_expect_kind(w, item, QG_Y_MAP, path))
 		return NULL;
-	walk_check_keys(w, item, path, keys);
+	walk_check_keys(w, item, path, k->keys);
 	const struct qg_ynode *v = walk_require(w, item, "name", path);
 	char sub[PATH_LEN];
 	walk_join(sub, path, "name");
-	if (name_list && v && v->kind == QG_Y_SCALAR && qg_hostlist_is_pattern(v->value))
+	if (k->name_list && v && v->kind == QG_Y_SCALAR && qg_hostlist_is_pattern(v->value))
 		return item;
-	if (v && walk_read_str(w, v, sub, name_ok, rule, name, name_cap))
-		entry_check_unique(w, v->value, v->pos, what);
-	else if (name_list && v && v->kind == QG_Y_SCALAR)
+	if (v && walk_store_row(w, v, sub, k->name, base) == WALK_STORED)
+		entry_check_unique(w, v->value, v->pos, k->what);
+	else if (k->name_list && v && v->kind == QG_Y_SCALAR)
 		walk_poison_host(w, v->value);
 	return item;
 }

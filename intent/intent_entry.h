@@ -11,10 +11,26 @@
 
 /* name (a node's value or a model's field: it outlives the walk) is unused so far in any list. */
 void entry_check_unique(struct walk *w, const char *name, struct qg_pos pos, const char *what);
-/* address, port and user; address NULL: the caller reads it (a host list's). */
+/*
+ * A kind of device entry: its list ("switches", "hosts", "dvs"), the keys
+ * an entry may hold, and the row its name is read by (check, rule and
+ * landing); name_list: the name may be a host list, whose hosts the caller
+ * names.
+ */
+struct entry_kind {
+	const char *what;
+	const char *const *keys;
+	const struct qg_key *name;
+	bool name_list;
+};
+
+/*
+ * port and user of the entry at path into base (its device's struct, where
+ * their rows land); the port's default is target t's (NULL: its platform
+ * could not be read). The address is the caller's (a host list's is more).
+ */
 void entry_ssh_target(struct walk *w, const struct qg_ynode *item, const char *path,
-		      const struct qg_target *t, char *address, int *port, bool *port_given,
-		      char *user);
+		      const struct qg_target *t, void *base);
 /* One zeroed element per list item; NULL when absent, empty or not a list. */
 void *entry_alloc_list(struct walk *w, const struct qg_ynode *n, const char *what, size_t size,
 		       size_t *count);
@@ -22,13 +38,11 @@ void *entry_alloc_list(struct walk *w, const struct qg_ynode *n, const char *wha
 void entry_path(char path[PATH_LEN], const char *what, const struct qg_ynode *item, size_t i,
 		bool name_list, bool (*name_ok)(const char *));
 /*
- * The start of a device entry: its path, mapping and key checks, and its
- * required name, unique; NULL when it is not a mapping. name_list: the name
- * may be a host list, whose hosts the caller names.
+ * The start of item i of list, an entry of kind k: its path, mapping and
+ * key checks, and its required name, unique, into base (k->name's landing);
+ * NULL when it is not a mapping.
  */
 const struct qg_ynode *entry_start(struct walk *w, const struct qg_ynode *list, size_t i,
-				   bool name_list, const char *what, const char *const *keys,
-				   char path[PATH_LEN], bool (*name_ok)(const char *),
-				   const char *rule, char *name, size_t name_cap);
+				   const struct entry_kind *k, char path[PATH_LEN], void *base);
 
 #endif

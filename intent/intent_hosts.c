@@ -34,12 +34,13 @@ static void host_keys(const struct walk *w, const char *keys[MAX_HOST_KEYS + 1])
 	n = qg_key_children("hosts[]", keys, TABLE_KEYS);
 	for (size_t t = 0; w->targets[t]; t++) {
 		const struct qg_target *tg = w->targets[t];
-		for (size_t k = 0; tg->kind == QG_DEVICE_HOST && tg->keys && tg->keys[k]; k++) {
+		for (const struct qg_key *r = tg->key_rows;
+		     tg->kind == QG_DEVICE_HOST && r && r->path; r++) {
 			bool seen = false;
 			for (size_t j = 0; j < n; j++)
-				seen |= !strcmp(keys[j], tg->keys[k]);
+				seen |= !strcmp(keys[j], r->path);
 			if (!seen && n < MAX_HOST_KEYS)
-				keys[n++] = tg->keys[k];
+				keys[n++] = r->path;
 		}
 	}
 	keys[n] = NULL;
@@ -54,8 +55,10 @@ static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char 
 			continue;
 		const struct qg_ynode *key = walk_get_key_node(item, all[k]);
 		if (key) {
+			const char *own[MAX_HOST_KEYS + 1];
 			char takes[160];
-			walk_list_allowed(takes, sizeof(takes), t->keys);
+			walk_target_keys(t, false, own, MAX_HOST_KEYS);
+			walk_list_allowed(takes, sizeof(takes), own);
 			qg_error(w->d, key->pos,
 				 "%s: '%s' does not apply to %s hosts; they take %s", path, all[k],
 				 t->name, takes[0] ? takes : "none of the platform keys");
@@ -64,59 +67,27 @@ static void forbid_keys(struct walk *w, const struct qg_ynode *item, const char 
 }
 
 /*
- * A platform key of host h that its target takes: read it into the model; a
- * NIC's key (the row's base QG_KB_NIC) into nic, the one-NIC shorthand's.
+ * A platform key of host h, its target's row r: stored where the row says,
+ * a NIC's key (the row's base QG_KB_NIC) into nic, the one-NIC shorthand's.
+ * A list (nics) is load_nics's.
  */
 static void load_host_key(struct walk *w, const struct qg_ynode *item, const char *path,
-			  const char *key, struct qg_host *h, struct qg_nic *nic)
+			  const struct qg_key *r, struct qg_host *h, struct qg_nic *nic)
 {
-	static const char *const booleans[] = {"false", "true", NULL};
-	char sub[PATH_LEN];
-	const struct qg_ynode *v = walk_key_allowed(key, h->target->required)
-				       ? walk_require(w, item, key, path)
-				       : walk_get(item, key);
-	if (!v)
+	void *base = r->base == QG_KB_NIC ? (void *)nic : r->base == QG_KB_HOST ? (void *)h : NULL;
+	if (!base)
 		return;
-	walk_join(sub, path, key);
-	const struct qg_key *r = walk_target_row(h->target, key);
-	if (!strcmp(key, "pvrdma_vmknic"))
+	enum walk_load got = walk_load_row(w, item, path, r, base);
+	const struct qg_ynode *v = walk_get(item, r->path);
+	if (v && !strcmp(r->path, "pvrdma_vmknic"))
 		h->pvrdma_vmknic_pos = v->pos; /* esxi's check() points at it */
-	char *base = r && r->base == QG_KB_NIC	  ? (char *)nic
-		     : r && r->base == QG_KB_HOST ? (char *)h
-						  : NULL;
-	if (base && (r->type & QG_KEY_STRING) && r->ok) {
-		/* Text: the target's row says its rule and where it lands. */
-		walk_read_str(w, v, sub, r->ok, r->rule, base + r->offset, r->size);
-	} else if (!strcmp(key, "function") && nic) {
-		int f = walk_read_enum(w, v, sub, walk_key_values(walk_target_row(h->target, key)));
-		if (f >= 0) {
-			nic->function = (enum qg_function)f;
-			nic->function_given = true;
-		}
-	} else if (!strcmp(key, "qos_tool") && nic) {
-		int t = walk_read_enum(w, v, sub, walk_key_values(walk_target_row(h->target, key)));
-		if (t >= 0) {
-			nic->qos_tool = (enum qg_qos_tool)t;
-			nic->qos_tool_given = true;
-		}
-		/* function is read before qos_tool (the target's keys list is in that order). */
-		if (t >= 0 && nic->function == QG_FN_VF)
-			qg_warning(w->d, v->pos, QG_W_QOS_TOOL_IGNORED_FOR_VF,
-				   "%s: ignored for function vf; trust and PFC belong to the "
-				   "hypervisor",
-				   sub);
-	} else if (!strcmp(key, "persist")) {
-		int p = walk_read_enum(w, v, sub, booleans);
-		if (p >= 0 && !v->plain) {
-			qg_error(w->d, v->pos,
-				 "%s: got the quoted string '%s'; write %s without quotes", sub,
-				 v->value, v->value);
-			p = -1;
-		}
-		if (p >= 0) {
-			h->persist = p == 1;
-			h->persist_given = true;
-		}
+	/* function is read before qos_tool (the target's rows are in that order). */
+	if (got == WALK_STORED && !strcmp(r->path, "qos_tool") && nic->function == QG_FN_VF) {
+		char sub[PATH_LEN];
+		walk_join(sub, path, r->path);
+		qg_warning(w->d, v->pos, QG_W_QOS_TOOL_IGNORED_FOR_VF,
+			   "%s: ignored for function vf; trust and PFC belong to the hypervisor",
+			   sub);
 	}
 }
 
@@ -183,14 +154,15 @@ static bool nics_key(struct walk *w, const struct qg_ynode *item, const char *pa
 }
 
 /*
- * Host h's NICs: nics read (row's items), or the one-NIC shorthand def. A
- * `nics:` that could not be read leaves one empty NIC, as a shorthand
- * without netdev does: the errors stop the build.
+ * Host h's NICs: its `nics:` read (its target's list row's items), or the
+ * one-NIC shorthand def. A `nics:` that could not be read leaves one empty
+ * NIC, as a shorthand without netdev does: the errors stop the build.
  */
 static void load_nics(struct walk *w, struct qg_host *h, const struct qg_ynode *item,
-		      const struct qg_ynode *nics, const struct qg_key *row, const char *path,
-		      const struct qg_nic *def)
+		      const char *path, const struct qg_nic *def)
 {
+	const struct qg_key *row = intent_nics_row(h->target);
+	const struct qg_ynode *nics = row ? walk_get(item, row->path) : NULL;
 	struct qg_nic read[QG_NICS_MAX];
 	size_t n = 0;
 	if (nics) {
@@ -352,6 +324,103 @@ static void expand_hosts(struct walk *w, const struct qg_ynode *item,
 	qg_hostlist_free(&addrs);
 }
 
+/*
+ * How many hosts each entry of hosts list n gives (host lists expanded),
+ * into counts, and their total. A fabric's hosts and NICs are bounded
+ * (model/bounds.h), named at the entry that passes the bound: every host
+ * costs time, memory and output. False when one is passed (said).
+ */
+static bool count_hosts(struct walk *w, const struct qg_ynode *n, size_t *counts, size_t *total)
+{
+	size_t over = n->n_kids, nics_over = n->n_kids, fabric_nics = 0, each = 0;
+	const struct qg_ynode *nics_at = NULL;
+	char path[PATH_LEN];
+	*total = 0;
+	for (size_t i = 0; i < n->n_kids; i++) {
+		*total += counts[i] = entry_hosts(n->kids[i]);
+		if (*total > QG_HOSTS_MAX && over == n->n_kids)
+			over = i;
+		/* The fabric's NICs likewise, before any range is expanded (issue 36). */
+		const struct qg_ynode *at = n->kids[i];
+		size_t per = nics_over < n->n_kids ? 0 : entry_nics(w, n->kids[i], &at);
+		size_t add = per && counts[i] > SIZE_MAX / per ? SIZE_MAX : per * counts[i];
+		fabric_nics = add > SIZE_MAX - fabric_nics ? SIZE_MAX : fabric_nics + add;
+		if (fabric_nics > QG_FABRIC_NICS_MAX && nics_over == n->n_kids) {
+			nics_over = i;
+			nics_at = at;
+			each = per;
+		}
+	}
+	if (over == n->n_kids && nics_over < n->n_kids) {
+		size_t hosts = counts[nics_over];
+		entry_path(path, "hosts", n->kids[nics_over], nics_over, true, qg_name_ok);
+		qg_error(w->d, nics_at->pos,
+			 "%s: brings the fabric's RoCE NICs to %zu (here %zu host%s of %zu NIC%s), "
+			 "hosts times their NICs, ranges expanded; a fabric has at most %u NICs, "
+			 "which keeps its build bounded (docs/intent.md, \"Bounds\")",
+			 path, fabric_nics, hosts, hosts == 1 ? "" : "s", each,
+			 each == 1 ? "" : "s", QG_FABRIC_NICS_MAX);
+		return false;
+	}
+	if (over < n->n_kids) {
+		entry_path(path, "hosts", n->kids[over], over, true, qg_name_ok);
+		qg_error(w->d, n->kids[over]->pos,
+			 "%s: brings the hosts to %zu, host lists expanded; a fabric has at most "
+			 "%u hosts, which keeps its build bounded (docs/intent.md, \"Bounds\")",
+			 path, *total, QG_HOSTS_MAX);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Entry i of hosts list n, an entry of kind k, into h: its common keys,
+ * its platform's keys by their rows, its NICs; a host list's other hosts
+ * are copies of h, after it.
+ */
+static void load_host_entry(struct walk *w, const struct qg_ynode *n, size_t i,
+			    const struct entry_kind *k, struct qg_host *h)
+{
+	char path[PATH_LEN], sub[PATH_LEN];
+	h->pos = n->kids[i]->pos;
+	const struct qg_ynode *item = entry_start(w, n, i, k, path, h);
+	if (!item)
+		return;
+	const struct qg_ynode *v, *list = walk_get(item, "name");
+	if (list && (list->kind != QG_Y_SCALAR || !qg_hostlist_is_pattern(list->value)))
+		list = NULL;
+	if ((v = walk_require(w, item, "platform", path))) {
+		walk_join(sub, path, "platform");
+		h->target = walk_read_platform(w, v, sub, QG_DEVICE_HOST);
+	}
+	/* One address, by the rule of one (a host list's: expand_hosts). */
+	struct qg_key address = *qg_key_find("hosts[].address");
+	address.ok = qg_address_ok;
+	address.rule = QG_ADDRESS_RULE;
+	if (!list)
+		walk_load_row(w, item, path, &address, h);
+	entry_ssh_target(w, item, path, h->target, h);
+	if (!h->target)
+		return;
+	forbid_keys(w, item, path, k->keys, h->target);
+	/* A target that can install its settings does so unless told not to. */
+	h->persist = qg_target_takes(h->target, "persist");
+	/*
+	 * The one-NIC shorthand's keys into def; with `nics:`, its
+	 * function and qos_tool are the NICs' default.
+	 */
+	struct qg_nic def = {.pos = h->pos};
+	const struct qg_key *nics_row = intent_nics_row(h->target);
+	const struct qg_ynode *nics = nics_row ? walk_get(item, nics_row->path) : NULL;
+	for (const struct qg_key *r = h->target->key_rows; r && r->path; r++)
+		if (!nics_key(w, item, path, r->path, h, nics ? nics_row : NULL))
+			load_host_key(w, item, path, r, h, &def);
+	load_nics(w, h, item, path, &def);
+	/* Every setting read once, at the entry's lines: now one host per name. */
+	if (list)
+		expand_hosts(w, item, list, path, h);
+}
+
 void intent_hosts_load(struct walk *w, const struct qg_ynode *n)
 {
 	const char *keys[MAX_HOST_KEYS + 1];
@@ -369,48 +438,7 @@ void intent_hosts_load(struct walk *w, const struct qg_ynode *n)
 		w->d->oom = true;
 		return;
 	}
-	/*
-	 * A fabric's hosts are bounded (model/bounds.h), named at the entry that
-	 * passes the bound: every host costs time, memory and output.
-	 */
-	size_t over = n->n_kids, nics_over = n->n_kids, fabric_nics = 0, each = 0;
-	const struct qg_ynode *nics_at = NULL;
-	for (size_t i = 0; i < n->n_kids; i++) {
-		total += counts[i] = entry_hosts(n->kids[i]);
-		if (total > QG_HOSTS_MAX && over == n->n_kids)
-			over = i;
-		/* The fabric's NICs likewise, before any range is expanded (issue 36). */
-		const struct qg_ynode *at = n->kids[i];
-		size_t per = nics_over < n->n_kids ? 0 : entry_nics(w, n->kids[i], &at);
-		size_t add = per && counts[i] > SIZE_MAX / per ? SIZE_MAX : per * counts[i];
-		fabric_nics = add > SIZE_MAX - fabric_nics ? SIZE_MAX : fabric_nics + add;
-		if (fabric_nics > QG_FABRIC_NICS_MAX && nics_over == n->n_kids) {
-			nics_over = i;
-			nics_at = at;
-			each = per;
-		}
-	}
-	if (over == n->n_kids && nics_over < n->n_kids) {
-		char path[PATH_LEN];
-		size_t hosts = counts[nics_over];
-		entry_path(path, "hosts", n->kids[nics_over], nics_over, true, qg_name_ok);
-		qg_error(w->d, nics_at->pos,
-			 "%s: brings the fabric's RoCE NICs to %zu (here %zu host%s of %zu NIC%s), "
-			 "hosts times their NICs, ranges expanded; a fabric has at most %u NICs, "
-			 "which keeps its build bounded (docs/intent.md, \"Bounds\")",
-			 path, fabric_nics, hosts, hosts == 1 ? "" : "s", each,
-			 each == 1 ? "" : "s", QG_FABRIC_NICS_MAX);
-		w->hosts_refused = true;
-		free(counts);
-		return;
-	}
-	if (over < n->n_kids) {
-		char path[PATH_LEN];
-		entry_path(path, "hosts", n->kids[over], over, true, qg_name_ok);
-		qg_error(w->d, n->kids[over]->pos,
-			 "%s: brings the hosts to %zu, host lists expanded; a fabric has at most "
-			 "%u hosts, which keeps its build bounded (docs/intent.md, \"Bounds\")",
-			 path, total, QG_HOSTS_MAX);
+	if (!count_hosts(w, n, counts, &total)) {
 		w->hosts_refused = true;
 		free(counts);
 		return;
@@ -421,44 +449,13 @@ void intent_hosts_load(struct walk *w, const struct qg_ynode *n)
 		return;
 	}
 	m->n_hosts = total;
-	for (size_t i = 0, j = 0; i < n->n_kids; j += counts[i], i++) {
-		struct qg_host *h = &m->hosts[j];
-		char path[PATH_LEN], sub[PATH_LEN];
-		h->pos = n->kids[i]->pos;
-		const struct qg_ynode *item =
-		    entry_start(w, n, i, true, "hosts", keys, path, qg_name_ok, QG_NAME_RULE,
-				h->name, sizeof(h->name));
-		if (!item)
-			continue;
-		const struct qg_ynode *v, *list = walk_get(item, "name");
-		if (list && (list->kind != QG_Y_SCALAR || !qg_hostlist_is_pattern(list->value)))
-			list = NULL;
-		if ((v = walk_require(w, item, "platform", path))) {
-			walk_join(sub, path, "platform");
-			h->target = walk_read_platform(w, v, sub, QG_DEVICE_HOST);
-		}
-		entry_ssh_target(w, item, path, h->target, list ? NULL : h->address, &h->port,
-				 &h->port_given, h->user);
-		if (!h->target)
-			continue;
-		forbid_keys(w, item, path, keys, h->target);
-		/* A target that can install its settings does so unless told not to. */
-		h->persist = qg_target_takes(h->target, "persist");
-		/*
-		 * The one-NIC shorthand's keys into def; with `nics:`, its
-		 * function and qos_tool are the NICs' default.
-		 */
-		struct qg_nic def = {.pos = h->pos};
-		const struct qg_key *nics_row = intent_nics_row(h->target);
-		const struct qg_ynode *nics = nics_row ? walk_get(item, nics_row->path) : NULL;
-		for (size_t k = 0; h->target->keys && h->target->keys[k]; k++)
-			if (!nics_key(w, item, path, h->target->keys[k], h, nics ? nics_row : NULL))
-				load_host_key(w, item, path, h->target->keys[k], h, &def);
-		load_nics(w, h, item, nics, nics_row, path, &def);
-		/* Every setting read once, at the entry's lines: now one host per name. */
-		if (list)
-			expand_hosts(w, item, list, path, h);
-	}
+	/* One host's name; a host list's names are expand_hosts's. */
+	struct qg_key name = *qg_key_find("hosts[].name");
+	name.ok = qg_name_ok;
+	name.rule = QG_NAME_RULE;
+	const struct entry_kind kind = {"hosts", keys, &name, true};
+	for (size_t i = 0, j = 0; i < n->n_kids; j += counts[i], i++)
+		load_host_entry(w, n, i, &kind, &m->hosts[j]);
 	free(counts);
 }
 

@@ -60,7 +60,7 @@ static bool name_store(struct walk *w, const struct nic_names *f, size_t k, cons
 	const struct qg_key *r = f->row;
 	char *out = (char *)nic + r->offset;
 	if (!f->range)
-		return walk_read_str(w, f->v, sub, r->ok, r->rule, out, r->size);
+		return walk_read_str(w, f->v, sub, r, out);
 	if (qg_hostlist_name(&f->list, k, out, r->size) && r->ok(out))
 		return true;
 	qg_error(w->d, f->v->pos, "%s: '%s' gives '%s', which is not allowed; expected %s", sub,
@@ -89,29 +89,120 @@ static void enum_read(struct walk *w, const struct qg_ynode *item, const char *p
 }
 
 /*
- * The NICs before out[n] whose field (at offset) is out[n]'s: the first is
- * reported, with a note at where it was given.
+ * The NICs of one host read so far, across its items: out[0..n), each
+ * name's position (at[k][0] netdev's, at[k][1] rdma_device's, for the
+ * notes), and over: the count that passed QG_NICS_MAX (0: none), said once.
  */
-static bool name_twice(struct walk *w, const struct qg_nic *out, size_t n, size_t offset,
-		       const struct qg_pos *at, const char *sub, const char *what)
+struct nics_read {
+	struct qg_nic *out;
+	size_t n;
+	struct qg_pos (*at)[2];
+	size_t over;
+};
+
+/*
+ * Whether a NIC before out[n] has out[n]'s name field j (row r's, at sub):
+ * the first is reported at the later name, with a note at where it was given.
+ */
+static bool name_twice(struct walk *w, const struct nics_read *acc, size_t j,
+		       const struct qg_key *r, const char *sub)
 {
-	const char *name = (const char *)&out[n] + offset;
-	for (size_t j = 0; j < n; j++) {
-		if (strcmp((const char *)&out[j] + offset, name))
+	const char *name = (const char *)&acc->out[acc->n] + r->offset;
+	for (size_t k = 0; k < acc->n; k++) {
+		if (strcmp((const char *)&acc->out[k] + r->offset, name))
 			continue;
-		qg_error(w->d, at[n],
+		qg_error(w->d, acc->at[acc->n][j],
 			 "%s: '%s' is already another NIC's %s; each NIC of a host has its own",
-			 sub, name, what);
-		qg_note(w->d, at[j], "'%s' first given here", name);
+			 sub, name, r->path);
+		qg_note(w->d, acc->at[k][j], "'%s' first given here", name);
 		return true;
 	}
 	return false;
 }
 
-/* One item of nics at sub: its NICs appended to out from *n; false after reporting. */
+/*
+ * An item's name fields f (netdev, rdma_device: the item's text rows, each
+ * one name or a range) and the rest of its rows into proto; returns how
+ * many name fields it has.
+ */
+static size_t fields_read(struct walk *w, const struct qg_ynode *item, const char *sub,
+			  const struct qg_key *rows, struct qg_nic *proto, struct nic_names f[2])
+{
+	size_t n_names = 0;
+	for (const struct qg_key *r = rows; r->path; r++) {
+		char fsub[PATH_LEN];
+		walk_join(fsub, sub, r->path);
+		if ((r->type & QG_KEY_ENUM) && r->base == QG_KB_NIC)
+			enum_read(w, item, sub, r, proto);
+		if (!(r->type & QG_KEY_STRING) || n_names == 2)
+			continue;
+		f[n_names].row = r;
+		f[n_names].v = walk_require(w, item, r->path, sub);
+		if (f[n_names].v && !names_read(w, &f[n_names], fsub))
+			f[n_names].v = NULL;
+		n_names++;
+	}
+	/* A qos_tool of its own on a vf NIC, as on a one-NIC host (intent/intent_hosts.c). */
+	const struct qg_ynode *tool = walk_get(item, "qos_tool");
+	if (tool && proto->qos_tool_given && proto->function == QG_FN_VF) {
+		char tsub[PATH_LEN];
+		walk_join(tsub, sub, "qos_tool");
+		qg_warning(w->d, tool->pos, QG_W_QOS_TOOL_IGNORED_FOR_VF,
+			   "%s: ignored for function vf; trust and PFC belong to the hypervisor",
+			   tsub);
+	}
+	return n_names;
+}
+
+/* How many NICs the two name fields give, pairwise; 0 after reporting. */
+static size_t pair_count(struct walk *w, const struct nic_names f[2], const char *sub)
+{
+	size_t count = f[0].count;
+	if (f[1].count == count)
+		return count;
+	char fsub[PATH_LEN];
+	walk_join(fsub, sub, f[1].row->path);
+	qg_error(w->d, f[1].v->pos,
+		 "%s: '%s' gives %zu name%s for the %zu of %s '%s'; the two "
+		 "expand pairwise, the k-th %s with the k-th %s",
+		 fsub, f[1].v->value, f[1].count, f[1].count == 1 ? "" : "s", f[0].count,
+		 f[0].row->path, f[0].v->value, f[0].row->path, f[1].row->path);
+	return 0;
+}
+
+/* The item's count NICs, each proto with its names, appended to acc; stops at a refused one. */
+static void nics_append(struct walk *w, const struct nic_names f[2], size_t count, const char *sub,
+			const struct qg_nic *proto, struct nics_read *acc)
+{
+	for (size_t i = 0; i < count; i++) {
+		struct qg_nic *nic = &acc->out[acc->n];
+		*nic = *proto;
+		bool ok = true;
+		for (size_t j = 0; j < 2; j++) {
+			char fsub[PATH_LEN];
+			walk_join(fsub, sub, f[j].row->path);
+			acc->at[acc->n][j] = f[j].v->pos;
+			ok &= name_store(w, &f[j], i, fsub, nic);
+		}
+		if (!ok)
+			return;
+		/* One diagnostic per name given twice, at the later one. */
+		bool twice = false;
+		for (size_t j = 0; j < 2 && !twice; j++) {
+			char fsub[PATH_LEN];
+			walk_join(fsub, sub, f[j].row->path);
+			twice = name_twice(w, acc, j, f[j].row, fsub);
+		}
+		if (twice)
+			return;
+		acc->n++;
+	}
+}
+
+/* One item of nics at sub, by rows, each NIC starting as def: appended to acc; false after
+ * reporting. */
 static bool item_read(struct walk *w, const struct qg_ynode *item, const char *sub,
-		      const struct qg_key *rows, const struct qg_nic *def, struct qg_nic *out,
-		      size_t *n, struct qg_pos at[][2], size_t *over)
+		      const struct qg_key *rows, const struct qg_nic *def, struct nics_read *acc)
 {
 	const char *allowed[NIC_KEYS + 1];
 	size_t k = 0;
@@ -124,82 +215,19 @@ static bool item_read(struct walk *w, const struct qg_ynode *item, const char *s
 	walk_check_keys(w, item, sub, allowed);
 	struct qg_nic proto = *def;
 	proto.pos = item->pos;
-	/* The names (netdev, rdma_device: the item's required text rows), each one or a range. */
 	struct nic_names f[2] = {{0}};
-	size_t n_names = 0;
-	for (const struct qg_key *r = rows; r->path; r++) {
-		char fsub[PATH_LEN];
-		walk_join(fsub, sub, r->path);
-		if ((r->type & QG_KEY_ENUM) && r->base == QG_KB_NIC)
-			enum_read(w, item, sub, r, &proto);
-		if (!(r->type & QG_KEY_STRING) || n_names == 2)
-			continue;
-		f[n_names].row = r;
-		f[n_names].v = walk_require(w, item, r->path, sub);
-		if (f[n_names].v && !names_read(w, &f[n_names], fsub))
-			f[n_names].v = NULL;
-		n_names++;
-	}
-	/* A qos_tool of its own on a vf NIC, as on a one-NIC host (intent/intent_hosts.c). */
-	const struct qg_ynode *tool = walk_get(item, "qos_tool");
-	if (tool && proto.qos_tool_given && proto.function == QG_FN_VF) {
-		char tsub[PATH_LEN];
-		walk_join(tsub, sub, "qos_tool");
-		qg_warning(w->d, tool->pos, QG_W_QOS_TOOL_IGNORED_FOR_VF,
-			   "%s: ignored for function vf; trust and PFC belong to the hypervisor",
-			   tsub);
-	}
-	size_t count = 0;
-	if (n_names == 2 && f[0].v && f[1].v) {
-		count = f[0].count;
-		if (f[1].count != count) {
-			char fsub[PATH_LEN];
-			walk_join(fsub, sub, f[1].row->path);
-			qg_error(w->d, f[1].v->pos,
-				 "%s: '%s' gives %zu name%s for the %zu of %s '%s'; the two "
-				 "expand pairwise, the k-th %s with the k-th %s",
-				 fsub, f[1].v->value, f[1].count, f[1].count == 1 ? "" : "s",
-				 f[0].count, f[0].row->path, f[0].v->value, f[0].row->path,
-				 f[1].row->path);
-			count = 0;
-		}
-	}
-	if (count && *n + count > QG_NICS_MAX && *over == 0) {
-		*over = *n + count;
+	size_t n_names = fields_read(w, item, sub, rows, &proto, f);
+	size_t count = n_names == 2 && f[0].v && f[1].v ? pair_count(w, f, sub) : 0;
+	if (count && acc->n + count > QG_NICS_MAX && acc->over == 0) {
+		acc->over = acc->n + count;
 		qg_error(w->d, item->pos,
 			 "%s: brings the host's NICs to %zu, ranges expanded; a host has at most "
 			 "%u NICs (docs/intent.md, \"Bounds\")",
-			 sub, *n + count, QG_NICS_MAX);
+			 sub, acc->n + count, QG_NICS_MAX);
 	}
-	if (*n + count > QG_NICS_MAX)
+	if (acc->n + count > QG_NICS_MAX)
 		count = 0;
-	for (size_t i = 0; i < count; i++) {
-		struct qg_nic *nic = &out[*n];
-		*nic = proto;
-		bool ok = true;
-		for (size_t j = 0; j < 2; j++) {
-			char fsub[PATH_LEN];
-			walk_join(fsub, sub, f[j].row->path);
-			at[*n][j] = f[j].v->pos;
-			ok &= name_store(w, &f[j], i, fsub, nic);
-		}
-		if (!ok)
-			break;
-		/* One diagnostic per name given twice, at the later one. */
-		struct qg_pos where[QG_NICS_MAX];
-		bool twice = false;
-		for (size_t j = 0; j < 2 && !twice; j++) {
-			char fsub[PATH_LEN];
-			walk_join(fsub, sub, f[j].row->path);
-			for (size_t x = 0; x <= *n; x++)
-				where[x] = at[x][j];
-			twice =
-			    name_twice(w, out, *n, f[j].row->offset, where, fsub, f[j].row->path);
-		}
-		if (twice)
-			break;
-		(*n)++;
-	}
+	nics_append(w, f, count, sub, &proto, acc);
 	for (size_t j = 0; j < 2; j++)
 		if (f[j].range)
 			qg_hostlist_free(&f[j].list);
@@ -246,12 +274,12 @@ size_t intent_nics_read(struct walk *w, const struct qg_ynode *n, const char *pa
 		return 0;
 	}
 	struct qg_pos at[QG_NICS_MAX][2];
-	size_t count = 0, over = 0;
+	struct nics_read acc = {.out = out, .at = at};
 	bool ok = true;
 	for (size_t i = 0; i < n->n_kids; i++) {
 		char sub[PATH_LEN];
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
-		ok &= item_read(w, n->kids[i], sub, row->items, def, out, &count, at, &over);
+		ok &= item_read(w, n->kids[i], sub, row->items, def, &acc);
 	}
-	return ok && !over ? count : 0;
+	return ok && !acc.over ? acc.n : 0;
 }

@@ -171,9 +171,7 @@ static void load_lossless(struct walk *w, const struct qg_ynode *n, struct qg_qo
 	if (pool && walk_expect_kind(w, pool, QG_Y_MAP, "qos.lossless.pool")) {
 		walk_check_table_keys(w, pool, "qos.lossless.pool");
 		const struct qg_ynode *v;
-		if ((v = walk_require(w, pool, "name", "qos.lossless.pool")))
-			walk_read_str(w, v, "qos.lossless.pool.name", qg_pool_name_ok, QG_POOL_RULE,
-				      q->pool_name, sizeof(q->pool_name));
+		walk_load_key(w, pool, "qos.lossless.pool", "name", q);
 		if ((v = walk_require(w, pool, "memory_percent", "qos.lossless.pool"))) {
 			int64_t centi;
 			if (!walk_scalar_fixed(v, 2, &centi) &&

@@ -9,7 +9,7 @@
 #include "intent_roles.h"
 
 #include "../model/bounds.h"
-#include "intent_switches.h"
+#include "intent_hw.h"
 #include "../model/names.h"
 #include "../model/ports.h"
 

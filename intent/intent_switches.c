@@ -7,12 +7,12 @@
 
 #include "../model/bounds.h"
 #include "intent_entry.h"
+#include "intent_hw.h"
 #include "intent_roles.h"
 #include "../model/names.h"
 #include "../model/osversion.h"
 #include "../model/port_kind.h"
 #include "../model/ports.h"
-#include "../model/switch_hw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,34 +35,17 @@ static int owned_cmp(const void *x, const void *y)
 /* Ports listed per switch at most: 8 modules x 128 ports x 8 splits would be 8192. */
 #define QG_MAX_PORTS 4096
 
-static void load_ports(struct walk *w, const struct qg_ynode *n, const char *path,
-		       struct qg_switch *s)
-{
-	const struct qg_port_syntax *syn = s->target->ports;
-	s->ports_pos = n->pos;
-	const struct qg_ynode *single[1] = {n};
-	const struct qg_ynode *const *items = single;
-	size_t count = 1;
-	if (n->kind == QG_Y_SEQ) {
-		items = (const struct qg_ynode *const *)n->kids;
-		count = n->n_kids;
-		if (count == 0) {
-			qg_error(w->d, n->pos, "%s: the list is empty; give at least one port",
-				 path);
-			return;
-		}
-	} else if (!walk_expect_kind(w, n, QG_Y_SCALAR, path)) {
-		return;
-	}
+/* The ports listed so far, each with the item that named it. */
+struct owned_list {
+	struct owned *v;
+	size_t n;
+};
 
-	/*
-	 * One item refused leaves the list unknown: the switch then has no ports,
-	 * so neither its roles nor its cable lengths are judged against a list
-	 * the user has yet to mend (one cause, one message: issue 37).
-	 */
+/* count items of a ports list, by the switch's syntax, into all; false when one is refused. */
+static bool ports_parse(struct walk *w, const struct qg_ynode *const *items, size_t count,
+			const char *path, const struct qg_switch *s, struct owned_list *all)
+{
 	bool ok = true;
-	struct owned *all = NULL;
-	size_t n_all = 0;
 	for (size_t i = 0; i < count; i++) {
 		char sub[PATH_LEN], err[200];
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
@@ -72,36 +55,41 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 		}
 		struct qg_port *v;
 		size_t nv;
-		if (syn->parse(items[i]->value, &v, &nv, err, sizeof(err)) != 0) {
+		if (s->target->ports->parse(items[i]->value, &v, &nv, err, sizeof(err)) != 0) {
 			qg_error(w->d, items[i]->pos, "%s: %s", path, err);
 			ok = false;
 			continue;
 		}
-		if (n_all + nv > QG_MAX_PORTS) {
+		if (all->n + nv > QG_MAX_PORTS) {
 			qg_error(w->d, items[i]->pos, "%s: more than %d ports listed", path,
 				 QG_MAX_PORTS);
 			free(v);
-			ok = false;
-			break;
+			return false;
 		}
-		struct owned *grown = realloc(all, (n_all + nv) * sizeof(*grown));
+		struct owned *grown = realloc(all->v, (all->n + nv) * sizeof(*grown));
 		if (!grown) {
 			free(v);
 			w->d->oom = true;
-			break;
+			return ok;
 		}
-		all = grown;
+		all->v = grown;
 		for (size_t k = 0; k < nv; k++)
-			all[n_all++] = (struct owned){.p = v[k], .item = i};
+			all->v[all->n++] = (struct owned){.p = v[k], .item = i};
 		free(v);
 	}
+	return ok;
+}
 
-	/*
-	 * Sorted by port, equal ports and a whole port with its own splits end
-	 * up next to each other: one pass finds every conflict.
-	 */
-	if (n_all > 1)
-		qsort(all, n_all, sizeof(*all), owned_cmp);
+/*
+ * Ports named twice, or whole beside their own splits: each said at the
+ * later item. all is sorted by port, so equal ports and a whole port with
+ * its splits are next to each other: one pass finds every conflict.
+ */
+static bool ports_distinct(struct walk *w, const struct owned *all, size_t n_all,
+			   const struct qg_ynode *const *items, const char *path,
+			   const struct qg_port_syntax *syn)
+{
+	bool ok = true;
 	for (size_t i = 1; i < n_all; i++) {
 		const struct owned *a = &all[i - 1], *b = &all[i];
 		char ta[QG_PORT_TEXT_LEN], tb[QG_PORT_TEXT_LEN];
@@ -126,6 +114,40 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 			ok = false;
 		}
 	}
+	return ok;
+}
+
+static void load_ports(struct walk *w, const struct qg_ynode *n, const char *path,
+		       struct qg_switch *s)
+{
+	s->ports_pos = n->pos;
+	const struct qg_ynode *single[1] = {n};
+	const struct qg_ynode *const *items = single;
+	size_t count = 1;
+	if (n->kind == QG_Y_SEQ) {
+		items = (const struct qg_ynode *const *)n->kids;
+		count = n->n_kids;
+		if (count == 0) {
+			qg_error(w->d, n->pos, "%s: the list is empty; give at least one port",
+				 path);
+			return;
+		}
+	} else if (!walk_expect_kind(w, n, QG_Y_SCALAR, path)) {
+		return;
+	}
+
+	/*
+	 * One item refused leaves the list unknown: the switch then has no ports,
+	 * so neither its roles nor its cable lengths are judged against a list
+	 * the user has yet to mend (one cause, one message: issue 37).
+	 */
+	struct owned_list list = {0};
+	bool ok = ports_parse(w, items, count, path, s, &list);
+	struct owned *all = list.v;
+	size_t n_all = list.n;
+	if (n_all > 1)
+		qsort(all, n_all, sizeof(*all), owned_cmp);
+	ok = ports_distinct(w, all, n_all, items, path, s->target->ports) && ok;
 	if (!ok || n_all == 0) {
 		free(all);
 		return;
@@ -317,10 +339,8 @@ static void load_os_version(struct walk *w, const struct qg_ynode *n, const char
 			 path, n->value, n->value);
 		return;
 	}
-	if (!walk_read_str(w, n, path, qg_version_ok, QG_VERSION_RULE, s->os_version,
-			   sizeof(s->os_version)))
+	if (walk_store_row(w, n, path, qg_key_find("switches[].os_version"), s) != WALK_STORED)
 		return;
-	s->os_version_given = true;
 	s->os_version_pos = n->pos;
 	const struct qg_os_versions *vs = s->target ? s->target->versions : NULL;
 	if (s->target && !vs)
@@ -332,66 +352,6 @@ static void load_os_version(struct walk *w, const struct qg_ynode *n, const char
 		qg_error(w->d, n->pos, "%s: %s %s is not a version %s writes: %s to %s (%s)", path,
 			 vs->os, s->os_version, s->target->name, vs->oldest, vs->newest,
 			 vs->source);
-}
-
-/*
- * model and speed_gbps (issue 34): the hardware, and the speed its ports
- * run at (when not given, each port's kind's native speed; s->speed_gbps
- * holds the first kind's), for their headroom. A speed is one of the
- * model's ports' (of some kind: which ports take it is checked once the
- * roles are read, model/port_kind.h), or without a model one the formula
- * knows (model/switch_hw.h).
- */
-static void load_model(struct walk *w, const struct qg_ynode *item, const char *path,
-		       struct qg_switch *s)
-{
-	const struct qg_ynode *v;
-	char sub[PATH_LEN];
-	if ((v = walk_get(item, "model"))) {
-		walk_join(sub, path, "model");
-		int i = walk_read_enum(w, v, sub, qg_switch_models);
-		s->model_pos = v->pos;
-		if (i >= 0) {
-			s->model = i;
-			s->model_given = true;
-		}
-	}
-	const struct qg_switch_hw *hw = s->model_given ? qg_switch_hw(s->model) : NULL;
-	if ((v = walk_get(item, "speed_gbps"))) {
-		walk_join(sub, path, "speed_gbps");
-		s->speed_pos = v->pos;
-		if (intent_speed_read(w, v, sub, hw, &s->speed_gbps))
-			s->speed_given = true;
-	}
-	if (!s->speed_given && hw)
-		s->speed_gbps = hw->kinds[0].native_gbps;
-}
-
-bool intent_speed_read(struct walk *w, const struct qg_ynode *n, const char *path,
-		       const struct qg_switch_hw *hw, int *out)
-{
-	const struct qg_key *row = qg_key_find("switches[].speed_gbps");
-	int v;
-	if (!walk_read_int(w, n, path, row->lo, row->hi, &v))
-		return false;
-	char speeds[96];
-	qg_switch_hw_speeds(hw, NULL, speeds, sizeof(speeds));
-	if (hw && !qg_switch_hw_speed_ok(hw, v)) {
-		/* Its platform's folder: the SKU's parent, where platform.json is. */
-		const char *slash = strrchr(hw->sku, '/');
-		qg_error(w->d, n->pos,
-			 "%s: %d is not a speed of %s's ports: %s (sonic-buildimage "
-			 "%.*s/platform.json)",
-			 path, v, hw->model, speeds, (int)(slash - hw->sku), hw->sku);
-		return false;
-	}
-	if (!qg_speed_known(v)) {
-		qg_error(w->d, n->pos, "%s: %d is not an Ethernet speed qosgen knows: %s", path, v,
-			 speeds);
-		return false;
-	}
-	*out = v;
-	return true;
 }
 
 void intent_switches_load(struct walk *w, const struct qg_ynode *n)
@@ -422,13 +382,12 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 	}
 	size_t ports = 0;
 	bool ports_over = false;
+	const struct entry_kind kind = {"switches", keys, qg_key_find("switches[].name"), false};
 	for (size_t i = 0; i < n->n_kids; i++) {
 		struct qg_switch *s = &m->switches[i];
 		char path[PATH_LEN], sub[PATH_LEN];
 		s->pos = n->kids[i]->pos;
-		const struct qg_ynode *item =
-		    entry_start(w, n, i, false, "switches", keys, path, qg_name_ok, QG_NAME_RULE,
-				s->name, sizeof(s->name));
+		const struct qg_ynode *item = entry_start(w, n, i, &kind, path, s);
 		if (!item)
 			continue;
 		const struct qg_ynode *v;
@@ -436,8 +395,8 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 			walk_join(sub, path, "platform");
 			s->target = walk_read_platform(w, v, sub, QG_DEVICE_SWITCH);
 		}
-		entry_ssh_target(w, item, path, s->target, s->address, &s->port, &s->port_given,
-				 s->user);
+		walk_load_key(w, item, path, "address", s);
+		entry_ssh_target(w, item, path, s->target, s);
 		check_endpoint(w, item, path, i);
 		/* The ports are written in the platform's names: unread without one. */
 		if ((v = walk_require(w, item, "ports", path)) && s->target && s->target->ports) {
@@ -455,7 +414,7 @@ void intent_switches_load(struct walk *w, const struct qg_ynode *n)
 				    sub, ports, QG_PORTS_MAX);
 			}
 		}
-		load_model(w, item, path, s);
+		intent_hw_load(w, item, path, s);
 		struct qg_pos *cable_src = NULL;
 		if ((v = walk_get(item, "cable_length_m")) && s->n_ports) {
 			walk_join(sub, path, "cable_length_m");

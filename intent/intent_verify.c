@@ -18,43 +18,24 @@ static const char *nics_word(size_t n)
 	return n == 1 ? "NIC" : "NICs";
 }
 
-/*
- * A pair's rails (issue 28): `all`, or a list of NIC indices; rail K is the
- * client's nics[K] with the server's nics[K]. c and s are the pair's hosts,
- * NULL where the reference failed (said there): then only the list itself is
- * checked. The rails land in p ascending; false when anything was refused.
- */
-static bool read_rails(struct walk *w, const struct qg_ynode *n, const char *path,
-		       const struct qg_host *c, const struct qg_host *s, struct qg_pair *p)
+/* Every rail both hosts c and s have, into p: those of the host with fewer NICs. */
+static bool rails_all(struct walk *w, const struct qg_host *c, const struct qg_host *s,
+		      struct qg_pair *p)
 {
-	char sub[PATH_LEN];
-	walk_join(sub, path, "rails");
-	p->rails_pos = n->pos;
-	p->rails_given = true;
-	/* A host without NICs has no rails to name (a platform that verifies through none). */
-	const struct qg_host *both[2] = {c, s};
-	bool ok = true;
-	for (int i = 0; i < 2; i++)
-		if (both[i] && !both[i]->n_nics) {
-			qg_error(w->d, n->pos, "%s: host '%s' has no NICs to name rails of", sub,
-				 both[i]->name);
-			ok = false;
-		}
-	size_t fewer = c && s ? (c->n_nics < s->n_nics ? c->n_nics : s->n_nics) : 0;
-	if (n->kind == QG_Y_SCALAR && !strcmp(n->value, "all")) {
-		p->rails_all = true;
-		if (!ok || !c || !s)
-			return false;
-		/* Every rail both hosts have: those of the host with fewer NICs. */
-		if (!(p->rails = calloc(fewer, sizeof(*p->rails)))) {
-			w->d->oom = true;
-			return false;
-		}
-		for (size_t k = 0; k < fewer; k++)
-			p->rails[k] = k;
-		p->n_rails = fewer;
-		return true;
+	size_t fewer = c->n_nics < s->n_nics ? c->n_nics : s->n_nics;
+	if (!(p->rails = calloc(fewer, sizeof(*p->rails)))) {
+		w->d->oom = true;
+		return false;
 	}
+	for (size_t k = 0; k < fewer; k++)
+		p->rails[k] = k;
+	p->n_rails = fewer;
+	return true;
+}
+
+/* Whether n, a pair's rails at sub, is a list of at least one item; said where it is not. */
+static bool rails_listed(struct walk *w, const struct qg_ynode *n, const char *sub)
+{
 	long one;
 	if (n->kind == QG_Y_SCALAR && walk_scalar_int(n, &one)) {
 		qg_error(w->d, n->pos,
@@ -79,67 +60,113 @@ static bool read_rails(struct walk *w, const struct qg_ynode *n, const char *pat
 			 sub);
 		return false;
 	}
-	/* Each rail read so far, with the item that named it: a repeat's note points there. */
-	struct {
-		int rail;
-		const struct qg_ynode *at;
-	} *seen = calloc(n->n_kids, sizeof(*seen));
+	return true;
+}
+
+/* A rail read, with the item that named it: a repeat's note points there. */
+struct rail_seen {
+	int rail;
+	const struct qg_ynode *at;
+};
+
+/*
+ * Rail item r (at item) against those seen before it and the NICs of the
+ * pair's hosts c and s (NULL: the reference failed); appended to seen when
+ * read. False when refused (said).
+ */
+static bool rail_read(struct walk *w, const struct qg_ynode *r, const char *item,
+		      const struct qg_host *const hosts[2], struct rail_seen *seen, size_t *n_seen)
+{
+	const struct qg_host *c = hosts[0], *s = hosts[1];
+	int k;
+	if (!walk_read_key_int(w, r, item, &k))
+		return false;
+	size_t j = 0;
+	while (j < *n_seen && seen[j].rail != k)
+		j++;
+	if (j < *n_seen) {
+		qg_error(w->d, r->pos, "%s: rail %d is named twice", item, k);
+		qg_note(w->d, seen[j].at->pos, "rail %d is first named here", k);
+		return false;
+	}
+	seen[*n_seen].rail = k;
+	seen[(*n_seen)++].at = r;
+	size_t fewer = c && s ? (c->n_nics < s->n_nics ? c->n_nics : s->n_nics) : 0;
+	if (!c || !s || !c->n_nics || !s->n_nics || c->nics_refused || s->nics_refused ||
+	    (size_t)k < fewer)
+		return true;
+	char have[32];
+	if (fewer == 1)
+		snprintf(have, sizeof(have), "rail 0 alone");
+	else
+		snprintf(have, sizeof(have), "rails 0..%zu", fewer - 1);
+	qg_error(w->d, r->pos,
+		 "%s: rail %d is beyond the hosts' NICs: client '%s' has %zu %s, "
+		 "server '%s' has %zu %s (%s)",
+		 item, k, c->name, c->n_nics, nics_word(c->n_nics), s->name, s->n_nics,
+		 nics_word(s->n_nics), have);
+	return false;
+}
+
+/* The n rails seen into p, ascending: the order verify runs and reports them in. */
+static bool rails_sorted(struct walk *w, const struct rail_seen *seen, size_t n, struct qg_pair *p)
+{
+	if (!(p->rails = calloc(n, sizeof(*p->rails)))) {
+		w->d->oom = true;
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t at = p->n_rails++;
+		while (at > 0 && p->rails[at - 1] > (size_t)seen[i].rail) {
+			p->rails[at] = p->rails[at - 1];
+			at--;
+		}
+		p->rails[at] = (size_t)seen[i].rail;
+	}
+	return true;
+}
+
+/*
+ * A pair's rails (issue 28): `all`, or a list of NIC indices; rail K is the
+ * client's nics[K] with the server's nics[K]. c and s are the pair's hosts,
+ * NULL where the reference failed (said there): then only the list itself is
+ * checked. The rails land in p ascending; false when anything was refused.
+ */
+static bool read_rails(struct walk *w, const struct qg_ynode *n, const char *path,
+		       const struct qg_host *c, const struct qg_host *s, struct qg_pair *p)
+{
+	char sub[PATH_LEN];
+	walk_join(sub, path, "rails");
+	p->rails_pos = n->pos;
+	p->rails_given = true;
+	/* A host without NICs has no rails to name (a platform that verifies through none). */
+	const struct qg_host *const both[2] = {c, s};
+	bool ok = true;
+	for (int i = 0; i < 2; i++)
+		if (both[i] && !both[i]->n_nics) {
+			qg_error(w->d, n->pos, "%s: host '%s' has no NICs to name rails of", sub,
+				 both[i]->name);
+			ok = false;
+		}
+	if (n->kind == QG_Y_SCALAR && !strcmp(n->value, "all")) {
+		p->rails_all = true;
+		return ok && c && s && rails_all(w, c, s, p);
+	}
+	if (!rails_listed(w, n, sub))
+		return false;
+	struct rail_seen *seen = calloc(n->n_kids, sizeof(*seen));
 	if (!seen) {
 		w->d->oom = true;
 		return false;
 	}
 	size_t n_seen = 0;
 	for (size_t i = 0; i < n->n_kids; i++) {
-		const struct qg_ynode *r = n->kids[i];
 		char item[PATH_LEN];
 		snprintf(item, sizeof(item), "%s[%zu]", sub, i);
-		int k;
-		if (!walk_read_key_int(w, r, item, &k)) {
-			ok = false;
-			continue;
-		}
-		size_t j = 0;
-		while (j < n_seen && seen[j].rail != k)
-			j++;
-		if (j < n_seen) {
-			qg_error(w->d, r->pos, "%s: rail %d is named twice", item, k);
-			qg_note(w->d, seen[j].at->pos, "rail %d is first named here", k);
-			ok = false;
-			continue;
-		}
-		seen[n_seen].rail = k;
-		seen[n_seen++].at = r;
-		if (c && s && c->n_nics && s->n_nics && !c->nics_refused && !s->nics_refused &&
-		    (size_t)k >= fewer) {
-			char have[32];
-			if (fewer == 1)
-				snprintf(have, sizeof(have), "rail 0 alone");
-			else
-				snprintf(have, sizeof(have), "rails 0..%zu", fewer - 1);
-			qg_error(w->d, r->pos,
-				 "%s: rail %d is beyond the hosts' NICs: client '%s' has %zu %s, "
-				 "server '%s' has %zu %s (%s)",
-				 item, k, c->name, c->n_nics, nics_word(c->n_nics), s->name,
-				 s->n_nics, nics_word(s->n_nics), have);
-			ok = false;
-		}
+		ok &= rail_read(w, n->kids[i], item, both, seen, &n_seen);
 	}
-	if (ok && c && s) {
-		p->rails = calloc(n_seen, sizeof(*p->rails));
-		if (!p->rails) {
-			w->d->oom = true;
-			ok = false;
-		}
-		/* Ascending, the order verify runs and reports them in. */
-		for (size_t i = 0; p->rails && i < n_seen; i++) {
-			size_t at = p->n_rails++;
-			while (at > 0 && p->rails[at - 1] > (size_t)seen[i].rail) {
-				p->rails[at] = p->rails[at - 1];
-				at--;
-			}
-			p->rails[at] = (size_t)seen[i].rail;
-		}
-	}
+	if (ok && c && s)
+		ok = rails_sorted(w, seen, n_seen, p);
 	free(seen);
 	return ok && c && s;
 }
@@ -154,13 +181,9 @@ void intent_verify_load(struct walk *w, const struct qg_ynode *n)
 	if (!walk_expect_kind(w, n, QG_Y_MAP, "verify"))
 		return;
 	walk_check_table_keys(w, n, "verify");
-	const struct qg_ynode *v;
-	/* The ranges are the key table's (model/keys.c, with their sources). */
-	if ((v = walk_get(n, "message_size")))
-		vf->message_size_given =
-		    walk_read_key_int(w, v, "verify.message_size", &vf->message_size);
-	if ((v = walk_get(n, "duration_s")))
-		vf->duration_given = walk_read_key_int(w, v, "verify.duration_s", &vf->duration_s);
+	/* They land where their rows say, with their ranges (model/keys.c, with their sources). */
+	walk_load_key(w, n, "verify", "message_size", vf);
+	walk_load_key(w, n, "verify", "duration_s", vf);
 	const struct qg_ynode *pairs = walk_require(w, n, "pairs", "verify");
 	if (!pairs || !walk_expect_kind(w, pairs, QG_Y_SEQ, "verify.pairs"))
 		return;

@@ -504,13 +504,13 @@ bool walk_scalar_fixed(const struct qg_ynode *n, int decimals, int64_t *out)
 }
 
 bool walk_read_str(struct walk *w, const struct qg_ynode *n, const char *path,
-		   bool (*ok)(const char *), const char *rule, char *out, size_t cap)
+		   const struct qg_key *r, char *out)
 {
 	if (!walk_expect_kind(w, n, QG_Y_SCALAR, path))
 		return false;
-	if (strlen(n->value) >= cap || !ok(n->value)) {
+	if (strlen(n->value) >= r->size || !r->ok(n->value)) {
 		qg_error(w->d, n->pos, "%s: '%s' is not allowed; expected %s", path, n->value,
-			 rule);
+			 r->rule);
 		return false;
 	}
 	memcpy(out, n->value, strlen(n->value) + 1);
@@ -641,6 +641,95 @@ const struct qg_key *walk_target_row(const struct qg_target *t, const char *key)
 		if (!strcmp(r->path, key))
 			return r;
 	return NULL;
+}
+
+size_t walk_target_keys(const struct qg_target *t, bool required, const char **keys, size_t cap)
+{
+	size_t n = 0;
+	for (const struct qg_key *r = t ? t->key_rows : NULL; r && r->path && n < cap; r++)
+		if (!required || r->required)
+			keys[n++] = r->path;
+	keys[n] = NULL;
+	return n;
+}
+
+/* true or false, unplain: YAML's booleans, not the strings "true" and "false". */
+static bool read_bool(struct walk *w, const struct qg_ynode *n, const char *path, bool *out)
+{
+	static const char *const booleans[] = {"false", "true", NULL};
+	int b = walk_read_enum(w, n, path, booleans);
+	if (b >= 0 && !n->plain) {
+		qg_error(w->d, n->pos, "%s: got the quoted string '%s'; write %s without quotes",
+			 path, n->value, n->value);
+		return false;
+	}
+	if (b >= 0)
+		*out = b == 1;
+	return b >= 0;
+}
+
+enum walk_load walk_store_row(struct walk *w, const struct qg_ynode *n, const char *path,
+			      const struct qg_key *r, void *base)
+{
+	char *at = (char *)base + r->offset;
+	bool ok = false, b;
+	int v;
+	if (r->base == QG_KB_NONE) {
+		/* below: a bug */
+	} else if (r->type == QG_KEY_INT) {
+		if ((ok = walk_read_int(w, n, path, r->lo, r->hi, &v)))
+			memcpy(at, &v, sizeof(v));
+	} else if (r->type == QG_KEY_ENUM && r->values) {
+		if ((ok = (v = walk_read_enum(w, n, path, r->values)) >= 0))
+			memcpy(at, &v, sizeof(v));
+	} else if (r->type == QG_KEY_BOOL) {
+		if ((ok = read_bool(w, n, path, &b)))
+			memcpy(at, &b, sizeof(b));
+	} else if (r->type == QG_KEY_STRING && r->ok) {
+		ok = walk_read_str(w, n, path, r, at);
+	} else {
+		r = NULL;
+	}
+	if (!r || r->base == QG_KB_NONE) {
+		qg_error(w->d, n->pos,
+			 "%s: not a scalar key with a landing in qosgen's key table (a bug)", path);
+		return WALK_REFUSED;
+	}
+	b = true;
+	if (ok && r->given)
+		memcpy((char *)base + r->given - 1, &b, sizeof(b));
+	return ok ? WALK_STORED : WALK_REFUSED;
+}
+
+enum walk_load walk_load_row(struct walk *w, const struct qg_ynode *map, const char *path,
+			     const struct qg_key *r, void *base)
+{
+	const char *dot = strrchr(r->path, '.'), *key = dot ? dot + 1 : r->path;
+	const struct qg_ynode *v =
+	    r->required ? walk_require(w, map, key, path) : walk_get(map, key);
+	if (!v)
+		return WALK_ABSENT;
+	char sub[PATH_LEN];
+	if (!strcmp(path, "the intent file"))
+		snprintf(sub, sizeof(sub), "%s", key);
+	else
+		walk_join(sub, path, key);
+	return walk_store_row(w, v, sub, r, base);
+}
+
+enum walk_load walk_load_key(struct walk *w, const struct qg_ynode *map, const char *path,
+			     const char *key, void *base)
+{
+	char sub[PATH_LEN];
+	if (!strcmp(path, "the intent file"))
+		snprintf(sub, sizeof(sub), "%s", key);
+	else
+		walk_join(sub, path, key);
+	const struct qg_key *r = walk_key_row(sub);
+	if (r)
+		return walk_load_row(w, map, path, r, base);
+	qg_error(w->d, map->pos, "%s: no row in qosgen's key table (a bug)", sub);
+	return WALK_REFUSED;
 }
 
 /* The names of the registry's targets of a kind (with a capability), NULL-terminated. */

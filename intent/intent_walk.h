@@ -144,8 +144,9 @@ bool walk_unit_given(struct walk *w, const struct qg_ynode *n, const char *path)
 bool walk_read_int(struct walk *w, const struct qg_ynode *n, const char *path, long lo, long hi,
 		   int *out);
 bool walk_scalar_fixed(const struct qg_ynode *n, int decimals, int64_t *out);
+/* Text by row r's check (ok) and rule into out, r->size bytes: a text key's one reading. */
 bool walk_read_str(struct walk *w, const struct qg_ynode *n, const char *path,
-		   bool (*ok)(const char *), const char *rule, char *out, size_t cap);
+		   const struct qg_key *r, char *out);
 int walk_read_enum(struct walk *w, const struct qg_ynode *n, const char *path,
 		   const char *const *names);
 /* The registry's platforms of a kind (with caps), and a device's `platform:` read. */
@@ -162,6 +163,40 @@ bool walk_read_key_int(struct walk *w, const struct qg_ynode *n, const char *pat
 const char *const *walk_key_values(const struct qg_key *k);
 /* Target t's row of its device key `key`, or NULL. */
 const struct qg_key *walk_target_row(const struct qg_target *t, const char *key);
+/*
+ * Target t's device keys (its rows' paths, in their order), NULL-terminated,
+ * into keys (room for cap and the NULL); *required: only the required ones.
+ * Returns how many.
+ */
+size_t walk_target_keys(const struct qg_target *t, bool required, const char **keys, size_t cap);
+
+/*
+ * The key rows drive the loader (issue 38): a scalar row with a landing
+ * (model/keys.h's QG_KEY_AT) says where its value goes, and its kind,
+ * range, rule or values how it is read. What walk_load_row found of a key.
+ */
+enum walk_load {
+	WALK_ABSENT,  /* not given (a required row's: said) */
+	WALK_REFUSED, /* given, and refused (said) */
+	WALK_STORED,  /* read, checked and stored; its given flag set */
+};
+/*
+ * Value n at path by row r into base (the struct r's landing is of: its
+ * QG_KB_* base): an integer in r's range, an enumeration's index, a bool
+ * unquoted, text by r's check. A row without a plain landing is a bug,
+ * said at n.
+ */
+enum walk_load walk_store_row(struct walk *w, const struct qg_ynode *n, const char *path,
+			      const struct qg_key *r, void *base);
+/*
+ * Row r's key (its path's last part) of mapping map at path, stored by
+ * walk_store_row; a required row's key missing is said (walk_require).
+ */
+enum walk_load walk_load_row(struct walk *w, const struct qg_ynode *map, const char *path,
+			     const struct qg_key *r, void *base);
+/* walk_load_row of the key table's row of key in the mapping at path. */
+enum walk_load walk_load_key(struct walk *w, const struct qg_ynode *map, const char *path,
+			     const char *key, void *base);
 
 void walk_platform_names(const struct walk *w, enum qg_device_kind kind, unsigned caps,
 			 const char *names[MAX_PLATFORMS + 1]);

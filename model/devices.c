@@ -5,6 +5,7 @@
  * was handed); and the helpers every emitter shares.
  */
 #include "devices.h"
+#include "keys.h"
 
 #include <stdio.h>
 
@@ -49,8 +50,8 @@ const struct qg_target *qg_target_for(const struct qg_model *m, enum qg_device_k
 
 bool qg_target_takes(const struct qg_target *t, const char *key)
 {
-	for (size_t k = 0; t->keys && t->keys[k]; k++)
-		if (!strcmp(t->keys[k], key))
+	for (const struct qg_key *r = t->key_rows; r && r->path; r++)
+		if (!strcmp(r->path, key))
 			return true;
 	return false;
 }

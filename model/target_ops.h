@@ -124,13 +124,6 @@ struct qg_target {
 	const char *const *aliases;
 	enum qg_device_kind kind;
 	unsigned caps; /* QG_CAN_* */
-	/*
-	 * The device keys only this target's devices take (hosts: "netdev"),
-	 * NULL-terminated, and of them the ones that must be given. The loader
-	 * refuses a key that another target takes and this one does not.
-	 */
-	const char *const *keys;
-	const char *const *required;
 	const struct qg_port_syntax *ports; /* switches: how ports are written */
 	/* What a device's `port` reaches, and its default: "SSH", 22; "NVUE REST API", 8765. */
 	const char *access;
@@ -240,15 +233,14 @@ struct qg_target {
 	unsigned features;
 	const struct qg_feature_gap *gaps; /* {0}-terminated; NULL: no reasons of its own */
 	/*
-	 * The typed rows of the device keys only this target's devices take
-	 * (model/keys.h; paths relative to the device's entry: "netdev"), ending
-	 * in a row whose path is NULL; NULL: none. The same names as keys, in
-	 * its order, and required as required (tests/unit/test_keys.c checks
-	 * it): the loader reads a text key by its row's check, rule and
-	 * landing and takes an enumeration's values from it, the model's JSON
+	 * The device keys only this target's devices take (model/keys.h;
+	 * paths relative to the device's entry: "netdev"), ending in a row
+	 * whose path is NULL; NULL: none. Written once (issue 38): the loader
+	 * takes the keys a device may hold and the required ones from them,
+	 * refuses a key that another target takes and this one does not, reads
+	 * each in row order and stores it where its row lands; the model's JSON
 	 * writes a host's keys from them, and the JSON Schema of the intent
-	 * (emit/keys_schema.c) a host entry's keys. A key without a row is not
-	 * read: a host target gives a row for each of its keys.
+	 * (emit/keys_schema.c) a host entry's keys.
 	 */
 	const struct qg_key *key_rows;
 };

@@ -214,8 +214,6 @@ static void esxi_explain(const struct qg_model *m, struct qg_explain_rows *x)
 			     "reads as 0");
 }
 
-static const char *const esxi_keys[] = {"uplink", "pvrdma_vmknic", NULL};
-static const char *const esxi_required[] = {"uplink", NULL};
 static const struct qg_key esxi_key_rows[] = {
     {"uplink", QG_KEY_STRING, .required = true, .rule = QG_VMNIC_RULE, .ok = qg_vmnic_ok,
      .pattern = QG_VMNIC_PATTERN,
@@ -234,8 +232,6 @@ const struct qg_target qg_target_esxi = {
     .summary = "ESXi host script (nmlx5 PFC/trust/ECN/DSCP options merged, PVRDMA vmknic)",
     .kind = QG_DEVICE_HOST,
     .caps = QG_CAN_DVS_MEMBER,
-    .keys = esxi_keys,
-    .required = esxi_required,
     .key_rows = esxi_key_rows,
     .check = esxi_check,
     .settings = esxi_settings,

@@ -669,9 +669,6 @@ static void linux_explain(const struct qg_model *m, struct qg_explain_rows *x)
 	qg_explain_row(x, "linux.vf.mtu", v, reason);
 }
 
-static const char *const linux_keys[] = {"netdev",  "rdma_device", "function", "qos_tool",
-					 "persist", "nics",	   NULL};
-static const char *const linux_required[] = {"netdev", "rdma_device", NULL};
 /*
  * A NIC of `nics:` (issue 28): the one-NIC shorthand's keys, each NIC its
  * own. A name may be a bracket range (lib/hostlist.h), the two ranges of an
@@ -704,13 +701,15 @@ static const struct qg_key linux_key_rows[] = {
      QG_KEY_AT_TEXT(QG_KB_NIC, struct qg_nic, rdma_device), .homed = true, .unless = "nics"},
     {"function", QG_KEY_ENUM, .values = (const char *const[]){"pf", "vf", NULL}, .def = "pf",
      .doc = "a physical function, or a virtual one whose QoS the hypervisor owns",
-     QG_KEY_AT(QG_KB_NIC, struct qg_nic, function), .homed = true},
+     QG_KEY_AT(QG_KB_NIC, struct qg_nic, function), QG_KEY_GIVEN(struct qg_nic, function_given),
+     .homed = true},
+    /* After function: the loader reads the rows in order, and qos_tool warns for vf. */
     {"qos_tool", QG_KEY_ENUM, .values = (const char *const[]){"mlnx_qos", "dcb", NULL},
      .def = "mlnx_qos", .doc = "the tool the script sets trust and PFC with; pf only",
-     QG_KEY_AT(QG_KB_NIC, struct qg_nic, qos_tool)},
+     QG_KEY_AT(QG_KB_NIC, struct qg_nic, qos_tool), QG_KEY_GIVEN(struct qg_nic, qos_tool_given)},
     {"persist", QG_KEY_BOOL, .def = "true",
      .doc = "whether push installs the script to run at boot and when the NIC appears",
-     QG_KEY_AT(QG_KB_HOST, struct qg_host, persist)},
+     QG_KEY_AT(QG_KB_HOST, struct qg_host, persist), QG_KEY_GIVEN(struct qg_host, persist_given)},
     {"nics", QG_KEY_LIST, .nonempty = true,
      .doc = "the host's RoCE NICs, one per rail, instead of netdev and rdma_device; the "
 	    "host's function and qos_tool are their default",
@@ -724,9 +723,6 @@ const struct qg_target qg_target_linux = {
     .summary = "Linux host script (MTU, trust, DSCP map, PFC, RoCE ToS, DCQCN) via mlnx_qos or dcb",
     .kind = QG_DEVICE_HOST,
     .caps = QG_CAN_VERIFY,
-    /* function before qos_tool: the loader reads them in this order (qos_tool warns for vf). */
-    .keys = linux_keys,
-    .required = linux_required,
     .key_rows = linux_key_rows,
     .settings = linux_settings,
     .emit = linux_emit,

@@ -218,7 +218,6 @@ static int fake_emit(const struct qg_model *m, size_t i, const struct qg_emit_ct
 		rc = fake_add(out, path, text, QG_FILE_GROUP);
 	return rc ? rc : fake_add(out, "host/lib/fake.txt", "helpers\n", QG_FILE_SHARED);
 }
-static const char *const fake_keys[] = {"netdev", NULL};
 /* Its key's row: what the loader reads it by (model/keys.h). */
 static const struct qg_key fake_rows[] = {
     {"netdev", QG_KEY_STRING, .required = true, .rule = QG_NETDEV_RULE, .ok = qg_netdev_ok,
@@ -229,8 +228,6 @@ static const struct qg_target fake_target = {
     .name = "fake",
     .summary = "a grouped test target",
     .kind = QG_DEVICE_HOST,
-    .keys = fake_keys,
-    .required = fake_keys,
     .key_rows = fake_rows,
     .access = "SSH",
     .default_port = 22,
@@ -345,8 +342,6 @@ static const struct qg_target split_target = {
     .name = "fake",
     .summary = "a grouped test target with its group's files apart",
     .kind = QG_DEVICE_HOST,
-    .keys = fake_keys,
-    .required = fake_keys,
     .access = "SSH",
     .default_port = 22,
     .settings = fake_settings,
