@@ -25,6 +25,9 @@
 #include "cumulus.h"
 #include "cumulus_push.h"
 #include "nvue_config.h"
+#include "nvue_patch.h"
+#include "nvue_readback.h"
+#include "nvue_text.h"
 #include "nvue_dialect.h"
 #include "nvue_verdict.h"
 
