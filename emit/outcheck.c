@@ -137,8 +137,12 @@ static int walk_dir(struct tree *t, int dfd, const char *prefix, int depth)
 				struct have *h = &t->have[f - t->o->v];
 				int why;
 				h->data =
-				    qg_outread_file(dfd, t->dir, rel, names[i], t->left, &h->len,
-						    &h->mode, &why, t->err, t->errlen);
+				    qg_outread_file(&(struct qg_outread_req){.dfd = dfd,
+									     .dir = t->dir,
+									     .rel = rel,
+									     .name = names[i],
+									     .max = t->left},
+						    &h->len, &h->mode, &why, t->err, t->errlen);
 				rc = h->data ? 0 : -1;
 				if (h->data)
 					t->left -= h->len;
