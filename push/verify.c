@@ -652,16 +652,19 @@ static bool pair_wanted(const struct qg_model *m, const struct qg_pair *p, const
 }
 
 /* Report r as text to out or as JSON into json; counts its checks; returns its exit code. */
-static int report_rail(const struct qg_model *m, struct pair_report *r, int batch, double t0,
-		       FILE *out, cJSON *json, int count[3])
+static int report_rail(const struct qg_model *m, struct pair_report *r, double t0,
+		       const struct verify_reports *to)
 {
+	FILE *out = to->out;
+	cJSON *json = to->json;
+	int *count = to->count;
 	escape_why(r);
 	if (!r->unreachable)
 		judge_pair(m, r);
 	if (json) {
 		cJSON *o = pair_json(r, count);
-		if (o && batch > 0)
-			cJSON_AddNumberToObject(o, "batch", batch);
+		if (o && to->batch > 0)
+			cJSON_AddNumberToObject(o, "batch", to->batch);
 		cJSON_AddItemToArray(json, o);
 	} else {
 		print_text(r, out);
@@ -684,7 +687,7 @@ static int report_rail(const struct qg_model *m, struct pair_report *r, int batc
  * fails the pair as one report, the rails unrun.
  */
 static int run_pair(const struct qg_model *m, const struct verify_opts *vo, const struct qg_pair *p,
-		    int batch, FILE *out, cJSON *json, int count[3])
+		    const struct verify_reports *to)
 {
 	struct host_side hs[2] = {{.h = &m->hosts[p->client]}, {.h = &m->hosts[p->server]}};
 	static const size_t rail0 = 0;
@@ -703,7 +706,7 @@ static int run_pair(const struct qg_model *m, const struct verify_opts *vo, cons
 		vr_result_init(&r.client);
 		vr_result_init(&r.server);
 		snprintf(r.why, sizeof(r.why), "%s: %s", hs[i].h->name, hs[i].fail);
-		rc = report_rail(m, &r, batch, t0, out, json, count);
+		rc = report_rail(m, &r, t0, to);
 		n_rails = 0;
 		break;
 	}
@@ -726,7 +729,7 @@ static int run_pair(const struct qg_model *m, const struct verify_opts *vo, cons
 		if (k > 0)
 			t0 = qg_monotonic_s();
 		run_rail(m, vo, r);
-		int one = report_rail(m, r, batch, t0, out, json, count);
+		int one = report_rail(m, r, t0, to);
 		if (one == EXIT_SYSTEM || (one == EXIT_FATAL && rc == EXIT_OK))
 			rc = one;
 		for (int i = 0; i < 2; i++)
@@ -740,11 +743,11 @@ static int run_pair(const struct qg_model *m, const struct verify_opts *vo, cons
 }
 
 int verify_pairs_run(const struct qg_model *m, const struct verify_opts *vo, const size_t *idx,
-		     size_t n, int batch, FILE *out, cJSON *json, int count[3])
+		     size_t n, const struct verify_reports *to)
 {
 	int rc = EXIT_OK;
 	for (size_t i = 0; i < n; i++) {
-		int one = run_pair(m, vo, &m->verify.pairs[idx[i]], batch, out, json, count);
+		int one = run_pair(m, vo, &m->verify.pairs[idx[i]], to);
 		if (one == EXIT_SYSTEM || (one == EXIT_FATAL && rc == EXIT_OK))
 			rc = one;
 	}
@@ -774,7 +777,8 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo)
 	ssh_init();
 	cJSON *all = vo->json ? cJSON_AddArrayToObject(vo->json, "pairs") : NULL;
 	int count[3] = {0};
-	int rc = verify_pairs_run(m, vo, idx, n, 0, stdout, all, count);
+	int rc = verify_pairs_run(
+	    m, vo, idx, n, &(struct verify_reports){.out = stdout, .json = all, .count = count});
 	if (all) {
 		cJSON *sum = cJSON_AddObjectToObject(vo->json, "summary");
 		cJSON_AddNumberToObject(sum, "pairs", (double)n);
