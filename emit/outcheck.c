@@ -201,8 +201,12 @@ int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char 
 		if (asprintf(&la, "a/%s", f->path) < 0 || asprintf(&lb, "b/%s", f->path) < 0)
 			b.failed = true;
 		else
-			qg_udiff(&b, la, h->data ? h->data : "", h->data ? h->len : 0, lb, f->data,
-				 f->len);
+			qg_udiff(
+			    &b,
+			    &(struct qg_udiff_side){.label = la,
+						    .text = h->data ? h->data : "",
+						    .len = h->data ? h->len : 0},
+			    &(struct qg_udiff_side){.label = lb, .text = f->data, .len = f->len});
 		free(la);
 		free(lb);
 	}
