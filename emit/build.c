@@ -171,6 +171,25 @@ static cJSON *settings_json(const struct qg_settings *set)
 	return so;
 }
 
+/* Where build_devices() puts what it makes: out, plan.json's devices and its other parts. */
+struct build_state {
+	struct qg_outset *out;
+	cJSON *devices;
+	struct groups groups;
+	size_t *shared, n_shared; /* out's indexes of the shared files */
+	size_t bytes;		  /* written so far, against QG_OUTPUT_MAX */
+	struct row_at *row_at[QG_DEVICE_DVS + 1];
+	struct qg_handoff_row *rows[QG_DEVICE_DVS + 1];
+};
+
+/* Where one device's files go: its name (in messages), group, plan.json list, table row. */
+struct device_place {
+	const char *name;
+	struct group *grp;
+	cJSON *files;
+	struct row_at *row;
+};
+
 /*
  * Move the files device `name` emitted (own) into out. Its own go into
  * `files` (plan.json's list under the device); a group's or a shared file is
@@ -181,10 +200,14 @@ static cJSON *settings_json(const struct qg_settings *set)
  * 0, -ENOMEM, -EEXIST (two devices' own files at one path) or -EINVAL (a
  * shared file that differs: a target's bug, reported to d).
  */
-static int take_files(const char *name, struct qg_outset *own, struct group *grp,
-		      struct qg_outset *out, cJSON *files, size_t **shared, size_t *n_shared,
-		      struct row_at *row, size_t *bytes, struct qg_diags *d)
+static int take_files(struct build_state *s, const struct device_place *place,
+		      struct qg_outset *own, struct qg_diags *d)
 {
+	struct qg_outset *out = s->out;
+	const char *name = place->name;
+	struct group *grp = place->grp;
+	cJSON *files = place->files;
+	struct row_at *row = place->row;
 	for (size_t k = 0; k < own->n; k++) {
 		struct qg_outfile *f = &own->v[k];
 		const struct qg_outfile *had = f->owner ? qg_outset_find(out, f->path) : NULL;
@@ -202,7 +225,7 @@ static int take_files(const char *name, struct qg_outset *own, struct group *grp
 			int rc = qg_outset_append(out, row->file, f->data + f->head, row->len);
 			if (rc)
 				return rc;
-			*bytes += row->len;
+			s->bytes += row->len;
 			cJSON_AddItemToArray(files, row_json(f));
 			continue;
 		}
@@ -229,7 +252,7 @@ static int take_files(const char *name, struct qg_outset *own, struct group *grp
 		f->data = NULL; /* out owns it now, whatever rc says */
 		if (rc)
 			return rc;
-		*bytes += f->len;
+		s->bytes += f->len;
 		size_t at = out->n - 1;
 		out->v[at].owner = f->owner;
 		out->v[at].head = f->head;
@@ -242,11 +265,11 @@ static int take_files(const char *name, struct qg_outset *own, struct group *grp
 		} else if (f->owner == QG_FILE_GROUP) {
 			cJSON_AddItemToArray(grp->files, file_json(&out->v[at]));
 		} else {
-			size_t *v = realloc(*shared, (*n_shared + 1) * sizeof(*v));
+			size_t *v = realloc(s->shared, (s->n_shared + 1) * sizeof(*v));
 			if (!v)
 				return -ENOMEM;
-			*shared = v;
-			v[(*n_shared)++] = at;
+			s->shared = v;
+			v[s->n_shared++] = at;
 		}
 	}
 	return 0;
@@ -258,9 +281,7 @@ static int take_files(const char *name, struct qg_outset *own, struct group *grp
  * target's bug) or its entry.
  */
 static int build_device(const struct qg_model *m, enum qg_device_kind kind, size_t i,
-			const struct qg_emit_ctx *ctx, struct groups *groups, struct row_at *row,
-			struct qg_outset *out, cJSON *devices, size_t **shared, size_t *n_shared,
-			size_t *bytes)
+			const struct qg_emit_ctx *ctx, struct build_state *s)
 {
 	const struct qg_target *tg = qg_target_for(m, kind, i);
 	const char *name = qg_device_name(m, kind, i);
@@ -272,7 +293,7 @@ static int build_device(const struct qg_model *m, enum qg_device_kind kind, size
 	if (tg->group) {
 		char gname[QG_GROUP_LEN] = "";
 		tg->group(m, i, gname);
-		grp = group_of(groups, tg, gname, &fresh);
+		grp = group_of(&s->groups, tg, gname, &fresh);
 		rc = grp ? 0 : -ENOMEM;
 	}
 	if (rc == 0)
@@ -289,10 +310,10 @@ static int build_device(const struct qg_model *m, enum qg_device_kind kind, size
 	if (grp)
 		cJSON_AddStringToObject(dev, "group", grp->name);
 	cJSON *files = cJSON_AddArrayToObject(dev, "files");
-	cJSON_AddItemToArray(devices, dev);
+	cJSON_AddItemToArray(s->devices, dev);
 	if (rc == 0)
-		rc = take_files(name, &own, grp, out, files, shared, n_shared, row, bytes,
-				ctx->d);
+		rc = take_files(s, &(struct device_place){name, grp, files, &s->row_at[kind][i]},
+				&own, ctx->d);
 	if (rc == 0 && !grp) {
 		cJSON_AddItemToObject(dev, "settings", settings_json(&set));
 	} else if (rc == 0 && fresh) {
@@ -373,15 +394,6 @@ static int file_ptr_cmp(const void *a, const void *b)
 		      (*(const struct qg_outfile *const *)b)->path);
 }
 
-/* Where build_devices() puts what it makes, besides out: plan.json's parts. */
-struct build_state {
-	struct groups groups;
-	size_t *shared, n_shared; /* out's indexes of the shared files */
-	size_t bytes;		  /* written so far, against QG_OUTPUT_MAX */
-	struct row_at *row_at[QG_DEVICE_DVS + 1];
-	struct qg_handoff_row *rows[QG_DEVICE_DVS + 1];
-};
-
 static void build_state_free(struct build_state *s)
 {
 	free(s->shared);
@@ -398,7 +410,7 @@ static void build_state_free(struct build_state *s)
  * grows, for the hand-off (each host its own).
  */
 static int build_devices(const struct qg_model *m, const struct qg_emit_ctx *ctx,
-			 struct build_state *s, struct qg_outset *out, cJSON *devices)
+			 struct build_state *s)
 {
 	int rc = 0;
 	for (int kind = QG_DEVICE_SWITCH; kind <= QG_DEVICE_DVS && rc == 0; kind++) {
@@ -410,8 +422,7 @@ static int build_devices(const struct qg_model *m, const struct qg_emit_ctx *ctx
 		for (size_t i = 0; i < n && rc == 0; i++) {
 			if (!qg_target_for(m, kind, i))
 				continue;
-			rc = build_device(m, kind, i, ctx, &s->groups, &s->row_at[kind][i], out,
-					  devices, &s->shared, &s->n_shared, &s->bytes);
+			rc = build_device(m, kind, i, ctx, s);
 			/* Stopped as soon as it passes: the bound is on memory and time too. */
 			if (rc == 0 && s->bytes > QG_OUTPUT_MAX)
 				rc = output_over(ctx->d, device_pos(m, kind, i),
@@ -422,7 +433,8 @@ static int build_devices(const struct qg_model *m, const struct qg_emit_ctx *ctx
 		for (size_t i = 0; i < qg_device_count(m, kind); i++)
 			if (s->row_at[kind][i].len)
 				s->rows[kind][i] = (struct qg_handoff_row){
-				    out->v[s->row_at[kind][i].file].data + s->row_at[kind][i].off,
+				    s->out->v[s->row_at[kind][i].file].data +
+					s->row_at[kind][i].off,
 				    s->row_at[kind][i].len - 1};
 	return rc;
 }
@@ -499,8 +511,8 @@ int qg_build(const struct qg_checked *c, const struct qg_templates *t, struct qg
 	cJSON_AddItemToObject(plan, "derived", derived_json(m));
 	cJSON *devices = cJSON_AddArrayToObject(plan, "devices");
 
-	struct build_state s = {0};
-	int rc = build_devices(m, &ctx, &s, out, devices);
+	struct build_state s = {.out = out, .devices = devices};
+	int rc = build_devices(m, &ctx, &s);
 	/*
 	 * Groups (hosts alike but for who they are) with their settings and
 	 * files, when the intent has any; then the files of no one device: the

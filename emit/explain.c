@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "explain.h"
+#include "explain_devices.h"
+#include "explain_row.h"
 
 #include "../model/derive.h"
 #include "../lib/hash.h"
@@ -15,24 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static cJSON *row(cJSON *rows, const char *key, cJSON *value, const char *source,
-		  const char *reason)
-{
-	cJSON *r = cJSON_CreateObject();
-	cJSON_AddStringToObject(r, "key", key);
-	cJSON_AddItemToObject(r, "value", value);
-	cJSON_AddStringToObject(r, "source", source);
-	cJSON_AddStringToObject(r, "reason", reason ? reason : "");
-	cJSON_AddItemToArray(rows, r);
-	return r;
-}
-
-/* A row about one device names it: the text groups alike hosts by it, --host picks by it. */
-static void of(cJSON *r, const char *device)
-{
-	cJSON_AddStringToObject(r, "device", device);
-}
 
 struct qg_explain_rows {
 	cJSON *rows;
@@ -67,16 +51,10 @@ static const char *switch_of(const struct qg_model *m, const char *key)
 void qg_explain_row(struct qg_explain_rows *x, const char *key, const char *value,
 		    const char *reason)
 {
-	cJSON *r = row(x->rows, key, qg_setting_json(value), "target", reason);
+	cJSON *r = explain_row(x->rows, key, qg_setting_json(value), "target", reason);
 	const char *sw = switch_of(x->m, key);
 	if (sw)
-		of(r, sw);
-}
-
-static cJSON *row_str(cJSON *rows, const char *key, const char *v, const char *source,
-		      const char *reason)
-{
-	return row(rows, key, v ? cJSON_CreateString(v) : cJSON_CreateNull(), source, reason);
+		explain_of(r, sw);
 }
 
 static int group_cmp(const void *a, const void *b)
@@ -256,19 +234,19 @@ static const char *absent_map(const struct qg_qos *q, const char *path, cJSON *r
 		if (!absent[i] || strncmp(path, maps[i], strlen(maps[i])))
 			continue;
 		if (rows && i == 0)
-			row_str(rows, "qos.lossless.ecn", NULL, "default",
-				"off: no ECN marking, no DCQCN");
+			explain_row_str(rows, "qos.lossless.ecn", NULL, "default",
+					"off: no ECN marking, no DCQCN");
 		else if (rows && i == 1)
-			row_str(rows, "qos.cnp", NULL, "default", "no CNP class");
+			explain_row_str(rows, "qos.cnp", NULL, "default", "no CNP class");
 		else if (rows && i == 2)
-			row_str(
+			explain_row_str(
 			    rows, "qos.pfc_watchdog", off ? "off" : NULL, off ? "given" : "default",
 			    off ? "off on the intent's ports: each target removes or disables it"
 				: "not managed: each switch keeps its own PFC watchdog");
 		else if (rows)
 			/* Required only where a used switch target writes one
 			 * (intent_qos_settle_pool). */
-			row_str(
+			explain_row_str(
 			    rows, "qos.lossless.pool", NULL, "default",
 			    "not given: no switch of the intent has a platform that writes a pool");
 		return maps[i];
@@ -286,14 +264,14 @@ static void class_row(cJSON *rows, const struct qg_key *k, const struct qg_class
 		for (int i = 0; i < c->n_dscp; i++)
 			used += (size_t)snprintf(v + used, sizeof(v) - used, "%s%d", i ? "," : "",
 						 c->dscp[i]);
-		row_str(rows, k->path, v, "given", k->doc);
+		explain_row_str(rows, k->path, v, "given", k->doc);
 	} else if (!c->ets.given) {
 		/*
 		 * Not given: NVIDIA's RoCE default on every switch OS (model.h), so
 		 * that one intent schedules alike on all of them (issue 34).
 		 */
 		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
-		row_str(
+		explain_row_str(
 		    rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "default",
 		    c->ets.mode == QG_ETS_STRICT
 			? "not given: strict on every switch OS, NVIDIA's RoCE default for "
@@ -304,8 +282,8 @@ static void class_row(cJSON *rows, const struct qg_key *k, const struct qg_class
 			  "share the rest (each target's rows)");
 	} else {
 		snprintf(v, sizeof(v), "wrr %d", c->ets.weight);
-		row_str(rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "given",
-			k->doc);
+		explain_row_str(rows, k->path, c->ets.mode == QG_ETS_STRICT ? "strict" : v, "given",
+				k->doc);
 	}
 }
 
@@ -342,8 +320,8 @@ static void policy_rows(cJSON *rows, const struct qg_model *m, bool verify)
 		if (!base)
 			continue;
 		bool given = qg_key_given(k, base);
-		row(rows, k->path, qg_key_value_json(k, base), given ? "given" : "default",
-		    policy_reason(m, k, given, reason, sizeof(reason)));
+		explain_row(rows, k->path, qg_key_value_json(k, base), given ? "given" : "default",
+			    policy_reason(m, k, given, reason, sizeof(reason)));
 	}
 }
 
@@ -353,8 +331,8 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 	const struct qg_qos *q = &m->qos;
 	char v[256], reason[320];
 	int dscp = qg_host_dscp(q), tos = qg_roce_tos(q), tos0 = qg_roce_tos_without_ecn(q);
-	row(rows, "derived.host_dscp", cJSON_CreateNumber(dscp), "derived",
-	    "the first of qos.lossless.dscp: what hosts put on RoCE packets");
+	explain_row(rows, "derived.host_dscp", cJSON_CreateNumber(dscp), "derived",
+		    "the first of qos.lossless.dscp: what hosts put on RoCE packets");
 	if (q->ecn)
 		snprintf(
 		    reason, sizeof(reason),
@@ -365,7 +343,7 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 			 "DSCP %d << 2 = %d (0x%02x), no ECN bits since ecn is off; with ECN it "
 			 "would be %d (0x%02x)",
 			 dscp, tos, tos, tos0 | QG_ECT0, tos0 | QG_ECT0);
-	row(rows, "derived.roce_tos", cJSON_CreateNumber(tos), "derived", reason);
+	explain_row(rows, "derived.roce_tos", cJSON_CreateNumber(tos), "derived", reason);
 	if (q->trust == QG_TRUST_DSCP) {
 		/* The classes' entries of the DSCP map; every other DSCP keeps DSCP/8. */
 		char map[256] = "";
@@ -379,7 +357,7 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 				o += (size_t)snprintf(map + o, sizeof(map) - o, "%s%d:%d",
 						      o ? " " : "", d, q->dscp_prio[d]);
 		}
-		row_str(
+		explain_row_str(
 		    rows, "derived.dscp_map", map, "derived",
 		    "DSCP:switch-priority of the classes' DSCPs; every other DSCP keeps DSCP/8 (a "
 		    "target that cannot program a map refuses others)");
@@ -390,15 +368,16 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 				 "no class holds, so only the intent's DSCPs are lossless on "
 				 "the switches (the hosts keep DSCP/8)",
 				 qg_lossy_priority(q));
-			row(rows, "derived.dscp_lossy_priority",
-			    cJSON_CreateNumber(qg_lossy_priority(q)), "derived", reason);
+			explain_row(rows, "derived.dscp_lossy_priority",
+				    cJSON_CreateNumber(qg_lossy_priority(q)), "derived", reason);
 		} else {
-			row_str(rows, "derived.dscp_lossy_priority", "none", "derived",
-				"a switch of the fabric programs no DSCP map (it classifies by "
-				"DSCP/8), so every switch keeps the rest of a class's DSCP/8 "
-				"block in that class: a DSCP lossless on one hop and lossy on "
-				"the next would fill the lossless priority group with traffic "
-				"its sender never pauses");
+			explain_row_str(
+			    rows, "derived.dscp_lossy_priority", "none", "derived",
+			    "a switch of the fabric programs no DSCP map (it classifies by "
+			    "DSCP/8), so every switch keeps the rest of a class's DSCP/8 "
+			    "block in that class: a DSCP lossless on one hop and lossy on "
+			    "the next would fill the lossless priority group with traffic "
+			    "its sender never pauses");
 		}
 	}
 	/*
@@ -411,27 +390,28 @@ static void derived_rows(cJSON *rows, const struct qg_model *m)
 	size_t o = 0;
 	for (int p = 0; p < 8; p++)
 		o += (size_t)snprintf(v + o, sizeof(v) - o, "%s%d:%d", p ? " " : "", p, ptc[p]);
-	row_str(rows, "derived.priority_tc", v, "derived",
-		"switch-priority:traffic class on every switch OS: the classes' at their "
-		"traffic_class, every other p at p, Onyx's default map, which the onyx target "
-		"keeps (onyx.switch_priority_to_tc), so a DSCP of no class stays in its DSCP/8 "
-		"class on every hop (where a class holds p, the lowest TC neither a class nor "
-		"another priority holds: each a queue of its own); those classes share what the "
-		"classes' ETS weights leave, evenly");
+	explain_row_str(
+	    rows, "derived.priority_tc", v, "derived",
+	    "switch-priority:traffic class on every switch OS: the classes' at their "
+	    "traffic_class, every other p at p, Onyx's default map, which the onyx target "
+	    "keeps (onyx.switch_priority_to_tc), so a DSCP of no class stays in its DSCP/8 "
+	    "class on every hop (where a class holds p, the lowest TC neither a class nor "
+	    "another priority holds: each a queue of its own); those classes share what the "
+	    "classes' ETS weights leave, evenly");
 	qg_pfc_vector(q->lossless.priority, v);
 	snprintf(reason, sizeof(reason), "PFC on priority %d only, one digit per priority 0..7",
 		 q->lossless.priority);
-	row_str(rows, "derived.pfc_vector", v, "derived", reason);
+	explain_row_str(rows, "derived.pfc_vector", v, "derived", reason);
 	snprintf(v, sizeof(v), "0x%02x", qg_pfc_bitmap(q->lossless.priority));
 	snprintf(reason, sizeof(reason), "1 << %d: the PFC enable bitmap (802.1Qbb pfc_enable)",
 		 q->lossless.priority);
-	row_str(rows, "derived.pfc_bitmap", v, "derived", reason);
+	explain_row_str(rows, "derived.pfc_bitmap", v, "derived", reason);
 	int pmtu = qg_roce_path_mtu(q->mtu);
 	snprintf(reason, sizeof(reason),
 		 "largest IB MTU <= mtu %d - %d (RoCEv2: GRH 40, UDP 8, BTH 12, XRC 4, AtomicETH "
 		 "28, ICRC 4; the kernel's iboe_get_mtu)",
 		 q->mtu, QG_ROCE_MTU_OVERHEAD);
-	row(rows, "derived.roce_path_mtu", cJSON_CreateNumber(pmtu), "derived", reason);
+	explain_row(rows, "derived.roce_path_mtu", cJSON_CreateNumber(pmtu), "derived", reason);
 }
 
 /*
@@ -448,14 +428,16 @@ static void nic_rows(cJSON *rows, const struct qg_host *h, const char *prefix,
 	snprintf(key, sizeof(key), "%s.function", prefix);
 	if (named)
 		snprintf(why, sizeof(why), "%s: %s", nic->netdev, role);
-	of(row_str(rows, key, nic->function == QG_FN_PF ? "pf" : "vf",
-		   nic->function_given ? "given" : "default", named ? why : role),
-	   h->name);
+	explain_of(explain_row_str(rows, key, nic->function == QG_FN_PF ? "pf" : "vf",
+				   nic->function_given ? "given" : "default", named ? why : role),
+		   h->name);
 	if (nic->function == QG_FN_PF) {
 		snprintf(key, sizeof(key), "%s.qos_tool", prefix);
-		of(row_str(rows, key, nic->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
-			   nic->qos_tool_given ? "given" : "default", named ? nic->netdev : NULL),
-		   h->name);
+		explain_of(explain_row_str(rows, key,
+					   nic->qos_tool == QG_TOOL_MLNX_QOS ? "mlnx_qos" : "dcb",
+					   nic->qos_tool_given ? "given" : "default",
+					   named ? nic->netdev : NULL),
+			   h->name);
 	}
 }
 
@@ -471,11 +453,12 @@ static void nics_rows(cJSON *rows, const struct qg_host *h)
 		const struct qg_nic *nic = &h->nics[k];
 		snprintf(prefix, sizeof(prefix), "hosts.%s.nics[%zu]", h->name, k);
 		snprintf(key, sizeof(key), "%s.netdev", prefix);
-		of(row_str(rows, key, nic->netdev, "given", "the NIC's network interface"),
-		   h->name);
+		explain_of(
+		    explain_row_str(rows, key, nic->netdev, "given", "the NIC's network interface"),
+		    h->name);
 		snprintf(key, sizeof(key), "%s.rdma_device", prefix);
 		snprintf(why, sizeof(why), "%s's RDMA device", nic->netdev);
-		of(row_str(rows, key, nic->rdma_device, "given", why), h->name);
+		explain_of(explain_row_str(rows, key, nic->rdma_device, "given", why), h->name);
 		nic_rows(rows, h, prefix, nic, true);
 	}
 }
@@ -494,11 +477,12 @@ static void host_target_rows(cJSON *rows, const struct qg_host *h)
 	}
 	if (qg_target_takes(h->target, "persist")) {
 		snprintf(key, sizeof(key), "hosts.%s.persist", h->name);
-		of(row_str(rows, key, h->persist ? "true" : "false",
-			   h->persist_given ? "given" : "default",
-			   h->persist ? "installed: re-applied when the NIC appears"
-				      : "runtime only: lost on a reboot or NIC reset"),
-		   h->name);
+		explain_of(explain_row_str(rows, key, h->persist ? "true" : "false",
+					   h->persist_given ? "given" : "default",
+					   h->persist
+					       ? "installed: re-applied when the NIC appears"
+					       : "runtime only: lost on a reboot or NIC reset"),
+			   h->name);
 	}
 }
 
@@ -523,7 +507,8 @@ static void pair_rows(cJSON *rows, const struct qg_model *m)
 		char key[2 * QG_NAME_LEN + 40], v[256], reason[400], cn[2 * QG_NAME_LEN + 2],
 		    sn[2 * QG_NAME_LEN + 2];
 		snprintf(key, sizeof(key), "verify.pairs[%s,%s].min_gbps", c->name, s->name);
-		row(rows, key, cJSON_CreateNumber((double)p->min_gbps_centi / 100), "given",
+		explain_row(
+		    rows, key, cJSON_CreateNumber((double)p->min_gbps_centi / 100), "given",
 		    "Gb/s of RDMA WRITE the client must reach to the server on each rail, or "
 		    "verify fails");
 		snprintf(key, sizeof(key), "verify.pairs[%s,%s].rails", c->name, s->name);
@@ -534,7 +519,7 @@ static void pair_rows(cJSON *rows, const struct qg_model *m)
 				 "not given: rail 0 alone, %s's %s to %s's %s; `rails: all` or a "
 				 "list verifies the others (rail K: each host's nics[K])",
 				 c->name, cn, s->name, sn);
-			row_str(rows, key, "0", "default", reason);
+			explain_row_str(rows, key, "0", "default", reason);
 			continue;
 		}
 		size_t used = 0;
@@ -547,7 +532,7 @@ static void pair_rows(cJSON *rows, const struct qg_model *m)
 			 "on its own, one after another",
 			 p->rails_all ? "all: every rail both hosts have; " : "", c->name, s->name,
 			 cn, sn);
-		row_str(rows, key, v, "given", reason);
+		explain_row_str(rows, key, v, "given", reason);
 	}
 }
 
@@ -564,7 +549,7 @@ static void ack_rows(cJSON *rows, const struct qg_model *m)
 		else
 			snprintf(reason, sizeof(reason), "%s; no reason given (because:)",
 				 w->meaning);
-		row_str(rows, key, "acknowledged", "given", reason);
+		explain_row_str(rows, key, "acknowledged", "given", reason);
 	}
 }
 
@@ -584,227 +569,13 @@ static void settings_rows(cJSON *rows, const struct qg_model *m)
 			for (size_t k = 0; k < set.n; k++) {
 				snprintf(key, sizeof(key), "device.%s.%s",
 					 qg_device_name(m, kind, i), set.v[k].key);
-				of(row(rows, key, qg_setting_json(set.v[k].value), "target",
-				       reason),
-				   qg_device_name(m, kind, i));
+				explain_of(explain_row(rows, key, qg_setting_json(set.v[k].value),
+						       "target", reason),
+					   qg_device_name(m, kind, i));
 			}
 			qg_settings_free(&set);
 		}
 	}
-}
-
-/* The row of the group of alike hosts host i is in (struct qg_target's group()). */
-static void group_row(cJSON *rows, const struct qg_model *m, size_t i)
-{
-	const struct qg_host *h = &m->hosts[i];
-	char key[160], group[QG_GROUP_LEN];
-	h->target->group(m, i, group);
-	snprintf(key, sizeof(key), "hosts.%s.group", h->name);
-	of(row_str(rows, key, group, "derived",
-		   "hosts whose settings are the same share one group: its settings and script "
-		   "body once (plan.json's groups)"),
-	   h->name);
-}
-
-/*
- * The speed of each kind of s's ports that no role gives a speed, for the
- * default of its speed_gbps: "default: each port at its kind's native
- * speed: 25 on SN2410's 25G ports (front-panel 1-48), 100 on its 100G ports
- * (front-panel 49-56)".
- */
-static void kind_speeds(const struct qg_switch *s, char *out, size_t len)
-{
-	const struct qg_switch_hw *hw = qg_switch_model_hw(s);
-	size_t o = (size_t)snprintf(out, len, "default: each port at its kind's native speed:");
-	bool first = true;
-	for (int k = 0; k < hw->n_kinds && o < len; k++) {
-		bool here = false;
-		for (size_t p = 0; p < s->n_ports && !here; p++) {
-			int r = s->port_role ? s->port_role[p] : 0;
-			here = !(r && s->roles[r - 1].speed_gbps) &&
-			       qg_port_kind(s, p) == &hw->kinds[k];
-		}
-		if (!here)
-			continue;
-		char what[64];
-		qg_port_kind_text(hw, &hw->kinds[k], what, sizeof(what));
-		o += (size_t)snprintf(out + o, len - o, "%s %d on %s%s %s", first ? "" : ",",
-				      hw->kinds[k].native_gbps, first ? hw->model : "its",
-				      first ? "'s" : "", what);
-		first = false;
-	}
-}
-
-/*
- * A device's rows ("switches.NAME.port"), from the key table's rows of its
- * list ("switches[]") that land in it, but its name: each value where it
- * lands, given or default; a host's group after its address.
- */
-static void device_rows(cJSON *rows, const struct qg_model *m, const char *list, size_t i)
-{
-	size_t n, ll = strlen(list);
-	const struct qg_key *keys = qg_keys(&n);
-	bool host = !strcmp(list, "hosts[]");
-	const struct qg_target *t = host		    ? m->hosts[i].target
-				    : strcmp(list, "dvs[]") ? m->switches[i].target
-							    : NULL;
-	const void *dev = host ? (const void *)&m->hosts[i]
-			  : t  ? (const void *)&m->switches[i]
-			       : (const void *)&m->dvs[i];
-	const char *name = host ? m->hosts[i].name : t ? m->switches[i].name : m->dvs[i].name;
-	char key[160], reason[256];
-	for (size_t j = 0; j < n; j++) {
-		const struct qg_key *k = &keys[j];
-		if (strncmp(k->path, list, ll) || k->path[ll] != '.' || k->base == QG_KB_NONE ||
-		    !strcmp(k->path + ll + 1, "name"))
-			continue;
-		const char *field = k->path + ll + 1, *why = k->doc;
-		bool given = qg_key_given(k, dev);
-		/* A switch whose target declares no versions has none to show. */
-		if (!strcmp(field, "os_version") && !((const char *)dev + k->offset)[0])
-			continue;
-		/* Issue 34: no model, and so no native speed: said, not guessed. */
-		const struct qg_switch *sw = host || !t ? NULL : &m->switches[i];
-		if (sw && !sw->model_given &&
-		    (!strcmp(field, "model") ||
-		     (!strcmp(field, "speed_gbps") && !sw->speed_given))) {
-			snprintf(key, sizeof(key), "switches.%s.%s", name, field);
-			of(row(rows, key, cJSON_CreateNull(), "default",
-			       !strcmp(field, "model")
-				   ? "not given: the switch's lossless headroom is not proven "
-				     "(headroom-unproven)"
-				   : "not given, and no model to take its native speed from"),
-			   name);
-			continue;
-		}
-		/*
-		 * A model whose ports here are of kinds of different native
-		 * speeds: no one number is the switch's (model/port_kind.h).
-		 */
-		if (sw && !sw->speed_given && !strcmp(field, "speed_gbps") &&
-		    !qg_port_speed_uniform(sw)) {
-			kind_speeds(sw, reason, sizeof(reason));
-			snprintf(key, sizeof(key), "switches.%s.%s", name, field);
-			of(row(rows, key, cJSON_CreateNull(), "default", reason), name);
-			continue;
-		}
-		/* The port's protocol, the user's fallback, a default that names its source. */
-		if (!strcmp(field, "port")) {
-			snprintf(reason, sizeof(reason), "%s port", t->access ? t->access : "SSH");
-			why = reason;
-		} else if (!given && !strcmp(field, "user")) {
-			why = "from ~/.ssh/config, else the local user, at push time";
-		} else if (!given && k->def) {
-			snprintf(reason, sizeof(reason), "default: %s", k->def);
-			why = reason;
-		}
-		snprintf(key, sizeof(key), "%.*s.%s.%s", (int)(ll - 2), list, name, field);
-		of(row(rows, key, qg_key_value_json(k, dev), given ? "given" : "default", why),
-		   name);
-		if (host && !strcmp(field, "address") && t->group)
-			group_row(rows, m, i);
-	}
-}
-
-/*
- * A switch's port roles (issue 28), each after its ports: its ECN
- * thresholds (given, or the policy's for a role that gives none) and its
- * cable length where it gives one.
- */
-static void role_rows(cJSON *rows, const struct qg_model *m, size_t i)
-{
-	const struct qg_switch *s = &m->switches[i];
-	char key[2 * QG_NAME_LEN + 64];
-	for (size_t r = 0; r < s->n_roles; r++) {
-		const struct qg_port_role *role = &s->roles[r];
-		snprintf(key, sizeof(key), "switches.%s.roles.%s.ports", s->name, role->name);
-		/* As the target prints a port list: its runs, ","-joined. */
-		cJSON *runs = qg_role_ports_json(s, r), *run;
-		char list[512] = "";
-		size_t used = 0;
-		cJSON_ArrayForEach(run, runs)
-		{
-			if (used < sizeof(list))
-				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-							 used ? "," : "", run->valuestring);
-		}
-		cJSON_Delete(runs);
-		of(row(rows, key, cJSON_CreateString(list), "given",
-		       qg_key_find("switches[].roles.*.ports")->doc),
-		   s->name);
-		if (role->cable_m) {
-			snprintf(key, sizeof(key), "switches.%s.roles.%s.cable_length_m", s->name,
-				 role->name);
-			of(row(rows, key, cJSON_CreateNumber(role->cable_m), "given",
-			       qg_key_find("switches[].roles.*.cable_length_m")->doc),
-			   s->name);
-		}
-		if (!m->qos.ecn)
-			continue;
-		static const char *const ends[] = {"min_kb", "max_kb"};
-		for (int e = 0; e < 2; e++) {
-			int v = e ? role->ecn_max_kb : role->ecn_min_kb;
-			int policy = e ? m->qos.ecn_max_kb : m->qos.ecn_min_kb;
-			char path[64], why[96];
-			snprintf(path, sizeof(path), "switches[].roles.*.ecn.%s", ends[e]);
-			snprintf(why, sizeof(why), "default: qos.lossless.ecn.%s, the policy's",
-				 ends[e]);
-			snprintf(key, sizeof(key), "switches.%s.roles.%s.ecn.%s", s->name,
-				 role->name, ends[e]);
-			of(row(rows, key, cJSON_CreateNumber(role->ecn_given ? v : policy),
-			       role->ecn_given ? "given" : "default",
-			       role->ecn_given ? qg_key_find(path)->doc : why),
-			   s->name);
-		}
-	}
-}
-
-/*
- * A switch's lossless headroom (issue 34): "headroom.NAME", its budget and
- * use and the largest PG of its ports in no role, then "headroom.NAME.ROLE"
- * for each role; the values are qg_headroom_json()'s, as plan.json has them.
- */
-static void headroom_rows(cJSON *rows, const struct qg_model *m, size_t i)
-{
-	const struct qg_switch *s = &m->switches[i];
-	const struct qg_headroom_os *os = s->target->headroom;
-	cJSON *h = qg_headroom_json(m, i);
-	if (!h)
-		return;
-	cJSON *roles = cJSON_DetachItemFromObjectCaseSensitive(h, "roles");
-	char key[2 * QG_NAME_LEN + 16], reason[640];
-	const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h, "unproven"));
-	double use = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(h, "use_bytes"));
-	double budget = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(h, "budget_bytes"));
-	double unproven =
-	    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(h, "unproven_ports"));
-	if (!os || !s->model_given || unproven == (double)s->n_ports)
-		snprintf(reason, sizeof(reason), "not proven: %s (headroom-unproven)", why);
-	else
-		snprintf(
-		    reason, sizeof(reason),
-		    "%s (Spectrum-%d): %.0f of %.0f bytes, %s%s; the largest PG of the ports in "
-		    "no role (each role's below)%s; figures: %s; budget: %s; shared headroom "
-		    "pool: %s",
-		    qg_switch_models[s->model], qg_switch_hw(s->model)->asic->generation, use,
-		    budget, use <= budget ? "fits" : "does not fit",
-		    why ? " (some ports not proven: headroom-unproven)" : "",
-		    qg_port_kinds_mixed(s) ? ", with its port's kind (port_kind)" : "",
-		    os->method_source, os->budget_source, os->shared_pool);
-	snprintf(key, sizeof(key), "headroom.%s", s->name);
-	of(row(rows, key, h, "derived", reason), s->name);
-	cJSON *r;
-	cJSON_ArrayForEach(r, roles)
-	{
-		snprintf(key, sizeof(key), "headroom.%s.%s", s->name, r->string);
-		bool dflt = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "cable_default"));
-		snprintf(reason, sizeof(reason),
-			 "the largest lossless PG of the ports of role %s, and their sum "
-			 "(use_bytes)%s",
-			 r->string, dflt && os ? "; cable length: the OS's default" : "");
-		of(row(rows, key, cJSON_Duplicate(r, true), "derived", reason), s->name);
-	}
-	cJSON_Delete(roles);
 }
 
 cJSON *qg_explain_json(const struct qg_model *m)
@@ -820,21 +591,22 @@ cJSON *qg_explain_json(const struct qg_model *m)
 	derived_rows(rows, m);
 	for (size_t i = 0; i < m->n_switches; i++) {
 		const struct qg_switch *s = &m->switches[i];
-		device_rows(rows, m, "switches[]", i);
-		role_rows(rows, m, i);
+		explain_device_rows(rows, m, "switches[]", i);
+		explain_role_rows(rows, m, i);
 		/* A count: device.NAME.ports is the port list, as the target writes it. */
 		snprintf(key, sizeof(key), "switches.%s.port_count", s->name);
 		snprintf(reason, sizeof(reason), "%zu ports", s->n_ports);
-		of(row(rows, key, cJSON_CreateNumber((double)s->n_ports), "derived", reason),
-		   s->name);
-		headroom_rows(rows, m, i);
+		explain_of(explain_row(rows, key, cJSON_CreateNumber((double)s->n_ports), "derived",
+				       reason),
+			   s->name);
+		explain_headroom_rows(rows, m, i);
 	}
 	for (size_t i = 0; i < m->n_hosts; i++) {
-		device_rows(rows, m, "hosts[]", i);
+		explain_device_rows(rows, m, "hosts[]", i);
 		host_target_rows(rows, &m->hosts[i]);
 	}
 	for (size_t i = 0; i < m->n_dvs; i++)
-		device_rows(rows, m, "dvs[]", i);
+		explain_device_rows(rows, m, "dvs[]", i);
 	policy_rows(rows, m, true);
 	pair_rows(rows, m);
 	ack_rows(rows, m);

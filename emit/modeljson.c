@@ -250,15 +250,9 @@ static cJSON *roles_json(const struct qg_switch *s)
 	return o;
 }
 
-cJSON *qg_model_json(const struct qg_model *m)
+/* The qos section: its rows in the key table's order, each as the intent writes it. */
+static void qos_json(cJSON *qos, const struct qg_qos *q)
 {
-	const struct qg_qos *q = &m->qos;
-	char num[24];
-	cJSON *root = cJSON_CreateObject();
-	cJSON_AddNumberToObject(root, "version", m->version);
-	cJSON_AddStringToObject(root, "fabric", m->fabric);
-
-	cJSON *qos = cJSON_AddObjectToObject(root, "qos");
 	const struct qg_key *rows[17];
 	key_rows("qos", rows);
 	for (size_t i = 0; rows[i]; i++) {
@@ -283,122 +277,146 @@ cJSON *qg_model_json(const struct qg_model *m)
 				 QG_KB_QOS, q);
 		}
 	}
+}
 
-	cJSON *sw = cJSON_AddArrayToObject(root, "switches");
-	for (size_t i = 0; i < m->n_switches; i++) {
-		const struct qg_switch *s = &m->switches[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", s->name);
-		cJSON_AddStringToObject(o, "platform", s->target->name);
-		ssh_json(o, s->address, s->port, s->user);
-		cJSON *ports = cJSON_AddArrayToObject(o, "ports");
-		struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
-		size_t n = runs ? qg_port_runs(s->ports, s->n_ports, runs) : 0;
-		for (size_t r = 0; r < n; r++) {
+/* One switch: its name, platform, SSH, ports and cable lengths as runs, roles, OS and model. */
+static cJSON *switch_json(const struct qg_switch *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", s->name);
+	cJSON_AddStringToObject(o, "platform", s->target->name);
+	ssh_json(o, s->address, s->port, s->user);
+	cJSON *ports = cJSON_AddArrayToObject(o, "ports");
+	struct qg_port_run *runs = calloc(s->n_ports ? s->n_ports : 1, sizeof(*runs));
+	size_t n = runs ? qg_port_runs(s->ports, s->n_ports, runs) : 0;
+	for (size_t r = 0; r < n; r++) {
+		char text[QG_PORT_TEXT_LEN];
+		s->target->ports->format_run(&runs[r], text);
+		cJSON_AddItemToArray(ports, cJSON_CreateString(text));
+	}
+	/* Runs of ports with one length each; left out when the intent gives none. */
+	cJSON *cable = s->cable_m ? cJSON_AddObjectToObject(o, "cable_length_m") : NULL;
+	for (size_t a = 0, b; cable && runs && a < s->n_ports; a = b) {
+		for (b = a + 1; b < s->n_ports && s->cable_m[b] == s->cable_m[a]; b++)
+			;
+		size_t nr = qg_port_runs(&s->ports[a], b - a, runs);
+		for (size_t r = 0; r < nr && s->cable_m[a]; r++) {
 			char text[QG_PORT_TEXT_LEN];
 			s->target->ports->format_run(&runs[r], text);
-			cJSON_AddItemToArray(ports, cJSON_CreateString(text));
+			cJSON_AddNumberToObject(cable, text, s->cable_m[a]);
 		}
-		/* Runs of ports with one length each; left out when the intent gives none. */
-		cJSON *cable = s->cable_m ? cJSON_AddObjectToObject(o, "cable_length_m") : NULL;
-		for (size_t a = 0, b; cable && runs && a < s->n_ports; a = b) {
-			for (b = a + 1; b < s->n_ports && s->cable_m[b] == s->cable_m[a]; b++)
-				;
-			size_t nr = qg_port_runs(&s->ports[a], b - a, runs);
-			for (size_t r = 0; r < nr && s->cable_m[a]; r++) {
-				char text[QG_PORT_TEXT_LEN];
-				s->target->ports->format_run(&runs[r], text);
-				cJSON_AddNumberToObject(cable, text, s->cable_m[a]);
-			}
-		}
-		free(runs);
-		/* Left out without roles: switches of older intents hash as before. */
-		if (s->n_roles)
-			cJSON_AddItemToObject(o, "roles", roles_json(s));
-		/*
-		 * Given only: a build for the target's newest is the same whether
-		 * or not the intent names it, and older intents hash as before.
-		 */
-		if (s->os_version_given)
-			cJSON_AddStringToObject(o, "os_version", s->os_version);
-		/*
-		 * Issue 34: left out when the intent gives neither, so that
-		 * older intents hash as before; with a model, its speed as it
-		 * resolves, so that writing the native speed is leaving it out;
-		 * none where its ports run at their kinds' native speeds and
-		 * those differ (model/port_kind.h), which no one speed says.
-		 */
-		if (s->model_given)
-			cJSON_AddStringToObject(o, "model", qg_switch_models[s->model]);
-		if ((s->model_given || s->speed_given) && qg_port_speed_uniform(s))
-			cJSON_AddNumberToObject(o, "speed_gbps", s->speed_gbps);
-		cJSON_AddItemToArray(sw, o);
 	}
+	free(runs);
+	/* Left out without roles: switches of older intents hash as before. */
+	if (s->n_roles)
+		cJSON_AddItemToObject(o, "roles", roles_json(s));
+	/*
+	 * Given only: a build for the target's newest is the same whether
+	 * or not the intent names it, and older intents hash as before.
+	 */
+	if (s->os_version_given)
+		cJSON_AddStringToObject(o, "os_version", s->os_version);
+	/*
+	 * Issue 34: left out when the intent gives neither, so that
+	 * older intents hash as before; with a model, its speed as it
+	 * resolves, so that writing the native speed is leaving it out;
+	 * none where its ports run at their kinds' native speeds and
+	 * those differ (model/port_kind.h), which no one speed says.
+	 */
+	if (s->model_given)
+		cJSON_AddStringToObject(o, "model", qg_switch_models[s->model]);
+	if ((s->model_given || s->speed_given) && qg_port_speed_uniform(s))
+		cJSON_AddNumberToObject(o, "speed_gbps", s->speed_gbps);
+	return o;
+}
 
+/* One host: its name, platform, SSH and the platform keys its target takes. */
+static cJSON *host_json(const struct qg_host *h, struct nics_made *last)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", h->name);
+	cJSON_AddStringToObject(o, "platform", h->target->name);
+	ssh_json(o, h->address, h->port, h->user);
+	/* The platform keys its target takes, defaults filled in: its rows, in order. */
+	for (const struct qg_key *r = h->target->key_rows; r && r->path; r++) {
+		if (r->base == QG_KB_HOST)
+			add_key(o, r, h);
+		else if (r->base == QG_KB_NIC && h->n_nics == 1)
+			add_nic_key(o, r, &h->nics[0]);
+		else if (r->items && h->n_nics > 1)
+			add_nics(o, r, h, last);
+	}
+	return o;
+}
+
+/* One distributed switch: its keys and its hosts by name. */
+static cJSON *dvs_json(const struct qg_model *m, const struct qg_dvs *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	add_keys(o, "dvs[]", QG_KB_DVS, s);
+	cJSON *hs = cJSON_AddArrayToObject(o, "hosts");
+	for (size_t k = 0; k < s->n_hosts; k++)
+		cJSON_AddItemToArray(hs, cJSON_CreateString(m->hosts[s->hosts[k]].name));
+	return o;
+}
+
+/* One verify pair: its hosts by name, its floor and the rails it runs. */
+static cJSON *pair_json(const struct qg_model *m, const struct qg_pair *p)
+{
+	char num[24];
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "client", m->hosts[p->client].name);
+	cJSON_AddStringToObject(o, "server", m->hosts[p->server].name);
+	qg_centi_format(p->min_gbps_centi, num);
+	cJSON_AddRawToObject(o, "min_gbps", num);
+	/*
+	 * The rails verify runs, `all` resolved to its indices (what it means
+	 * for these hosts); left out when the intent names none, so older
+	 * intents hash as before.
+	 */
+	cJSON *rails = p->rails_given ? cJSON_AddArrayToObject(o, "rails") : NULL;
+	for (size_t k = 0; rails && k < p->n_rails; k++)
+		cJSON_AddItemToArray(rails, cJSON_CreateNumber((double)p->rails[k]));
+	return o;
+}
+
+/* One acknowledged warning: its name and the reason given (null: none). */
+static cJSON *ack_json(const struct qg_model *m, const struct qg_ack *a)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "warning", qg_warning_set_info(&m->warnings, a->warning)->name);
+	if (a->because[0])
+		cJSON_AddStringToObject(o, "because", a->because);
+	else
+		cJSON_AddNullToObject(o, "because");
+	return o;
+}
+
+cJSON *qg_model_json(const struct qg_model *m)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddNumberToObject(root, "version", m->version);
+	cJSON_AddStringToObject(root, "fabric", m->fabric);
+	qos_json(cJSON_AddObjectToObject(root, "qos"), &m->qos);
+	cJSON *sw = cJSON_AddArrayToObject(root, "switches");
+	for (size_t i = 0; i < m->n_switches; i++)
+		cJSON_AddItemToArray(sw, switch_json(&m->switches[i]));
 	cJSON *hosts = cJSON_AddArrayToObject(root, "hosts");
 	struct nics_made last = {0};
-	for (size_t i = 0; i < m->n_hosts; i++) {
-		const struct qg_host *h = &m->hosts[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", h->name);
-		cJSON_AddStringToObject(o, "platform", h->target->name);
-		ssh_json(o, h->address, h->port, h->user);
-		/* The platform keys its target takes, defaults filled in: its rows, in order. */
-		for (const struct qg_key *r = h->target->key_rows; r && r->path; r++) {
-			if (r->base == QG_KB_HOST)
-				add_key(o, r, h);
-			else if (r->base == QG_KB_NIC && h->n_nics == 1)
-				add_nic_key(o, r, &h->nics[0]);
-			else if (r->items && h->n_nics > 1)
-				add_nics(o, r, h, &last);
-		}
-		cJSON_AddItemToArray(hosts, o);
-	}
-
+	for (size_t i = 0; i < m->n_hosts; i++)
+		cJSON_AddItemToArray(hosts, host_json(&m->hosts[i], &last));
 	cJSON *dvs = cJSON_AddArrayToObject(root, "dvs");
-	for (size_t i = 0; i < m->n_dvs; i++) {
-		const struct qg_dvs *s = &m->dvs[i];
-		cJSON *o = cJSON_CreateObject();
-		add_keys(o, "dvs[]", QG_KB_DVS, s);
-		cJSON *hs = cJSON_AddArrayToObject(o, "hosts");
-		for (size_t k = 0; k < s->n_hosts; k++)
-			cJSON_AddItemToArray(hs, cJSON_CreateString(m->hosts[s->hosts[k]].name));
-		cJSON_AddItemToArray(dvs, o);
-	}
-
+	for (size_t i = 0; i < m->n_dvs; i++)
+		cJSON_AddItemToArray(dvs, dvs_json(m, &m->dvs[i]));
 	cJSON *vf = cJSON_AddObjectToObject(root, "verify");
 	cJSON *pairs = cJSON_AddArrayToObject(vf, "pairs");
-	for (size_t i = 0; i < m->verify.n_pairs; i++) {
-		const struct qg_pair *p = &m->verify.pairs[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "client", m->hosts[p->client].name);
-		cJSON_AddStringToObject(o, "server", m->hosts[p->server].name);
-		qg_centi_format(p->min_gbps_centi, num);
-		cJSON_AddRawToObject(o, "min_gbps", num);
-		/*
-		 * The rails verify runs, `all` resolved to its indices (what it means
-		 * for these hosts); left out when the intent names none, so older
-		 * intents hash as before.
-		 */
-		cJSON *rails = p->rails_given ? cJSON_AddArrayToObject(o, "rails") : NULL;
-		for (size_t k = 0; rails && k < p->n_rails; k++)
-			cJSON_AddItemToArray(rails, cJSON_CreateNumber((double)p->rails[k]));
-		cJSON_AddItemToArray(pairs, o);
-	}
+	for (size_t i = 0; i < m->verify.n_pairs; i++)
+		cJSON_AddItemToArray(pairs, pair_json(m, &m->verify.pairs[i]));
 	add_keys(vf, "verify", QG_KB_VERIFY, &m->verify);
 	/* Left out when the intent acknowledges nothing, so older intents hash as before. */
 	cJSON *acks = m->n_acks ? cJSON_AddArrayToObject(root, "acknowledge") : NULL;
-	for (size_t i = 0; acks && i < m->n_acks; i++) {
-		const struct qg_ack *a = &m->acks[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "warning",
-					qg_warning_set_info(&m->warnings, a->warning)->name);
-		if (a->because[0])
-			cJSON_AddStringToObject(o, "because", a->because);
-		else
-			cJSON_AddNullToObject(o, "because");
-		cJSON_AddItemToArray(acks, o);
-	}
+	for (size_t i = 0; acks && i < m->n_acks; i++)
+		cJSON_AddItemToArray(acks, ack_json(m, &m->acks[i]));
 	return root;
 }
 

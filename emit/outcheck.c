@@ -137,8 +137,12 @@ static int walk_dir(struct tree *t, int dfd, const char *prefix, int depth)
 				struct have *h = &t->have[f - t->o->v];
 				int why;
 				h->data =
-				    qg_outread_file(dfd, t->dir, rel, names[i], t->left, &h->len,
-						    &h->mode, &why, t->err, t->errlen);
+				    qg_outread_file(&(struct qg_outread_req){.dfd = dfd,
+									     .dir = t->dir,
+									     .rel = rel,
+									     .name = names[i],
+									     .max = t->left},
+						    &h->len, &h->mode, &why, t->err, t->errlen);
 				rc = h->data ? 0 : -1;
 				if (h->data)
 					t->left -= h->len;
@@ -197,8 +201,12 @@ int qg_outdir_check(const char *dir, const struct qg_outset *o, FILE *out, char 
 		if (asprintf(&la, "a/%s", f->path) < 0 || asprintf(&lb, "b/%s", f->path) < 0)
 			b.failed = true;
 		else
-			qg_udiff(&b, la, h->data ? h->data : "", h->data ? h->len : 0, lb, f->data,
-				 f->len);
+			qg_udiff(
+			    &b,
+			    &(struct qg_udiff_side){.label = la,
+						    .text = h->data ? h->data : "",
+						    .len = h->data ? h->len : 0},
+			    &(struct qg_udiff_side){.label = lb, .text = f->data, .len = f->len});
 		free(la);
 		free(lb);
 	}

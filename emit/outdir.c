@@ -159,8 +159,10 @@ static bool stale_tree(int pfd, const char *name, const char *base)
 	mode_t mode;
 	int why;
 	char ignored[256];
-	char *text = qg_outread_file(dfd, name, MARKER, MARKER, 128, &len, &mode, &why, ignored,
-				     sizeof(ignored));
+	char *text = qg_outread_file(
+	    &(struct qg_outread_req){
+		.dfd = dfd, .dir = name, .rel = MARKER, .name = MARKER, .max = 128},
+	    &len, &mode, &why, ignored, sizeof(ignored));
 	close(dfd);
 	size_t ml = strlen(MARKER_TEXT);
 	bool ours = text && len > ml + 1 && !strncmp(text, MARKER_TEXT, ml) &&
@@ -339,7 +341,11 @@ static int replaceable(const char *dir, char *err, size_t errlen)
 		mode_t mode;
 		int e = 0;
 		char ignored[256];
-		char *plan = qg_outread_file(dfd, dir, "plan.json", "plan.json", QG_OUTREAD_MAX,
+		char *plan = qg_outread_file(&(struct qg_outread_req){.dfd = dfd,
+								      .dir = dir,
+								      .rel = "plan.json",
+								      .name = "plan.json",
+								      .max = QG_OUTREAD_MAX},
 					     &len, &mode, &e, ignored, sizeof(ignored));
 		/* The real reason: a plan.json of qosgen's own is never too large to read. */
 		if (!plan && e == EFBIG) {

@@ -123,10 +123,13 @@ void qg_outread_list_free(char **v)
  * bytes (NUL-terminated), or NULL with err and *why: ELOOP (a link), EINVAL
  * (not a regular file), EFBIG (past max), or the call's errno.
  */
-char *qg_outread_file(int dfd, const char *dir, const char *rel, const char *name, size_t max,
-		      size_t *len, mode_t *mode, int *why, char *err, size_t errlen)
+char *qg_outread_file(const struct qg_outread_req *rq, size_t *len, mode_t *mode, int *why,
+		      char *err, size_t errlen)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	const char *dir = rq->dir, *rel = rq->rel;
+	size_t max = rq->max;
+	int fd =
+	    openat(rq->dfd, rq->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = *why = errno;
 		if (e == ELOOP)

@@ -46,14 +46,21 @@ char **qg_outread_list(int dfd, size_t *n);
 int qg_outread_name_cmp(const void *a, const void *b);
 void qg_outread_list_free(char **v);
 
+/* Which file qg_outread_file() reads: `name` of directory dfd, DIR/REL in messages. */
+struct qg_outread_req {
+	int dfd;
+	const char *dir, *rel, *name;
+	size_t max; /* bytes at most */
+};
+
 /*
- * Read regular file `name` of directory dfd (DIR/REL in messages), never
- * through a link, never blocking on a FIFO, at most max bytes. Returns the
- * bytes (NUL-terminated, *len and *mode set), or NULL with err and *why:
- * ELOOP (a link), EINVAL (not a regular file), EFBIG (past max), or the
- * call's errno.
+ * Read regular file rq->name of directory rq->dfd, never through a link,
+ * never blocking on a FIFO, at most rq->max bytes. Returns the bytes
+ * (NUL-terminated, *len and *mode set), or NULL with err and *why: ELOOP
+ * (a link), EINVAL (not a regular file), EFBIG (past max), or the call's
+ * errno.
  */
-char *qg_outread_file(int dfd, const char *dir, const char *rel, const char *name, size_t max,
-		      size_t *len, mode_t *mode, int *why, char *err, size_t errlen);
+char *qg_outread_file(const struct qg_outread_req *rq, size_t *len, mode_t *mode, int *why,
+		      char *err, size_t errlen);
 
 #endif

@@ -217,9 +217,10 @@ static void emit_hunks(struct qg_buf *out, const char *ops, size_t n_ops, const 
 	}
 }
 
-void qg_udiff(struct qg_buf *out, const char *label_a, const char *a, size_t alen,
-	      const char *label_b, const char *b, size_t blen)
+void qg_udiff(struct qg_buf *out, const struct qg_udiff_side *sa, const struct qg_udiff_side *sb)
 {
+	const char *label_a = sa->label, *a = sa->text, *label_b = sb->label, *b = sb->text;
+	size_t alen = sa->len, blen = sb->len;
 	if (alen == blen && !memcmp(a, b, alen))
 		return;
 	size_t n = 0, m = 0;

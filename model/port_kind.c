@@ -149,14 +149,25 @@ static void check_on_model(const struct qg_switch *s, const struct qg_switch_hw 
 		 platform_len(hw), hw->sku);
 }
 
+/* A speed_gbps the intent gives: the switch's (role -1) or role r's, at key and pos. */
+struct given_speed {
+	int r;
+	int gbps;
+	struct qg_pos pos;
+	const char *key;
+};
+
 /*
  * The ports (of role r + 1, or of no role of its own speed for r < 0) of
  * kind `kind` whose kind does not take gbps: one error at pos, naming them.
  */
 static void check_kind_speed(const struct qg_switch *s, const struct qg_switch_hw *hw,
-			     const struct qg_port_kind *kind, int r, int gbps, struct qg_pos pos,
-			     const char *key, struct qg_port *v, struct qg_diags *d)
+			     const struct qg_port_kind *kind, const struct given_speed *g,
+			     struct qg_port *v, struct qg_diags *d)
 {
+	int r = g->r, gbps = g->gbps;
+	struct qg_pos pos = g->pos;
+	const char *key = g->key;
 	if (qg_port_kind_speed_ok(kind, gbps))
 		return;
 	size_t n = 0;
@@ -197,15 +208,22 @@ void qg_port_kinds_check(const struct qg_switch *s, const char *path, struct qg_
 	char key[256];
 	for (int kind = 0; kind < hw->n_kinds && s->speed_given; kind++) {
 		snprintf(key, sizeof(key), "%s.speed_gbps", path);
-		check_kind_speed(s, hw, &hw->kinds[kind], -1, s->speed_gbps, s->speed_pos, key, v,
-				 d);
+		check_kind_speed(
+		    s, hw, &hw->kinds[kind],
+		    &(struct given_speed){
+			.r = -1, .gbps = s->speed_gbps, .pos = s->speed_pos, .key = key},
+		    v, d);
 	}
 	for (size_t r = 0; r < s->n_roles; r++)
 		for (int kind = 0; kind < hw->n_kinds && s->roles[r].speed_gbps; kind++) {
 			snprintf(key, sizeof(key), "%s.roles.%s.speed_gbps", path,
 				 s->roles[r].name);
-			check_kind_speed(s, hw, &hw->kinds[kind], (int)r, s->roles[r].speed_gbps,
-					 s->roles[r].speed_pos, key, v, d);
+			check_kind_speed(s, hw, &hw->kinds[kind],
+					 &(struct given_speed){.r = (int)r,
+							       .gbps = s->roles[r].speed_gbps,
+							       .pos = s->roles[r].speed_pos,
+							       .key = key},
+					 v, d);
 		}
 	free(v);
 }

@@ -25,9 +25,20 @@ cJSON *cli_json_envelope(const char *command, const char *intent)
 	return env;
 }
 
-static void add_diag(cJSON *a, const char *file, struct qg_pos pos, const char *severity,
-		     const char *warning, const char *msg, const char *suffix)
+/* One diagnostic as the JSON shows it: where, severity, warning, message and a suffix. */
+struct json_diag {
+	const char *file;
+	struct qg_pos pos;
+	const char *severity;
+	const char *warning; /* the warning's name; NULL: not a warning */
+	const char *msg, *suffix;
+};
+
+static void add_diag(cJSON *a, const struct json_diag *g)
 {
+	const char *file = g->file, *severity = g->severity, *msg = g->msg, *suffix = g->suffix;
+	struct qg_pos pos = g->pos;
+	const char *warning = g->warning;
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
 		return;
@@ -68,14 +79,27 @@ void cli_json_diags(cJSON *env, struct qg_diags *d, bool strict)
 		const char *file = g->file ? g->file : d->file;
 		/* As the text says it: a warning --strict stops on is an error, tagged. */
 		bool as_error = g->sev == QG_SEV_ERROR || strict;
-		add_diag(a, file, g->pos, as_error ? "error" : "warning", g->warning_name, g->msg,
-			 g->sev != QG_SEV_ERROR && strict ? " [--strict]" : "");
+		add_diag(a, &(struct json_diag){
+				.file = file,
+				.pos = g->pos,
+				.severity = as_error ? "error" : "warning",
+				.warning = g->warning_name,
+				.msg = g->msg,
+				.suffix = g->sev != QG_SEV_ERROR && strict ? " [--strict]" : ""});
 		for (size_t j = 0; j < g->n_notes; j++)
-			add_diag(a, file, g->notes[j].pos, "note", NULL, g->notes[j].msg, "");
+			add_diag(a, &(struct json_diag){.file = file,
+							.pos = g->notes[j].pos,
+							.severity = "note",
+							.warning = NULL,
+							.msg = g->notes[j].msg,
+							.suffix = ""});
 	}
 	if (d->oom)
-		add_diag(a, d->file, (struct qg_pos){0}, "error", NULL,
-			 "out of memory while collecting diagnostics", "");
+		add_diag(a, &(struct json_diag){.file = d->file,
+						.severity = "error",
+						.warning = NULL,
+						.msg = "out of memory while collecting diagnostics",
+						.suffix = ""});
 }
 
 void cli_json_model(cJSON *env, const struct qg_model *m)

@@ -463,7 +463,10 @@ static bool verify_wave(struct pool *p, const struct job *jobs, size_t end, int 
 		else
 			fprintf(stderr, "qosgen push: verify %zu pair%s\n", n, n == 1 ? "" : "s");
 	}
-	int rc = verify_pairs_run(p->m, &vo, w->ready, n, wave, stderr, w->pairs_json, w->count);
+	int rc = verify_pairs_run(
+	    p->m, &vo, w->ready, n,
+	    &(struct verify_reports){
+		.batch = wave, .out = stderr, .json = w->pairs_json, .count = w->count});
 	w->pairs_run += n;
 	if (rc != 0)
 		w->verify_rc = rc;

@@ -298,22 +298,15 @@ static void run_default_path(const struct verify_opts *vo, struct pair_report *r
 	qg_buf_free(&cerr);
 }
 
-/*
- * Rail r->rail of a pair whose hosts are connected (r's sides hold their
- * sessions): read both NICs' facts, run the traffic between them, read the
- * facts again.
- */
-static void run_rail(const struct qg_model *m, const struct verify_opts *vo, struct pair_report *r)
+/* Both sides' NIC facts before the traffic; false (r says why) where a side fails. */
+static bool rail_read_before(struct pair_report *r)
 {
-	const struct qg_qos *q = &m->qos;
-	struct side *c = &r->side[0], *s = &r->side[1];
-	r->fail_check = "reach";
 	for (int i = 0; i < 2; i++) {
 		struct side *x = &r->side[i];
 		if (read_facts(x, &x->before) != 0) {
 			snprintf(r->why, sizeof(r->why), "%s: %s", x->h->name, x->fail);
 			r->unreachable = true;
-			return;
+			return false;
 		}
 		x->have_before = true;
 	}
@@ -328,13 +321,17 @@ static void run_rail(const struct qg_model *m, const struct verify_opts *vo, str
 			r->unreachable = true;
 		}
 	}
-	if (r->unreachable)
-		return;
-	/*
-	 * Where the client connects: the server's RoCE netdev address, else (rail
-	 * 0 of a pair without rails, as before) its SSH address: another rail's
-	 * NIC is not where the SSH address leads.
-	 */
+	return !r->unreachable;
+}
+
+/*
+ * Where the client connects: the server's RoCE netdev address, else (rail
+ * 0 of a pair without rails, as before) its SSH address: another rail's
+ * NIC is not where the SSH address leads. False (r says why): none.
+ */
+static bool rail_server_addr(struct pair_report *r)
+{
+	struct side *s = &r->side[1];
 	struct in_addr a;
 	if (s->before.ipv4[0])
 		snprintf(r->server_addr, sizeof(r->server_addr), "%s", s->before.ipv4);
@@ -346,8 +343,17 @@ static void run_rail(const struct qg_model *m, const struct verify_opts *vo, str
 			 s->h->name, s->nic->netdev);
 		r->fail_check = r->named ? "nic" : "reach";
 		r->unreachable = true;
-		return;
+		return false;
 	}
+	return true;
+}
+
+/* The rail's run (r->run) and each side's script of it. */
+static void rail_scripts(const struct qg_model *m, const struct verify_opts *vo,
+			 struct pair_report *r, struct qg_buf *sscript, struct qg_buf *cscript)
+{
+	const struct qg_qos *q = &m->qos;
+	struct side *c = &r->side[0], *s = &r->side[1];
 	int tos = qg_roce_tos(q);
 	int size = m->verify.message_size, secs = m->verify.duration_s;
 	r->run = (struct vr_run){.tcp_port = vo->tcp_port,
@@ -368,11 +374,15 @@ static void run_rail(const struct qg_model *m, const struct verify_opts *vo, str
 	srv.gid_index = s->before.have_qosgen && !r->named ? -1 : s->before.gid_index;
 	cli.gid_index = c->before.have_qosgen && !r->named ? -1 : c->before.gid_index;
 	r->run.tclass = cli.tclass;
-	struct qg_buf sscript = {0}, cscript = {0};
-	vr_run_script(s->nic, &srv, &sscript);
-	vr_run_script(c->nic, &cli, &cscript);
+	vr_run_script(s->nic, &srv, sscript);
+	vr_run_script(c->nic, &cli, cscript);
+}
 
-	struct server_job job = {.s = s, .script = sscript.data};
+/* The traffic: the server's script on a thread, the client's here; r says why where one fails. */
+static void rail_traffic(struct pair_report *r, const char *sscript, const struct qg_buf *cscript)
+{
+	struct side *c = &r->side[0], *s = &r->side[1];
+	struct server_job job = {.s = s, .script = sscript};
 	pthread_t tid;
 	bool threaded = pthread_create(&tid, NULL, run_server, &job) == 0;
 	if (!threaded) {
@@ -382,7 +392,7 @@ static void run_rail(const struct qg_model *m, const struct verify_opts *vo, str
 		/* qosgen probe's client retries the connect; the perftest fallback loops. */
 		nanosleep(&(struct timespec){.tv_nsec = 300 * 1000 * 1000}, NULL);
 		c->status = -1;
-		if (qg_ssh_run(c->ssh, "sh -s", cscript.data, cscript.len, &c->out, &c->err,
+		if (qg_ssh_run(c->ssh, "sh -s", cscript->data, cscript->len, &c->out, &c->err,
 			       &c->status, c->fail, sizeof(c->fail)) != 0) {
 			snprintf(r->why, sizeof(r->why), "%s: %s", c->h->name, c->fail);
 			r->unreachable = true;
@@ -393,11 +403,12 @@ static void run_rail(const struct qg_model *m, const struct verify_opts *vo, str
 			r->unreachable = true;
 		}
 	}
-	qg_buf_free(&sscript);
-	qg_buf_free(&cscript);
-	if (r->unreachable)
-		return;
+}
 
+/* Each side's result and its facts after the traffic (the counters' delta). */
+static void rail_results(struct pair_report *r)
+{
+	struct side *c = &r->side[0], *s = &r->side[1];
 	/* Both sides' errors, the server's first: a server that failed makes the client fail. */
 	char why[2][300];
 	side_result(s, "server", &r->server, why[0], sizeof(why[0]));
@@ -412,6 +423,26 @@ static void run_rail(const struct qg_model *m, const struct verify_opts *vo, str
 							  &x->delta) == 0;
 		}
 	}
+}
+
+/*
+ * Rail r->rail of a pair whose hosts are connected (r's sides hold their
+ * sessions): read both NICs' facts, run the traffic between them, read the
+ * facts again.
+ */
+static void run_rail(const struct qg_model *m, const struct verify_opts *vo, struct pair_report *r)
+{
+	r->fail_check = "reach";
+	if (!rail_read_before(r) || !rail_server_addr(r))
+		return;
+	struct qg_buf sscript = {0}, cscript = {0};
+	rail_scripts(m, vo, r, &sscript, &cscript);
+	rail_traffic(r, sscript.data, &cscript);
+	qg_buf_free(&sscript);
+	qg_buf_free(&cscript);
+	if (r->unreachable)
+		return;
+	rail_results(r);
 	run_default_path(vo, r);
 }
 
@@ -621,16 +652,19 @@ static bool pair_wanted(const struct qg_model *m, const struct qg_pair *p, const
 }
 
 /* Report r as text to out or as JSON into json; counts its checks; returns its exit code. */
-static int report_rail(const struct qg_model *m, struct pair_report *r, int batch, double t0,
-		       FILE *out, cJSON *json, int count[3])
+static int report_rail(const struct qg_model *m, struct pair_report *r, double t0,
+		       const struct verify_reports *to)
 {
+	FILE *out = to->out;
+	cJSON *json = to->json;
+	int *count = to->count;
 	escape_why(r);
 	if (!r->unreachable)
 		judge_pair(m, r);
 	if (json) {
 		cJSON *o = pair_json(r, count);
-		if (o && batch > 0)
-			cJSON_AddNumberToObject(o, "batch", batch);
+		if (o && to->batch > 0)
+			cJSON_AddNumberToObject(o, "batch", to->batch);
 		cJSON_AddItemToArray(json, o);
 	} else {
 		print_text(r, out);
@@ -653,7 +687,7 @@ static int report_rail(const struct qg_model *m, struct pair_report *r, int batc
  * fails the pair as one report, the rails unrun.
  */
 static int run_pair(const struct qg_model *m, const struct verify_opts *vo, const struct qg_pair *p,
-		    int batch, FILE *out, cJSON *json, int count[3])
+		    const struct verify_reports *to)
 {
 	struct host_side hs[2] = {{.h = &m->hosts[p->client]}, {.h = &m->hosts[p->server]}};
 	static const size_t rail0 = 0;
@@ -672,7 +706,7 @@ static int run_pair(const struct qg_model *m, const struct verify_opts *vo, cons
 		vr_result_init(&r.client);
 		vr_result_init(&r.server);
 		snprintf(r.why, sizeof(r.why), "%s: %s", hs[i].h->name, hs[i].fail);
-		rc = report_rail(m, &r, batch, t0, out, json, count);
+		rc = report_rail(m, &r, t0, to);
 		n_rails = 0;
 		break;
 	}
@@ -695,7 +729,7 @@ static int run_pair(const struct qg_model *m, const struct verify_opts *vo, cons
 		if (k > 0)
 			t0 = qg_monotonic_s();
 		run_rail(m, vo, r);
-		int one = report_rail(m, r, batch, t0, out, json, count);
+		int one = report_rail(m, r, t0, to);
 		if (one == EXIT_SYSTEM || (one == EXIT_FATAL && rc == EXIT_OK))
 			rc = one;
 		for (int i = 0; i < 2; i++)
@@ -709,11 +743,11 @@ static int run_pair(const struct qg_model *m, const struct verify_opts *vo, cons
 }
 
 int verify_pairs_run(const struct qg_model *m, const struct verify_opts *vo, const size_t *idx,
-		     size_t n, int batch, FILE *out, cJSON *json, int count[3])
+		     size_t n, const struct verify_reports *to)
 {
 	int rc = EXIT_OK;
 	for (size_t i = 0; i < n; i++) {
-		int one = run_pair(m, vo, &m->verify.pairs[idx[i]], batch, out, json, count);
+		int one = run_pair(m, vo, &m->verify.pairs[idx[i]], to);
 		if (one == EXIT_SYSTEM || (one == EXIT_FATAL && rc == EXIT_OK))
 			rc = one;
 	}
@@ -743,7 +777,8 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo)
 	ssh_init();
 	cJSON *all = vo->json ? cJSON_AddArrayToObject(vo->json, "pairs") : NULL;
 	int count[3] = {0};
-	int rc = verify_pairs_run(m, vo, idx, n, 0, stdout, all, count);
+	int rc = verify_pairs_run(
+	    m, vo, idx, n, &(struct verify_reports){.out = stdout, .json = all, .count = count});
 	if (all) {
 		cJSON *sum = cJSON_AddObjectToObject(vo->json, "summary");
 		cJSON_AddNumberToObject(sum, "pairs", (double)n);

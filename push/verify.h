@@ -10,8 +10,8 @@
 
 struct verify_opts {
 	const char *pair; /* "CLIENT:SERVER", or NULL for every pair of the intent */
-	cJSON *json;  /* --json: the envelope (push/json.h) the pairs go into */
-	int tcp_port; /* the probe's out-of-band port (perftest's 18515) */
+	cJSON *json;	  /* --json: the envelope (push/json.h) the pairs go into */
+	int tcp_port;	  /* the probe's out-of-band port (perftest's 18515) */
 	struct qg_ssh_opts ssh;
 };
 
@@ -25,12 +25,20 @@ int verify_run(const struct qg_model *m, const struct verify_opts *vo);
 /*
  * The pairs m->verify.pairs[idx[0..n)] in that order, as verify_run runs
  * them (the caller has called ssh_init): each pair's report, one per rail
- * when it names rails, as text to out, or, with json (an array), as its
- * object there, with "batch": batch when batch > 0 (push --verify).
- * count[PASS, MARGINAL, FATAL] adds the checks.
+ * when it names rails, as text to to->out, or, with to->json (an array), as
+ * its object there, with "batch": to->batch when that is > 0 (push
+ * --verify). to->count[PASS, MARGINAL, FATAL] adds the checks.
  * Returns verify_run's exit code for these pairs (0, 1 or 3).
  */
+/* Where the pairs' reports go: text to out, or each pair's object into json (an array). */
+struct verify_reports {
+	int batch; /* > 0: push --verify's wave, "batch" in each object */
+	FILE *out;
+	cJSON *json;
+	int *count; /* [PASS, MARGINAL, FATAL], added to */
+};
+
 int verify_pairs_run(const struct qg_model *m, const struct verify_opts *vo, const size_t *idx,
-		     size_t n, int batch, FILE *out, cJSON *json, int count[3]);
+		     size_t n, const struct verify_reports *to);
 
 #endif

@@ -49,9 +49,11 @@ static size_t collect(char *data, size_t size, size_t n, void *arg)
 	return s->buf->failed ? 0 : len;
 }
 
-int qg_https_open(const char *base, const struct qg_tls_opts *tls, const char *user,
-		  const char *password, struct qg_https **out, char *err, size_t errlen)
+int qg_https_open(const struct qg_https_endpoint *e, struct qg_https **out, char *err,
+		  size_t errlen)
 {
+	const char *base = e->base, *user = e->user, *password = e->password;
+	const struct qg_tls_opts *tls = e->tls;
 	*out = NULL;
 	if (!strncasecmp(base, "http://", 7) && !tls->allow_http)
 		return qg_errf(err, errlen,
@@ -131,10 +133,11 @@ static bool before_sending(CURLcode rc)
 	}
 }
 
-enum qg_https_outcome qg_https_request(struct qg_https *h, const char *method, const char *path,
-				       const char *body, long *status, struct qg_buf *answer,
-				       char *err, size_t errlen)
+enum qg_https_outcome qg_https_request(struct qg_https *h, const struct qg_https_req *rq,
+				       long *status, struct qg_buf *answer, char *err,
+				       size_t errlen)
 {
+	const char *method = rq->method, *path = rq->path, *body = rq->body;
 	char url[1024];
 	snprintf(url, sizeof(url), "%s%s", h->base, path);
 	qg_buf_free(answer);

@@ -21,9 +21,16 @@ void qg_https_tls_setopts(CURL *h, const struct qg_tls_opts *o);
 
 struct qg_https;
 
-/* base: "https://host:port/nvue_v1". 0, or -1 with err (the URL's scheme refused). */
-int qg_https_open(const char *base, const struct qg_tls_opts *tls, const char *user,
-		  const char *password, struct qg_https **out, char *err, size_t errlen);
+/* Where an HTTPS client connects, and as whom. */
+struct qg_https_endpoint {
+	const char *base; /* "https://host:port/nvue_v1" */
+	const struct qg_tls_opts *tls;
+	const char *user, *password;
+};
+
+/* 0, or -1 with err (the URL's scheme refused). */
+int qg_https_open(const struct qg_https_endpoint *e, struct qg_https **out, char *err,
+		  size_t errlen);
 void qg_https_close(struct qg_https *h);
 
 /*
@@ -53,13 +60,18 @@ enum qg_https_outcome {
  */
 enum qg_https_outcome qg_https_status_outcome(long status);
 
+/* One request: method "GET", "POST", "PATCH" or "DELETE" on base + path; body (JSON) may be NULL.
+ */
+struct qg_https_req {
+	const char *method, *path, *body;
+};
+
 /*
- * method "GET", "POST", "PATCH" or "DELETE" on base + path; body (JSON) may
- * be NULL. Fills *status and answer (cleared first). Returns the outcome;
+ * Send rq. Fills *status and answer (cleared first). Returns the outcome;
  * err says what went wrong when it is not ANSWERED.
  */
-enum qg_https_outcome qg_https_request(struct qg_https *h, const char *method, const char *path,
-				       const char *body, long *status, struct qg_buf *answer,
-				       char *err, size_t errlen);
+enum qg_https_outcome qg_https_request(struct qg_https *h, const struct qg_https_req *rq,
+				       long *status, struct qg_buf *answer, char *err,
+				       size_t errlen);
 
 #endif

@@ -84,6 +84,7 @@ static int same_device(const struct rdma_cm_id *id, const struct defpath_opts *o
 }
 
 struct ud {
+	struct ibv_qp *qp; /* the id's, made by ud_open() */
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
@@ -117,6 +118,7 @@ static int ud_open(struct rdma_cm_id *id, int slots, struct ud *u, char *err, si
 		qg_errf(err, errlen, "rdma_create_qp (UD): %s", strerror(errno));
 		goto cq;
 	}
+	u->qp = id->qp;
 	u->buf = calloc((size_t)slots, SLOT);
 	if (!u->buf) {
 		qg_errf(err, errlen, "out of memory");
@@ -231,9 +233,14 @@ out:
 	return rc;
 }
 
-static int send_all(struct rdma_cm_id *id, struct ud *u, struct ibv_ah *ah, uint32_t qpn,
-		    uint32_t qkey, const struct defpath_opts *o, struct defpath_result *r,
-		    char *err, size_t errlen)
+/* Where the client's datagrams go: the server's UD QP, as its SIDR reply gives it. */
+struct ud_dest {
+	struct ibv_ah *ah;
+	uint32_t qpn, qkey;
+};
+
+static int send_all(const struct ud *u, const struct ud_dest *to, const struct defpath_opts *o,
+		    struct defpath_result *r, char *err, size_t errlen)
 {
 	memset(u->buf, 0x5a, PAYLOAD);
 	for (int k = 0; k < o->count; k++) {
@@ -245,10 +252,10 @@ static int send_all(struct rdma_cm_id *id, struct ud *u, struct ibv_ah *ah, uint
 					 .opcode = IBV_WR_SEND,
 					 .send_flags = IBV_SEND_SIGNALED},
 				   *bad;
-		wr.wr.ud.ah = ah;
-		wr.wr.ud.remote_qpn = qpn;
-		wr.wr.ud.remote_qkey = qkey;
-		if (ibv_post_send(id->qp, &wr, &bad) != 0) {
+		wr.wr.ud.ah = to->ah;
+		wr.wr.ud.remote_qpn = to->qpn;
+		wr.wr.ud.remote_qkey = to->qkey;
+		if (ibv_post_send(u->qp, &wr, &bad) != 0) {
 			qg_errf(err, errlen, "ibv_post_send: %s", strerror(errno));
 			return -1;
 		}
@@ -332,7 +339,7 @@ static int connect_and_send(struct rdma_event_channel *ch, const struct defpath_
 		qg_errf(err, errlen, "ibv_create_ah: %s", strerror(errno));
 		goto close;
 	}
-	rc = send_all(id, &u, ah, qpn, qkey, o, r, err, errlen);
+	rc = send_all(&u, &(struct ud_dest){.ah = ah, .qpn = qpn, .qkey = qkey}, o, r, err, errlen);
 	ibv_destroy_ah(ah);
 close:
 	ud_close(id, &u);

@@ -155,11 +155,29 @@ static int to_rtr_rts(struct ibv_qp *qp, const struct probe_opts *o, int gid_ind
 				 IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 }
 
+/* The verbs objects of one run, released in reverse order by verbs_close(). */
+struct probe_verbs {
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_mr *mr;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	void *buf;
+	size_t buff; /* half of buf */
+	struct ibv_port_attr pa;
+};
+
 /* The timed loop: iters writes, cq_mod() per signalled completion, TX_DEPTH in flight. */
-static int write_loop(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, void *buf,
-		      const struct pt_key *remote, size_t size, size_t buff, uint64_t iters,
-		      double *seconds, char *err, size_t errlen)
+static int write_loop(const struct probe_verbs *v, const struct pt_key *remote,
+		      const struct probe_opts *o, double *seconds, char *err, size_t errlen)
 {
+	size_t size = o->size, buff = v->buff;
+	uint64_t iters = o->iters;
+	struct ibv_qp *qp = v->qp;
+	struct ibv_cq *cq = v->cq;
+	struct ibv_mr *mr = v->mr;
+	void *buf = v->buf;
 	struct ibv_sge sge = {.addr = (uintptr_t)buf, .length = (uint32_t)size, .lkey = mr->lkey};
 	struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE};
 	wr.wr.rdma.rkey = remote->rkey;
@@ -199,22 +217,8 @@ static int write_loop(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, v
 		}
 	}
 	*seconds = qg_monotonic_s() - t0;
-	(void)buff;
 	return 0;
 }
-
-/* The verbs objects of one run, released in reverse order by verbs_close(). */
-struct probe_verbs {
-	struct ibv_device **list;
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_mr *mr;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	void *buf;
-	size_t buff; /* half of buf */
-	struct ibv_port_attr pa;
-};
 
 /* The device and its port, active, and the GID to use (r->active_mtu, r->gid_index). */
 static int verbs_open_port(const struct probe_opts *o, struct probe_verbs *v,
@@ -299,8 +303,7 @@ static int client_run(const struct probe_opts *o, struct probe_verbs *v,
 		      const struct pt_key *remote, struct probe_result *r, struct pt_report *rep,
 		      char *err, size_t errlen)
 {
-	if (write_loop(v->qp, v->cq, v->mr, v->buf, remote, o->size, v->buff, o->iters, &r->seconds,
-		       err, errlen) != 0)
+	if (write_loop(v, remote, o, &r->seconds, err, errlen) != 0)
 		return -1;
 	r->size = o->size;
 	r->iters = o->iters;

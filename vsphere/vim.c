@@ -246,9 +246,12 @@ int vim_find(struct vim *v, const char *type, const char *name, struct vim_ref *
 	return f.found ? 0 : 1;
 }
 
-int vim_props(struct vim *v, const struct vim_ref *obj, const char *const *paths, size_t n,
-	      xmlDocPtr *out, xmlNodePtr *vals, char *err, size_t errlen)
+int vim_props(struct vim *v, const struct vim_query *q, xmlDocPtr *out, xmlNodePtr *vals, char *err,
+	      size_t errlen)
 {
+	const struct vim_ref *obj = q->obj;
+	const char *const *paths = q->paths;
+	size_t n = q->n;
 	char fault[64];
 	xmlDocPtr doc;
 	*out = NULL;
@@ -288,7 +291,8 @@ int vim_wait_task(struct vim *v, const struct vim_ref *task, int timeout_s, char
 	for (;;) {
 		xmlDocPtr doc;
 		xmlNodePtr vals[2];
-		if (vim_props(v, task, paths, 2, &doc, vals, err, errlen) != 0)
+		if (vim_props(v, &(struct vim_query){.obj = task, .paths = paths, .n = 2}, &doc,
+			      vals, err, errlen) != 0)
 			return -1;
 		char state[32];
 		char *t = vs_text(vals[0]);

@@ -44,13 +44,20 @@ void vim_close(struct vim *v);
 int vim_find(struct vim *v, const char *type, const char *name, struct vim_ref *out, char *err,
 	     size_t errlen);
 
+/* The properties asked of one object: paths[0..n). */
+struct vim_query {
+	const struct vim_ref *obj;
+	const char *const *paths;
+	size_t n;
+};
+
 /*
- * Properties of one object: vals[k] is the <val> of paths[k], or NULL when the
- * server left it out (vcsim omits empty strings). *doc holds them; free it
- * with xmlFreeDoc. 0 or -1.
+ * Properties of one object: vals[k] is the <val> of q->paths[k], or NULL when
+ * the server left it out (vcsim omits empty strings). *doc holds them; free
+ * it with xmlFreeDoc. 0 or -1.
  */
-int vim_props(struct vim *v, const struct vim_ref *obj, const char *const *paths, size_t n,
-	      xmlDocPtr *doc, xmlNodePtr *vals, char *err, size_t errlen);
+int vim_props(struct vim *v, const struct vim_query *q, xmlDocPtr *doc, xmlNodePtr *vals, char *err,
+	      size_t errlen);
 
 /*
  * Send a request built with vs_request (a method on v's service objects or

@@ -14,6 +14,9 @@
 #include "../../model/names.h"
 #include "cumulus_ports.h"
 #include "nvue_config.h"
+#include "nvue_patch.h"
+#include "nvue_readback.h"
+#include "nvue_text.h"
 #include "nvue_dialect.h"
 
 #include <errno.h>
@@ -249,14 +252,9 @@ static void roce_defaults_differ(const struct qg_qos *q, char *why, size_t cap)
 		snprintf(why, cap, "nothing");
 }
 
-/*
- * The state qosgen owns on every Cumulus switch, in NVUE's terms: the same
- * on each (NVUE's default-global profiles apply to every port), so one row
- * each, and one row a switch for what is its own (ports, cable length).
- */
-static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_rows *x)
+/* egress-queue-mapping default-global: every switch-priority's traffic class. */
+static void explain_sp_tc(const struct qg_qos *q, struct qg_explain_rows *x)
 {
-	const struct qg_qos *q = &m->qos;
 	char v[200];
 	size_t n = 0;
 	for (int p = 0; p < 8; p++)
@@ -272,13 +270,13 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 		       "behaviour on "
 		       "every OS\"), not NVIDIA's RoCE mode's \"Other switch priority to traffic "
 		       "class 0\"");
-	snprintf(v, sizeof(v), "%d", q->lossless.priority);
-	qg_explain_row(x, "cumulus.owned.pfc", v,
-		       "pfc default-global switch-priority: exactly the lossless priority, tx "
-		       "and rx enable; any other removed (NVUE's default: no PFC); it alone in "
-		       "traffic-pool roce-lossless, every other priority in default-lossy "
-		       "(NVUE's default pool)");
-	n = 0;
+}
+
+/* congestion-control default-global: ECN on the lossless class only, or NVUE's default. */
+static void explain_ecn(const struct qg_qos *q, struct qg_explain_rows *x)
+{
+	char v[200];
+	size_t n = 0;
 	for (int tc = 0; q->ecn && tc < 8; tc++)
 		n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d:%s", tc ? " " : "", tc,
 				      tc == nvue_class_tc(q, false) ? "ecn" : "unset");
@@ -296,9 +294,15 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 		    "congestion-control with it where nothing else is there), so the "
 		    "switch has NVUE's default, ECN on traffic class 0 at 150000..1500000 "
 		    "bytes (Quality of Service page, ECN), as a factory switch does");
+}
+
+/* egress-scheduler default-global: every traffic class, strict or its DWRR share. */
+static void explain_scheduler(const struct qg_qos *q, struct qg_explain_rows *x)
+{
+	char v[200];
+	size_t n = 0;
 	struct nvue_tc_sched sched[8];
 	nvue_scheduler(q, sched);
-	n = 0;
 	int total = 0;
 	for (int tc = 0; tc < 8; tc++) {
 		total += sched[tc].strict ? 0 : sched[tc].share;
@@ -317,58 +321,88 @@ static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_ro
 		       "of 100 % split evenly (the lower ones taking the odd units, as on Onyx), "
 		       "a class no priority maps to strict (it carries nothing); written whole so "
 		       "the switch's default 12/13 % shares cannot add past 100");
-	if (q->trust == QG_TRUST_DSCP) {
-		int first = -1;
-		n = 0;
-		uint8_t exact[64];
-		qg_dscp_map_exact(q, exact);
-		for (int d = 0; d <= 64; d++) {
-			bool in = d < 64 && exact[d] == q->lossless.priority;
-			if (in && first < 0)
-				first = d;
-			if (!in && first >= 0) {
-				if (d - 1 > first)
-					n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d-%d",
-							      n ? "," : "", first, d - 1);
-				else
-					n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d",
-							      n ? "," : "", first);
-				first = -1;
-			}
+}
+
+/* mapping default-global dscp: the DSCPs that reach the lossless switch-priority. */
+static void explain_dscp_lossless(const struct qg_qos *q, struct qg_explain_rows *x)
+{
+	char v[200] = "";
+	int first = -1;
+	size_t n = 0;
+	uint8_t exact[64];
+	qg_dscp_map_exact(q, exact);
+	for (int d = 0; d <= 64; d++) {
+		bool in = d < 64 && exact[d] == q->lossless.priority;
+		if (in && first < 0)
+			first = d;
+		if (!in && first >= 0) {
+			if (d - 1 > first)
+				n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d-%d", n ? "," : "",
+						      first, d - 1);
+			else
+				n += (size_t)snprintf(v + n, sizeof(v) - n, "%s%d", n ? "," : "",
+						      first);
+			first = -1;
 		}
-		qg_explain_row(x, "cumulus.owned.dscp_lossless", v,
-			       "mapping default-global dscp, all 64 written: only these reach the "
-			       "lossless switch-priority. Every other DSCP keeps NVUE's default "
-			       "DSCP/8 (Quality of Service page, Trust DSCP), except the rest of a "
-			       "class's DSCP/8 block, which goes to a lossy switch-priority "
-			       "(derived.dscp_lossy_priority); pcp 0-7 to switch-priority 0-7 "
-			       "(NVUE's default)");
 	}
-	for (size_t i = 0; i < m->n_switches; i++) {
-		const struct qg_switch *s = &m->switches[i];
-		if (s->target != &qg_target_cumulus)
-			continue;
-		char key[QG_NAME_LEN + 32];
-		snprintf(key, sizeof(key), "cumulus.owned.%s", s->name);
-		int cable = nvue_cable_length(s);
-		if (cable)
-			snprintf(v, sizeof(v), "%zu ports, link mtu %d, pfc cable-length %d",
-				 s->n_ports, q->switch_mtu, cable);
-		else
-			snprintf(v, sizeof(v), "%zu ports, link mtu %d, pfc cable-length kept",
-				 s->n_ports, q->switch_mtu);
-		qg_explain_row(
-		    x, key, v,
-		    s->n_roles
-			? "the intent's ports (link mtu, pfc-watchdog state when managed), "
-			  "the default-global profiles above, and each role's own "
-			  "(cumulus.roles.*), pfc cable-length here default-global's, the "
-			  "longest of the ports no role's PFC profile holds; a port the "
-			  "intent drops keeps what it has, but for its role's bindings"
-			: "the intent's ports (link mtu, pfc-watchdog state when managed) and "
-			  "the default-global profiles above; a port the intent drops keeps "
-			  "what it has");
-	}
+	qg_explain_row(x, "cumulus.owned.dscp_lossless", v,
+		       "mapping default-global dscp, all 64 written: only these reach the "
+		       "lossless switch-priority. Every other DSCP keeps NVUE's default "
+		       "DSCP/8 (Quality of Service page, Trust DSCP), except the rest of a "
+		       "class's DSCP/8 block, which goes to a lossy switch-priority "
+		       "(derived.dscp_lossy_priority); pcp 0-7 to switch-priority 0-7 "
+		       "(NVUE's default)");
+}
+
+/* What is a Cumulus switch's own: its ports, link MTU and PFC cable length. */
+static void explain_switch(const struct qg_qos *q, const struct qg_switch *s,
+			   struct qg_explain_rows *x)
+{
+	char v[200];
+	char key[QG_NAME_LEN + 32];
+	snprintf(key, sizeof(key), "cumulus.owned.%s", s->name);
+	int cable = nvue_cable_length(s);
+	if (cable)
+		snprintf(v, sizeof(v), "%zu ports, link mtu %d, pfc cable-length %d", s->n_ports,
+			 q->switch_mtu, cable);
+	else
+		snprintf(v, sizeof(v), "%zu ports, link mtu %d, pfc cable-length kept", s->n_ports,
+			 q->switch_mtu);
+	qg_explain_row(x, key, v,
+		       s->n_roles
+			   ? "the intent's ports (link mtu, pfc-watchdog state when managed), "
+			     "the default-global profiles above, and each role's own "
+			     "(cumulus.roles.*), pfc cable-length here default-global's, the "
+			     "longest of the ports no role's PFC profile holds; a port the "
+			     "intent drops keeps what it has, but for its role's bindings"
+			   : "the intent's ports (link mtu, pfc-watchdog state when managed) and "
+			     "the default-global profiles above; a port the intent drops keeps "
+			     "what it has");
+}
+
+/*
+ * The state qosgen owns on every Cumulus switch, in NVUE's terms: the same
+ * on each (NVUE's default-global profiles apply to every port), so one row
+ * each, and one row a switch for what is its own (ports, cable length).
+ */
+static void cumulus_explain_owned(const struct qg_model *m, struct qg_explain_rows *x)
+{
+	const struct qg_qos *q = &m->qos;
+	char v[200];
+	explain_sp_tc(q, x);
+	snprintf(v, sizeof(v), "%d", q->lossless.priority);
+	qg_explain_row(x, "cumulus.owned.pfc", v,
+		       "pfc default-global switch-priority: exactly the lossless priority, tx "
+		       "and rx enable; any other removed (NVUE's default: no PFC); it alone in "
+		       "traffic-pool roce-lossless, every other priority in default-lossy "
+		       "(NVUE's default pool)");
+	explain_ecn(q, x);
+	explain_scheduler(q, x);
+	if (q->trust == QG_TRUST_DSCP)
+		explain_dscp_lossless(q, x);
+	for (size_t i = 0; i < m->n_switches; i++)
+		if (m->switches[i].target == &qg_target_cumulus)
+			explain_switch(q, &m->switches[i], x);
 }
 
 /*

@@ -25,6 +25,9 @@
 #include "cumulus.h"
 #include "cumulus_push.h"
 #include "nvue_config.h"
+#include "nvue_patch.h"
+#include "nvue_readback.h"
+#include "nvue_text.h"
 #include "nvue_dialect.h"
 #include "nvue_verdict.h"
 
@@ -60,14 +63,14 @@ static void sleep_ms(long ms)
 }
 
 /* A request whose answer must be JSON with a 2xx status. */
-static enum qg_https_outcome call(struct nvue *n, const char *method, const char *path,
-				  const char *body, cJSON **answer, char *err, size_t errlen)
+static enum qg_https_outcome call(struct nvue *n, const struct qg_https_req *rq, cJSON **answer,
+				  char *err, size_t errlen)
 {
+	const char *method = rq->method, *path = rq->path;
 	struct qg_buf b = {0};
 	long status = 0;
 	*answer = NULL;
-	enum qg_https_outcome o =
-	    qg_https_request(n->h, method, path, body, &status, &b, err, errlen);
+	enum qg_https_outcome o = qg_https_request(n->h, rq, &status, &b, err, errlen);
 	n->status = o == QG_HTTPS_ANSWERED ? status : 0;
 	n->got = b.len;
 	if (o == QG_HTTPS_ANSWERED && status == 404 && !strcmp(method, "GET") &&
@@ -115,7 +118,8 @@ static int read_back(struct nvue *n, cJSON **have, char *err, size_t errlen)
 		char path[64];
 		cJSON *part;
 		snprintf(path, sizeof(path), NVUE_BASE "/%s?rev=applied&filled=false", parts[k]);
-		if (call(n, "GET", path, NULL, &part, err, errlen) != QG_HTTPS_ANSWERED) {
+		if (call(n, &(struct qg_https_req){.method = "GET", .path = path}, &part, err,
+			 errlen) != QG_HTTPS_ANSWERED) {
 			/* Not reached, refused (401) or not answered: never read. */
 			cJSON_Delete(all);
 			return QG_STEP_LOST;
@@ -172,7 +176,8 @@ static const cJSON *revision_body(const cJSON *answer)
 static int new_revision(struct nvue *n, char *err, size_t errlen)
 {
 	cJSON *a;
-	if (call(n, "POST", NVUE_BASE "/revision", NULL, &a, err, errlen) != QG_HTTPS_ANSWERED)
+	if (call(n, &(struct qg_https_req){.method = "POST", .path = NVUE_BASE "/revision"}, &a,
+		 err, errlen) != QG_HTTPS_ANSWERED)
 		return -1;
 	const char *id = cJSON_IsObject(a) && a->child ? a->child->string : NULL;
 	if (!id) {
@@ -278,7 +283,8 @@ static enum applied follow_revision(struct nvue *n, const char *path, long deadl
 			break;
 		qg_https_limit(n->h, left);
 		cJSON *a;
-		enum qg_https_outcome o = call(n, "GET", path, NULL, &a, err, errlen);
+		enum qg_https_outcome o =
+		    call(n, &(struct qg_https_req){.method = "GET", .path = path}, &a, err, errlen);
 		read += n->got;
 		if (o == QG_HTTPS_ANSWERED) {
 			const cJSON *rev = revision_body(a);
@@ -346,9 +352,13 @@ static enum applied apply_revision(struct nvue *n, char *err, size_t errlen)
 	long deadline = now_ms() + 1000L * limit_s;
 	snprintf(path, sizeof(path), NVUE_BASE "/revision/%s", n->rev_url);
 	qg_https_limit(n->h, 1000L * limit_s);
-	enum qg_https_outcome o = call(
-	    n, "PATCH", path, "{\"state\": \"apply\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}", &a,
-	    err, errlen);
+	enum qg_https_outcome o =
+	    call(n,
+		 &(struct qg_https_req){
+		     .method = "PATCH",
+		     .path = path,
+		     .body = "{\"state\": \"apply\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}"},
+		 &a, err, errlen);
 	cJSON_Delete(a);
 	enum applied end = REFUSED;
 	if (o != QG_HTTPS_NOT_SENT) {
@@ -379,7 +389,9 @@ static enum applied send_patch(struct nvue *n, const cJSON *patch, char *err, si
 	char path[900];
 	cJSON *a;
 	snprintf(path, sizeof(path), NVUE_BASE "/?rev=%s", n->rev_url);
-	enum qg_https_outcome o = call(n, "PATCH", path, body, &a, err, errlen);
+	enum qg_https_outcome o =
+	    call(n, &(struct qg_https_req){.method = "PATCH", .path = path, .body = body}, &a, err,
+		 errlen);
 	cJSON_free(body);
 	cJSON_Delete(a);
 	/* A patch that never reached the applied revision changed nothing yet. */
@@ -410,7 +422,10 @@ static int op_open(void *dev, char *err, size_t errlen)
 	snprintf(base, sizeof(base), "https://%s%s%s:%d", v6 ? "[" : "", sw->address, v6 ? "]" : "",
 		 sw->port);
 	n->timeout_s = n->a->tls.timeout_s;
-	return qg_https_open(base, &n->a->tls, user, password, &n->h, err, errlen);
+	return qg_https_open(
+	    &(struct qg_https_endpoint){
+		.base = base, .tls = &n->a->tls, .user = user, .password = password},
+	    &n->h, err, errlen);
 }
 
 static void op_close(void *dev)
@@ -429,7 +444,9 @@ static void op_close(void *dev)
 static int op_os_version(void *dev, char *out, size_t cap, char *err, size_t errlen)
 {
 	cJSON *sys;
-	enum qg_https_outcome o = call(dev, "GET", NVUE_BASE "/system", NULL, &sys, err, errlen);
+	enum qg_https_outcome o =
+	    call(dev, &(struct qg_https_req){.method = "GET", .path = NVUE_BASE "/system"}, &sys,
+		 err, errlen);
 	if (o != QG_HTTPS_ANSWERED)
 		return QG_STEP_LOST; /* not reached, refused (401) or not answered: as read_back()
 				      */
@@ -442,7 +459,8 @@ static int op_os_version(void *dev, char *out, size_t cap, char *err, size_t err
 static int get_operational(struct nvue *n, const char *path, cJSON **answer, char *err,
 			   size_t errlen)
 {
-	enum qg_https_outcome o = call(n, "GET", path, NULL, answer, err, errlen);
+	enum qg_https_outcome o =
+	    call(n, &(struct qg_https_req){.method = "GET", .path = path}, answer, err, errlen);
 	return o == QG_HTTPS_ANSWERED ? QG_STEP_OK
 	       : o == QG_HTTPS_LOST   ? QG_STEP_LOST
 				      : QG_STEP_REFUSED;
@@ -457,7 +475,8 @@ static int get_operational(struct nvue *n, const char *path, cJSON **answer, cha
 static int op_verdict(void *dev, struct qg_push_result *r, char *err, size_t errlen)
 {
 	struct nvue *n = dev;
-	(void)r; /* no warnings: NVUE documents its buffer view (the HR column) as a table only (docs/intent.md) */
+	(void)r; /* no warnings: NVUE documents its buffer view (the HR column) as a table only
+		    (docs/intent.md) */
 	cJSON *roce;
 	int rc = get_operational(n, NVUE_BASE "/qos/roce?rev=operational", &roce, err, errlen);
 	if (rc == QG_STEP_OK) {
@@ -563,9 +582,13 @@ static int op_save(void *dev, struct qg_push_result *r, char *err, size_t errlen
 {
 	(void)r;
 	cJSON *saved;
-	enum qg_https_outcome o = call(
-	    dev, "PATCH", NVUE_BASE "/revision/applied",
-	    "{\"state\": \"save\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}", &saved, err, errlen);
+	enum qg_https_outcome o =
+	    call(dev,
+		 &(struct qg_https_req){
+		     .method = "PATCH",
+		     .path = NVUE_BASE "/revision/applied",
+		     .body = "{\"state\": \"save\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}"},
+		 &saved, err, errlen);
 	cJSON_Delete(saved);
 	return o == QG_HTTPS_ANSWERED ? QG_STEP_OK
 	       : o == QG_HTTPS_LOST   ? QG_STEP_LOST

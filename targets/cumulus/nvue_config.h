@@ -36,10 +36,7 @@
 
 #include <cjson/cJSON.h>
 
-/* The patch, the read-back parser and the text forms, their own modules: the tree's users get them here. */
-#include "nvue_patch.h"
-#include "nvue_readback.h"
-#include "nvue_text.h"
+/* The tree's users: nvue_patch.h, nvue_readback.h, nvue_text.h, each included where it is used. */
 
 /* NVUE's fixed pool names (Quality of Service, Traffic Pools). */
 #define NVUE_POOL_LOSSLESS "roce-lossless"

@@ -6,8 +6,6 @@
  */
 #include "nvue_readback.h"
 
-#include "nvue_config.h"
-
 #include "../../intent/yamlast.h"
 
 #include <ctype.h>

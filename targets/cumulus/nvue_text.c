@@ -6,8 +6,6 @@
  */
 #include "nvue_text.h"
 
-#include "nvue_config.h"
-
 #include "../../model/ports.h"
 #include "cumulus_ports.h"
 

@@ -22,9 +22,11 @@ static bool truthy(const char *v)
 	return v && (!strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes"));
 }
 
-int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure, bool allow_http,
-		 struct dvs_endpoint *out, char *err, size_t errlen)
+int dvs_endpoint(const struct qg_dvs *d, const struct qg_tls_opts *tls, struct dvs_endpoint *out,
+		 char *err, size_t errlen)
 {
+	const char *ca_file = tls->ca_file;
+	bool insecure = tls->insecure, allow_http = tls->allow_http;
 	memset(out, 0, sizeof(*out));
 	const char *given = env("GOVC_URL");
 	char raw[600];
@@ -108,7 +110,7 @@ int dvs_login(const struct qg_dvs *d, const struct qg_tls_opts *o, struct vim **
 	      size_t urlcap, char *err, size_t errlen)
 {
 	struct dvs_endpoint ep;
-	if (dvs_endpoint(d, o->ca_file, o->insecure, o->allow_http, &ep, err, errlen) != 0)
+	if (dvs_endpoint(d, o, &ep, err, errlen) != 0)
 		return -1;
 	if (ep.plain_http)
 		fprintf(stderr,

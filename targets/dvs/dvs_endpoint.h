@@ -23,13 +23,13 @@ struct dvs_endpoint {
 /*
  * From the environment (GOVC_URL, which may carry user:password@,
  * GOVC_USERNAME, GOVC_PASSWORD, GOVC_INSECURE, GOVC_TLS_CA_CERTS) and the
- * intent's vcenter when GOVC_URL is unset; ca_file and insecure from the
- * command line win. An http:// GOVC_URL is refused unless allow_http (the
- * command line's --allow-http); any other scheme but https always is.
+ * intent's vcenter when GOVC_URL is unset; tls's ca_file and insecure (the
+ * command line's) win. An http:// GOVC_URL is refused unless tls->allow_http
+ * (--allow-http); any other scheme but https always is.
  * 0 or -1 with err (no secret in it).
  */
-int dvs_endpoint(const struct qg_dvs *d, const char *ca_file, bool insecure, bool allow_http,
-		 struct dvs_endpoint *out, char *err, size_t errlen);
+int dvs_endpoint(const struct qg_dvs *d, const struct qg_tls_opts *tls, struct dvs_endpoint *out,
+		 char *err, size_t errlen);
 void dvs_endpoint_free(struct dvs_endpoint *e);
 
 /*

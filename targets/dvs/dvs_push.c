@@ -115,13 +115,22 @@ static int add_portgroup(struct vim *v, const struct qg_dvs *d, const struct dvs
 
 /*
  * One call of a host's settings: sent, and on success named in done
- * ("esx01 Net.PVRDMAVmknic"). NULL req: building it ran out of memory.
+ * ("esx01 Net.PVRDMAVmknic").
  */
-static int host_call(struct vim *v, xmlDocPtr doc, xmlNodePtr req, const struct dvs_host_state *h,
-		     const char *what, struct done *done, char *err, size_t errlen)
+/* A call of a host's settings or of the rollback: its request, built whole or not, its name. */
+struct dvs_call {
+	xmlDocPtr doc;
+	bool built; /* false: building it ran out of memory */
+	const char *what;
+};
+
+static int host_call(struct vim *v, const struct dvs_call *c, const struct dvs_host_state *h,
+		     struct done *done, char *err, size_t errlen)
 {
 	char fault[64];
-	if (!req) {
+	xmlDocPtr doc = c->doc;
+	const char *what = c->what;
+	if (!c->built) {
 		xmlFreeDoc(doc);
 		qg_errf(err, errlen, "out of memory");
 		return QG_STEP_REFUSED;
@@ -152,12 +161,12 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, struct done *
 		    vs_request(&doc, "UpdateModuleOptionString", h->modsys.type, h->modsys.value);
 		char what[64];
 		snprintf(what, sizeof(what), "%s options", mo->name);
-		rc = host_call(v, doc,
-			       req && vs_add(req, "name", mo->name) &&
-				       vs_add(req, "options", mo->merged)
-				   ? req
-				   : NULL,
-			       h, what, done, err, errlen);
+		rc = host_call(v,
+			       &(struct dvs_call){.doc = doc,
+						  .built = req && vs_add(req, "name", mo->name) &&
+							   vs_add(req, "options", mo->merged),
+						  .what = what},
+			       h, done, err, errlen);
 	}
 	if (rc || !h->h->pvrdma_vmknic[0])
 		return rc;
@@ -165,18 +174,24 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, struct done *
 		xmlNodePtr req =
 		    vs_request(&doc, "UpdateOptions", h->options.type, h->options.value);
 		xmlNodePtr cv = req ? vs_add(req, "changedValue", NULL) : NULL;
-		rc = host_call(v, doc,
-			       cv && vs_add(cv, "key", DVS_PVRDMA_OPTION) &&
-				       vs_add_typed(cv, "value", "xsd:string", h->h->pvrdma_vmknic)
-				   ? req
-				   : NULL,
-			       h, DVS_PVRDMA_OPTION, done, err, errlen);
+		rc = host_call(v,
+			       &(struct dvs_call){.doc = doc,
+						  .built = cv &&
+							   vs_add(cv, "key", DVS_PVRDMA_OPTION) &&
+							   vs_add_typed(cv, "value", "xsd:string",
+									h->h->pvrdma_vmknic),
+						  .what = DVS_PVRDMA_OPTION},
+			       h, done, err, errlen);
 	}
 	if (!rc && (!h->fw_known || !h->fw_enabled)) {
 		xmlNodePtr req =
 		    vs_request(&doc, "EnableRuleset", h->firewall.type, h->firewall.value);
-		rc = host_call(v, doc, req && vs_add(req, "id", DVS_PVRDMA_RULESET) ? req : NULL, h,
-			       "ruleset " DVS_PVRDMA_RULESET, done, err, errlen);
+		rc = host_call(
+		    v,
+		    &(struct dvs_call){.doc = doc,
+				       .built = req && vs_add(req, "id", DVS_PVRDMA_RULESET),
+				       .what = "ruleset " DVS_PVRDMA_RULESET},
+		    h, done, err, errlen);
 	}
 	if (!rc && dvs_vnic_differs(h)) {
 		if (!h->netsys.value[0]) {
@@ -197,8 +212,11 @@ static int set_host(struct vim *v, const struct dvs_host_state *h, struct done *
 		xmlNodePtr nic = req && vs_add(req, "device", h->h->pvrdma_vmknic)
 				     ? vs_add(req, "nic", NULL)
 				     : NULL;
-		rc = host_call(v, doc, nic && vs_add(nic, "mtu", mtu) ? req : NULL, h, what, done,
-			       err, errlen);
+		rc = host_call(v,
+			       &(struct dvs_call){.doc = doc,
+						  .built = nic && vs_add(nic, "mtu", mtu),
+						  .what = what},
+			       h, done, err, errlen);
 	}
 	return rc;
 }
@@ -502,11 +520,13 @@ static void dvs_why(void *dev, enum qg_push_where at, char *out, size_t cap)
 }
 
 /* One call of the rollback, counted. */
-static int undo(struct dvs_push *p, xmlDocPtr doc, xmlNodePtr req, const char *what,
-		struct qg_push_result *r, char *err, size_t errlen)
+static int undo(struct dvs_push *p, const struct dvs_call *c, struct qg_push_result *r, char *err,
+		size_t errlen)
 {
 	char fault[64];
-	if (!req) {
+	xmlDocPtr doc = c->doc;
+	const char *what = c->what;
+	if (!c->built) {
 		xmlFreeDoc(doc);
 		return qg_errf(err, errlen, "%s: out of memory", what), QG_STEP_REFUSED;
 	}
@@ -573,11 +593,12 @@ static int undo_host(struct dvs_push *p, const struct dvs_host_state *was,
 			continue;
 		xmlNodePtr req = vs_request(&doc, "UpdateModuleOptionString", now->modsys.type,
 					    now->modsys.value);
-		rc = undo(p, doc,
-			  req && vs_add(req, "name", a->name) && vs_add(req, "options", a->live)
-			      ? req
-			      : NULL,
-			  a->name, r, err, errlen);
+		rc = undo(p,
+			  &(struct dvs_call){.doc = doc,
+					     .built = req && vs_add(req, "name", a->name) &&
+						      vs_add(req, "options", a->live),
+					     .what = a->name},
+			  r, err, errlen);
 	}
 	/* An advanced option cannot be removed: never set goes back to "", ESXi's default. */
 	const char *vk_was = was->vmknic_set ? was->vmknic : "";
@@ -585,18 +606,22 @@ static int undo_host(struct dvs_push *p, const struct dvs_host_state *was,
 		xmlNodePtr req =
 		    vs_request(&doc, "UpdateOptions", now->options.type, now->options.value);
 		xmlNodePtr cv = req ? vs_add(req, "changedValue", NULL) : NULL;
-		rc = undo(p, doc,
-			  cv && vs_add(cv, "key", DVS_PVRDMA_OPTION) &&
-				  vs_add_typed(cv, "value", "xsd:string", vk_was)
-			      ? req
-			      : NULL,
-			  DVS_PVRDMA_OPTION, r, err, errlen);
+		rc = undo(
+		    p,
+		    &(struct dvs_call){.doc = doc,
+				       .built = cv && vs_add(cv, "key", DVS_PVRDMA_OPTION) &&
+						vs_add_typed(cv, "value", "xsd:string", vk_was),
+				       .what = DVS_PVRDMA_OPTION},
+		    r, err, errlen);
 	}
 	if (!rc && was->fw_known && !was->fw_enabled && now->fw_known && now->fw_enabled) {
 		xmlNodePtr req =
 		    vs_request(&doc, "DisableRuleset", now->firewall.type, now->firewall.value);
-		rc = undo(p, doc, req && vs_add(req, "id", DVS_PVRDMA_RULESET) ? req : NULL,
-			  "ruleset " DVS_PVRDMA_RULESET, r, err, errlen);
+		rc = undo(p,
+			  &(struct dvs_call){.doc = doc,
+					     .built = req && vs_add(req, "id", DVS_PVRDMA_RULESET),
+					     .what = "ruleset " DVS_PVRDMA_RULESET},
+			  r, err, errlen);
 	}
 	if (!rc && was->vnic.found && now->vnic.found && was->vnic.mtu != now->vnic.mtu &&
 	    now->netsys.value[0]) {
@@ -607,8 +632,11 @@ static int undo_host(struct dvs_push *p, const struct dvs_host_state *was,
 		xmlNodePtr nic = req && vs_add(req, "device", now->h->pvrdma_vmknic)
 				     ? vs_add(req, "nic", NULL)
 				     : NULL;
-		rc = undo(p, doc, nic && vs_add(nic, "mtu", mtu) ? req : NULL, "vmknic MTU", r, err,
-			  errlen);
+		rc = undo(p,
+			  &(struct dvs_call){.doc = doc,
+					     .built = nic && vs_add(nic, "mtu", mtu),
+					     .what = "vmknic MTU"},
+			  r, err, errlen);
 	}
 	return rc;
 }

@@ -62,7 +62,8 @@ int dvs_read_switch(struct vim *v, const struct qg_dvs *d, struct dvs_state *st,
 					    "summary.portgroupName"};
 	xmlDocPtr doc;
 	xmlNodePtr vals[5];
-	if (vim_props(v, &st->ref, paths, 5, &doc, vals, err, errlen) != 0)
+	if (vim_props(v, &(struct vim_query){.obj = &st->ref, .paths = paths, .n = 5}, &doc, vals,
+		      err, errlen) != 0)
 		return -1;
 	st->portgroup = false;
 	for (xmlNodePtr n = vs_child(vals[4], NULL); n && d->portgroup[0]; n = vs_next(n, NULL)) {
@@ -123,7 +124,8 @@ static int locate_host(struct vim *v, struct dvs_host_state *h, char *err, size_
 	    "configManager.kernelModuleSystem", "configManager.networkSystem"};
 	xmlDocPtr doc;
 	xmlNodePtr vals[4];
-	if (vim_props(v, &h->ref, paths, 4, &doc, vals, err, errlen) != 0)
+	if (vim_props(v, &(struct vim_query){.obj = &h->ref, .paths = paths, .n = 4}, &doc, vals,
+		      err, errlen) != 0)
 		return -1;
 	vim_ref_of(vals[0], &h->options);
 	vim_ref_of(vals[1], &h->firewall);
@@ -194,7 +196,8 @@ static int read_vnic(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 	static const char *const paths[] = {"config.network.vnic"};
 	xmlDocPtr doc;
 	xmlNodePtr vals[1];
-	if (vim_props(v, &h->ref, paths, 1, &doc, vals, err, errlen) != 0)
+	if (vim_props(v, &(struct vim_query){.obj = &h->ref, .paths = paths, .n = 1}, &doc, vals,
+		      err, errlen) != 0)
 		return -1;
 	memset(&h->vnic, 0, sizeof(h->vnic));
 	for (xmlNodePtr n = vs_child(vals[0], NULL); n; n = vs_next(n, NULL)) {
@@ -256,7 +259,8 @@ static int read_host(struct vim *v, struct dvs_host_state *h, char *err, size_t 
 	}
 
 	static const char *const fw[] = {"firewallInfo"};
-	if (vim_props(v, &h->firewall, fw, 1, &doc, vals, err, errlen) != 0)
+	if (vim_props(v, &(struct vim_query){.obj = &h->firewall, .paths = fw, .n = 1}, &doc, vals,
+		      err, errlen) != 0)
 		return -1;
 	h->fw_known = h->fw_enabled = false;
 	for (xmlNodePtr rs = vs_child(vals[0], "ruleset"); rs; rs = vs_next(rs, "ruleset")) {

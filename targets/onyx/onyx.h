@@ -9,17 +9,11 @@
 
 #include "../../lib/buf.h"
 #include "../../model/target.h"
+#include "onyx_config.h"
 
 extern const struct qg_target qg_target_onyx;
 
-/* The running-config sections qosgen writes, in the order Onyx prints them. */
-enum onyx_section {
-	ONYX_SEC_INTERFACE, /* "Interface Ethernet configuration" */
-	ONYX_SEC_BUFFER,    /* "Interface Ethernet buffer configuration" */
-	ONYX_SEC_QOS,	    /* "QoS switch configuration" */
-	ONYX_SEC_ETS,	    /* "DCBX ETS configuration" */
-	ONYX_SEC_COUNT,
-};
+/* The sections' titles (enum onyx_section, onyx_config.h). */
 extern const char *const onyx_section_title[ONYX_SEC_COUNT];
 
 #endif

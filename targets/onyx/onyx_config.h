@@ -25,6 +25,15 @@
 #define ONYX_DEFAULT_MTU 1500
 #define ONYX_DEFAULT_TRUST "L2" /* Onyx User Manual, QoS Commands: "qos trust", default L2 */
 
+/* The running-config sections qosgen writes, in the order Onyx prints them. */
+enum onyx_section {
+	ONYX_SEC_INTERFACE, /* "Interface Ethernet configuration" */
+	ONYX_SEC_BUFFER,    /* "Interface Ethernet buffer configuration" */
+	ONYX_SEC_QOS,	    /* "QoS switch configuration" */
+	ONYX_SEC_ETS,	    /* "DCBX ETS configuration" */
+	ONYX_SEC_COUNT,
+};
+
 enum onyx_cc { ONYX_CC_NONE, ONYX_CC_ECN, ONYX_CC_RED, ONYX_CC_BOTH };
 
 struct onyx_tc_cfg {

@@ -9,7 +9,6 @@
 
 #include "../../lib/fixed.h"
 #include "../../model/ports.h"
-#include "onyx.h"
 #include "onyx_ports.h"
 
 #include <stdlib.h>

@@ -298,14 +298,26 @@ static int split_ways(char **w, size_t n)
 	return parse_int(w[4] + 11, 2, QG_PORT_SPLIT_MAX, &ways) ? ways : -1;
 }
 
+/* One line of the read-back: its words w[0..n), its number and its text. */
+struct read_line {
+	char **w;
+	size_t n;
+	int no;
+	const char *raw;
+};
+
 /*
  * "interface ethernet RANGE ..." (n >= 4), read at line lineno: a split, or a
  * port setting applied to every port of the range. 0 or -ENOMEM; a line it
  * cannot read is a warning in d.
  */
-static int parse_interface(struct onyx_config *out, struct port_index *ix, char **w, size_t n,
-			   int lineno, const char *raw, struct qg_diags *d)
+static int parse_interface(struct onyx_config *out, struct port_index *ix,
+			   const struct read_line *l, struct qg_diags *d)
 {
+	char **w = l->w;
+	size_t n = l->n;
+	int lineno = l->no;
+	const char *raw = l->raw;
 	struct qg_pos pos = {lineno, 1};
 	struct qg_port *ports;
 	size_t np;
@@ -351,13 +363,14 @@ static int parse_interface(struct onyx_config *out, struct port_index *ix, char 
 	return rc;
 }
 
-/*
- * One line of the read-back, its words w[0..n) and its text raw, read at line
- * lineno. 0 or -ENOMEM; a managed line it cannot read is a warning in d.
- */
-static int parse_line(struct onyx_config *out, struct port_index *ix, char **w, size_t n,
-		      int lineno, const char *raw, struct qg_diags *d)
+/* Line l of the read-back. 0 or -ENOMEM; a managed line it cannot read is a warning in d. */
+static int parse_line(struct onyx_config *out, struct port_index *ix, const struct read_line *l,
+		      struct qg_diags *d)
 {
+	char **w = l->w;
+	size_t n = l->n;
+	int lineno = l->no;
+	const char *raw = l->raw;
 	struct qg_pos pos = {lineno, 1};
 	if (n == 2 && !strcmp(w[0], "hostname")) {
 		snprintf(out->hostname, sizeof(out->hostname), "%s", w[1]);
@@ -387,7 +400,7 @@ static int parse_line(struct onyx_config *out, struct port_index *ix, char **w, 
 	}
 	if (n < 4 || strcmp(w[0], "interface") || strcmp(w[1], "ethernet"))
 		return 0;
-	return parse_interface(out, ix, w, n, lineno, raw, d);
+	return parse_interface(out, ix, l, d);
 }
 
 int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, struct qg_diags *d)
@@ -418,7 +431,8 @@ int onyx_config_parse(const char *text, size_t len, struct onyx_config *out, str
 		raw[strcspn(raw, "\r")] = '\0';
 		char *w[MAX_WORDS];
 		size_t n = split_words(line, w);
-		rc = parse_line(out, &ix, w, n, lineno, raw, d);
+		rc = parse_line(out, &ix,
+				&(struct read_line){.w = w, .n = n, .no = lineno, .raw = raw}, d);
 	}
 	free(copy);
 	free(ix.slot);

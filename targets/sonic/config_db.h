@@ -69,8 +69,7 @@
 /* sonic-pfcwd: the global row's key, and the action of `pfcwd start`'s default. */
 #define SONIC_PFCWD_GLOBAL "GLOBAL"
 #define SONIC_PFCWD_ACTION "drop"
-/* A setting's value for a row or field qosgen removes (a null in the tree). */
-#define SONIC_ABSENT "absent"
+/* A removed row or field's setting: SONIC_ABSENT (config_db_text.h). */
 /*
  * The WRED profile is named for what it does, ECN marking only: an earlier
  * qosgen wrote "qosgen_lossless" with WRED drop enabled, and Mellanox's SAI

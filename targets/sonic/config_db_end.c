@@ -46,9 +46,19 @@ static bool owned_equal(const cJSON *row, const cJSON *w)
 	return true;
 }
 
-static void add_range(cJSON *t, struct cdb_by_port *ix, const char *port, size_t len, int lo,
-		      int hi, const cJSON *from, bool *oom)
+/* A table brought to its end state: its rows, their index by port, where out of memory is said. */
+struct table_edit {
+	cJSON *t;
+	struct cdb_by_port *ix;
+	bool *oom;
+};
+
+/* Row port|lo-hi (port|lo where lo == hi) with from's fields; none where lo > hi. */
+static void add_range(const struct table_edit *e, const char *port, size_t len, int lo, int hi,
+		      const cJSON *from)
 {
+	cJSON *t = e->t;
+	bool *oom = e->oom;
 	if (lo > hi)
 		return;
 	/* Sized, not fixed: no port name is cut short into another's. */
@@ -62,24 +72,25 @@ static void add_range(cJSON *t, struct cdb_by_port *ix, const char *port, size_t
 		cJSON_Delete(c);
 		*oom = true;
 	} else
-		cdb_ix_add(ix, c);
+		cdb_ix_add(e->ix, c);
 	qg_buf_free(&key);
 }
 
 /* Split a range row around idx: its other indices keep their fields. The row for idx. */
-static cJSON *split(cJSON *t, struct cdb_by_port *ix, cJSON *cover, const char *key, size_t len,
-		    int idx, bool *oom)
+static cJSON *split(const struct table_edit *e, cJSON *cover, const char *key, size_t len, int idx)
 {
+	cJSON *t = e->t;
+	struct cdb_by_port *ix = e->ix;
 	size_t pl;
 	int lo, hi;
 	cdb_ix_remove(ix, cover);
 	cJSON *old = cJSON_DetachItemViaPointer(t, cover);
 	cdb_index_key(old->string, &pl, &lo, &hi);
-	add_range(t, ix, key, len, lo, idx - 1, old, oom);
-	add_range(t, ix, key, len, idx + 1, hi, old, oom);
-	add_range(t, ix, key, len, idx, idx, old, oom);
+	add_range(e, key, len, lo, idx - 1, old);
+	add_range(e, key, len, idx + 1, hi, old);
+	add_range(e, key, len, idx, idx, old);
 	cJSON_Delete(old);
-	return *oom || ix->oom ? NULL : cdb_ix_get(ix, key);
+	return *e->oom || ix->oom ? NULL : cdb_ix_get(ix, key);
 }
 
 /*
@@ -142,6 +153,7 @@ static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 	struct cdb_by_port ix;
 	if (!cdb_ix_build(&ix, wt->string, k == CDB_PORT_ROW || k == CDB_PORT_INDEX ? t : NULL))
 		*oom = true;
+	const struct table_edit edit = {t, &ix, oom};
 	for (const cJSON *w = wt->child; w && !*oom && !ix.oom; w = w->next) {
 		if (k == CDB_PORT_FIELD) {
 			converge_port_fields(t, w, oom);
@@ -170,7 +182,7 @@ static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 			 * the range's other indices keep their rows.
 			 */
 			if (row && strcmp(row->string, w->string))
-				row = split(t, &ix, row, w->string, len, idx, oom);
+				row = split(&edit, row, w->string, len, idx);
 			if (row) {
 				cdb_ix_remove(&ix, row);
 				cJSON_Delete(cJSON_DetachItemViaPointer(t, row));
@@ -180,7 +192,7 @@ static void converge_table(cJSON *t, const cJSON *wt, bool *oom)
 		if (row && owned_equal(row, w))
 			continue;
 		if (row && strcmp(row->string, w->string))
-			row = split(t, &ix, row, w->string, len, idx, oom);
+			row = split(&edit, row, w->string, len, idx);
 		if (!row && !*oom)
 			cdb_ix_add(&ix, row = cJSON_AddObjectToObject(t, w->string));
 		own_fields(row, w, oom);

@@ -2,8 +2,6 @@
 /* The config_db tree as text: the JSON file and the settings (config_db.h). */
 #include "config_db_text.h"
 
-#include "config_db.h"
-
 #include "sonic_ports.h"
 
 #include <stdio.h>

@@ -8,6 +8,9 @@
 
 #include <cjson/cJSON.h>
 
+/* A setting's value for a row or field qosgen removes (a null in the tree). */
+#define SONIC_ABSENT "absent"
+
 /*
  * The tree as settings: "TABLE|KEY.field" = value, rows of per-port tables
  * that are equal but for the port under one key naming the ports as the

@@ -72,9 +72,18 @@ static void last_line(const struct qg_buf *b, char *out, size_t cap)
  * TIMED_OUT: it did not finish within --timeout (err) and may still be
  * running.
  */
-static int run(struct sonic *c, const char *cmd, const char *in, size_t in_len, struct qg_buf *out,
-	       char *err, size_t errlen)
+/* A command for the switch's shell, and what it reads on stdin (NULL: nothing). */
+struct sonic_cmd {
+	const char *cmd;
+	const char *in;
+	size_t in_len;
+};
+
+static int run(struct sonic *c, const struct sonic_cmd *sc, struct qg_buf *out, char *err,
+	       size_t errlen)
 {
+	const char *cmd = sc->cmd, *in = sc->in;
+	size_t in_len = sc->in_len;
 	struct qg_buf o = {0}, e = {0};
 	int status = -1;
 	if (!c->ssh && op_open(c, err, errlen) != 0)
@@ -113,7 +122,7 @@ static int op_os_version(void *dev, char *out, size_t cap, char *err, size_t err
 {
 	struct sonic *c = dev;
 	struct qg_buf text = {0};
-	int rc = run(c, SHOW_VERSION, NULL, 0, &text, err, errlen);
+	int rc = run(c, &(struct sonic_cmd){.cmd = SHOW_VERSION}, &text, err, errlen);
 	if (rc != QG_STEP_OK)
 		return rc;
 	if (sonic_version_parse(text.data ? text.data : "", text.len, out, cap, err, errlen) != 0)
@@ -133,7 +142,7 @@ static int run_json(struct sonic *c, const char *cmd,
 {
 	struct qg_buf text = {0};
 	*out = NULL;
-	int rc = run(c, cmd, NULL, 0, &text, err, errlen);
+	int rc = run(c, &(struct sonic_cmd){.cmd = cmd}, &text, err, errlen);
 	if (rc != QG_STEP_OK)
 		return rc;
 	struct qg_diags d;
@@ -191,8 +200,11 @@ static int op_plan(void *dev, struct qg_push_result *r, char *err, size_t errlen
 
 static int op_dry_run(void *dev, struct qg_push_result *r, char *err, size_t errlen)
 {
-	return run(dev, "sudo -n config apply-patch --dry-run /dev/stdin", r->sent.data,
-		   r->sent.len, NULL, err, errlen);
+	return run(dev,
+		   &(struct sonic_cmd){.cmd = "sudo -n config apply-patch --dry-run /dev/stdin",
+				       .in = r->sent.data,
+				       .in_len = r->sent.len},
+		   NULL, err, errlen);
 }
 
 static int op_checkpoint(void *dev, struct qg_push_result *r, char *err, size_t errlen)
@@ -202,7 +214,7 @@ static int op_checkpoint(void *dev, struct qg_push_result *r, char *err, size_t 
 	snprintf(c->checkpoint, sizeof(c->checkpoint), "qosgen-%ld-%ld", (long)time(NULL),
 		 (long)getpid());
 	snprintf(cmd, sizeof(cmd), "sudo -n config checkpoint %s", c->checkpoint);
-	int rc = run(c, cmd, NULL, 0, NULL, err, errlen);
+	int rc = run(c, &(struct sonic_cmd){.cmd = cmd}, NULL, err, errlen);
 	if (rc == QG_STEP_OK)
 		snprintf(r->saved_as, sizeof(r->saved_as), "%s", c->checkpoint);
 	return rc;
@@ -212,8 +224,11 @@ static int op_checkpoint(void *dev, struct qg_push_result *r, char *err, size_t 
 static int op_apply(void *dev, struct qg_push_result *r, char *err, size_t errlen)
 {
 	char why[1024];
-	int rc = run(dev, "sudo -n config apply-patch /dev/stdin", r->sent.data, r->sent.len, NULL,
-		     why, sizeof(why));
+	int rc = run(dev,
+		     &(struct sonic_cmd){.cmd = "sudo -n config apply-patch /dev/stdin",
+					 .in = r->sent.data,
+					 .in_len = r->sent.len},
+		     NULL, why, sizeof(why));
 	r->lines_sent = r->lines_planned;
 	snprintf(err, errlen, "%s%s", rc == QG_STEP_LOST ? "the connection dropped: " : "", why);
 	return rc;
@@ -347,7 +362,7 @@ static int op_roll_back(void *dev, struct qg_push_result *r, char *err, size_t e
 	struct sonic *c = dev;
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "sudo -n config rollback %s", c->checkpoint);
-	int rc = run(c, cmd, NULL, 0, NULL, err, errlen);
+	int rc = run(c, &(struct sonic_cmd){.cmd = cmd}, NULL, err, errlen);
 	if (rc == QG_STEP_OK)
 		r->lines_rolled_back = r->lines_sent;
 	return rc;
@@ -357,7 +372,8 @@ static int op_save(void *dev, struct qg_push_result *r, char *err, size_t errlen
 {
 	(void)r;
 	char why[1024];
-	int rc = run(dev, "sudo -n config save -y", NULL, 0, NULL, why, sizeof(why));
+	int rc =
+	    run(dev, &(struct sonic_cmd){.cmd = "sudo -n config save -y"}, NULL, why, sizeof(why));
 	snprintf(err, errlen, "%s%s", rc < 0 ? "whether 'config save' ran is unknown: " : "", why);
 	return rc;
 }
@@ -368,7 +384,7 @@ static void op_drop_checkpoint(void *dev, struct qg_push_result *r)
 	struct sonic *c = dev;
 	char cmd[128], err[256];
 	snprintf(cmd, sizeof(cmd), "sudo -n config delete-checkpoint %s", c->checkpoint);
-	if (run(c, cmd, NULL, 0, NULL, err, sizeof(err)) == QG_STEP_OK) {
+	if (run(c, &(struct sonic_cmd){.cmd = cmd}, NULL, err, sizeof(err)) == QG_STEP_OK) {
 		c->checkpoint[0] = '\0';
 		r->saved_as[0] = '\0';
 	}

@@ -20,6 +20,9 @@
  */
 #include "../../intent/intent.h"
 #include "../../targets/cumulus/nvue_config.h"
+#include "../../targets/cumulus/nvue_patch.h"
+#include "../../targets/cumulus/nvue_readback.h"
+#include "../../targets/cumulus/nvue_text.h"
 #include "../../targets/registry.h"
 
 #include <stdbool.h>

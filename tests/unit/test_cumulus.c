@@ -8,6 +8,9 @@
 #include "../../targets/cumulus/cumulus.h"
 #include "../../targets/cumulus/cumulus_ports.h"
 #include "../../targets/cumulus/nvue_config.h"
+#include "../../targets/cumulus/nvue_patch.h"
+#include "../../targets/cumulus/nvue_readback.h"
+#include "../../targets/cumulus/nvue_text.h"
 
 #define CUMULUS_SWITCH                                                                             \
 	"switches:\n  - {name: leaf1, platform: cumulus, address: leaf1.lab, ports: [swp1-4, "     \

@@ -7,6 +7,8 @@
 #include "helpers.h"
 
 #include "../../targets/cumulus/nvue_config.h"
+#include "../../targets/cumulus/nvue_patch.h"
+#include "../../targets/cumulus/nvue_readback.h"
 #include "../../targets/cumulus/nvue_dialect.h"
 
 #include <cjson/cJSON.h>

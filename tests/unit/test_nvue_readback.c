@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include "../../targets/cumulus/nvue_config.h"
+#include "../../targets/cumulus/nvue_readback.h"
 
 /* The read-back's tree, printed without spaces; NULL when it is refused. */
 static char *parsed(const char *text, struct qg_diags *d)

@@ -10,6 +10,9 @@
 #include "../../emit/explain.h"
 #include "../../targets/cumulus/cumulus.h"
 #include "../../targets/cumulus/nvue_config.h"
+#include "../../targets/cumulus/nvue_patch.h"
+#include "../../targets/cumulus/nvue_readback.h"
+#include "../../targets/cumulus/nvue_text.h"
 
 #define SWITCH                                                                                     \
 	"  pfc_watchdog: true\n"                                                                   \

@@ -491,7 +491,8 @@ static void test_large_output_reads_back(void **state)
 static char *udiff(const char *a, const char *b)
 {
 	struct qg_buf out = {0};
-	qg_udiff(&out, "a/f", a, strlen(a), "b/f", b, strlen(b));
+	qg_udiff(&out, &(struct qg_udiff_side){.label = "a/f", .text = a, .len = strlen(a)},
+		 &(struct qg_udiff_side){.label = "b/f", .text = b, .len = strlen(b)});
 	qg_buf_append(&out, "", 0);
 	return out.data;
 }

@@ -71,8 +71,10 @@ static void test_file_refusals(void **state)
 	size_t len = 0;
 	mode_t mode = 0;
 	int why = -1;
-	char *b =
-	    qg_outread_file(dfd, "out", "b.txt", "b.txt", 100, &len, &mode, &why, err, sizeof(err));
+	char *b = qg_outread_file(
+	    &(struct qg_outread_req){
+		.dfd = dfd, .dir = "out", .rel = "b.txt", .name = "b.txt", .max = 100},
+	    &len, &mode, &why, err, sizeof(err));
 	assert_non_null(b);
 	assert_string_equal(b, "hello\n");
 	assert_int_equal(len, 6);
@@ -80,18 +82,24 @@ static void test_file_refusals(void **state)
 	assert_int_equal(why, 0);
 	free(b);
 
-	assert_null(qg_outread_file(dfd, "out", "a-link", "a-link", 100, &len, &mode, &why, err,
-				    sizeof(err)));
+	assert_null(qg_outread_file(
+	    &(struct qg_outread_req){
+		.dfd = dfd, .dir = "out", .rel = "a-link", .name = "a-link", .max = 100},
+	    &len, &mode, &why, err, sizeof(err)));
 	assert_int_equal(why, ELOOP);
 	assert_non_null(strstr(err, "'out/a-link' is a symbolic link"));
 
-	assert_null(qg_outread_file(dfd, "out", "c-fifo", "c-fifo", 100, &len, &mode, &why, err,
-				    sizeof(err)));
+	assert_null(qg_outread_file(
+	    &(struct qg_outread_req){
+		.dfd = dfd, .dir = "out", .rel = "c-fifo", .name = "c-fifo", .max = 100},
+	    &len, &mode, &why, err, sizeof(err)));
 	assert_int_equal(why, EINVAL);
 	assert_non_null(strstr(err, "is not a regular file or directory"));
 
-	assert_null(
-	    qg_outread_file(dfd, "out", "b.txt", "b.txt", 5, &len, &mode, &why, err, sizeof(err)));
+	assert_null(qg_outread_file(
+	    &(struct qg_outread_req){
+		.dfd = dfd, .dir = "out", .rel = "b.txt", .name = "b.txt", .max = 5},
+	    &len, &mode, &why, err, sizeof(err)));
 	assert_int_equal(why, EFBIG);
 	assert_non_null(strstr(err, "'out/b.txt' is 6 bytes with the files read before it"));
 	close(dfd);

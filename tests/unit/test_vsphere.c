@@ -325,7 +325,7 @@ static void test_endpoint(void **state)
 	unsetenv("GOVC_INSECURE");
 	unsetenv("GOVC_TLS_CA_CERTS");
 	setenv("GOVC_URL", "https://admin:p%40ss@127.0.0.1:8989/sdk", 1);
-	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), 0);
+	assert_int_equal(dvs_endpoint(&d, &(struct qg_tls_opts){0}, &e, err, sizeof(err)), 0);
 	assert_string_equal(e.url, "https://127.0.0.1:8989/sdk"); /* no credentials in it */
 	assert_string_equal(e.user, "admin");
 	assert_string_equal(e.password, "p@ss");
@@ -336,18 +336,19 @@ static void test_endpoint(void **state)
 	setenv("GOVC_USERNAME", "u", 1);
 	setenv("GOVC_PASSWORD", "p", 1);
 	setenv("GOVC_INSECURE", "1", 1);
-	assert_int_equal(dvs_endpoint(&d, "/ca.pem", false, false, &e, err, sizeof(err)), 0);
+	assert_int_equal(
+	    dvs_endpoint(&d, &(struct qg_tls_opts){.ca_file = "/ca.pem"}, &e, err, sizeof(err)), 0);
 	assert_string_equal(e.url, "https://vc2.lab/sdk");
 	assert_true(e.insecure);
 	assert_string_equal(e.ca_file, "/ca.pem");
 	dvs_endpoint_free(&e);
 	unsetenv("GOVC_URL");
 	unsetenv("GOVC_INSECURE");
-	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), 0);
+	assert_int_equal(dvs_endpoint(&d, &(struct qg_tls_opts){0}, &e, err, sizeof(err)), 0);
 	assert_string_equal(e.url, "https://vc.lab/sdk");
 	dvs_endpoint_free(&e);
 	unsetenv("GOVC_PASSWORD");
-	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), -1);
+	assert_int_equal(dvs_endpoint(&d, &(struct qg_tls_opts){0}, &e, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no vSphere credentials"));
 	unsetenv("GOVC_USERNAME");
 }
@@ -365,24 +366,25 @@ static void test_endpoint_plain_http(void **state)
 	unsetenv("GOVC_USERNAME");
 	unsetenv("GOVC_PASSWORD");
 	setenv("GOVC_URL", "http://admin:s3cret@vc.lab/sdk", 1);
-	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), -1);
+	assert_int_equal(dvs_endpoint(&d, &(struct qg_tls_opts){0}, &e, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "http://vc.lab/sdk"));
 	assert_non_null(strstr(err, "https://"));
 	assert_non_null(strstr(err, "--allow-http"));
 	assert_null(strstr(err, "s3cret"));
 	/* Asked for by name: taken, and said to be plain (dvs_push warns loudly). */
-	assert_int_equal(dvs_endpoint(&d, NULL, false, true, &e, err, sizeof(err)), 0);
+	assert_int_equal(
+	    dvs_endpoint(&d, &(struct qg_tls_opts){.allow_http = true}, &e, err, sizeof(err)), 0);
 	assert_true(e.plain_http);
 	assert_string_equal(e.url, "http://vc.lab/sdk");
 	assert_string_equal(e.password, "s3cret");
 	dvs_endpoint_free(&e);
 	setenv("GOVC_URL", "https://admin:s3cret@vc.lab/sdk", 1);
-	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), 0);
+	assert_int_equal(dvs_endpoint(&d, &(struct qg_tls_opts){0}, &e, err, sizeof(err)), 0);
 	assert_false(e.plain_http);
 	dvs_endpoint_free(&e);
 	/* A scheme that is neither: refused too. */
 	setenv("GOVC_URL", "ftp://admin:s3cret@vc.lab/sdk", 1);
-	assert_int_equal(dvs_endpoint(&d, NULL, false, false, &e, err, sizeof(err)), -1);
+	assert_int_equal(dvs_endpoint(&d, &(struct qg_tls_opts){0}, &e, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "'ftp'"));
 	unsetenv("GOVC_URL");
 }
