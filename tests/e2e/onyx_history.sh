@@ -15,18 +15,34 @@
 # with a warning; port roles with their own ECN thresholds, issue 28), each
 # pushed after the base and the base after it; and a few changes chained
 # (moved -> wrr, wrr -> ECN removed, a role's thresholds and ports changed, ...).
-# Usage: onyx_history.sh BUILD
+#
+# Two ways (issue 38): with --direct, every pair of the matrix without SSH:
+# a push is qosgen diff of the simulator's own running-config (`show
+# running-config` on its standard input) and the lines it proposes typed into
+# the simulator's configure mode, as tests/onyx/run.sh converges; push plans
+# its lines with the same functions (onyx_config_judge, onyx_config_diff, on
+# the running-config it reads), so the pair judges what push would leave;
+# "B again sends nothing" is a diff of B that proposes nothing. Without it, a
+# few pairs over SSH with qosgen push (each also judged directly), and the
+# checks that read push's own words. The factory states both compare with
+# are made directly, so the SSH pairs also prove push and the direct way
+# leave one state.
+# Usage: onyx_history.sh BUILD [--direct]
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 e2e_start "$1"
 sw="$dir/sw1"
+direct=${2:-}
 
-sshd_start "$dir/sshd" "$SIM --state $sw --ports 32"
 user=${USER:-$(id -un)}
-kh="$dir/known_hosts"
-printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$kh"
-ssh_opts="--known-hosts $kh --identity $dir/sshd/client_key --ssh-config /dev/null --timeout 20"
+port=22
+if [ "$direct" != --direct ]; then
+	sshd_start "$dir/sshd" "$SIM --state $sw --ports 32"
+	kh="$dir/known_hosts"
+	printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$kh"
+	ssh_opts="--known-hosts $kh --identity $dir/sshd/client_key --ssh-config /dev/null --timeout 20"
+fi
 
 # intent NAME: $dir/NAME.yaml, the base with NAME's one change; its ports in
 # $dir/NAME.ports (simulator port numbers, unsplit).
@@ -75,6 +91,23 @@ push() { # NAME: push intent NAME; output in $dir/err, status in $st
 	"$Q" push "$dir/$1.yaml" --switch sw1 $ssh_opts >"$dir/out" 2>"$dir/err"
 	st=$?
 }
+# apply NAME: intent NAME without SSH: qosgen diff of the simulator's
+# running-config, its lines typed into the simulator; the lines in
+# $dir/lines, status in $st (the simulator refusing a line, "%", fails it).
+apply() {
+	printf 'show running-config\n' | "$SIM" --state "$sw" --ports 32 |
+		sed -n 's/^.*\(## Running database\)/\1/; /^## Running database/,$p' >"$dir/running.cfg"
+	"$Q" diff "$dir/$1.yaml" --switch sw1 --running-config "$dir/running.cfg" >"$dir/lines" 2>"$dir/err"
+	st=$?
+	[ $st -eq 0 ] || return
+	{
+		printf 'enable\nconfigure terminal\n'
+		cat "$dir/lines"
+		printf 'exit\n'
+	} | "$SIM" --state "$sw" --ports 32 >"$dir/applied"
+	! grep '^%' "$dir/applied" >>"$dir/err"
+	st=$?
+}
 factory() { # a new switch called sw1, nothing else set
 	rm -rf "$sw"
 	sim_hostname "$SIM" "$sw" 32 sw1
@@ -95,45 +128,72 @@ roles roles-changed"
 for n in base $names; do
 	intent "$n"
 	factory
-	push "$n"
+	apply "$n"
 	[ $st -eq 0 ] && owned "$n" >"$dir/$n.ref"
 	check "factory-$n" $? "exit $st: $(cat "$dir/err")"
 done
 
-# pair A B: push A, then B; B's owned state as on a factory switch, and B again sends nothing.
+# The way each intent goes on: push over SSH, or apply (--direct).
+step=push
+[ "$direct" = --direct ] && step=apply
+# again: the step just run sent nothing: directly, its diff proposed no line;
+# over SSH, push says so and the simulator's trace holds no configuration line.
+again() {
+	if [ "$direct" = --direct ]; then
+		sent=$(grep -c . "$dir/lines")
+		[ $st -eq 0 ] && [ "$sent" -eq 0 ]
+		return
+	fi
+	sent=$(grep -cE '^(interface|traffic|no (interface|traffic|dcb)|dcb)' "$sw/trace" 2>/dev/null || true)
+	[ $st -eq 0 ] && grep -q "in sync, nothing sent" "$dir/err" && [ "$sent" -eq 0 ]
+}
+
+# pair A B: A, then B; B's owned state as on a factory switch, and B again sends nothing.
 pair() {
 	factory
-	push "$1"
+	$step "$1"
 	a=$st
 	aerr=$(cat "$dir/err")
-	push "$2"
+	$step "$2"
 	b=$st
 	berr=$(cat "$dir/err")
 	owned "$2" >"$dir/now"
 	rm -f "$sw/trace"
-	push "$2"
-	sent=$(grep -cE '^(interface|traffic|no (interface|traffic|dcb)|dcb)' "$sw/trace" 2>/dev/null || true)
-	[ $a -eq 0 ] && [ $b -eq 0 ] && cmp -s "$dir/$2.ref" "$dir/now" && [ $st -eq 0 ] &&
-		grep -q "in sync, nothing sent" "$dir/err" && [ "$sent" -eq 0 ]
+	$step "$2"
+	again
+	[ $? -eq 0 ] && [ $a -eq 0 ] && [ $b -eq 0 ] && cmp -s "$dir/$2.ref" "$dir/now"
 	check "$1-then-$2" $? "A: exit $a: $aerr; B: exit $b: $berr; again: exit $st, $sent lines: $(cat "$dir/err");
     owned state differs from B on a factory switch (< factory, > after A):
 $(diff "$dir/$2.ref" "$dir/now" | sed 's/^/    /')"
 }
 
-for n in $names; do
-	pair base "$n"
-	pair "$n" base
-done
-pair moved wrr
-pair wrr ecn-removed
-pair ecn-removed moved-wrr
-pair moved-wrr cnp-moved
-pair strict wrr
+if [ "$direct" = --direct ]; then
+	for n in $names; do
+		pair base "$n"
+		pair "$n" base
+	done
+	pair moved wrr
+	pair wrr ecn-removed
+	pair ecn-removed moved-wrr
+	pair moved-wrr cnp-moved
+	pair strict wrr
+	pair port-added port-removed
+	pair roles roles-changed
+	pair roles-changed roles
+	pair roles-changed ecn-changed
+	pair moved roles
+	echo "$pass direct history checks passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+fi
+# Over SSH, a few pairs of the matrix (every one is judged with --direct):
+# the lossless class moved and back, a port added then another removed, the
+# roles changed and back.
+pair base moved
+pair moved base
 pair port-added port-removed
 pair roles roles-changed
 pair roles-changed roles
-pair roles-changed ecn-changed
-pair moved roles
 
 # The warnings change nothing: B with pfc_watchdog and cable lengths after the
 # base sends no line at all.

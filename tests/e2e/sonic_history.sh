@@ -21,7 +21,18 @@
 #   - lossless exactly where B says: pfc_enable and pfcwd_sw_enable, the one
 #     lossless PG, the one lossless egress queue (egress_lossless_profile,
 #     the rest q_lossy_profile), ECN only on that queue.
-# Usage: sonic_history.sh BUILD
+#
+# Two ways (issue 38): with --direct, the whole chain without SSH: a push is
+# qosgen diff of the simulator's `show runningconfiguration all` and the patch
+# it proposes given to the simulator's `config apply-patch` (its own GCU and
+# yanglint validation), the simulator run as its ForceCommand is, with the
+# command in $SSH_ORIGINAL_COMMAND; push plans its patch with the same
+# functions (sonic_config_judge, sonic_config_patch, on the configuration it
+# reads), so each step judges what push would leave. Without it, a shorter
+# chain over SSH with qosgen push: the lossless class moved, roles added,
+# changed and removed (intents 0 1 14 15 17; every step of the whole chain is
+# judged with --direct).
+# Usage: sonic_history.sh BUILD [--direct]
 set -u
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -32,15 +43,19 @@ DEVICE="$here/tests/sim/sonic-msn2700.config_db.json"
 PY=$(python3 -c 'import sys; print(sys.executable)')
 state="$dir/switch"
 
-cat >"$dir/wrap.sh" <<WRAP
+direct=${2:-}
+user=${USER:-$(id -un)}
+port=22
+if [ "$direct" != --direct ]; then
+	cat >"$dir/wrap.sh" <<WRAP
 #!/bin/sh
 exec "$PY" "$SONIC_SIM" --state "$state"
 WRAP
-chmod +x "$dir/wrap.sh"
-sshd_start "$dir/sshd" "$dir/wrap.sh"
-kh="$dir/known_hosts"
-printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$kh"
-user=${USER:-$(id -un)}
+	chmod +x "$dir/wrap.sh"
+	sshd_start "$dir/sshd" "$dir/wrap.sh"
+	kh="$dir/known_hosts"
+	printf '[127.0.0.1]:%s %s\n' "$port" "$(cut -d' ' -f1,2 "$dir/sshd/host_key.pub")" >"$kh"
+fi
 "$PY" "$SONIC_SIM" --state "$state" init "$DEVICE" >/dev/null ||
 	{ echo "FAIL sonic-history: the simulator refuses its device"; exit 1; }
 
@@ -129,9 +144,29 @@ run() { # VERB N ARGS...: qosgen VERB on intent N; output in $dir/out, $dir/err;
 	verb=$1
 	n=$2
 	shift 2
+	if [ "$direct" = --direct ]; then
+		run_direct "$verb" "$n"
+		return
+	fi
 	"$Q" "$verb" "$dir/i.$n.yaml" --known-hosts "$kh" --identity "$dir/sshd/client_key" \
 		--ssh-config /dev/null "$@" >"$dir/out" 2>"$dir/err"
 	st=$?
+}
+# sim COMMAND [< STDIN]: the simulator as its ForceCommand runs it, without sshd.
+sim() { SSH_ORIGINAL_COMMAND=$1 "$PY" "$SONIC_SIM" --state "$state"; }
+# run_direct push|diff N: without SSH, qosgen diff of the simulator's
+# configuration; push gives its patch to the simulator's apply-patch. As run.
+run_direct() {
+	sim 'show runningconfiguration all' </dev/null >"$dir/running.cfg" 2>"$dir/err" &&
+		"$Q" diff "$dir/i.$2.yaml" --switch sonic --running-config "$dir/running.cfg" >"$dir/out" 2>"$dir/err"
+	st=$?
+	# In sync: push sends nothing.
+	[ "$1" = push ] && [ $st -eq 0 ] && [ -s "$dir/out" ] || return 0
+	# What the simulator says of the patch: in $dir/applied, which the check prints.
+	sim 'sudo -n config apply-patch /dev/stdin' <"$dir/out" >"$dir/applied" 2>&1
+	st=$?
+	[ $st -eq 0 ] || cat "$dir/out" >>"$dir/applied"
+	: >"$dir/out"
 }
 
 # owned N DOC FACTORY: compare DOC's owned state on intent N's ports with N on FACTORY.
@@ -184,24 +219,25 @@ PY
 
 cp "$DEVICE" "$dir/factory.json"
 prev=factory
-n=0
-while [ $n -le $last ]; do
+steps=$(seq 0 $last)
+[ "$direct" = --direct ] || steps="0 1 14 15 17"
+for n in $steps; do
 	ports=$("$PY" -c 'import json,sys; print(" ".join(sorted(json.load(open(sys.argv[1]))["PORT"], key=lambda p: int(p[8:]))))' \
 		"$("$Q" build "$dir/i.$n.yaml" -o "$dir/b$n" >/dev/null 2>&1; echo "$dir/b$n/sonic/sonic.json")")
 	# B on the factory switch: the patch qosgen proposes for the factory file, applied.
 	"$Q" diff "$dir/i.$n.yaml" --switch sonic --running-config "$dir/factory.json" >"$dir/patch.$n" 2>/dev/null
 	"$PY" -c 'import json,jsonpatch,sys; d=json.load(open(sys.argv[1])); p=json.load(open(sys.argv[2])); json.dump(jsonpatch.apply_patch(d,p),open(sys.argv[3],"w"))' \
 		"$dir/factory.json" "$dir/patch.$n" "$dir/ref.$n.json"
+	rm -f "$dir/applied"
 	run push "$n" --switch sonic
 	pst=$st
 	run diff "$n" --switch sonic --exit-code
 	[ $pst -eq 0 ] && [ $st -eq 0 ] && [ ! -s "$dir/out" ]
-	check "$prev -> intent $n: pushed, second diff empty" $? "push exit $pst, diff exit $st: $(cat "$dir/err" "$dir/out" | head -c 800)"
+	check "$prev -> intent $n: pushed, second diff empty" $? "push exit $pst, diff exit $st: $(cat "$dir/applied" "$dir/err" "$dir/out" 2>/dev/null | head -c 1500)"
 	"$PY" "$dir/owned.py" "$dir/i.$n.yaml" "$state/running.json" "$dir/ref.$n.json" "$ports" >"$dir/why" 2>&1
 	check "$prev -> intent $n: owned state as intent $n on the factory switch, lossless exactly where it says" $? "$(head -c 1500 "$dir/why")"
 	prev="intent $n"
-	n=$((n + 1))
 done
 
-echo "$pass sonic history checks passed, $fail failed"
+echo "$pass ${direct:+direct }sonic history checks passed, $fail failed"
 [ "$fail" -eq 0 ]
