@@ -132,20 +132,11 @@ static bool read_port_item(struct roles_read *rr, const struct qg_ynode *item, c
 /* A role's ports: one item, or a list of them. */
 static void read_ports(struct roles_read *rr, const struct qg_ynode *n, const char *path, size_t r)
 {
-	const struct qg_ynode *single[1] = {n};
-	const struct qg_ynode *const *items = single;
-	size_t count = 1;
-	if (n->kind == QG_Y_SEQ) {
-		items = (const struct qg_ynode *const *)n->kids;
-		count = n->n_kids;
-		if (count == 0) {
-			qg_error(rr->w->d, n->pos, "%s: the list is empty; give at least one port",
-				 path);
-			return;
-		}
-	} else if (!walk_expect_kind(rr->w, n, QG_Y_SCALAR, path)) {
+	const struct qg_ynode *single;
+	size_t count = 0;
+	const struct qg_ynode *const *items = walk_port_items(rr->w, n, path, &single, &count);
+	if (!items)
 		return;
-	}
 	for (size_t i = 0; i < count; i++) {
 		char sub[PATH_LEN];
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, i);

@@ -121,20 +121,11 @@ static void load_ports(struct walk *w, const struct qg_ynode *n, const char *pat
 		       struct qg_switch *s)
 {
 	s->ports_pos = n->pos;
-	const struct qg_ynode *single[1] = {n};
-	const struct qg_ynode *const *items = single;
-	size_t count = 1;
-	if (n->kind == QG_Y_SEQ) {
-		items = (const struct qg_ynode *const *)n->kids;
-		count = n->n_kids;
-		if (count == 0) {
-			qg_error(w->d, n->pos, "%s: the list is empty; give at least one port",
-				 path);
-			return;
-		}
-	} else if (!walk_expect_kind(w, n, QG_Y_SCALAR, path)) {
+	const struct qg_ynode *single;
+	size_t count = 0;
+	const struct qg_ynode *const *items = walk_port_items(w, n, path, &single, &count);
+	if (!items)
 		return;
-	}
 
 	/*
 	 * One item refused leaves the list unknown: the switch then has no ports,

@@ -376,6 +376,25 @@ bool walk_expect_kind(struct walk *w, const struct qg_ynode *n, enum qg_ykind ki
 	return false;
 }
 
+const struct qg_ynode *const *walk_port_items(struct walk *w, const struct qg_ynode *n,
+					      const char *path, const struct qg_ynode **single,
+					      size_t *count)
+{
+	if (n->kind == QG_Y_SEQ) {
+		*count = n->n_kids;
+		if (*count == 0) {
+			qg_error(w->d, n->pos, "%s: the list is empty; give at least one port", path);
+			return NULL;
+		}
+		return (const struct qg_ynode *const *)n->kids;
+	}
+	if (!walk_expect_kind(w, n, QG_Y_SCALAR, path))
+		return NULL;
+	*single = n;
+	*count = 1;
+	return single;
+}
+
 /* ---- scalars ---- */
 
 /* "3" or '50.5': a number in quotes, which YAML reads as a string. */

@@ -135,6 +135,14 @@ const struct qg_ynode *walk_require(struct walk *w, const struct qg_ynode *map, 
 bool walk_expect_kind(struct walk *w, const struct qg_ynode *n, enum qg_ykind kind,
 		      const char *path);
 /*
+ * A list of ports given as one scalar or a non-empty sequence of items: the
+ * items and their count (*single holds a lone scalar), or NULL with the
+ * error said (an empty list, or neither form).
+ */
+const struct qg_ynode *const *walk_port_items(struct walk *w, const struct qg_ynode *n,
+					      const char *path, const struct qg_ynode **single,
+					      size_t *count);
+/*
  * Scalars: each reports what is wrong at the node (a quoted number, a unit
  * given, a value out of range) and returns false or -1.
  */
